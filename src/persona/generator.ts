@@ -110,11 +110,11 @@ function lengthTaste(rng: Rng, traits: readonly string[], intention: IntentionId
   return score <= -1 ? 'short' : score >= 2 ? 'long' : 'medium';
 }
 
-/** Words that may be lowered when a hook follows "but ...". */
-const LOWERABLE = new Set(['My', 'The', 'Our', 'We', 'It', 'This', 'There', 'So', 'Someone', 'Everyone', 'Last', 'Yesterday', 'Today', 'Two', 'Three', 'A', 'Nobody', 'Apparently', 'Turns']);
+/** First words that must keep their capital when a hook follows "but ...": I, names, family titles. */
+const KEEP_CAPITAL = new Set<string>(['I', "I'm", "I've", "I'd", "I'll", 'Mum', 'Dad', 'Mom', 'Gran', 'Grandad', ...FEMALE_NAMES, ...MALE_NAMES, ...NEUTRAL_NAMES]);
 export function lowerHook(hook: string): string {
-  const first = hook.split(/[\s,']/)[0];
-  return LOWERABLE.has(first) ? hook.charAt(0).toLowerCase() + hook.slice(1) : hook;
+  const first = hook.split(/[\s,]/)[0];
+  return /^[A-Z][a-z]/.test(first) && !KEEP_CAPITAL.has(first) ? hook.charAt(0).toLowerCase() + hook.slice(1) : hook;
 }
 
 function buildVoice(rng: Rng, type: PersonalityType, traits: readonly string[], ctx: SlotContext, details: readonly string[]): Profile['voice'] {
