@@ -289,7 +289,7 @@ export const RELATIONSHIPS_TRAIN: ScenarioTemplate[] = [
     id: 'loneliness-married-but-alone',
     domain: 'loneliness',
     split: 'train',
-    ages: [35, 65],
+    ages: [42, 68],
     people: [{ key: 'p', relation: { f: 'wife', m: 'husband' } }],
     facts: ['{name} and {p} have been married for twenty years.'],
     event:
