@@ -1,0 +1,167 @@
+/**
+ * The op contract: one interface, two backends (`cpu`: Float32Array reference and fallback;
+ * `webgpu`: the product). Every model, optimiser and RL computation is written once against
+ * `Backend` and runs on either.
+ *
+ * Conventions (llm.c style):
+ * - Outputs first, then inputs, then options. Shapes are row-major; the last dim is contiguous.
+ * - Forward ops OVERWRITE their outputs. Backward ops ACCUMULATE (`+=`) into every gradient they
+ *   produce, so the caller zeroes gradients once per step and residual branches just add up.
+ * - An op never aliases an output with one of its inputs unless its doc says "in place".
+ * - Work may be queued (webgpu): only `read` waits for results. `write` orders itself after all
+ *   previously queued work.
+ * - No atomics in reductions: the same inputs on the same device give bit-identical outputs.
+ *
+ * Shape legend: B batch, T tokens, C channels, H heads, V vocab, N rows (B*T), M/K/N matmul dims.
+ * Pure TypeScript: no DOM, no React.
+ */
+
+export type DType = 'f32' | 'i32';
+export type BackendName = 'cpu' | 'webgpu';
+
+export interface Tensor {
+  readonly shape: readonly number[];
+  /** Number of elements (product of shape). */
+  readonly size: number;
+  readonly dtype: DType;
+}
+
+export interface MatmulOptions {
+  /** Use Aᵀ: `a` is stored (…, K, M). */
+  transA?: boolean;
+  /** Use Bᵀ: `b` is stored (…, N, K). */
+  transB?: boolean;
+  /** out += result instead of out = result (gradient accumulation). */
+  accumulate?: boolean;
+  /** Kernel choice on webgpu; `auto` picks the tiled kernel where it pays. Ignored on cpu. */
+  variant?: 'auto' | 'naive' | 'tiled';
+}
+
+export interface AttentionShape {
+  B: number;
+  T: number;
+  C: number;
+  /** Number of heads; C % H === 0. */
+  H: number;
+}
+
+export interface AdamWOptions {
+  lr: number;
+  beta1: number;
+  beta2: number;
+  eps: number;
+  weightDecay: number;
+  /** 1-based step count, for bias correction. */
+  step: number;
+}
+
+export interface Backend {
+  readonly name: BackendName;
+  /** Human-readable description of where the math runs ("CPU (JavaScript)", "NVIDIA … via WebGPU"). */
+  readonly description: string;
+
+  // ---- memory -------------------------------------------------------------------------------
+  /** A zero-filled tensor (from the pool where possible). */
+  zeros(shape: readonly number[], dtype?: DType): Tensor;
+  /** A tensor holding a copy of `data` (Float32Array -> f32, Int32Array -> i32). */
+  fromArray(data: Float32Array | Int32Array, shape: readonly number[]): Tensor;
+  /** Overwrite a tensor's contents from the host; ordered after all queued work. */
+  write(t: Tensor, data: Float32Array | Int32Array): void;
+  /** Copy a tensor to the host, after all queued work. */
+  read(t: Tensor): Promise<Float32Array>;
+  readInt(t: Tensor): Promise<Int32Array>;
+  /** Give the tensor's memory back to the pool; the handle must not be used again. */
+  release(t: Tensor): void;
+  /** Wait until all queued work is done. */
+  sync(): Promise<void>;
+
+  // ---- elementwise --------------------------------------------------------------------------
+  fill(t: Tensor, value: number): void;
+  /** dst = src (same size). */
+  copy(dst: Tensor, src: Tensor): void;
+  /** out = a + b (same size; the residual add). Backward: both grads += dOut (use addInto). */
+  add(out: Tensor, a: Tensor, b: Tensor): void;
+  /** dst += alpha * src (same size). */
+  addInto(dst: Tensor, src: Tensor, alpha?: number): void;
+  /** t *= s, in place. */
+  scale(t: Tensor, s: number): void;
+
+  // ---- linear algebra -----------------------------------------------------------------------
+  /**
+   * out (…, M, N) = op(a) · op(b). Leading (batch) dims of `a` and `out` must match; `b` either has
+   * the same batch dims or is 2-D and broadcast over the batch (only with transA = false).
+   * Backward (see ops/matmul.ts `matmulBackward`): dA += dOut·op(b)ᵀ, dB += op(a)ᵀ·dOut, written
+   * with the transposed variants, so no explicit transpose is ever materialised.
+   */
+  matmul(out: Tensor, a: Tensor, b: Tensor, opts?: MatmulOptions): void;
+  /** out (N, C) = x (N, C) + bias (C), broadcast over rows. */
+  addBias(out: Tensor, x: Tensor, bias: Tensor): void;
+  /** dBias (C) += Σ_rows dOut (N, C). */
+  biasBackward(dBias: Tensor, dOut: Tensor): void;
+
+  // ---- embedding ----------------------------------------------------------------------------
+  /** out (N, C) = table (V, C) [ids (N)]. Ids outside [0, V) give a zero row. */
+  embedding(out: Tensor, table: Tensor, ids: Tensor): void;
+  /** dTable (V, C) += scatter of dOut (N, C) by ids (N), summed in position order (no atomics). */
+  embeddingBackward(dTable: Tensor, dOut: Tensor, ids: Tensor): void;
+
+  // ---- normalisation and activations ----------------------------------------------------------
+  /** LayerNorm over the last dim: out (N, C), mean (N), rstd (N) from x (N, C), weight (C), bias (C). */
+  layerNorm(out: Tensor, mean: Tensor, rstd: Tensor, x: Tensor, weight: Tensor, bias: Tensor, eps?: number): void;
+  /** dx (N, C) +=, dWeight (C) +=, dBias (C) += from dOut (N, C) and the saved mean and rstd. */
+  layerNormBackward(
+    dx: Tensor, dWeight: Tensor, dBias: Tensor,
+    dOut: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor,
+  ): void;
+  /** out = GELU(x), tanh approximation (as GPT-2). */
+  gelu(out: Tensor, x: Tensor): void;
+  /** dx += GELU'(x) * dOut. */
+  geluBackward(dx: Tensor, x: Tensor, dOut: Tensor): void;
+
+  // ---- attention --------------------------------------------------------------------------------
+  /**
+   * Causal multi-head self-attention. qkv (B, T, 3C) holds q, k, v side by side per token;
+   * out (B, T, C); att (B, H, T, T) receives the softmax probabilities (saved for backward;
+   * entries above the diagonal are 0). Scale 1/sqrt(C/H).
+   */
+  attention(out: Tensor, att: Tensor, qkv: Tensor, shape: AttentionShape): void;
+  /** dqkv (B, T, 3C) += from dOut (B, T, C), the saved qkv and att. */
+  attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, shape: AttentionShape): void;
+
+  // ---- softmax family -----------------------------------------------------------------------------
+  /** Row softmax over the last dim: out (N, V) from x (N, V). */
+  softmax(out: Tensor, x: Tensor): void;
+  /** dx += y ⊙ (dy − Σ dy⊙y), y = softmax output. */
+  softmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void;
+  /** Row log-softmax: out (N, V) from x (N, V). */
+  logSoftmax(out: Tensor, x: Tensor): void;
+  /** dx += dy − softmax ⊙ Σ dy, from y = log-softmax output. */
+  logSoftmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void;
+  /** losses (N) = −log softmax(logits)[n, targets[n]]; a target < 0 gives loss 0 (ignored row). */
+  crossEntropy(losses: Tensor, logits: Tensor, targets: Tensor): void;
+  /** dLogits (N, V) += (softmax(logits) − onehot(target)) * dLosses[n]; ignored rows add 0. */
+  crossEntropyBackward(dLogits: Tensor, logits: Tensor, targets: Tensor, dLosses: Tensor): void;
+
+  // ---- optimisation ---------------------------------------------------------------------------------
+  /** One AdamW step in place on param, m, v (decoupled weight decay, bias-corrected moments). */
+  adamw(param: Tensor, grad: Tensor, m: Tensor, v: Tensor, opts: AdamWOptions): void;
+  /**
+   * Global gradient-norm clipping in place: norm = ‖grad‖₂ (a fixed-order, atomic-free reduction),
+   * grad *= min(1, maxNorm / (norm + 1e-6)). Writes the pre-clip norm into `norm` (shape [1]) on the
+   * device, so no readback is needed mid-step.
+   */
+  clipGradNorm(norm: Tensor, grad: Tensor, maxNorm: number): void;
+}
+
+export function sizeOf(shape: readonly number[]): number {
+  let n = 1;
+  for (const d of shape) {
+    if (!Number.isInteger(d) || d < 0) throw new Error(`bad shape [${shape.join(', ')}]: dims must be non-negative integers`);
+    n *= d;
+  }
+  return n;
+}
+
+export function assertSize(t: Tensor, size: number, what: string): void {
+  if (t.size !== size) throw new Error(`${what}: expected ${size} elements, got ${t.size} (shape [${t.shape.join(', ')}])`);
+}

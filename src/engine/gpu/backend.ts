@@ -1,0 +1,286 @@
+/**
+ * The `webgpu` backend: tensors are pooled GPUBuffers, ops are compute dispatches recorded into one
+ * open compute pass, submitted only when the host needs something (a read, a write, a sync).
+ * Pipelines are compiled once per kernel source; bind groups and uniform buffers are cached and
+ * reused, so a repeated training step allocates nothing new after the first.
+ *
+ * Each op's WGSL and its dispatch wrapper live in ../ops/<op>.ts beside its CPU reference; this
+ * file only routes the Backend methods to them and owns memory, pipelines and submission.
+ * Binding convention for every kernel: @group(0) @binding(0) a uniform `Params` struct of 4-byte
+ * scalars (always present, may be unused), then the tensors at bindings 1, 2, … in the order given.
+ */
+import type { AdamWOptions, AttentionShape, Backend, DType, MatmulOptions, Tensor } from '../backend';
+import { sizeOf } from '../backend';
+import type { GpuContext } from './context';
+import { adapterLine } from './context';
+import * as ops from '../ops';
+import type { Kernel, Uniform } from './kernel';
+
+export { f32, grid1d, i32, u32, WGSL_LINEAR_INDEX, type Kernel, type Uniform } from './kernel';
+
+
+export class GpuTensor implements Tensor {
+  constructor(
+    readonly shape: readonly number[],
+    readonly size: number,
+    readonly dtype: DType,
+    readonly buffer: GPUBuffer,
+    readonly byteSize: number,
+  ) {}
+}
+
+const UNIFORM_BYTES = 256;
+
+export class WebGpuBackend implements Backend {
+  readonly name = 'webgpu' as const;
+  readonly description: string;
+  readonly device: GPUDevice;
+  readonly features: ReadonlySet<string>;
+  /** Validation and compilation errors seen so far; read(), sync() throw while any are pending. */
+  readonly errors: string[] = [];
+
+  private readonly pool = new Map<number, GPUBuffer[]>();
+  private readonly stagingPool = new Map<number, GPUBuffer[]>();
+  private readonly pipelines = new Map<string, GPUComputePipeline>();
+  private readonly bindGroups = new Map<string, GPUBindGroup>();
+  private readonly bufferIds = new WeakMap<GPUBuffer, number>();
+  private nextBufferId = 1;
+  private freeUniforms: GPUBuffer[] = [];
+  private usedUniforms: GPUBuffer[] = [];
+  private encoder: GPUCommandEncoder | null = null;
+  private pass: GPUComputePassEncoder | null = null;
+  /** Counters for tests and benchmarks: allocation must stop growing after the first step. */
+  readonly stats = { buffersCreated: 0, pipelinesCreated: 0, dispatches: 0, submits: 0 };
+
+  constructor(ctx: GpuContext) {
+    this.device = ctx.device;
+    this.description = adapterLine(ctx.summary);
+    this.features = new Set(ctx.summary.features);
+    this.device.addEventListener('uncapturederror', (ev) => {
+      this.errors.push(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`);
+    });
+  }
+
+  // ---- memory ------------------------------------------------------------------------------------
+
+  buf(t: Tensor): GPUBuffer {
+    if (!(t instanceof GpuTensor)) throw new Error('webgpu backend was given a tensor from another backend');
+    return t.buffer;
+  }
+
+  private acquire(shape: readonly number[], dtype: DType): GpuTensor {
+    const size = sizeOf(shape);
+    const byteSize = Math.max(16, Math.ceil((size * 4) / 16) * 16);
+    const max = this.device.limits.maxStorageBufferBindingSize;
+    if (byteSize > max) {
+      throw new Error(`tensor [${shape.join(', ')}] needs ${byteSize} bytes; this GPU binds at most ${max} bytes per buffer. Pick a smaller preset.`);
+    }
+    const free = this.pool.get(byteSize);
+    let buffer = free?.pop();
+    let fresh = false;
+    if (!buffer) {
+      buffer = this.device.createBuffer({
+        size: byteSize,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+      });
+      this.bufferIds.set(buffer, this.nextBufferId++);
+      this.stats.buffersCreated++;
+      fresh = true;
+    }
+    const t = new GpuTensor(shape, size, dtype, buffer, byteSize);
+    (t as { fresh?: boolean }).fresh = fresh;
+    return t;
+  }
+
+  zeros(shape: readonly number[], dtype: DType = 'f32'): Tensor {
+    const t = this.acquire(shape, dtype);
+    if (!(t as { fresh?: boolean }).fresh) {
+      // Reused memory: clear it in queue order (new buffers are zero-initialised by WebGPU).
+      this.endPass();
+      this.enc().clearBuffer(t.buffer, 0, t.byteSize);
+    }
+    return t;
+  }
+
+  /** Pooled memory with undefined contents, for outputs that are fully overwritten. */
+  scratch(shape: readonly number[], dtype: DType = 'f32'): Tensor {
+    return this.acquire(shape, dtype);
+  }
+
+  fromArray(data: Float32Array | Int32Array, shape: readonly number[]): Tensor {
+    const t = this.acquire(shape, data instanceof Int32Array ? 'i32' : 'f32');
+    this.write(t, data);
+    return t;
+  }
+
+  write(t: Tensor, data: Float32Array | Int32Array): void {
+    if (data.length !== t.size) throw new Error(`write: ${data.length} values for a tensor of ${t.size}`);
+    this.flush(); // queue.writeBuffer runs before anything still unsubmitted: submit that first
+    this.device.queue.writeBuffer(this.buf(t), 0, data.buffer, data.byteOffset, data.byteLength);
+  }
+
+  async read(t: Tensor): Promise<Float32Array> {
+    const bytes = await this.readBytes(t);
+    return new Float32Array(bytes);
+  }
+
+  async readInt(t: Tensor): Promise<Int32Array> {
+    const bytes = await this.readBytes(t);
+    return new Int32Array(bytes);
+  }
+
+  private async readBytes(t: Tensor): Promise<ArrayBuffer> {
+    const byteLength = t.size * 4;
+    const stagingSize = Math.max(16, Math.ceil(byteLength / 16) * 16);
+    const staging =
+      this.stagingPool.get(stagingSize)?.pop() ??
+      this.device.createBuffer({ size: stagingSize, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    this.endPass();
+    this.enc().copyBufferToBuffer(this.buf(t), 0, staging, 0, stagingSize);
+    this.flush();
+    await staging.mapAsync(GPUMapMode.READ);
+    const out = staging.getMappedRange(0, byteLength).slice(0);
+    staging.unmap();
+    const list = this.stagingPool.get(stagingSize) ?? [];
+    list.push(staging);
+    this.stagingPool.set(stagingSize, list);
+    this.throwIfErrors();
+    return out;
+  }
+
+  release(t: Tensor): void {
+    const g = t as GpuTensor;
+    const list = this.pool.get(g.byteSize) ?? [];
+    list.push(g.buffer);
+    this.pool.set(g.byteSize, list);
+  }
+
+  async sync(): Promise<void> {
+    this.flush();
+    await this.device.queue.onSubmittedWorkDone();
+    this.throwIfErrors();
+  }
+
+  private throwIfErrors(): void {
+    if (this.errors.length > 0) {
+      const msg = this.errors.splice(0).join('\n');
+      throw new Error(msg);
+    }
+  }
+
+  // ---- recording and submission ---------------------------------------------------------------
+
+  private enc(): GPUCommandEncoder {
+    if (!this.encoder) this.encoder = this.device.createCommandEncoder();
+    return this.encoder;
+  }
+
+  private endPass(): void {
+    if (this.pass) {
+      this.pass.end();
+      this.pass = null;
+    }
+  }
+
+  /** Submit everything recorded so far. */
+  flush(): void {
+    this.endPass();
+    if (!this.encoder) return;
+    this.device.queue.submit([this.encoder.finish()]);
+    this.stats.submits++;
+    this.encoder = null;
+    // Uniform buffers of the submitted work can be rewritten now: later writeBuffer calls are
+    // ordered after this submit on the queue.
+    this.freeUniforms.push(...this.usedUniforms);
+    this.usedUniforms = [];
+  }
+
+  pipeline(k: Kernel): GPUComputePipeline {
+    let p = this.pipelines.get(k.name);
+    if (!p) {
+      const module = this.device.createShaderModule({ code: k.code, label: k.name });
+      void module.getCompilationInfo().then((info) => {
+        const errs = info.messages.filter((m) => m.type === 'error');
+        if (errs.length > 0) this.errors.push(`WGSL errors in kernel ${k.name}:\n${errs.map((m) => `  line ${m.lineNum}:${m.linePos} ${m.message}`).join('\n')}`);
+      });
+      p = this.device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' }, label: k.name });
+      this.pipelines.set(k.name, p);
+      this.stats.pipelinesCreated++;
+    }
+    return p;
+  }
+
+  /**
+   * Record one dispatch. `tensors` bind at 1, 2, … in order; `uniforms` fill the Params struct at
+   * binding 0 in declaration order (4 bytes each).
+   */
+  dispatch(k: Kernel, tensors: readonly Tensor[], uniforms: readonly Uniform[], workgroups: readonly number[]): void {
+    if (uniforms.length * 4 > UNIFORM_BYTES) throw new Error(`kernel ${k.name}: too many uniforms`);
+    const pipe = this.pipeline(k);
+    const ubuf =
+      this.freeUniforms.pop() ??
+      this.device.createBuffer({ size: UNIFORM_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    if (!this.bufferIds.has(ubuf)) this.bufferIds.set(ubuf, this.nextBufferId++);
+    this.usedUniforms.push(ubuf);
+    const data = new ArrayBuffer(Math.max(16, Math.ceil((uniforms.length * 4) / 16) * 16));
+    const dv = new DataView(data);
+    uniforms.forEach((u, i) => {
+      if ('u32' in u) dv.setUint32(i * 4, u.u32, true);
+      else if ('i32' in u) dv.setInt32(i * 4, u.i32, true);
+      else dv.setFloat32(i * 4, u.f32, true);
+    });
+    this.device.queue.writeBuffer(ubuf, 0, data);
+    const buffers = [ubuf, ...tensors.map((t) => this.buf(t))];
+    const key = `${k.name}|${buffers.map((b) => this.bufferIds.get(b)).join(',')}`;
+    let bg = this.bindGroups.get(key);
+    if (!bg) {
+      if (this.bindGroups.size > 8192) this.bindGroups.clear();
+      bg = this.device.createBindGroup({
+        layout: pipe.getBindGroupLayout(0),
+        entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
+      });
+      this.bindGroups.set(key, bg);
+    }
+    if (!this.pass) this.pass = this.enc().beginComputePass();
+    this.pass.setPipeline(pipe);
+    this.pass.setBindGroup(0, bg);
+    const [x, y = 1, z = 1] = workgroups;
+    if (x > 0 && y > 0 && z > 0) this.pass.dispatchWorkgroups(x, y, z);
+    this.stats.dispatches++;
+  }
+
+  // ---- ops: routed to ../ops ------------------------------------------------------------------------
+
+  fill(t: Tensor, value: number): void { ops.fillOnGpu(this, t, value); }
+  copy(dst: Tensor, src: Tensor): void { ops.copyOnGpu(this, dst, src); }
+  add(out: Tensor, a: Tensor, b: Tensor): void { ops.addOnGpu(this, out, a, b); }
+  addInto(dst: Tensor, src: Tensor, alpha = 1): void { ops.addIntoOnGpu(this, dst, src, alpha); }
+  scale(t: Tensor, s: number): void { ops.scaleOnGpu(this, t, s); }
+  matmul(out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {}): void { ops.matmulOnGpu(this, out, a, b, opts); }
+  addBias(out: Tensor, x: Tensor, bias: Tensor): void { ops.addBiasOnGpu(this, out, x, bias); }
+  biasBackward(dBias: Tensor, dOut: Tensor): void { ops.biasBackwardOnGpu(this, dBias, dOut); }
+  embedding(out: Tensor, table: Tensor, ids: Tensor): void { ops.embeddingOnGpu(this, out, table, ids); }
+  embeddingBackward(dTable: Tensor, dOut: Tensor, ids: Tensor): void { ops.embeddingBackwardOnGpu(this, dTable, dOut, ids); }
+  layerNorm(out: Tensor, mean: Tensor, rstd: Tensor, x: Tensor, w: Tensor, b: Tensor, eps = 1e-5): void {
+    ops.layerNormOnGpu(this, out, mean, rstd, x, w, b, eps);
+  }
+  layerNormBackward(dx: Tensor, dw: Tensor, db: Tensor, dOut: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, w: Tensor): void {
+    ops.layerNormBackwardOnGpu(this, dx, dw, db, dOut, x, mean, rstd, w);
+  }
+  gelu(out: Tensor, x: Tensor): void { ops.geluOnGpu(this, out, x); }
+  geluBackward(dx: Tensor, x: Tensor, dOut: Tensor): void { ops.geluBackwardOnGpu(this, dx, x, dOut); }
+  attention(out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void { ops.attentionOnGpu(this, out, att, qkv, s); }
+  attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
+    ops.attentionBackwardOnGpu(this, dqkv, dOut, qkv, att, s);
+  }
+  softmax(out: Tensor, x: Tensor): void { ops.softmaxOnGpu(this, out, x); }
+  softmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void { ops.softmaxBackwardOnGpu(this, dx, y, dy); }
+  logSoftmax(out: Tensor, x: Tensor): void { ops.logSoftmaxOnGpu(this, out, x); }
+  logSoftmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void { ops.logSoftmaxBackwardOnGpu(this, dx, y, dy); }
+  crossEntropy(losses: Tensor, logits: Tensor, targets: Tensor): void { ops.crossEntropyOnGpu(this, losses, logits, targets); }
+  crossEntropyBackward(dLogits: Tensor, logits: Tensor, targets: Tensor, dLosses: Tensor): void {
+    ops.crossEntropyBackwardOnGpu(this, dLogits, logits, targets, dLosses);
+  }
+  adamw(p: Tensor, g: Tensor, m: Tensor, v: Tensor, o: AdamWOptions): void { ops.adamwOnGpu(this, p, g, m, v, o); }
+  clipGradNorm(norm: Tensor, grad: Tensor, maxNorm: number): void { ops.clipGradNormOnGpu(this, norm, grad, maxNorm); }
+}

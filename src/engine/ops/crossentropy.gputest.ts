@@ -1,0 +1,4 @@
+/** GPU tests for crossentropy: each kernel against its CPU reference (see testing/gpu-test.ts). */
+import type { GpuTest } from '../testing/gpu-test';
+
+export const crossentropyGpuTests: GpuTest[] = [];

@@ -1,0 +1,137 @@
+/**
+ * Elementwise ops: fill, copy, residual add, scaled accumulate (gradients), in-place scale.
+ * Each op: the CPU reference (plain loops over `Vec`, the spec), the WGSL kernel, and the two
+ * backend entry points. These are the template the other op files follow.
+ * Bias add and its backward live in bias.ts.
+ */
+import { assertSize, type Tensor } from '../backend';
+import type { CpuBackend } from '../cpu/backend';
+import type { WebGpuBackend } from '../gpu/backend';
+import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
+import type { Vec } from './types';
+
+const WG = 256;
+
+// ---- CPU references -------------------------------------------------------------------------------
+
+export function fillRef(t: Vec, value: number): void {
+  for (let i = 0; i < t.length; i++) t[i] = value;
+}
+
+export function addRef(out: Vec, a: Vec, b: Vec): void {
+  for (let i = 0; i < out.length; i++) out[i] = a[i] + b[i];
+}
+
+export function addIntoRef(dst: Vec, src: Vec, alpha: number): void {
+  for (let i = 0; i < dst.length; i++) dst[i] += alpha * src[i];
+}
+
+export function scaleRef(t: Vec, s: number): void {
+  for (let i = 0; i < t.length; i++) t[i] *= s;
+}
+
+// ---- WGSL -------------------------------------------------------------------------------------------
+
+const header = /* wgsl */ `
+struct Params { n: u32, s: f32 }
+@group(0) @binding(0) var<uniform> P: Params;
+${WGSL_LINEAR_INDEX}`;
+
+const FILL: Kernel = {
+  name: 'fill',
+  code: /* wgsl */ `${header}
+@group(0) @binding(1) var<storage, read_write> t: array<f32>;
+@compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = linear_index(gid, nwg, ${WG}u);
+  if (i < P.n) { t[i] = P.s; }
+}`,
+};
+
+const COPY: Kernel = {
+  name: 'copy',
+  code: /* wgsl */ `${header}
+@group(0) @binding(1) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(2) var<storage, read> src: array<f32>;
+@compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = linear_index(gid, nwg, ${WG}u);
+  if (i < P.n) { dst[i] = src[i]; }
+}`,
+};
+
+const ADD: Kernel = {
+  name: 'add',
+  code: /* wgsl */ `${header}
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<storage, read> a: array<f32>;
+@group(0) @binding(3) var<storage, read> b: array<f32>;
+@compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = linear_index(gid, nwg, ${WG}u);
+  if (i < P.n) { out[i] = a[i] + b[i]; }
+}`,
+};
+
+const ADD_INTO: Kernel = {
+  name: 'add_into',
+  code: /* wgsl */ `${header}
+@group(0) @binding(1) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(2) var<storage, read> src: array<f32>;
+@compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = linear_index(gid, nwg, ${WG}u);
+  if (i < P.n) { dst[i] = dst[i] + P.s * src[i]; }
+}`,
+};
+
+const SCALE: Kernel = {
+  name: 'scale',
+  code: /* wgsl */ `${header}
+@group(0) @binding(1) var<storage, read_write> t: array<f32>;
+@compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = linear_index(gid, nwg, ${WG}u);
+  if (i < P.n) { t[i] = t[i] * P.s; }
+}`,
+};
+
+// ---- entry points ------------------------------------------------------------------------------------
+
+export function fillOnCpu(be: CpuBackend, t: Tensor, value: number): void {
+  fillRef(be.f(t), value);
+}
+export function fillOnGpu(be: WebGpuBackend, t: Tensor, value: number): void {
+  be.dispatch(FILL, [t], [u32(t.size), f32(value)], grid1d(t.size, WG));
+}
+
+export function copyOnCpu(be: CpuBackend, dst: Tensor, src: Tensor): void {
+  assertSize(src, dst.size, 'copy src');
+  be.f(dst).set(be.f(src));
+}
+export function copyOnGpu(be: WebGpuBackend, dst: Tensor, src: Tensor): void {
+  assertSize(src, dst.size, 'copy src');
+  be.dispatch(COPY, [dst, src], [u32(dst.size), f32(0)], grid1d(dst.size, WG));
+}
+
+export function addOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor): void {
+  assertSize(a, out.size, 'add a');
+  assertSize(b, out.size, 'add b');
+  addRef(be.f(out), be.f(a), be.f(b));
+}
+export function addOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor): void {
+  assertSize(a, out.size, 'add a');
+  assertSize(b, out.size, 'add b');
+  be.dispatch(ADD, [out, a, b], [u32(out.size), f32(0)], grid1d(out.size, WG));
+}
+
+export function addIntoOnCpu(be: CpuBackend, dst: Tensor, src: Tensor, alpha: number): void {
+  assertSize(src, dst.size, 'addInto src');
+  addIntoRef(be.f(dst), be.f(src), alpha);
+}
+export function addIntoOnGpu(be: WebGpuBackend, dst: Tensor, src: Tensor, alpha: number): void {
+  assertSize(src, dst.size, 'addInto src');
+  be.dispatch(ADD_INTO, [dst, src], [u32(dst.size), f32(alpha)], grid1d(dst.size, WG));
+}
+
+export function scaleOnCpu(be: CpuBackend, t: Tensor, s: number): void {
+  scaleRef(be.f(t), s);
+}
+export function scaleOnGpu(be: WebGpuBackend, t: Tensor, s: number): void {
+  be.dispatch(SCALE, [t], [u32(t.size), f32(s)], grid1d(t.size, WG));
+}

@@ -1,0 +1,4 @@
+/** GPU tests for layernorm: each kernel against its CPU reference (see testing/gpu-test.ts). */
+import type { GpuTest } from '../testing/gpu-test';
+
+export const layernormGpuTests: GpuTest[] = [];
