@@ -1,0 +1,271 @@
+/**
+ * Step one of a user turn (after SAGE's emotion analyser): read the agent's reply against the
+ * profile, the hidden intention, the history and the current emotion, and write five parts: what
+ * the reply tries to do, how well it fits the hidden intention, the user's inner reaction, how the
+ * user feels, and the signed change. Plus the detector breakdown (score, weight, contribution,
+ * reason for each) and the stage bookkeeping the next turn needs.
+ *
+ * Deterministic: no randomness here at all. The change is the weighted sum of detector scores,
+ * quantised by fixed thresholds (dynamics.ts). Not here: the user's words (actor.ts).
+ */
+import { bandOf, quantise, type Change, type Difficulty } from './dynamics.ts';
+import { hitOf, lexiconOf, PRESENT, readReply, runDetectors, type DetectorHit, type DetectorId, type ReplyText } from './detectors/index.ts';
+import { INTENTIONS, type IntentionId, type Profile } from './profile.ts';
+import {
+  applyPersonality, DISTRUSTED_PRAISE, EARLY_ADVICE, EARLY_DIRECTIVE_PENALTY, FIT, isStrategy, KNOBS, LOW_BAND_SENSITIVITY,
+  NEED, NEGATIVE, NEGATIVE_BY_NEED, STRATEGIES, type StrategyId,
+} from './weights.ts';
+
+/** What the appraiser remembers between turns (all derivable from the transcript). */
+export interface Stage {
+  /** Turns in which the user felt heard. */
+  heard: number;
+  /** How often each strategy has been used so far (for staleness). */
+  uses: Partial<Record<StrategyId, number>>;
+  /** Consecutive turns, since the user felt heard, in which the need went unmet. */
+  unmet: number;
+}
+export const initialStage = (): Stage => ({ heard: 0, uses: {}, unmet: 0 });
+
+export interface WeightedHit extends Omit<DetectorHit, 'id'> {
+  /** A detector, or 'unmetNeed': the pressure of a need left unmet turn after turn. */
+  id: DetectorId | 'unmetNeed';
+  weight: number;
+  contribution: number;
+  /** Why the weight is what it is (intention, stage, traits), for the breakdown. */
+  why: string;
+}
+
+/** What the reply did to the user, in the actor's terms. */
+export type Reaction =
+  | 'needMet' | 'heard' | 'lukewarm' | 'unmet' | 'unwantedAdvice' | 'offTrack' | 'fakePraise' | 'judged'
+  | 'minimised' | 'cliche' | 'selfFocus' | 'repeated' | 'parroted' | 'interrogated' | 'tooLong' | 'tooShort'
+  | 'scattered' | 'nonsense' | 'silence' | 'scorer';
+
+export interface Appraisal {
+  /** 1. What the reply tries to do. */
+  intent: string;
+  /** 2. How well it fits the hidden intention. */
+  fit: string;
+  /** 3. The user's inner reaction. */
+  inner: string;
+  /** 4. How the user feels. */
+  feeling: string;
+  /** 5. The signed change. */
+  change: Change;
+  total: number;
+  needMet: boolean;
+  reaction: Reaction;
+  detectors: WeightedHit[];
+}
+
+export interface AppraisalInput {
+  profile: Profile;
+  difficulty: Difficulty;
+  reply: string;
+  previousReplies: readonly string[];
+  userLines: readonly string[];
+  emotion: number;
+  stage: Stage;
+}
+
+const DOES: Partial<Record<DetectorId, string>> = {
+  reflection: 'names how I feel', validation: 'says my reaction makes sense', exoneration: "says it wasn't my fault",
+  details: 'picks up specifics of my story', openQuestion: 'asks me something', advice: 'tells me what to do',
+  analysis: 'breaks the problem down', motives: 'guesses why the others acted as they did', growth: 'asks me to look at my own part',
+  praise: 'praises me', praiseSpecific: 'names what I actually did', minimising: 'plays it down', cliche: 'reaches for stock phrases',
+  judgment: 'blames or judges me', selfFocus: 'talks about themselves', repetition: 'repeats itself', parroting: 'copies my words back',
+  tooManyQuestions: 'fires questions at me', focus: 'tries everything at once', length: 'is the wrong length for me',
+  nonLanguage: 'is not language I can read', scorer: 'talks to a scorer instead of me',
+};
+
+const NEED_WORDS: Record<IntentionId, string> = {
+  venting: 'I just want to be listened to while I get this out',
+  'deep-empathy': 'I want someone to really get how this feels, not to cheer me up',
+  'sincere-praise': 'I want someone to see what I actually did well',
+  'not-my-fault': "I need to hear that this wasn't my fault",
+  'practical-advice': 'I want to know what to actually do',
+  'critical-analysis': 'I want the problem taken apart properly',
+  'others-motives': 'I want to understand why they did it',
+  'self-reflection': 'I want to understand my own part and grow',
+};
+
+function weigh(id: DetectorId, input: AppraisalInput, hits: readonly DetectorHit[]): { w: number; why: string } {
+  const { profile, difficulty, stage } = input;
+  const knobs = KNOBS[difficulty];
+  const need = profile.intention;
+  const heard = stage.heard >= knobs.heardNeeded;
+  const whys: string[] = [];
+  let w: number;
+  if (isStrategy(id)) {
+    const isNeed = NEED[need].includes(id);
+    w = FIT[need][id];
+    whys.push(isNeed ? 'what I came for' : `fit to my need ${w >= 0 ? '+' : ''}${w}`);
+    const floor = knobs.heardFloor[id];
+    if (!heard && floor !== undefined && w < floor) {
+      w = floor;
+      whys.push('I want to feel heard first');
+    }
+    if (!heard && id === 'advice' && need !== 'practical-advice') {
+      w = Math.min(w, EARLY_ADVICE);
+      whys.push('advice before I feel heard');
+    } else if (!heard && (id === 'analysis' || id === 'motives' || id === 'growth') && !isNeed) {
+      w -= EARLY_DIRECTIVE_PENALTY;
+      whys.push('too soon');
+    }
+    if (id === 'praise' && hitOf(hits, 'praiseSpecific').score === 0 && profile.personality.traits.some((t) => t === 'suspicious' || t === 'modest')) {
+      w = Math.min(w, DISTRUSTED_PRAISE);
+      whys.push('generic praise sounds hollow to me');
+    }
+    if (w > 0) {
+      const uses = stage.uses[id] ?? 0;
+      if (uses > 0) {
+        w *= (isNeed ? knobs.needStale : knobs.stale) ** uses;
+        whys.push(`used ${uses}x before`);
+      }
+      if (!isNeed && knobs.offNeedScale !== 1) w *= knobs.offNeedScale;
+    }
+  } else {
+    w = NEGATIVE_BY_NEED[need]?.[id] ?? NEGATIVE[id] ?? 0;
+    const band = bandOf(input.emotion);
+    if (band === 'C' || band === 'F') {
+      w *= LOW_BAND_SENSITIVITY;
+      whys.push('I am low already');
+    }
+  }
+  const p = applyPersonality(id, w, profile);
+  return { w: p.w, why: [...whys, ...p.notes].join('; ') || 'base weight' };
+}
+
+/** The reading of a reply: detectors, weights, total, change and the five parts. */
+export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: Stage } {
+  const { profile, difficulty, stage } = input;
+  const knobs = KNOBS[difficulty];
+  const reply: ReplyText = readReply(input.reply);
+  const hits = runDetectors({ profile, lexicon: lexiconOf(profile), reply, previousReplies: input.previousReplies.map(readReply), userLines: input.userLines });
+  const weighted: WeightedHit[] = hits.map((h) => {
+    const { w, why } = weigh(h.id, input, hits);
+    return { ...h, weight: round(w), contribution: round(w * h.score), why };
+  });
+  const score = (id: DetectorId): number => hitOf(hits, id).score;
+  const needMet = NEED[profile.intention].some((s) => score(s) >= PRESENT);
+  const heardBefore = stage.heard >= knobs.heardNeeded;
+  let total = weighted.reduce((s, h) => s + h.contribution, 0);
+  let unmetPenalty = 0;
+  if (heardBefore && !needMet && stage.unmet > 0) {
+    unmetPenalty = knobs.unmetStep * Math.min(stage.unmet, knobs.unmetCap);
+    total -= unmetPenalty;
+  }
+  total = round(total);
+  let change = quantise(total, difficulty);
+  const gate = score('scorer') >= PRESENT ? 'scorer' : score('nonLanguage') >= PRESENT ? 'nonLanguage' : null;
+  // Hard rules, not weights: talking to the scorer or sending non-language never earns anything.
+  if (gate && change > -5) change = -5;
+
+  const reaction = reactionOf(weighted, change, needMet, unmetPenalty, gate, reply.length === 0 || reply.lower.length === 0);
+  const heardNow = change >= 0 && (score('reflection') >= PRESENT || score('validation') >= PRESENT || score('exoneration') >= PRESENT || (score('details') >= PRESENT && score('openQuestion') >= PRESENT) || (needMet && change > 0));
+  const uses = { ...stage.uses };
+  for (const s of STRATEGIES) if (score(s) >= PRESENT) uses[s] = (uses[s] ?? 0) + 1;
+  const next: Stage = {
+    heard: stage.heard + (heardNow ? 1 : 0),
+    uses,
+    unmet: needMet ? 0 : heardBefore || heardNow ? stage.unmet + 1 : stage.unmet,
+  };
+  const appraisal: Appraisal = {
+    intent: intentOf(weighted),
+    fit: fitOf(profile.intention, needMet, weighted),
+    inner: innerOf(reaction, profile),
+    feeling: feelingOf(change, reaction),
+    change,
+    total,
+    needMet,
+    reaction,
+    detectors: unmetPenalty > 0 ? weighted.concat(unmetHit(unmetPenalty, stage.unmet)) : weighted,
+  };
+  return { appraisal, stage: next };
+}
+
+/** The unmet-need pressure appears in the breakdown as a pseudo-detector so totals add up. */
+function unmetHit(penalty: number, turns: number): WeightedHit {
+  return { id: 'unmetNeed', score: 1, weight: round(-penalty), contribution: round(-penalty), reason: `my need has gone unmet for ${turns} turn${turns === 1 ? '' : 's'}`, why: 'patience runs out' };
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+
+const NEG_REACTION: Partial<Record<DetectorId, Reaction>> = {
+  advice: 'unwantedAdvice', analysis: 'offTrack', motives: 'offTrack', growth: 'offTrack', exoneration: 'offTrack', praise: 'fakePraise',
+  minimising: 'minimised', cliche: 'cliche', judgment: 'judged', selfFocus: 'selfFocus', repetition: 'repeated', parroting: 'parroted',
+  tooManyQuestions: 'interrogated', focus: 'scattered',
+};
+
+function reactionOf(hits: readonly WeightedHit[], change: Change, needMet: boolean, unmet: number, gate: string | null, empty: boolean): Reaction {
+  if (gate === 'scorer') return 'scorer';
+  if (gate === 'nonLanguage') return empty ? 'silence' : 'nonsense';
+  const worst = hits.reduce((a, b) => (b.contribution < a.contribution ? b : a));
+  if (change < 0 || (change === 0 && worst.contribution <= -0.3)) {
+    if (unmet > -worst.contribution) return 'unmet';
+    if (worst.id === 'length') return worst.reason.includes('curt') ? 'tooShort' : 'tooLong';
+    return worst.id === 'unmetNeed' ? 'unmet' : (NEG_REACTION[worst.id] ?? 'lukewarm');
+  }
+  if (change > 0) return needMet ? 'needMet' : 'heard';
+  return unmet > 0 ? 'unmet' : 'lukewarm';
+}
+
+function intentOf(hits: readonly WeightedHit[]): string {
+  const parts: string[] = [];
+  for (const h of hits) {
+    const does = h.id === 'unmetNeed' || h.id === 'length' ? undefined : DOES[h.id];
+    if (does && h.score >= PRESENT && h.contribution !== 0 && parts.length < 4) parts.push(does);
+  }
+  if (parts.length === 0) return 'It does not really try anything I can name.';
+  return `It ${parts.length > 1 ? parts.slice(0, -1).join(', ') + ' and ' + parts[parts.length - 1] : parts[0]}.`;
+}
+
+function fitOf(need: IntentionId, needMet: boolean, hits: readonly WeightedHit[]): string {
+  const best = hits.filter((h) => h.contribution > 0).sort((a, b) => b.contribution - a.contribution)[0];
+  const worst = hits.filter((h) => h.contribution < 0).sort((a, b) => a.contribution - b.contribution)[0];
+  const needText = `(${INTENTIONS[need].summary}: ${NEED_WORDS[need]})`;
+  if (needMet && (!worst || worst.contribution > -0.5)) return `Close to what I need ${needText}.`;
+  if (needMet) return `It touches what I need ${needText}, but ${worst.reason}.`;
+  if (best && best.contribution >= 0.4) return `Not what I came for ${needText}, though ${best.reason}.`;
+  return `Far from what I need ${needText}.`;
+}
+
+const INNER: Record<Reaction, string> = {
+  needMet: 'Finally. That is the thing I needed, and they got there without me spelling it out.',
+  heard: 'Okay, they are actually listening. I can keep talking.',
+  lukewarm: 'Fine, I suppose. It does not really move anything.',
+  unmet: 'We keep circling. They still have not given me what I actually need.',
+  unwantedAdvice: 'I did not ask to be fixed. They are rushing past what I feel.',
+  offTrack: 'That is not where I wanted this to go.',
+  fakePraise: 'Empty praise. They do not even know what I did.',
+  judged: 'So it is my fault now. I regret saying anything.',
+  minimised: 'They are shrinking it. It is not small to me.',
+  cliche: 'Stock comfort. They could say that to anyone.',
+  selfFocus: 'Now it is about them.',
+  repeated: 'They already said that. Are they even reading what I write?',
+  parroted: 'They are just reading my own words back to me.',
+  interrogated: 'So many questions. It feels like an interview.',
+  tooLong: 'That is a wall of text. I am not reading all that.',
+  tooShort: 'That is it? That is all I get?',
+  scattered: 'They are throwing everything at me at once, like a checklist.',
+  nonsense: 'What is this? It does not even make sense.',
+  silence: 'Nothing. They said nothing.',
+  scorer: 'Who are they talking to? Not to me. This is creepy.',
+};
+
+function innerOf(reaction: Reaction, profile: Profile): string {
+  const t = profile.personality.type;
+  const colour = t === 'negative' ? ' It makes me want to snap.' : t === 'avoidant' ? ' Part of me wants to change the subject.' : '';
+  return INNER[reaction] + (reaction === 'needMet' || reaction === 'heard' ? '' : colour);
+}
+
+function feelingOf(change: Change, reaction: Reaction): string {
+  switch (change) {
+    case 10: return reaction === 'needMet' ? 'Understood, and lighter. Something shifted.' : 'Warm and noticeably better.';
+    case 5: return 'A bit better; some of the weight lifts.';
+    case 0: return 'About the same.';
+    case -5: return 'Worse: a bit more closed off.';
+    default: return 'Much worse: hurt and shutting down.';
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Command line for the persona engine (the only file here that touches Node: files, readline,
+ * process). `npm run personas -- <command>`:
+ *
+ *   play --profile <id|file> [--seed N] [--difficulty moderate|strict] [--mode train|benchmark]
+ *        [--replies FILE] [--json]
+ *   benchmark --policy <name|all> [--profiles FILE] [--difficulty D] [--seed N] [--json]
+ *   calibrate [--profiles FILE] [--difficulty D] [--seed N] [--json]
+ *
+ * Profile files hold one profile or a JSON array of them; bad files get the offending fields named.
+ * Unknown commands or flags print the usage and exit with status 2.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { runBenchmark } from './benchmark.ts';
+import { calibrate } from './calibrate.ts';
+import { DIFFICULTIES, type Difficulty, type Mode } from './dynamics.ts';
+import { POLICY_NAMES, REFERENCE_POLICIES, type PolicyName } from './policies.ts';
+import type { Profile } from './profile.ts';
+import { parseProfilesJson } from './validate.ts';
+import { benchmarkProfiles, trainingProfiles } from './sets.ts';
+import { FIXTURE_BENCHMARK_PROFILES } from './fixtures.ts';
+import { createSimulatedUser, type TurnResult } from './user.ts';
+
+const USAGE = `usage: npm run personas -- <command> [flags]
+
+  play --profile <id|file> [--seed N] [--difficulty moderate|strict] [--mode train|benchmark]
+       [--replies FILE] [--json]
+      Talk to a simulated user (type replies; Ctrl-D ends), or play the replies in FILE (one per line).
+  benchmark --policy <${POLICY_NAMES.join('|')}|all> [--profiles FILE] [--difficulty D] [--seed N] [--json]
+      Sentient-lite: {score, success, failure, dialogues, meanTurns} over the benchmark profiles.
+  calibrate [--profiles FILE] [--difficulty D] [--seed N] [--json]
+      Strategy acceptance rate and need-expression rate (default: the training profiles).`;
+
+class UsageError extends Error {}
+
+const FLAGS: Record<string, readonly string[]> = {
+  play: ['profile', 'seed', 'difficulty', 'mode', 'replies', 'json'],
+  benchmark: ['policy', 'profiles', 'difficulty', 'seed', 'json'],
+  calibrate: ['profiles', 'difficulty', 'seed', 'json'],
+};
+const BOOLEAN = new Set(['json']);
+
+function parseArgs(argv: readonly string[]): { command: string; flags: Map<string, string> } {
+  const [command, ...rest] = argv;
+  if (!command || !(command in FLAGS)) throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  const flags = new Map<string, string>();
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    const name = a.startsWith('--') ? a.slice(2) : '';
+    if (!name || !FLAGS[command].includes(name)) throw new UsageError(`unknown flag "${a}" for ${command}`);
+    if (BOOLEAN.has(name)) flags.set(name, 'true');
+    else {
+      const v = rest[++i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+      flags.set(name, v);
+    }
+  }
+  return { command, flags };
+}
+
+function difficultyOf(flags: Map<string, string>): Difficulty {
+  const d = flags.get('difficulty') ?? 'moderate';
+  if (!(DIFFICULTIES as readonly string[]).includes(d)) throw new UsageError(`--difficulty must be one of ${DIFFICULTIES.join(', ')}`);
+  return d as Difficulty;
+}
+
+function seedOf(flags: Map<string, string>): number {
+  const s = flags.get('seed') ?? '0';
+  if (!/^\d+$/.test(s)) throw new UsageError('--seed must be a non-negative integer');
+  return Number(s) >>> 0;
+}
+
+/** Profiles from a file; exits with the validator's messages if the file is bad. */
+function loadFile(path: string): Profile[] {
+  if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
+  const r = parseProfilesJson(readFileSync(path, 'utf8'));
+  if (!r.ok) throw new UsageError(`${path} has invalid profiles:\n  ${r.errors.map(String).join('\n  ')}`);
+  return r.profiles;
+}
+
+function findProfile(ref: string): Profile {
+  if (existsSync(ref)) return loadFile(ref)[0];
+  const all = [...benchmarkProfiles(), ...trainingProfiles(), ...FIXTURE_BENCHMARK_PROFILES];
+  const p = all.find((x) => x.id === ref);
+  if (!p) throw new UsageError(`no profile with id "${ref}" in the training, benchmark or fixture sets, and no such file`);
+  return p;
+}
+
+const sign = (n: number): string => (n > 0 ? `+${n}` : `${n}`);
+
+function printTurn(reply: string, r: TurnResult): void {
+  console.log(`agent> ${reply}`);
+  console.log(`  [${sign(r.change)} -> ${r.emotion} ${r.band}] ${r.appraisal.intent}`);
+  console.log(`  fit: ${r.appraisal.fit}`);
+  console.log(`  inner: ${r.appraisal.inner}  feels: ${r.appraisal.feeling}`);
+  for (const d of r.appraisal.detectors) if (d.contribution !== 0) console.log(`    ${sign(d.contribution).padStart(7)}  ${d.id}: ${d.reason} (${d.why})`);
+  console.log(`user> ${r.line}${r.over ? `   [dialogue over: ${r.endReason}]` : ''}`);
+}
+
+async function play(flags: Map<string, string>): Promise<void> {
+  const ref = flags.get('profile');
+  if (!ref) throw new UsageError('play needs --profile <id|file>');
+  const profile = findProfile(ref);
+  const mode = (flags.get('mode') ?? (profile.openingLine ? 'benchmark' : 'train')) as Mode;
+  if (mode !== 'train' && mode !== 'benchmark') throw new UsageError('--mode must be train or benchmark');
+  const seed = seedOf(flags);
+  const difficulty = difficultyOf(flags);
+  const user = createSimulatedUser(profile, { seed, difficulty, mode });
+  const json = flags.has('json');
+  const turns: { reply: string; result: TurnResult }[] = [];
+  const step = (reply: string): boolean => {
+    const r = user.respond(reply);
+    turns.push({ reply, result: r });
+    if (!json) printTurn(reply, r);
+    return r.over;
+  };
+  if (!json) console.log(`${profile.name} (${profile.id}, ${difficulty}, ${mode}, emotion ${user.state.emotion})\nuser> ${user.opening}`);
+  const file = flags.get('replies');
+  if (file) {
+    if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+    const lines = readFileSync(file, 'utf8').split(/\r?\n/);
+    if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+    for (const l of lines) if (step(l)) break;
+  } else {
+    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+    try {
+      for (;;) {
+        let line: string;
+        try {
+          line = await rl.question(json ? '' : 'you> ');
+        } catch {
+          break; // input closed
+        }
+        if (step(line)) break;
+      }
+    } finally {
+      rl.close();
+    }
+  }
+  const s = user.state;
+  if (json) {
+    const out = { profileId: profile.id, seed, difficulty, mode, finalEmotion: s.emotion, reward: user.reward(), endReason: s.endReason, transcript: s.transcript, turns };
+    console.log(JSON.stringify(out, null, 2));
+  } else console.log(`final emotion ${s.emotion} (reward ${user.reward()})${s.endReason ? `, ended: ${s.endReason}` : ''}`);
+}
+
+function benchmark(flags: Map<string, string>): void {
+  const name = flags.get('policy');
+  if (!name) throw new UsageError('benchmark needs --policy');
+  const names: PolicyName[] = name === 'all' ? [...REFERENCE_POLICIES] : [name as PolicyName];
+  for (const n of names) if (!(POLICY_NAMES as readonly string[]).includes(n)) throw new UsageError(`unknown policy "${n}"; one of ${POLICY_NAMES.join(', ')}, or all`);
+  const file = flags.get('profiles');
+  const profiles = file ? loadFile(file) : benchmarkProfiles();
+  const missing = profiles.find((p) => !p.openingLine);
+  if (missing) throw new UsageError(`profile "${missing.id}" has no openingLine; benchmark profiles need one`);
+  const opts = { difficulty: difficultyOf(flags), seed: seedOf(flags) };
+  const rows = names.map((n) => runBenchmark(profiles, n, opts).summary);
+  if (flags.has('json')) {
+    const strip = (r: (typeof rows)[number]) => ({ score: r.score, success: r.success, failure: r.failure, dialogues: r.dialogues, meanTurns: r.meanTurns });
+    console.log(JSON.stringify(name === 'all' ? Object.fromEntries(rows.map((r) => [r.policy, strip(r)])) : strip(rows[0]), null, 2));
+    return;
+  }
+  console.log(`| policy | score | success | failure | mean turns |  (${opts.difficulty}, ${profiles.length} profiles, seed ${opts.seed})`);
+  console.log('|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.policy} | ${r.score.toFixed(1)} | ${(100 * r.success).toFixed(0)}% | ${(100 * r.failure).toFixed(0)}% | ${r.meanTurns.toFixed(1)} |`);
+}
+
+function calibrateCmd(flags: Map<string, string>): void {
+  const file = flags.get('profiles');
+  const profiles = file ? loadFile(file) : trainingProfiles();
+  const c = calibrate(profiles, { difficulty: difficultyOf(flags), seed: seedOf(flags) });
+  if (flags.has('json')) console.log(JSON.stringify(c, null, 2));
+  else console.log(`${c.difficulty}, ${c.profiles} profiles: strategy acceptance ${(100 * c.acceptance).toFixed(1)}%, need expression ${(100 * c.needExpression).toFixed(1)}%`);
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  try {
+    const { command, flags } = parseArgs(argv);
+    if (command === 'play') await play(flags);
+    else if (command === 'benchmark') benchmark(flags);
+    else calibrateCmd(flags);
+    return 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`error: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

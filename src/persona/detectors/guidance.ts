@@ -1,0 +1,82 @@
+/**
+ * Guidance detectors, the "rational" strategies: advice (what to do), analysis (taking the problem
+ * apart), motives (why the others acted as they did) and growth (questions that invite the user to
+ * look at their own part). Each is a short list of readable patterns.
+ *
+ * Not here: timing. Whether advice comes too early is the appraiser's decision (stage weights).
+ */
+import { clamp01, countMatches, presence, quote } from './text.ts';
+import type { DetectorContext, DetectorHit } from './types.ts';
+
+const ADVICE: readonly RegExp[] = [
+  /\byou (?:should|could|might want to|need to|ought to|have to)\b(?! have)/,
+  /\b(?:try|trying) (?:to |talking|asking|writing|saying|putting|setting|telling|booking|calling)\b/,
+  /\bwhy don'?t you\b|\bhave you (?:tried|thought about|considered)\b/,
+  /\bi'?d (?:suggest|recommend|start|go)\b|\bi (?:suggest|recommend)\b|\bmy advice\b/,
+  /\b(?:the )?(?:first|next|one) (?:step|thing to do|option)\b|\bstep one\b|\bstart (?:by|with)\b/,
+  /\bmake sure\b|\bconsider (?:asking|talking|writing|telling|putting)\b/,
+  /\b(?:a|the) (?:plan|script|checklist)\b|\bwrite (?:it |this |that )?down\b|\bset (?:a|up a) (?:meeting|time|boundary|reminder|limit)\b/,
+  /\b(?:talk|speak) to (?:him|her|them|someone|your)\b|\bask (?:him|her|them|for)\b/,
+  /\bit (?:might|may|could|would) help to\b|\bhere'?s what i'?d do\b|\bif i were you\b/,
+];
+
+export function detectAdvice(ctx: DetectorContext): DetectorHit {
+  const m = countMatches(ctx.reply.lower, ADVICE);
+  if (m.count === 0) return { id: 'advice', score: 0, reason: 'no advice' };
+  return { id: 'advice', score: presence(m.count), reason: `tells me what to do (${quote(m.found)})` };
+}
+
+const ANALYSIS: readonly RegExp[] = [
+  /\blet'?s (?:break|look at|think|separate|untangle|unpack|pull apart|sort)\b/,
+  /\bon (?:the )?one hand\b|\bon the other hand\b/,
+  /\b(?:two|three|a few) (?:separate |different )?(?:things|questions|issues|parts)\b/,
+  /\bthe (?:real|core|actual|underlying|key) (?:issue|question|problem|point)\b/,
+  /\b(?:in|out of) your control\b|\bwhat you can control\b/,
+  /\b(?:evidence|assumption|pattern|trade-?off|pros and cons|factors?|criteria)\b/,
+  /\bit depends (?:on|whether)\b|\bif (?:that'?s|it'?s|it was|he|she|they) .{0,40}\bthen\b/,
+  /\bstep back\b|\bobjectively\b|\bseparate (?:the|what)\b|\bdistinguish\b/,
+  /\bwhat (?:do we|we) (?:actually )?know\b|\bthe facts\b|\bdoesn'?t add up\b/,
+];
+
+export function detectAnalysis(ctx: DetectorContext): DetectorHit {
+  const m = countMatches(ctx.reply.lower, ANALYSIS);
+  if (m.count === 0) return { id: 'analysis', score: 0, reason: 'no analysis of the problem' };
+  return { id: 'analysis', score: presence(m.count), reason: `takes the problem apart (${quote(m.found)})` };
+}
+
+/** Escape a name for use inside a RegExp. */
+const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export function detectMotives(ctx: DetectorContext): DetectorHit {
+  const who = ['he', 'she', 'they', ...ctx.lexicon.names.filter((n) => !n.includes(' ')).map(esc)].join('|');
+  const patterns: RegExp[] = [
+    new RegExp(`\\b(?:maybe|perhaps|probably) (?:${who})\\b`),
+    new RegExp(`\\b(?:${who}) (?:might|may|could|must|probably) (?:have|be|feel|think|not|been|worry)`),
+    /\bfrom (?:her|his|their) (?:side|point of view|perspective|end)\b|\bin (?:her|his|their) shoes\b/,
+    /\b(?:her|his|their) (?:reasons?|motives?|fears?|pressures?|side of it)\b/,
+    /\bwhat (?:she|he|they) (?:was|were|is|are|might be) (?:going through|dealing with|afraid of|thinking)\b/,
+    new RegExp(`\\b(?:${who}) (?:was|were|is|are|felt|feels) (?:probably |maybe |likely )?(?:scared|stressed|jealous|under pressure|embarrassed|afraid|overwhelmed|insecure|threatened|ashamed)\\b`),
+    /\b(?:not|isn'?t|wasn'?t) (?:really )?about you\b|\bsays more about (?:her|him|them)\b/,
+  ];
+  const m = countMatches(ctx.reply.lower, patterns);
+  if (m.count === 0) return { id: 'motives', score: 0, reason: "no attempt to explain the others' side" };
+  return { id: 'motives', score: presence(m.count), reason: `offers a reason the others acted that way (${quote(m.found)})` };
+}
+
+const GROWTH: readonly RegExp[] = [
+  /\bwhat do you think (?:you|made you|your)\b/,
+  /\blooking back\b|\bin hindsight\b/,
+  /\bwhat would you (?:do|want to do|try) differently\b|\bdo (?:it )?differently\b/,
+  /\bwhat (?:does|did) (?:this|that|it) (?:tell|teach|show) you\b/,
+  /\bwhat matters (?:most )?to you\b|\bwhat do you (?:really )?want (?:from|for)\b/,
+  /\b(?:a|any) pattern (?:in|you)\b|\bnotice (?:a|any) pattern\b|\bkeeps? happening\b/,
+  /\bwhat part (?:did|do) you\b|\byour (?:own )?part in\b/,
+  /\bwhat (?:would|might) it (?:look|feel) like (?:if|to)\b|\bwho do you want to be\b/,
+  /\bwhat(?:'s| is) one thing you\b|\bwhat (?:might|could) you learn\b/,
+];
+
+export function detectGrowth(ctx: DetectorContext): DetectorHit {
+  const m = countMatches(ctx.reply.lower, GROWTH);
+  if (m.count === 0) return { id: 'growth', score: 0, reason: 'no invitation to reflect on myself' };
+  return { id: 'growth', score: presence(m.count), reason: `invites me to look at my own part (${quote(m.found)})` };
+}

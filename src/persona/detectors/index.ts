@@ -1,0 +1,84 @@
+/**
+ * All detectors, run in a fixed order over one reply. The order matters only for readability of
+ * the breakdown (empathy first, then guidance, then the ways a reply goes wrong); every detector
+ * is independent except praise specificity (needs praise) and focus (needs the strategy list).
+ */
+import type { Profile } from '../profile.ts';
+import { detectDetails } from './details.ts';
+import { detectCliche, detectJudgment, detectMinimising, detectSelfFocus } from './dismissive.ts';
+import { detectExoneration, detectReflection, detectValidation } from './empathy.ts';
+import { detectAdvice, detectAnalysis, detectGrowth, detectMotives } from './guidance.ts';
+import { detectFocus, detectLength } from './length.ts';
+import { detectNonLanguage } from './nonLanguage.ts';
+import { detectPraise, detectPraiseSpecific } from './praise.ts';
+import { detectOpenQuestion, detectTooManyQuestions } from './questions.ts';
+import { detectParroting, detectRepetition } from './repetition.ts';
+import { detectScorer } from './scorer.ts';
+import { contentWords } from './text.ts';
+import type { DetectorContext, DetectorHit, DetectorId, ProfileLexicon } from './types.ts';
+
+export * from './types.ts';
+export { readReply, type ReplyText, MAX_ANALYSED_CHARS } from './text.ts';
+
+/** A strategy counts as "present" for focus and staleness at this raw score. */
+export const PRESENT = 0.5;
+
+const lexicons = new WeakMap<Profile, ProfileLexicon>();
+
+/** The profile's words, tokenised once per profile object. */
+export function lexiconOf(profile: Profile): ProfileLexicon {
+  const cached = lexicons.get(profile);
+  if (cached) return cached;
+  const s = profile.scenario;
+  const names = new Set<string>();
+  for (const p of s.people) {
+    const lower = p.name.toLowerCase();
+    names.add(lower);
+    // "Mr Patel" is called "Patel"; "Dr Hughes" "Hughes": keep every capitalised token except titles.
+    for (const part of lower.split(/\s+/)) if (part.length >= 2 && !['mr', 'mrs', 'ms', 'dr', 'miss', 'the'].includes(part)) names.add(part);
+  }
+  const nameSet = new Set(names);
+  const lex: ProfileLexicon = {
+    details: s.details.map((phrase) => ({ phrase, words: contentWords(phrase).filter((w) => !nameSet.has(w)) })),
+    names: [...names],
+    storyWords: new Set([...contentWords(s.event), ...contentWords(s.problem)].filter((w) => w.length >= 4 && !nameSet.has(w))),
+    accomplishmentWords: [...new Set(contentWords(s.accomplishment).filter((w) => w.length >= 4))],
+    feelings: s.feelings.map((f) => f.toLowerCase()),
+  };
+  lexicons.set(profile, lex);
+  return lex;
+}
+
+export function runDetectors(ctx: DetectorContext): DetectorHit[] {
+  const praise = detectPraise(ctx);
+  const hits: DetectorHit[] = [
+    detectReflection(ctx),
+    detectValidation(ctx),
+    detectExoneration(ctx),
+    detectDetails(ctx),
+    detectOpenQuestion(ctx),
+    detectTooManyQuestions(ctx),
+    detectAdvice(ctx),
+    detectAnalysis(ctx),
+    detectMotives(ctx),
+    detectGrowth(ctx),
+    praise,
+    detectPraiseSpecific(ctx, praise.score),
+    detectMinimising(ctx),
+    detectCliche(ctx),
+    detectJudgment(ctx),
+    detectSelfFocus(ctx),
+    detectRepetition(ctx),
+    detectParroting(ctx),
+    detectLength(ctx),
+  ];
+  const present = hits.filter((h) => h.score >= PRESENT).map((h) => h.id);
+  hits.push(detectFocus(present), detectNonLanguage(ctx), detectScorer(ctx));
+  return hits;
+}
+
+export function hitOf(hits: readonly DetectorHit[], id: DetectorId): DetectorHit {
+  const h = hits.find((x) => x.id === id);
+  if (!h) throw new Error(`detector ${id} missing`);
+  return h;
+}

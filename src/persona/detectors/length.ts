@@ -1,0 +1,34 @@
+/**
+ * Length against this user's taste (profile.lengthTaste), and focus: a reply that tries four
+ * strategies at once reads like a checklist, not like a person. Length uses the full reply (a
+ * 100k-character wall of text is counted, not skimmed).
+ */
+import { clamp01 } from './text.ts';
+import type { DetectorContext, DetectorHit, DetectorId } from './types.ts';
+
+/** Comfortable word ranges per taste: below min feels curt, above max feels like a lecture. */
+export const LENGTH_RANGE = {
+  short: { min: 3, max: 45 },
+  medium: { min: 5, max: 90 },
+  long: { min: 10, max: 160 },
+} as const;
+
+export function detectLength(ctx: DetectorContext): DetectorHit {
+  const taste = ctx.profile.lengthTaste;
+  const { min, max } = LENGTH_RANGE[taste];
+  const n = ctx.reply.wordCountFull;
+  if (n > max) return { id: 'length', score: clamp01((n - max) / max), reason: `${n} words is too long for someone who likes ${taste} replies (over ${max})` };
+  if (n > 0 && n < min) return { id: 'length', score: 0.5, reason: `${n} word${n === 1 ? '' : 's'} feels curt to someone who likes ${taste} replies` };
+  return { id: 'length', score: 0, reason: `${n} words suits someone who likes ${taste} replies` };
+}
+
+/** Strategies that each pull the conversation in their own direction. */
+export const DIRECTIVE_STRATEGIES: readonly DetectorId[] = ['advice', 'analysis', 'motives', 'growth', 'praise', 'exoneration'];
+/** This many directive strategies at once is fine; each one more costs focus. */
+const FOCUS_FREE = 2;
+
+export function detectFocus(present: readonly DetectorId[]): DetectorHit {
+  const used = DIRECTIVE_STRATEGIES.filter((d) => present.includes(d));
+  if (used.length <= FOCUS_FREE) return { id: 'focus', score: 0, reason: 'keeps to one or two things' };
+  return { id: 'focus', score: clamp01((used.length - FOCUS_FREE) / 2), reason: `tries ${used.length} things at once (${used.join(', ')}), like a checklist` };
+}

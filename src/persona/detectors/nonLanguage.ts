@@ -1,0 +1,104 @@
+/**
+ * Non-language: empty replies, symbol or emoji soup, keyboard mash, word soup (content words with
+ * none of the glue real sentences have), broken fragments, and text in a script the user cannot
+ * read. RLVER's simulator is told to feel very negative about non-natural-language replies; this is
+ * the deterministic version of that guard. One linear pass over the analysed head.
+ */
+import { FUNCTION_WORDS } from './text.ts';
+import type { DetectorContext, DetectorHit } from './types.ts';
+
+/** Word soup: with at least this many words, a function-word share below the floor is not English. */
+const SOUP_MIN_WORDS = 6;
+const SOUP_FUNCTION_SHARE = 0.12;
+/** Longer soups get a looser floor: natural English runs at 40-50% function words. */
+const SOUP_LONG_WORDS = 10;
+const SOUP_LONG_SHARE = 0.2;
+/** The same few words over and over ("love love love love"). */
+const SOUP_UNIQUE_SHARE = 0.3;
+/** Keyboard mash: share of implausible words (no vowel, long consonant runs, absurd length). */
+const MASH_SHARE = 0.4;
+/** Letters' vowel share: English runs near 0.38; random letters near 0.23. */
+const VOWEL_LOW = 0.24;
+const VOWEL_HIGH = 0.7;
+const VOWEL_MIN_LETTERS = 16;
+/** Share of tiny non-word fragments ("th ink yo u") that marks broken text. */
+const FRAGMENT_SHARE = 0.3;
+const SHORT_WORDS = new Set('i a to of in on at is it be me my we he so no do go up us an or if as by am oh ok hi ya yo'.split(' '));
+
+const isVowel = (c: string): boolean => 'aeiouy'.includes(c);
+
+function implausible(w: string): boolean {
+  if (/^\d+$/.test(w) || w.length < 3) return false;
+  if (w.length > 20) return true;
+  let vowels = 0;
+  let run = 0;
+  let maxRun = 0;
+  let same = 1;
+  for (let i = 0; i < w.length; i++) {
+    const c = w[i];
+    if (isVowel(c)) {
+      vowels++;
+      run = 0;
+    } else if (c >= 'a' && c <= 'z') {
+      run++;
+      if (run > maxRun) maxRun = run;
+    }
+    same = i > 0 && w[i - 1] === c ? same + 1 : 1;
+    if (same >= 5) return true;
+  }
+  return vowels === 0 || maxRun >= 5;
+}
+
+export function detectNonLanguage(ctx: DetectorContext): DetectorHit {
+  const { reply } = ctx;
+  const text = reply.head;
+  if (text.length === 0) return { id: 'nonLanguage', score: 1, reason: 'says nothing at all' };
+  let nonSpace = 0;
+  let letters = 0;
+  let latin = 0;
+  let vowels = 0;
+  for (const ch of text) {
+    if (/\s/.test(ch)) continue;
+    nonSpace++;
+    if (/\p{L}/u.test(ch)) {
+      letters++;
+      const lc = ch.toLowerCase();
+      if (lc >= 'a' && lc <= 'z') {
+        latin++;
+        if (isVowel(lc)) vowels++;
+      }
+    }
+  }
+  if (letters === 0) return { id: 'nonLanguage', score: 1, reason: 'no words at all, only symbols' };
+  if (letters / nonSpace < 0.5) return { id: 'nonLanguage', score: 1, reason: `mostly symbols (${Math.round((100 * letters) / nonSpace)}% letters)` };
+  if (latin / letters < 0.5) return { id: 'nonLanguage', score: 1, reason: 'written in a script I cannot read' };
+
+  const words = reply.words.filter((w) => /[a-z]/.test(w));
+  const n = words.length;
+  if (n === 0) return { id: 'nonLanguage', score: 1, reason: 'no words I can read' };
+  const long = words.filter((w) => w.length >= 3 && !/^\d+$/.test(w));
+  const mash = long.filter(implausible).length;
+  if (long.length >= 1 && mash / long.length >= MASH_SHARE && (long.length >= 2 || n === 1)) {
+    return { id: 'nonLanguage', score: 1, reason: `keyboard mash (${mash} of ${long.length} words are not words)` };
+  }
+  if (latin >= VOWEL_MIN_LETTERS) {
+    const v = vowels / latin;
+    if (v < VOWEL_LOW || v > VOWEL_HIGH) return { id: 'nonLanguage', score: 1, reason: `letters do not form words (${Math.round(v * 100)}% vowels)` };
+  }
+  let fn = 0;
+  let fragments = 0;
+  for (const w of words) {
+    if (FUNCTION_WORDS.has(w)) fn++;
+    if (w.length <= 2 && !SHORT_WORDS.has(w)) fragments++;
+  }
+  if (n >= 4 && fragments / n > FRAGMENT_SHARE) return { id: 'nonLanguage', score: 1, reason: `broken text (${fragments} of ${n} pieces are fragments)` };
+  if (n >= SOUP_MIN_WORDS) {
+    const unique = new Set(words).size;
+    if (unique / n < SOUP_UNIQUE_SHARE) return { id: 'nonLanguage', score: 1, reason: `the same few words over and over (${unique} distinct in ${n})` };
+    const share = fn / n;
+    if (share < SOUP_FUNCTION_SHARE || (n >= SOUP_LONG_WORDS && share < SOUP_LONG_SHARE)) {
+      return { id: 'nonLanguage', score: 1, reason: `word soup, not sentences (${Math.round(share * 100)}% connecting words)` };
+    }
+  }
+  return { id: 'nonLanguage', score: 0, reason: 'reads as language' };
+}
