@@ -1,0 +1,92 @@
+/**
+ * Where the lab runs: the WebGPU adapter line, a badge ("GPU", "software GPU", "CPU"), the reason
+ * for a fallback with what to do, a lost-device notice, and a "copy diagnostics" button for reports.
+ */
+import { useState } from 'react';
+import { useEngine } from '../state/engine';
+
+export function AdapterStatus() {
+  const { phase, backend, line, adapter, failure, selfTest, problem } = useEngine();
+  const [copied, setCopied] = useState(false);
+
+  const badge =
+    phase === 'checking' ? 'checking' : backend === 'cpu' ? 'CPU' : adapter?.isFallback ? 'software GPU' : 'GPU';
+
+  const diagnostics = () =>
+    JSON.stringify({ userAgent: navigator.userAgent, backend, line, adapter, failure, selfTest, problem }, null, 2);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(diagnostics());
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="where-h">
+      <h2 id="where-h">
+        Where the lab runs <span className={`badge badge-${badge.replace(' ', '-').toLowerCase()}`}>{badge}</span>
+      </h2>
+      <p className="adapter-line" data-testid="adapter-line" aria-live="polite">
+        {line}
+      </p>
+      {backend === 'webgpu' && adapter?.isFallback && (
+        <p className="notice notice-warn" data-testid="fallback-notice">
+          This is a software WebGPU adapter: every result is correct, but training is many times slower than on a GPU.
+          Only the smallest presets are practical here.
+        </p>
+      )}
+      {backend === 'cpu' && failure && (
+        <div className="notice notice-warn" data-testid="cpu-notice" role="status">
+          <p>
+            <strong>Running on the CPU backend.</strong> {failure.message}
+          </p>
+          <p>The CPU backend computes exactly the same thing, slowly: use the smallest presets.</p>
+        </div>
+      )}
+      {selfTest && (
+        <p className={selfTest.ok ? 'notice notice-ok' : 'notice notice-bad'} data-testid="self-test">
+          Self-check: {selfTest.detail}.
+        </p>
+      )}
+      {phase === 'lost' && (
+        <p className="notice notice-bad" role="alert" data-testid="device-lost">
+          {problem}
+        </p>
+      )}
+      {phase === 'error' && (
+        <p className="notice notice-bad" role="alert">
+          {problem}
+        </p>
+      )}
+      {adapter && (
+        <details>
+          <summary>Adapter details</summary>
+          <dl className="kv">
+            <dt>Vendor</dt>
+            <dd>{adapter.vendor}</dd>
+            <dt>Architecture</dt>
+            <dd>{adapter.architecture || '—'}</dd>
+            <dt>Optional features</dt>
+            <dd>
+              {['shader-f16', 'subgroups', 'timestamp-query']
+                .map((f) => `${f}: ${adapter.features.includes(f) ? 'yes' : 'no'}`)
+                .join(', ')}
+            </dd>
+            <dt>Max storage buffer</dt>
+            <dd>{(adapter.limits.maxStorageBufferBindingSize / 2 ** 20).toFixed(0)} MiB</dd>
+            <dt>Workgroup memory</dt>
+            <dd>{(adapter.limits.maxComputeWorkgroupStorageSize / 1024).toFixed(0)} KiB</dd>
+          </dl>
+        </details>
+      )}
+      {phase !== 'checking' && (
+        <button type="button" onClick={copy}>
+          {copied ? 'Diagnostics copied' : 'Copy diagnostics'}
+        </button>
+      )}
+    </section>
+  );
+}

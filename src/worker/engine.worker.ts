@@ -1,0 +1,68 @@
+/**
+ * The engine worker: acquires WebGPU (or falls back to the CPU backend), checks the GPU against
+ * the CPU reference on a small problem, and reports where the lab runs. Training will live here
+ * too; the page only exchanges messages with it (protocol.ts).
+ */
+/// <reference lib="webworker" />
+import { acquireGpu, adapterLine, lostMessage } from '../engine/gpu/context';
+import { WebGpuBackend } from '../engine/gpu/backend';
+import { CpuBackend } from '../engine/cpu/backend';
+import type { Backend } from '../engine/backend';
+import { Rng } from '../engine/rng';
+import type { FromWorker, SelfTest, ToWorker } from './protocol';
+
+const post = (m: FromWorker) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m);
+
+/** A residual add and a scale on 1,000 random values, on both backends; must agree to f32 rounding. */
+async function selfTest(gpu: Backend): Promise<SelfTest> {
+  const cpu = new CpuBackend();
+  const rng = new Rng('self-test');
+  const n = 1000;
+  const a = Float32Array.from({ length: n }, () => rng.normal());
+  const b = Float32Array.from({ length: n }, () => rng.normal());
+  const run = async (be: Backend) => {
+    const ta = be.fromArray(a, [n]);
+    const tb = be.fromArray(b, [n]);
+    const out = be.zeros([n]);
+    be.add(out, ta, tb);
+    be.scale(out, 0.5);
+    return be.read(out);
+  };
+  const [want, got] = [await run(cpu), await run(gpu)];
+  let maxAbsErr = 0;
+  for (let i = 0; i < n; i++) maxAbsErr = Math.max(maxAbsErr, Math.abs(want[i] - got[i]));
+  const ok = maxAbsErr <= 1e-6;
+  return { ok, maxAbsErr, detail: ok ? 'GPU results match the CPU reference' : `GPU results differ from the CPU reference by ${maxAbsErr}` };
+}
+
+async function probe(forceCpu: boolean): Promise<void> {
+  if (forceCpu) {
+    post({
+      type: 'backend', backend: 'cpu', line: 'CPU backend (chosen in the URL: ?backend=cpu)', adapter: null,
+      failure: { kind: 'no-adapter', message: 'The CPU backend was requested in the URL (?backend=cpu); remove it to use WebGPU.' },
+      selfTest: null,
+    });
+    return;
+  }
+  const acq = await acquireGpu((self as unknown as { navigator?: { gpu?: GPU } }).navigator?.gpu);
+  if (!acq.ok) {
+    post({ type: 'backend', backend: 'cpu', line: 'CPU backend (no WebGPU)', adapter: null, failure: acq.failure, selfTest: null });
+    return;
+  }
+  void acq.ctx.lost.then((info) => post({ type: 'device-lost', message: lostMessage(info) }));
+  const gpu = new WebGpuBackend(acq.ctx);
+  let test: SelfTest;
+  try {
+    test = await selfTest(gpu);
+  } catch (e) {
+    test = { ok: false, maxAbsErr: Infinity, detail: `GPU self-test failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  post({ type: 'backend', backend: 'webgpu', line: adapterLine(acq.ctx.summary), adapter: acq.ctx.summary, failure: null, selfTest: test });
+}
+
+self.onmessage = (ev: MessageEvent<ToWorker>) => {
+  const msg = ev.data;
+  if (msg.type === 'probe') {
+    probe(msg.forceCpu).catch((e) => post({ type: 'error', message: e instanceof Error ? e.message : String(e) }));
+  }
+};
