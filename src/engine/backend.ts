@@ -72,6 +72,12 @@ export interface Backend {
   readInt(t: Tensor): Promise<Int32Array>;
   /** Give the tensor's memory back to the pool; the handle must not be used again. */
   release(t: Tensor): void;
+  /**
+   * A tensor sharing `base`'s memory from element `offset` on (for parameter, gradient and Adam
+   * arenas with named offsets). On webgpu the offset must be a multiple of VIEW_ALIGN elements.
+   * Releasing a view is a no-op; the base owns the memory.
+   */
+  view(base: Tensor, offset: number, shape: readonly number[]): Tensor;
   /** Wait until all queued work is done. */
   sync(): Promise<void>;
 
@@ -152,6 +158,12 @@ export interface Backend {
    */
   clipGradNorm(norm: Tensor, grad: Tensor, maxNorm: number): void;
 }
+
+/**
+ * Element alignment of views (256 bytes: WebGPU's minStorageBufferOffsetAlignment on every adapter
+ * is at most 256). Arena layouts round each offset up to this.
+ */
+export const VIEW_ALIGN = 64;
 
 export function sizeOf(shape: readonly number[]): number {
   let n = 1;

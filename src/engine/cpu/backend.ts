@@ -63,6 +63,13 @@ export class CpuBackend implements Backend {
     // Garbage-collected.
   }
 
+  view(base: Tensor, offset: number, shape: readonly number[]): Tensor {
+    const n = sizeOf(shape);
+    const b = base as CpuTensor;
+    if (offset < 0 || offset + n > b.size) throw new Error(`view [${offset}, ${offset + n}) outside a tensor of ${b.size}`);
+    return new CpuTensor(shape, b.dtype, b.data.subarray(offset, offset + n));
+  }
+
   async sync(): Promise<void> {}
 
   fill(t: Tensor, value: number): void { ops.fillOnCpu(this, t, value); }

@@ -10,7 +10,7 @@
  * scalars (always present, may be unused), then the tensors at bindings 1, 2, … in the order given.
  */
 import type { AdamWOptions, AttentionShape, Backend, DType, MatmulOptions, Tensor } from '../backend';
-import { sizeOf } from '../backend';
+import { sizeOf, VIEW_ALIGN } from '../backend';
 import type { GpuContext } from './context';
 import { adapterLine } from './context';
 import * as ops from '../ops';
@@ -26,6 +26,10 @@ export class GpuTensor implements Tensor {
     readonly dtype: DType,
     readonly buffer: GPUBuffer,
     readonly byteSize: number,
+    /** Where this tensor starts in `buffer` (views into an arena); 0 for whole buffers. */
+    readonly byteOffset = 0,
+    /** False for views: releasing them returns nothing to the pool. */
+    readonly owner = true,
   ) {}
 }
 
@@ -116,7 +120,7 @@ export class WebGpuBackend implements Backend {
   write(t: Tensor, data: Float32Array | Int32Array): void {
     if (data.length !== t.size) throw new Error(`write: ${data.length} values for a tensor of ${t.size}`);
     this.flush(); // queue.writeBuffer runs before anything still unsubmitted: submit that first
-    this.device.queue.writeBuffer(this.buf(t), 0, data.buffer, data.byteOffset, data.byteLength);
+    this.device.queue.writeBuffer(this.buf(t), (t as GpuTensor).byteOffset, data.buffer, data.byteOffset, data.byteLength);
   }
 
   async read(t: Tensor): Promise<Float32Array> {
@@ -136,7 +140,9 @@ export class WebGpuBackend implements Backend {
       this.stagingPool.get(stagingSize)?.pop() ??
       this.device.createBuffer({ size: stagingSize, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     this.endPass();
-    this.enc().copyBufferToBuffer(this.buf(t), 0, staging, 0, stagingSize);
+    const src = t as GpuTensor;
+    // Copy only the tensor's own bytes (views share a buffer); sizes must be multiples of 4.
+    this.enc().copyBufferToBuffer(this.buf(t), src.byteOffset, staging, 0, Math.max(4, byteLength));
     this.flush();
     await staging.mapAsync(GPUMapMode.READ);
     const out = staging.getMappedRange(0, byteLength).slice(0);
@@ -148,8 +154,17 @@ export class WebGpuBackend implements Backend {
     return out;
   }
 
+  view(base: Tensor, offset: number, shape: readonly number[]): Tensor {
+    const b = base as GpuTensor;
+    const size = sizeOf(shape);
+    if (offset % VIEW_ALIGN !== 0) throw new Error(`view offset ${offset} is not a multiple of ${VIEW_ALIGN} elements`);
+    if (offset < 0 || offset + size > b.size) throw new Error(`view [${offset}, ${offset + size}) outside a tensor of ${b.size}`);
+    return new GpuTensor(shape, size, b.dtype, b.buffer, Math.max(4, size * 4), b.byteOffset + offset * 4, false);
+  }
+
   release(t: Tensor): void {
     const g = t as GpuTensor;
+    if (!g.owner) return;
     const list = this.pool.get(g.byteSize) ?? [];
     list.push(g.buffer);
     this.pool.set(g.byteSize, list);
@@ -230,14 +245,18 @@ export class WebGpuBackend implements Backend {
       else dv.setFloat32(i * 4, u.f32, true);
     });
     this.device.queue.writeBuffer(ubuf, 0, data);
-    const buffers = [ubuf, ...tensors.map((t) => this.buf(t))];
-    const key = `${k.name}|${buffers.map((b) => this.bufferIds.get(b)).join(',')}`;
+    const entries: GPUBufferBinding[] = [{ buffer: ubuf }];
+    for (const t of tensors) {
+      const gt = t as GpuTensor;
+      entries.push(gt.owner ? { buffer: this.buf(t) } : { buffer: this.buf(t), offset: gt.byteOffset, size: gt.byteSize });
+    }
+    const key = `${k.name}|${entries.map((e) => `${this.bufferIds.get(e.buffer)}@${e.offset ?? 0}`).join(',')}`;
     let bg = this.bindGroups.get(key);
     if (!bg) {
       if (this.bindGroups.size > 8192) this.bindGroups.clear();
       bg = this.device.createBindGroup({
         layout: pipe.getBindGroupLayout(0),
-        entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
+        entries: entries.map((resource, binding) => ({ binding, resource })),
       });
       this.bindGroups.set(key, bg);
     }

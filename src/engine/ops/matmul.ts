@@ -1,12 +1,315 @@
-/** STUB: matmul — forward/backward CPU reference, WGSL kernel and dispatch wrapper go here. */
-import type { MatmulOptions, Tensor } from '../backend';
+/**
+ * Matmul: out (…, M, N) = op(a) · op(b), op = optional transpose, batched over the leading dims of
+ * `a` and `out`; `b` is either batched the same way or 2-D and broadcast over the batch.
+ * Here: shape resolution (with errors that name the shapes), the CPU reference (a plain triple
+ * loop, the spec), the backward written as a plan of forward matmuls with transposed operands
+ * (no transpose is ever materialised), and two WGSL kernels:
+ *   1. `naive`: one thread per output element, K loop from global memory.
+ *   2. `tiled`: a 64×64 tile of C per workgroup of 16×16 threads, each thread a 4×4 register block,
+ *      A and B staged through `var<workgroup>` memory 16 values of K at a time, vec4 loads where
+ *      the operand's contiguous dim is a multiple of 4, bounds-checked loads everywhere else.
+ * Not here: fused epilogues (bias, GELU), an autotuner, a GEMV path for M = 1 (see docs/PERFORMANCE.md).
+ *
+ * Shape legend: Z batch (product of leading dims), M rows of op(a), K inner dim, N columns of op(b).
+ */
+import type { Backend, MatmulOptions, Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
+import { MAX_GROUPS_PER_DIM, u32, type Kernel } from '../gpu/kernel';
+import type { Vec } from './types';
 
-export function matmulOnCpu(_be: CpuBackend, ..._args: [out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions]): void {
-  throw new Error('matmul (cpu): not implemented');
+// ---- shapes ---------------------------------------------------------------------------------------
+
+export interface MatmulDims {
+  /** Z: product of the batch dims of a and out (1 for plain 2-D). */
+  batch: number;
+  M: number;
+  N: number;
+  K: number;
+  transA: boolean;
+  transB: boolean;
+  /** b has the batch dims of a; false: b is 2-D and shared by every batch entry. */
+  bBatched: boolean;
+  accumulate: boolean;
 }
 
-export function matmulOnGpu(_be: WebGpuBackend, ..._args: [out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions]): void {
-  throw new Error('matmul (webgpu): not implemented');
+const fmt = (s: readonly number[]): string => `[${s.join(', ')}]`;
+const sameDims = (x: readonly number[], y: readonly number[]): boolean => x.length === y.length && x.every((d, i) => d === y[i]);
+
+/** Resolve and validate the shapes of out = op(a)·op(b); throws a message naming every shape. */
+export function matmulDims(
+  outShape: readonly number[], aShape: readonly number[], bShape: readonly number[], opts: MatmulOptions = {},
+): MatmulDims {
+  const transA = opts.transA ?? false;
+  const transB = opts.transB ?? false;
+  const where = `matmul(out ${fmt(outShape)}, a ${fmt(aShape)}, b ${fmt(bShape)}, transA=${transA}, transB=${transB})`;
+  if (aShape.length < 2) throw new Error(`${where}: a must have at least 2 dims`);
+  if (bShape.length < 2) throw new Error(`${where}: b must have at least 2 dims`);
+  const aBatch = aShape.slice(0, -2);
+  const bBatch = bShape.slice(0, -2);
+  const [a0, a1] = aShape.slice(-2);
+  const [b0, b1] = bShape.slice(-2);
+  const [M, K] = transA ? [a1, a0] : [a0, a1]; // op(a): (M, K)
+  const [Kb, N] = transB ? [b1, b0] : [b0, b1]; // op(b): (K, N)
+  if (K !== Kb) throw new Error(`${where}: inner dims differ: op(a) is (${M}, ${K}) but op(b) is (${Kb}, ${N})`);
+  const bBatched = bBatch.length > 0;
+  if (bBatched && !sameDims(aBatch, bBatch)) {
+    throw new Error(`${where}: batch dims of b ${fmt(bBatch)} must equal those of a ${fmt(aBatch)} (or b must be 2-D)`);
+  }
+  if (!bBatched && aBatch.length > 0 && transA) {
+    throw new Error(`${where}: a 2-D b is broadcast over the batch only with transA = false`);
+  }
+  const want = [...aBatch, M, N];
+  if (!sameDims(outShape, want)) throw new Error(`${where}: out must have shape ${fmt(want)}`);
+  const batch = aBatch.reduce((p, d) => p * d, 1);
+  return { batch, M, N, K, transA, transB, bBatched, accumulate: opts.accumulate ?? false };
+}
+
+// ---- CPU reference ----------------------------------------------------------------------------------
+
+/** out (Z, M, N) (+)= op(a) · op(b); each dot product summed over k in order, in float64. */
+export function matmulRef(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
+  const { batch, M, N, K, transA, transB } = d;
+  for (let z = 0; z < batch; z++) {
+    const ao = z * M * K;
+    const bo = d.bBatched ? z * K * N : 0;
+    const oo = z * M * N;
+    for (let m = 0; m < M; m++) {
+      for (let n = 0; n < N; n++) {
+        let s = 0;
+        for (let k = 0; k < K; k++) {
+          const av = transA ? a[ao + k * M + m] : a[ao + m * K + k]; // op(a)[m, k]
+          const bv = transB ? b[bo + n * K + k] : b[bo + k * N + n]; // op(b)[k, n]
+          s += av * bv;
+        }
+        const o = oo + m * N + n;
+        out[o] = d.accumulate ? out[o] + s : s;
+      }
+    }
+  }
+}
+
+// ---- backward as a plan of forward matmuls ------------------------------------------------------------
+
+type Operand = 'a' | 'b' | 'dOut';
+
+/** grad += op(x) · op(y); `flat` views x and y as 2-D (rows, last dim) to sum over the batch. */
+export interface BackwardStep {
+  grad: 'dA' | 'dB';
+  x: Operand;
+  y: Operand;
+  transA: boolean;
+  transB: boolean;
+  flat: boolean;
+}
+
+/**
+ * The gradients of C = op(A)·op(B), each one forward matmul with transposed operands:
+ *   C = A B:      dA = dC Bᵀ,      dB = Aᵀ dC
+ *   C = A Bᵀ:     dA = dC B,       dB = dCᵀ A
+ *   C = Aᵀ B:     dA = B dCᵀ,      dB = A dC
+ *   C = Aᵀ Bᵀ:    dA = Bᵀ dCᵀ,     dB = dCᵀ Aᵀ
+ * With a broadcast 2-D b (transA = false) dB sums over the batch: flatten A and dC to (Z·M, ·).
+ */
+export function matmulBackwardPlan(d: MatmulDims): BackwardStep[] {
+  const step = (grad: 'dA' | 'dB', x: Operand, y: Operand, transA: boolean, transB: boolean, flat = false): BackwardStep =>
+    ({ grad, x, y, transA, transB, flat });
+  const broadcast = !d.bBatched && d.batch > 1;
+  if (!d.transA && !d.transB) return [step('dA', 'dOut', 'b', false, true), step('dB', 'a', 'dOut', true, false, broadcast)];
+  if (!d.transA && d.transB) return [step('dA', 'dOut', 'b', false, false), step('dB', 'dOut', 'a', true, false, broadcast)];
+  if (d.transA && !d.transB) return [step('dA', 'b', 'dOut', false, true), step('dB', 'a', 'dOut', false, false)];
+  return [step('dA', 'b', 'dOut', true, true), step('dB', 'dOut', 'a', true, true)];
+}
+
+const flat2d = (s: readonly number[]): number[] => [s.slice(0, -1).reduce((p, x) => p * x, 1), s[s.length - 1]];
+
+/**
+ * A tensor handle with another shape over the same memory (same buffer or typed array). Only for
+ * reading/writing inside one op; never `release` it (the original owns the memory).
+ */
+function reshapeView(t: Tensor, shape: readonly number[]): Tensor {
+  const view = Object.create(Object.getPrototypeOf(t) as object) as Tensor;
+  return Object.assign(view, t, { shape });
+}
+
+/** dA (shape of a) += ∂L/∂a, dB (shape of b) += ∂L/∂b, from dOut (shape of out). Either grad may be null. */
+export function matmulBackward(
+  be: Backend, dA: Tensor | null, dB: Tensor | null, dOut: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {},
+): void {
+  const d = matmulDims(dOut.shape, a.shape, b.shape, opts);
+  const src = { a, b, dOut };
+  for (const s of matmulBackwardPlan(d)) {
+    const g = s.grad === 'dA' ? dA : dB;
+    if (!g) continue;
+    const x = s.flat ? reshapeView(src[s.x], flat2d(src[s.x].shape)) : src[s.x];
+    const y = s.flat ? reshapeView(src[s.y], flat2d(src[s.y].shape)) : src[s.y];
+    be.matmul(g, x, y, { transA: s.transA, transB: s.transB, accumulate: true, variant: opts.variant });
+  }
+}
+
+/** The same plan on plain float64 arrays (for the finite-difference checks). */
+export function matmulBackwardRef(
+  dA: Vec | null, dB: Vec | null, dOut: Vec, a: Vec, b: Vec,
+  shapes: { out: readonly number[]; a: readonly number[]; b: readonly number[] }, opts: MatmulOptions = {},
+): void {
+  const d = matmulDims(shapes.out, shapes.a, shapes.b, opts);
+  const data = { a, b, dOut };
+  const shapeOf = { a: shapes.a, b: shapes.b, dOut: shapes.out };
+  for (const s of matmulBackwardPlan(d)) {
+    const g = s.grad === 'dA' ? dA : dB;
+    if (!g) continue;
+    const gShape = s.grad === 'dA' ? shapes.a : shapes.b;
+    const xs = s.flat ? flat2d(shapeOf[s.x]) : shapeOf[s.x];
+    const ys = s.flat ? flat2d(shapeOf[s.y]) : shapeOf[s.y];
+    matmulRef(g, data[s.x], data[s.y], matmulDims(gShape, xs, ys, { transA: s.transA, transB: s.transB, accumulate: true }));
+  }
+}
+
+// ---- WGSL ---------------------------------------------------------------------------------------------
+
+const PARAMS = /* wgsl */ `
+struct Params { M: u32, N: u32, K: u32, strideA: u32, strideB: u32, strideC: u32, acc: u32 }
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;`;
+
+const kernels = new Map<string, Kernel>();
+function memo(name: string, make: () => string): Kernel {
+  let k = kernels.get(name);
+  if (!k) kernels.set(name, (k = { name, code: make() }));
+  return k;
+}
+
+/** Version 1: one thread per output element (16×16 threads per workgroup, batch on z). */
+function naiveKernel(transA: boolean, transB: boolean): Kernel {
+  const aIdx = transA ? 'ao + k * P.M + m' : 'ao + m * P.K + k';
+  const bIdx = transB ? 'bo + n * P.K + k' : 'bo + k * P.N + n';
+  return memo(`matmul_naive_tA${+transA}_tB${+transB}`, () => /* wgsl */ `${PARAMS}
+@group(0) @binding(2) var<storage, read> a: array<f32>;
+@group(0) @binding(3) var<storage, read> b: array<f32>;
+@compute @workgroup_size(16, 16) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let n = gid.x;
+  let m = gid.y;
+  if (m >= P.M || n >= P.N) { return; }
+  let ao = gid.z * P.strideA;
+  let bo = gid.z * P.strideB;
+  var s = 0.0;
+  for (var k = 0u; k < P.K; k++) { s += a[${aIdx}] * b[${bIdx}]; }
+  let o = gid.z * P.strideC + m * P.N + n;
+  if (P.acc != 0u) { s = out[o] + s; }
+  out[o] = s;
+}`);
+}
+
+const TILE = 64; // TM = TN: outputs per workgroup side
+const TK = 16; // K values staged per step
+
+/**
+ * WGSL that loads this thread's 4 values of one operand tile into `v`. The operand is stored with
+ * `rows` rows and a contiguous dim of length `cols`; (r0, c0) is the chunk's first element; `vec`:
+ * cols % 4 == 0, so a chunk is all in or all out of bounds and one vec4 load fetches it.
+ */
+function loadChunk(name: string, off: string, rows: string, cols: string, r: string, c: string, vec: boolean): string {
+  if (vec) {
+    return `if (${r} < ${rows} && ${c} < ${cols}) { v = ${name}[(${off} + ${r} * ${cols} + ${c}) / 4u]; }`;
+  }
+  return `if (${r} < ${rows}) { for (var j = 0u; j < 4u; j++) { if (${c} + j < ${cols}) { v[j] = ${name}[${off} + ${r} * ${cols} + ${c} + j]; } } }`;
+}
+
+/**
+ * Version 2: register-tiled. Shared tiles hold op(A)ᵀ and op(B) as rows of K:
+ *   As[k * 16 + i] = op(A)[m0 + 4i .. 4i+3, k0 + k],  Bs[k * 16 + j] = op(B)[k0 + k, n0 + 4j .. 4j+3]
+ * so the inner loop is two vec4 reads and four vec4 FMAs into a 4×4 block per thread. Each of the
+ * 256 threads loads one 4-chunk of each 64×16 operand tile along that operand's contiguous dim.
+ */
+function tiledKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean): Kernel {
+  // A chunk: transA=false: A is (M, K), chunk along k; transA=true: A is (K, M), chunk along m.
+  const loadA = transA
+    ? `let r = t / 16u; let c = (t % 16u) * 4u; var v = vec4<f32>(0.0);
+    ${loadChunk('a', 'ao', 'P.K', 'P.M', 'k0 + r', 'm0 + c', vecA)}
+    As[r * 16u + c / 4u] = v;`
+    : `let r = t / 4u; let c = (t % 4u) * 4u; var v = vec4<f32>(0.0);
+    ${loadChunk('a', 'ao', 'P.M', 'P.K', 'm0 + r', 'k0 + c', vecA)}
+    for (var j = 0u; j < 4u; j++) { As[(c + j) * 16u + r / 4u][r % 4u] = v[j]; }`;
+  // B chunk: transB=false: B is (K, N), chunk along n; transB=true: B is (N, K), chunk along k.
+  const loadB = transB
+    ? `let r = t / 4u; let c = (t % 4u) * 4u; var v = vec4<f32>(0.0);
+    ${loadChunk('b', 'bo', 'P.N', 'P.K', 'n0 + r', 'k0 + c', vecB)}
+    for (var j = 0u; j < 4u; j++) { Bs[(c + j) * 16u + r / 4u][r % 4u] = v[j]; }`
+    : `let r = t / 16u; let c = (t % 16u) * 4u; var v = vec4<f32>(0.0);
+    ${loadChunk('b', 'bo', 'P.K', 'P.N', 'k0 + r', 'n0 + c', vecB)}
+    Bs[r * 16u + c / 4u] = v;`;
+  const arr = (vec: boolean): string => (vec ? 'array<vec4<f32>>' : 'array<f32>');
+  return memo(`matmul_tiled_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}`, () => /* wgsl */ `${PARAMS}
+@group(0) @binding(2) var<storage, read> a: ${arr(vecA)};
+@group(0) @binding(3) var<storage, read> b: ${arr(vecB)};
+var<workgroup> As: array<vec4<f32>, ${(TK * TILE) / 4}>;
+var<workgroup> Bs: array<vec4<f32>, ${(TK * TILE) / 4}>;
+@compute @workgroup_size(16, 16) fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+  let t = lid.y * 16u + lid.x;
+  let m0 = wid.y * ${TILE}u;
+  let n0 = wid.x * ${TILE}u;
+  let ao = wid.z * P.strideA;
+  let bo = wid.z * P.strideB;
+  var acc: array<vec4<f32>, 4>; // acc[i][j] = C[m0 + 4*lid.y + i, n0 + 4*lid.x + j]
+  for (var k0 = 0u; k0 < P.K; k0 += ${TK}u) {
+    { ${loadA} }
+    { ${loadB} }
+    workgroupBarrier();
+    for (var k = 0u; k < ${TK}u; k++) {
+      let av = As[k * 16u + lid.y];
+      let bv = Bs[k * 16u + lid.x];
+      acc[0] += av.x * bv;
+      acc[1] += av.y * bv;
+      acc[2] += av.z * bv;
+      acc[3] += av.w * bv;
+    }
+    workgroupBarrier();
+  }
+  for (var i = 0u; i < 4u; i++) {
+    let m = m0 + lid.y * 4u + i;
+    if (m >= P.M) { break; }
+    for (var j = 0u; j < 4u; j++) {
+      let n = n0 + lid.x * 4u + j;
+      if (n >= P.N) { break; }
+      let o = wid.z * P.strideC + m * P.N + n;
+      var s = acc[i][j];
+      if (P.acc != 0u) { s = out[o] + s; }
+      out[o] = s;
+    }
+  }
+}`);
+}
+
+// ---- entry points ------------------------------------------------------------------------------------------
+
+/** `auto` uses the tiled kernel once there are at least this many outputs (one full tile) and K >= TK. */
+export const TILED_MIN_OUTPUTS = TILE * TILE;
+
+export function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions): void {
+  matmulRef(be.f(out), be.f(a), be.f(b), matmulDims(out.shape, a.shape, b.shape, opts));
+}
+
+/** Which kernel `variant` resolves to for these dims. */
+export function pickMatmulVariant(d: MatmulDims, variant: MatmulOptions['variant'] = 'auto'): 'naive' | 'tiled' {
+  if (variant !== 'auto') return variant;
+  return d.batch * d.M * d.N >= TILED_MIN_OUTPUTS && d.K >= TK ? 'tiled' : 'naive';
+}
+
+export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions): void {
+  for (const [t, what] of [[out, 'out'], [a, 'a'], [b, 'b']] as const) {
+    if (t.dtype !== 'f32') throw new Error(`matmul: ${what} must be f32, got ${t.dtype}`);
+  }
+  let d = matmulDims(out.shape, a.shape, b.shape, opts);
+  // A broadcast b with an untransposed a is one big 2-D matmul: fold the batch into M.
+  if (!d.bBatched && d.batch > 1) d = { ...d, M: d.batch * d.M, batch: 1 };
+  if (d.batch > MAX_GROUPS_PER_DIM) throw new Error(`matmul: batch ${d.batch} exceeds ${MAX_GROUPS_PER_DIM} workgroups`);
+  const { M, N, K } = d;
+  const uniforms = [u32(M), u32(N), u32(K), u32(M * K), u32(d.bBatched ? K * N : 0), u32(M * N), u32(d.accumulate ? 1 : 0)];
+  if (pickMatmulVariant(d, opts.variant) === 'naive') {
+    be.dispatch(naiveKernel(d.transA, d.transB), [out, a, b], uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
+    return;
+  }
+  const vecA = (d.transA ? M : K) % 4 === 0; // a's contiguous dim
+  const vecB = (d.transB ? K : N) % 4 === 0; // b's contiguous dim
+  be.dispatch(tiledKernel(d.transA, d.transB, vecA, vecB), [out, a, b], uniforms, [Math.ceil(N / TILE), Math.ceil(M / TILE), d.batch]);
 }

@@ -1,36 +1,174 @@
-/** STUB: softmax — forward/backward CPU reference, WGSL kernel and dispatch wrapper go here. */
-import type { Tensor } from '../backend';
+/**
+ * Row softmax and log-softmax over the last dim, forward and backward: CPU references (the spec,
+ * plain loops), WGSL kernels (one workgroup per row, max-subtracted, fixed-order tree reductions),
+ * and the backend entry points. Cross-entropy fuses its own softmax (crossentropy.ts); attention
+ * fuses its own (attention.ts). Derivations: docs/KERNELS.md.
+ *
+ * Shape legend: N rows (e.g. B*T), V row length (e.g. vocab). x, y, dx, dy: (N, V).
+ */
+import { assertSize, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
+import { grid1d, u32, type Kernel } from '../gpu/kernel';
+import { ROW_WG, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
+import type { Vec } from './types';
 
-export function softmaxOnCpu(_be: CpuBackend, ..._args: [out: Tensor, x: Tensor]): void {
-  throw new Error('softmax (cpu): not implemented');
+// ---- CPU references -------------------------------------------------------------------------------
+
+/** y (N, V) = softmax(x) per row; logs = true gives log-softmax. */
+export function softmaxRef(y: Vec, x: Vec, N: number, V: number, logs = false): void {
+  for (let n = 0; n < N; n++) {
+    const o = n * V;
+    let max = -Infinity;
+    for (let v = 0; v < V; v++) max = Math.max(max, x[o + v]);
+    let sum = 0;
+    for (let v = 0; v < V; v++) sum += Math.exp(x[o + v] - max);
+    const logSum = Math.log(sum);
+    for (let v = 0; v < V; v++) {
+      y[o + v] = logs ? x[o + v] - max - logSum : Math.exp(x[o + v] - max) / sum; // log p / p
+    }
+  }
 }
 
-export function softmaxOnGpu(_be: WebGpuBackend, ..._args: [out: Tensor, x: Tensor]): void {
-  throw new Error('softmax (webgpu): not implemented');
+/** dx += y ⊙ (dy − Σ_v dy⊙y), y = softmax output. */
+export function softmaxBackwardRef(dx: Vec, y: Vec, dy: Vec, N: number, V: number): void {
+  for (let n = 0; n < N; n++) {
+    const o = n * V;
+    let dot = 0;
+    for (let v = 0; v < V; v++) dot += dy[o + v] * y[o + v];
+    for (let v = 0; v < V; v++) dx[o + v] += y[o + v] * (dy[o + v] - dot);
+  }
 }
 
-export function softmaxBackwardOnCpu(_be: CpuBackend, ..._args: [dx: Tensor, y: Tensor, dy: Tensor]): void {
-  throw new Error('softmaxBackward (cpu): not implemented');
+/** dx += dy − exp(y) ⊙ Σ_v dy, y = log-softmax output. */
+export function logSoftmaxBackwardRef(dx: Vec, y: Vec, dy: Vec, N: number, V: number): void {
+  for (let n = 0; n < N; n++) {
+    const o = n * V;
+    let sum = 0;
+    for (let v = 0; v < V; v++) sum += dy[o + v];
+    for (let v = 0; v < V; v++) dx[o + v] += dy[o + v] - Math.exp(y[o + v]) * sum;
+  }
 }
 
-export function softmaxBackwardOnGpu(_be: WebGpuBackend, ..._args: [dx: Tensor, y: Tensor, dy: Tensor]): void {
-  throw new Error('softmaxBackward (webgpu): not implemented');
+// ---- WGSL -------------------------------------------------------------------------------------------
+
+const WG = ROW_WG;
+
+const header = /* wgsl */ `
+struct Params { n: u32, v: u32 }
+@group(0) @binding(0) var<uniform> P: Params;
+${wgslRowReduce(WG)}`;
+
+/** Forward, one workgroup per row: max, Σ exp(x − max), then write p or log p. */
+function forwardKernel(logs: boolean): Kernel {
+  return {
+    name: logs ? 'log_softmax_fwd' : 'softmax_fwd',
+    code: /* wgsl */ `${header}
+@group(0) @binding(1) var<storage, read_write> y: array<f32>;
+@group(0) @binding(2) var<storage, read> x: array<f32>;
+@compute @workgroup_size(${WG}) fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let row = row_index(wid, nwg);
+  if (row >= P.n) { return; }
+  let o = row * P.v;
+  var m = ${WGSL_NEG_MAX};
+  for (var i = lid; i < P.v; i += ${WG}u) { m = max(m, x[o + i]); }
+  m = wg_max(m, lid);
+  var s = 0.0;
+  for (var i = lid; i < P.v; i += ${WG}u) { s += exp(x[o + i] - m); }
+  s = wg_sum(s, lid);
+  ${logs
+    ? `let ls = log(s);
+  for (var i = lid; i < P.v; i += ${WG}u) { y[o + i] = x[o + i] - m - ls; }`
+    : `let inv = 1.0 / s;
+  for (var i = lid; i < P.v; i += ${WG}u) { y[o + i] = exp(x[o + i] - m) * inv; }`}
+}`,
+  };
 }
 
-export function logSoftmaxOnCpu(_be: CpuBackend, ..._args: [out: Tensor, x: Tensor]): void {
-  throw new Error('logSoftmax (cpu): not implemented');
+const SOFTMAX_FWD = forwardKernel(false);
+const LOG_SOFTMAX_FWD = forwardKernel(true);
+
+const SOFTMAX_BWD: Kernel = {
+  name: 'softmax_bwd',
+  code: /* wgsl */ `${header}
+@group(0) @binding(1) var<storage, read_write> dx: array<f32>;
+@group(0) @binding(2) var<storage, read> y: array<f32>;
+@group(0) @binding(3) var<storage, read> dy: array<f32>;
+@compute @workgroup_size(${WG}) fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let row = row_index(wid, nwg);
+  if (row >= P.n) { return; }
+  let o = row * P.v;
+  var d = 0.0;
+  for (var i = lid; i < P.v; i += ${WG}u) { d += dy[o + i] * y[o + i]; }
+  d = wg_sum(d, lid);
+  for (var i = lid; i < P.v; i += ${WG}u) { dx[o + i] = dx[o + i] + y[o + i] * (dy[o + i] - d); }
+}`,
+};
+
+const LOG_SOFTMAX_BWD: Kernel = {
+  name: 'log_softmax_bwd',
+  code: /* wgsl */ `${header}
+@group(0) @binding(1) var<storage, read_write> dx: array<f32>;
+@group(0) @binding(2) var<storage, read> y: array<f32>;
+@group(0) @binding(3) var<storage, read> dy: array<f32>;
+@compute @workgroup_size(${WG}) fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let row = row_index(wid, nwg);
+  if (row >= P.n) { return; }
+  let o = row * P.v;
+  var s = 0.0;
+  for (var i = lid; i < P.v; i += ${WG}u) { s += dy[o + i]; }
+  s = wg_sum(s, lid);
+  for (var i = lid; i < P.v; i += ${WG}u) { dx[o + i] = dx[o + i] + dy[o + i] - exp(y[o + i]) * s; }
+}`,
+};
+
+// ---- entry points ------------------------------------------------------------------------------------
+
+function rows(out: Tensor, x: Tensor, what: string): { N: number; V: number } {
+  const { N, V } = rowsOf(x.shape, x.size, what);
+  assertSize(out, x.size, `${what} output`);
+  return { N, V };
 }
 
-export function logSoftmaxOnGpu(_be: WebGpuBackend, ..._args: [out: Tensor, x: Tensor]): void {
-  throw new Error('logSoftmax (webgpu): not implemented');
+function backwardRows(dx: Tensor, y: Tensor, dy: Tensor, what: string): { N: number; V: number } {
+  const { N, V } = rowsOf(y.shape, y.size, what);
+  assertSize(dy, y.size, `${what} dy`);
+  assertSize(dx, y.size, `${what} dx`);
+  return { N, V };
 }
 
-export function logSoftmaxBackwardOnCpu(_be: CpuBackend, ..._args: [dx: Tensor, y: Tensor, dy: Tensor]): void {
-  throw new Error('logSoftmaxBackward (cpu): not implemented');
+export function softmaxOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
+  const { N, V } = rows(out, x, 'softmax');
+  softmaxRef(be.f(out), be.f(x), N, V);
+}
+export function softmaxOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
+  const { N, V } = rows(out, x, 'softmax');
+  be.dispatch(SOFTMAX_FWD, [out, x], [u32(N), u32(V)], grid1d(N, 1));
 }
 
-export function logSoftmaxBackwardOnGpu(_be: WebGpuBackend, ..._args: [dx: Tensor, y: Tensor, dy: Tensor]): void {
-  throw new Error('logSoftmaxBackward (webgpu): not implemented');
+export function softmaxBackwardOnCpu(be: CpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
+  const { N, V } = backwardRows(dx, y, dy, 'softmaxBackward');
+  softmaxBackwardRef(be.f(dx), be.f(y), be.f(dy), N, V);
+}
+export function softmaxBackwardOnGpu(be: WebGpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
+  const { N, V } = backwardRows(dx, y, dy, 'softmaxBackward');
+  be.dispatch(SOFTMAX_BWD, [dx, y, dy], [u32(N), u32(V)], grid1d(N, 1));
+}
+
+export function logSoftmaxOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
+  const { N, V } = rows(out, x, 'logSoftmax');
+  softmaxRef(be.f(out), be.f(x), N, V, true);
+}
+export function logSoftmaxOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
+  const { N, V } = rows(out, x, 'logSoftmax');
+  be.dispatch(LOG_SOFTMAX_FWD, [out, x], [u32(N), u32(V)], grid1d(N, 1));
+}
+
+export function logSoftmaxBackwardOnCpu(be: CpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
+  const { N, V } = backwardRows(dx, y, dy, 'logSoftmaxBackward');
+  logSoftmaxBackwardRef(be.f(dx), be.f(y), be.f(dy), N, V);
+}
+export function logSoftmaxBackwardOnGpu(be: WebGpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
+  const { N, V } = backwardRows(dx, y, dy, 'logSoftmaxBackward');
+  be.dispatch(LOG_SOFTMAX_BWD, [dx, y, dy], [u32(N), u32(V)], grid1d(N, 1));
 }

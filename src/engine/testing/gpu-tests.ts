@@ -11,6 +11,7 @@ import { softmaxGpuTests } from '../ops/softmax.gputest';
 import { crossentropyGpuTests } from '../ops/crossentropy.gputest';
 import { adamwGpuTests } from '../ops/adamw.gputest';
 import { clipGpuTests } from '../ops/clip.gputest';
+import { tinyNetGpuTests } from './tiny-net.gputest';
 
 export const GPU_TESTS: GpuTest[] = [
   ...elementwiseGpuTests,
@@ -24,4 +25,5 @@ export const GPU_TESTS: GpuTest[] = [
   ...crossentropyGpuTests,
   ...adamwGpuTests,
   ...clipGpuTests,
+  ...tinyNetGpuTests,
 ];
