@@ -30,7 +30,7 @@ export const emptyMemory = (): ActorMemory => ({ said: [], lines: [], disclosed:
  * Chance that a line carries a cue to the hidden intention, by difficulty. Tuned so the measured
  * need-expression rate lands near RLVER's 79% (moderate) and 64% (strict); see calibrate.ts.
  */
-export const CUE_RATE: Record<Difficulty, number> = { moderate: 0.8, strict: 0.66 };
+export const CUE_RATE: Record<Difficulty, number> = { moderate: 0.82, strict: 0.67 };
 /** Strict users pick a subtle cue over an overt one this often (moderate: never). */
 export const SUBTLE_SHARE: Record<Difficulty, number> = { moderate: 0, strict: 0.5 };
 /** Avoidant users voice their need less; negative ones blurt it. */

@@ -101,6 +101,9 @@ function weigh(id: DetectorId, input: AppraisalInput, hits: readonly DetectorHit
     const isNeed = NEED[need].includes(id);
     w = FIT[need][id];
     whys.push(isNeed ? 'what I came for' : `fit to my need ${w >= 0 ? '+' : ''}${w}`);
+    // Strict users accept fewer strategies: what is not their need counts for less...
+    if (!isNeed && w > 0) w *= knobs.offNeedScale;
+    // ...but anyone wants to feel heard first, so early empathy keeps a floor.
     const floor = knobs.heardFloor[id];
     if (!heard && floor !== undefined && w < floor) {
       w = floor;
@@ -123,7 +126,6 @@ function weigh(id: DetectorId, input: AppraisalInput, hits: readonly DetectorHit
         w *= (isNeed ? knobs.needStale : knobs.stale) ** uses;
         whys.push(`used ${uses}x before`);
       }
-      if (!isNeed && knobs.offNeedScale !== 1) w *= knobs.offNeedScale;
     }
   } else {
     w = NEGATIVE_BY_NEED[need]?.[id] ?? NEGATIVE[id] ?? 0;

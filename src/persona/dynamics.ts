@@ -51,7 +51,7 @@ export function applyChange(emotion: number, change: Change): number {
  */
 export const THRESHOLDS: Record<Difficulty, { plus10: number; plus5: number; minus5: number; minus10: number }> = {
   moderate: { plus10: 1.3, plus5: 0.4, minus5: -0.35, minus10: -1.0 },
-  strict: { plus10: 1.5, plus5: 0.6, minus5: -0.3, minus10: -0.9 },
+  strict: { plus10: 1.5, plus5: 0.55, minus5: -0.3, minus10: -0.9 },
 };
 
 /** Deterministic map from a weighted total to a quantised change. */

@@ -94,12 +94,13 @@ function render(t: string, v: Visible, rng: Rng): string | null {
   if (t.includes('{a}') || t.includes('{A}')) {
     if (!v.deed) return null;
   }
+  const deed = v.deedParts.length ? v.deedParts[v.ownLines.length % v.deedParts.length] : v.deed;
   const d = v.details.length ? rng.pick(v.details.slice(0, 3)) : 'all of this';
   const p = v.people[0] ?? 'they';
   const f = v.feelings.length ? rng.pick(v.feelings.slice(0, 2)) : 'worn down';
   return t
-    .replace(/\{A\}/g, cap(v.deed ?? ''))
-    .replace(/\{a\}/g, v.deed ?? '')
+    .replace(/\{A\}/g, cap(deed ?? ''))
+    .replace(/\{a\}/g, deed ?? '')
     .replace(/\{P\}/g, cap(p))
     .replace(/\{p\}/g, p)
     .replace(/\{d\}/g, d)

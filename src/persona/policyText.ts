@@ -14,6 +14,8 @@ export interface Visible {
   feelings: string[];
   /** Something the user did, rewritten in the second person ("you covered three shifts"). */
   deed: string | null;
+  /** The deed cut into short clauses, so praise can name it without quoting it whole. */
+  deedParts: string[];
   ownLines: string[];
   lastUserLine: string;
   lastUserWords: string[];
@@ -54,7 +56,7 @@ function phrasesOf(line: string): string[] {
     const p = m[1].trim();
     if (/^(?:the|my|his|her|their|our|a|an)\b/i.test(p) && p.split(' ').length <= 5 && !NOT_DETAIL.test(p.toLowerCase())) out.push(second(p));
   }
-  const det = /\b(the|my|his|her|their|our) ([A-Za-z][A-Za-z'-]*(?: [A-Za-z][A-Za-z'-]*){0,3})/g;
+  const det = /\b(the|my|his|her|their|our) ([A-Za-z][A-Za-z'-]*(?: [A-Za-z][A-Za-z'-]*){0,3})/gi;
   for (const m of line.matchAll(det)) {
     const words = m[2].split(' ');
     const kept: string[] = [];
@@ -62,7 +64,7 @@ function phrasesOf(line: string): string[] {
       if (STOP.has(w.toLowerCase()) || /^[A-Z][a-z]/.test(w) || VERBISH.test(w.toLowerCase()) || kept.length >= 2) break;
       kept.push(w);
     }
-    const phrase = `${m[1]} ${kept.join(' ')}`;
+    const phrase = `${m[1].toLowerCase()} ${kept.join(' ')}`;
     if (kept.length && kept.some((w) => w.length >= 4) && !NOT_DETAIL.test(phrase.toLowerCase())) out.push(second(phrase));
   }
   return out;
@@ -99,7 +101,9 @@ export function readDialogue(dialogue: readonly TranscriptEntry[]): Visible {
   const own = ownLines.join(' ').toLowerCase();
   details.sort((a, b) => Number(own.includes(a.toLowerCase())) - Number(own.includes(b.toLowerCase())));
   const lastUserLine = userLines[userLines.length - 1] ?? '';
+  const deedParts = deed ? deed.split(/,\s*|\s+(?:and|so|but|because|when)\s+/).map((x) => x.trim()).filter((x) => x.split(' ').length >= 3) : [];
   return {
+    deedParts: deedParts.length ? deedParts : deed ? [deed] : [],
     details,
     people,
     feelings: feelings.length ? feelings : DEFAULT_FEELINGS,

@@ -17,18 +17,18 @@ export type StrategyId = (typeof STRATEGIES)[number];
 export const isStrategy = (id: DetectorId): id is StrategyId => (STRATEGIES as readonly string[]).includes(id);
 
 /**
- * Fit of each strategy to each hidden intention, once the user feels heard (moderate). 1.1 is
+ * Fit of each strategy to each hidden intention, once the user feels heard (moderate). 1.3 is
  * "this is what I came for"; 0.2-0.7 "nice, not the point"; negative "that is the opposite".
  */
 export const FIT: Record<IntentionId, Record<StrategyId, number>> = {
   venting: { reflection: 0.7, validation: 0.55, details: 0.5, openQuestion: 0.3, advice: -0.9, analysis: -0.5, motives: -0.45, growth: -0.5, praise: 0, praiseSpecific: 0.1, exoneration: 0.45 },
   'deep-empathy': { reflection: 0.75, validation: 0.4, details: 0.6, openQuestion: 0.3, advice: -0.8, analysis: -0.5, motives: -0.35, growth: -0.45, praise: -0.1, praiseSpecific: 0.1, exoneration: 0.4 },
-  'sincere-praise': { reflection: 0.25, validation: 0.3, details: 0.3, openQuestion: 0.15, advice: -0.5, analysis: -0.3, motives: -0.3, growth: -0.3, praise: 0.5, praiseSpecific: 1.1, exoneration: 0.15 },
-  'not-my-fault': { reflection: 0.25, validation: 0.45, details: 0.25, openQuestion: 0.1, advice: -0.5, analysis: -0.2, motives: -0.6, growth: -0.7, praise: 0.1, praiseSpecific: 0.2, exoneration: 1.1 },
-  'practical-advice': { reflection: 0.2, validation: 0.2, details: 0.4, openQuestion: 0.2, advice: 1.1, analysis: 0.35, motives: 0, growth: 0, praise: 0, praiseSpecific: 0.1, exoneration: 0 },
-  'critical-analysis': { reflection: 0.2, validation: 0.15, details: 0.4, openQuestion: 0.25, advice: 0.25, analysis: 1.1, motives: 0.35, growth: 0.1, praise: -0.2, praiseSpecific: 0.1, exoneration: -0.2 },
-  'others-motives': { reflection: 0.2, validation: 0.2, details: 0.4, openQuestion: 0.2, advice: -0.2, analysis: 0.35, motives: 1.1, growth: 0, praise: -0.1, praiseSpecific: 0.1, exoneration: -0.1 },
-  'self-reflection': { reflection: 0.2, validation: 0.15, details: 0.3, openQuestion: 0.3, advice: 0, analysis: 0.3, motives: 0.2, growth: 1.1, praise: 0, praiseSpecific: 0.1, exoneration: -0.5 },
+  'sincere-praise': { reflection: 0.25, validation: 0.3, details: 0.3, openQuestion: 0.15, advice: -0.5, analysis: -0.3, motives: -0.3, growth: -0.3, praise: 0.5, praiseSpecific: 1.3, exoneration: 0.15 },
+  'not-my-fault': { reflection: 0.25, validation: 0.45, details: 0.25, openQuestion: 0.1, advice: -0.5, analysis: -0.2, motives: -0.6, growth: -0.7, praise: 0.1, praiseSpecific: 0.2, exoneration: 1.3 },
+  'practical-advice': { reflection: 0.2, validation: 0.2, details: 0.4, openQuestion: 0.2, advice: 1.3, analysis: 0.35, motives: 0, growth: 0, praise: 0, praiseSpecific: 0.1, exoneration: 0 },
+  'critical-analysis': { reflection: 0.2, validation: 0.15, details: 0.4, openQuestion: 0.25, advice: 0.25, analysis: 1.3, motives: 0.35, growth: 0.1, praise: -0.2, praiseSpecific: 0.1, exoneration: -0.2 },
+  'others-motives': { reflection: 0.2, validation: 0.2, details: 0.4, openQuestion: 0.2, advice: -0.2, analysis: 0.35, motives: 1.3, growth: 0, praise: -0.1, praiseSpecific: 0.1, exoneration: -0.1 },
+  'self-reflection': { reflection: 0.2, validation: 0.15, details: 0.3, openQuestion: 0.3, advice: 0, analysis: 0.3, motives: 0.2, growth: 1.3, praise: 0, praiseSpecific: 0.1, exoneration: -0.5 },
 };
 
 /** The strategies that meet each need (the first is the need itself). */
@@ -47,7 +47,7 @@ export const NEED: Record<IntentionId, readonly StrategyId[]> = {
 export const NEGATIVE: Partial<Record<DetectorId, number>> = {
   tooManyQuestions: -0.5,
   minimising: -0.9,
-  cliche: -0.55,
+  cliche: -0.4,
   judgment: -1.3,
   selfFocus: -0.6,
   repetition: -1.1,
@@ -59,7 +59,7 @@ export const NEGATIVE: Partial<Record<DetectorId, number>> = {
 };
 /** Needs that make some failures hurt more: shallow comfort to someone who wants depth, blame to someone who fears it is theirs. */
 export const NEGATIVE_BY_NEED: Partial<Record<IntentionId, Partial<Record<DetectorId, number>>>> = {
-  'deep-empathy': { cliche: -1.0, minimising: -1.2 },
+  'deep-empathy': { cliche: -0.9, minimising: -1.2 },
   'not-my-fault': { judgment: -1.8 },
   venting: { selfFocus: -0.9, minimising: -1.1 },
 };
@@ -86,13 +86,13 @@ export const KNOBS: Record<Difficulty, DifficultyKnobs> = {
     heardFloor: { reflection: 0.6, validation: 0.45, details: 0.45, openQuestion: 0.4 },
     offNeedScale: 1,
     stale: 0.7,
-    needStale: 0.93,
-    unmetStep: 0.15,
+    needStale: 0.95,
+    unmetStep: 0.12,
     unmetCap: 4,
   },
   strict: {
     heardNeeded: 1,
-    heardFloor: { reflection: 0.5, validation: 0.35, details: 0.35, openQuestion: 0.2 },
+    heardFloor: { reflection: 0.5, validation: 0.4, details: 0.4, openQuestion: 0.3 },
     offNeedScale: 0.55,
     stale: 0.6,
     needStale: 0.9,

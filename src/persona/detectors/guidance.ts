@@ -9,8 +9,8 @@ import { clamp01, countMatches, presence, quote } from './text.ts';
 import type { DetectorContext, DetectorHit } from './types.ts';
 
 const ADVICE: readonly RegExp[] = [
-  /\byou (?:should|could|might want to|need to|ought to|have to)\b(?! have)/,
-  /\b(?:try|trying) (?:to |talking|asking|writing|saying|putting|setting|telling|booking|calling)\b/,
+  /\byou (?:should|could|might want to|need to|ought to|have to)\b(?! have| be proud| feel| know)/,
+  /\b(?:try|trying) (?!to (?:look on|stay|think positive|be positive|focus on the good))(?:to |talking|asking|writing|saying|putting|setting|telling|booking|calling)\b/,
   /\bwhy don'?t you\b|\bhave you (?:tried|thought about|considered)\b/,
   /\bi'?d (?:suggest|recommend|start|go)\b|\bi (?:suggest|recommend)\b|\bmy advice\b/,
   /\b(?:the )?(?:first|next|one) (?:step|thing to do|option)\b|\bstep one\b|\bstart (?:by|with)\b/,
