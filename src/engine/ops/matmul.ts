@@ -208,7 +208,8 @@ const TK = 16; // K values staged per step
  * `rows` rows and a contiguous dim of length `cols`; (r0, c0) is the chunk's first element; `vec`:
  * cols % 4 == 0, so a chunk is all in or all out of bounds and one vec4 load fetches it.
  */
-function loadChunk(name: string, off: string, rows: string, cols: string, r: string, c: string, vec: boolean): string {
+function loadChunk(name: string, off: string, rows: string, cols: string, row: string, col: string, vec: boolean): string {
+  const [r, c] = [`(${row})`, `(${col})`];
   if (vec) {
     return `if (${r} < ${rows} && ${c} < ${cols}) { v = ${name}[(${off} + ${r} * ${cols} + ${c}) / 4u]; }`;
   }
@@ -302,8 +303,10 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
   let d = matmulDims(out.shape, a.shape, b.shape, opts);
   // A broadcast b with an untransposed a is one big 2-D matmul: fold the batch into M.
   if (!d.bBatched && d.batch > 1) d = { ...d, M: d.batch * d.M, batch: 1 };
-  if (d.batch > MAX_GROUPS_PER_DIM) throw new Error(`matmul: batch ${d.batch} exceeds ${MAX_GROUPS_PER_DIM} workgroups`);
   const { M, N, K } = d;
+  if (d.batch > MAX_GROUPS_PER_DIM || Math.ceil(M / 16) > MAX_GROUPS_PER_DIM || Math.ceil(N / 16) > MAX_GROUPS_PER_DIM) {
+    throw new Error(`matmul: batch ${d.batch} × (${M}, ${N}) needs more than ${MAX_GROUPS_PER_DIM} workgroups per grid dim`);
+  }
   const uniforms = [u32(M), u32(N), u32(K), u32(M * K), u32(d.bBatched ? K * N : 0), u32(M * N), u32(d.accumulate ? 1 : 0)];
   if (pickMatmulVariant(d, opts.variant) === 'naive') {
     be.dispatch(naiveKernel(d.transA, d.transB), [out, a, b], uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);

@@ -1,0 +1,160 @@
+/**
+ * Node tests for matmul: the CPU reference on known values, finite-difference checks of the
+ * backward plan in float64 for every (transA, transB) combination, batched and broadcast, the CPU
+ * backend path (with its flattened views) against the float64 plan, determinism and shape errors.
+ */
+import { describe, expect, it } from 'vitest';
+import type { MatmulOptions } from '../backend';
+import { CpuBackend } from '../cpu/backend';
+import { Rng } from '../rng';
+import { gradCheck, randn64, weightedSum } from '../testing/gradcheck';
+import { compare } from '../testing/compare';
+import { matmulBackward, matmulBackwardRef, matmulDims, matmulRef, pickMatmulVariant } from './matmul';
+
+interface Case {
+  label: string;
+  a: number[];
+  b: number[];
+  out: number[];
+  opts: MatmulOptions;
+}
+
+/** Shapes for op(a) (Z, M, K) · op(b) (Z?, K, N) with the stored layouts each flag implies. */
+function makeCase(Z: number | null, M: number, K: number, N: number, transA: boolean, transB: boolean, bBatched: boolean): Case {
+  const lead = Z === null ? [] : [Z];
+  const a = [...lead, ...(transA ? [K, M] : [M, K])];
+  const b = [...(bBatched ? lead : []), ...(transB ? [N, K] : [K, N])];
+  const kind = Z === null ? '2-D' : bBatched ? `batched Z=${Z}` : `broadcast Z=${Z}`;
+  return { label: `${kind} transA=${transA} transB=${transB}`, a, b, out: [...lead, M, N], opts: { transA, transB } };
+}
+
+const CASES: Case[] = [];
+for (const transA of [false, true]) {
+  for (const transB of [false, true]) {
+    CASES.push(makeCase(null, 3, 4, 5, transA, transB, false));
+    CASES.push(makeCase(2, 3, 2, 4, transA, transB, true));
+    if (!transA) CASES.push(makeCase(3, 2, 3, 4, transA, transB, false));
+  }
+}
+
+const size = (s: readonly number[]): number => s.reduce((p, d) => p * d, 1);
+
+describe('matmul CPU reference', () => {
+  it('computes a known 2x3 · 3x2 product, and accumulates', () => {
+    const a = Float64Array.from([1, 2, 3, 4, 5, 6]); // (2, 3)
+    const b = Float64Array.from([7, 8, 9, 10, 11, 12]); // (3, 2)
+    const out = new Float64Array(4);
+    matmulRef(out, a, b, matmulDims([2, 2], [2, 3], [3, 2]));
+    expect(Array.from(out)).toEqual([58, 64, 139, 154]);
+    matmulRef(out, a, b, matmulDims([2, 2], [2, 3], [3, 2], { accumulate: true }));
+    expect(Array.from(out)).toEqual([116, 128, 278, 308]);
+  });
+
+  it('transposed operands give the same product as the stored transposes', () => {
+    const a = Float64Array.from([1, 4, 2, 5, 3, 6]); // aᵀ stored (3, 2)
+    const b = Float64Array.from([7, 9, 11, 8, 10, 12]); // bᵀ stored (2, 3)
+    const out = new Float64Array(4);
+    matmulRef(out, a, b, matmulDims([2, 2], [3, 2], [2, 3], { transA: true, transB: true }));
+    expect(Array.from(out)).toEqual([58, 64, 139, 154]);
+  });
+});
+
+describe('matmul backward: finite differences in float64', () => {
+  for (const c of CASES) {
+    it(c.label, () => {
+      const rng = new Rng(`matmul ${c.label}`);
+      const a = randn64(rng, size(c.a));
+      const b = randn64(rng, size(c.b));
+      const w = randn64(rng, size(c.out));
+      const d = matmulDims(c.out, c.a, c.b, c.opts);
+      const loss = (): number => {
+        const out = new Float64Array(size(c.out));
+        matmulRef(out, a, b, d);
+        return weightedSum(out, w);
+      };
+      const dA = new Float64Array(a.length);
+      const dB = new Float64Array(b.length);
+      matmulBackwardRef(dA, dB, w, a, b, c, c.opts);
+      for (const r of [gradCheck(`dA ${c.label}`, loss, a, dA), gradCheck(`dB ${c.label}`, loss, b, dB)]) {
+        expect(r.ok, r.summary).toBe(true);
+      }
+    });
+  }
+
+  it('backward accumulates into existing gradients and skips a null one', () => {
+    const c = makeCase(null, 2, 3, 2, false, false, false);
+    const rng = new Rng('acc');
+    const [a, b, w] = [randn64(rng, 6), randn64(rng, 6), randn64(rng, 4)];
+    const once = new Float64Array(6);
+    matmulBackwardRef(once, null, w, a, b, c);
+    const twice = new Float64Array(6);
+    matmulBackwardRef(twice, null, w, a, b, c);
+    matmulBackwardRef(twice, null, w, a, b, c);
+    expect(Array.from(twice)).toEqual(Array.from(once, (x) => 2 * x));
+  });
+});
+
+describe('matmul on the CPU backend', () => {
+  for (const c of CASES) {
+    it(`forward and backward match the float64 plan: ${c.label}`, () => {
+      const be = new CpuBackend();
+      const rng = new Rng(`cpu ${c.label}`);
+      const a = randn64(rng, size(c.a));
+      const b = randn64(rng, size(c.b));
+      const w = randn64(rng, size(c.out));
+      const ta = be.fromArray(Float32Array.from(a), c.a);
+      const tb = be.fromArray(Float32Array.from(b), c.b);
+      const tw = be.fromArray(Float32Array.from(w), c.out);
+      const out = be.zeros(c.out);
+      be.matmul(out, ta, tb, c.opts);
+      const dA = be.zeros(c.a);
+      const dB = be.zeros(c.b);
+      matmulBackward(be, dA, dB, tw, ta, tb, c.opts);
+      // The references run on the f32-rounded inputs, in float64.
+      const [a32, b32, w32] = [Float64Array.from(be.f(ta)), Float64Array.from(be.f(tb)), Float64Array.from(be.f(tw))];
+      const want = new Float64Array(size(c.out));
+      matmulRef(want, a32, b32, matmulDims(c.out, c.a, c.b, c.opts));
+      const wantA = new Float64Array(a.length);
+      const wantB = new Float64Array(b.length);
+      matmulBackwardRef(wantA, wantB, w32, a32, b32, c, c.opts);
+      for (const r of [compare('out', be.f(out), want), compare('dA', be.f(dA), wantA), compare('dB', be.f(dB), wantB)]) {
+        expect(r.ok, r.summary).toBe(true);
+      }
+      expect(ta.shape).toEqual(c.a); // the flattened views leave the originals alone
+    });
+  }
+
+  it('is deterministic: two runs give identical bits', () => {
+    const run = (): Float32Array => {
+      const be = new CpuBackend();
+      const rng = new Rng('det');
+      const a = be.fromArray(Float32Array.from(randn64(rng, 4 * 17 * 9)), [4, 17, 9]);
+      const b = be.fromArray(Float32Array.from(randn64(rng, 9 * 11)), [9, 11]);
+      const out = be.zeros([4, 17, 11]);
+      be.matmul(out, a, b);
+      return be.f(out);
+    };
+    expect(Array.from(run())).toEqual(Array.from(run()));
+  });
+});
+
+describe('matmul shape errors', () => {
+  const be = new CpuBackend();
+  const t = (...s: number[]) => be.zeros(s);
+  it('names the mismatched inner dims', () => {
+    expect(() => be.matmul(t(2, 2), t(2, 3), t(4, 2))).toThrow(/inner dims differ: op\(a\) is \(2, 3\) but op\(b\) is \(4, 2\)/);
+  });
+  it('names the expected out shape', () => {
+    expect(() => be.matmul(t(2, 3), t(2, 3), t(3, 2))).toThrow(/out must have shape \[2, 2\]/);
+  });
+  it('rejects 1-D operands, mismatched batches and a broadcast b with transA', () => {
+    expect(() => be.matmul(t(2), t(3), t(3, 2))).toThrow(/a must have at least 2 dims/);
+    expect(() => be.matmul(t(2, 2, 2), t(2, 2, 3), t(3, 3, 2))).toThrow(/batch dims of b \[3\] must equal those of a \[2\]/);
+    expect(() => be.matmul(t(2, 2, 2), t(2, 3, 2), t(3, 2), { transA: true })).toThrow(/broadcast over the batch only with transA = false/);
+  });
+  it('auto picks tiled only for big enough problems', () => {
+    expect(pickMatmulVariant(matmulDims([8, 8], [8, 8], [8, 8]))).toBe('naive');
+    expect(pickMatmulVariant(matmulDims([64, 64], [64, 32], [32, 64]))).toBe('tiled');
+    expect(pickMatmulVariant(matmulDims([64, 64], [64, 32], [32, 64]), 'naive')).toBe('naive');
+  });
+});
