@@ -1,20 +1,276 @@
-/** STUB: attention — forward/backward CPU reference, WGSL kernel and dispatch wrapper go here. */
-import type { AttentionShape, Tensor } from '../backend';
+/**
+ * Causal multi-head self-attention, forward and backward: CPU references (llm.c
+ * `attention_forward` / `attention_backward`, the spec), WGSL kernels and backend entry points.
+ * Not a FlashAttention: the (B, H, T, T) probabilities are materialised (saved for backward), which
+ * is cheap at this lab's context lengths (T <= 256). Derivation of the backward: docs/KERNELS.md.
+ *
+ * Layout: qkv (B, T, 3C) holds q = [0, C), k = [C, 2C), v = [2C, 3C) per token; head h owns channels
+ * [h·hs, (h+1)·hs) of each, hs = C / H. Scores scale 1/√hs; entries above the diagonal are 0.
+ *
+ * GPU kernels (the backend uses these):
+ *   forward  `attention_fwd_fused`: one workgroup per query row (b, h, t): scores, causal mask,
+ *            max, exp, normalise (two tree reductions) and out = att·v, all in one dispatch.
+ *   backward `attention_bwd_dpreatt`: one workgroup per row: datt = dOut·vᵀ and the softmax
+ *            backward fused, into a pooled (B, H, T, T) scratch; then `attention_bwd_dqkv`: one
+ *            thread per (b, t, c) sums dq, dk, dv in a fixed order and adds them to dqkv. No atomics.
+ *
+ * Shape legend: B batch, T tokens, C channels, H heads, hs = C/H head size.
+ */
+import { assertSize, type AttentionShape, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
+import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel, type Uniform } from '../gpu/kernel';
+import { ROW_WG, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
+import type { Vec } from './types';
 
-export function attentionOnCpu(_be: CpuBackend, ..._args: [out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape]): void {
-  throw new Error('attention (cpu): not implemented');
+// ---- CPU references -------------------------------------------------------------------------------
+
+/** out (B, T, C) and att (B, H, T, T) from qkv (B, T, 3C). */
+export function attentionRef(out: Vec, att: Vec, qkv: Vec, { B, T, C, H }: AttentionShape): void {
+  const hs = C / H;
+  const scale = 1 / Math.sqrt(hs);
+  const C3 = 3 * C;
+  for (let b = 0; b < B; b++) {
+    for (let t = 0; t < T; t++) {
+      for (let h = 0; h < H; h++) {
+        const q = b * T * C3 + t * C3 + h * hs;
+        const a = ((b * H + h) * T + t) * T; // att row (b, h, t, :)
+        let max = -Infinity;
+        for (let t2 = 0; t2 <= t; t2++) {
+          const k = b * T * C3 + t2 * C3 + C + h * hs;
+          let s = 0;
+          for (let i = 0; i < hs; i++) s += qkv[q + i] * qkv[k + i];
+          s *= scale; // q·k / √hs
+          att[a + t2] = s;
+          max = Math.max(max, s);
+        }
+        let sum = 0;
+        for (let t2 = 0; t2 <= t; t2++) {
+          const e = Math.exp(att[a + t2] - max);
+          att[a + t2] = e;
+          sum += e;
+        }
+        for (let t2 = 0; t2 < T; t2++) att[a + t2] = t2 <= t ? att[a + t2] / sum : 0; // causal mask
+        const o = b * T * C + t * C + h * hs;
+        for (let i = 0; i < hs; i++) {
+          let acc = 0;
+          for (let t2 = 0; t2 <= t; t2++) acc += att[a + t2] * qkv[b * T * C3 + t2 * C3 + 2 * C + h * hs + i];
+          out[o + i] = acc; // Σ att · v
+        }
+      }
+    }
+  }
 }
 
-export function attentionOnGpu(_be: WebGpuBackend, ..._args: [out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape]): void {
-  throw new Error('attention (webgpu): not implemented');
+/** dqkv (B, T, 3C) += from dOut (B, T, C), the saved qkv and att. */
+export function attentionBackwardRef(dqkv: Vec, dOut: Vec, qkv: Vec, att: Vec, { B, T, C, H }: AttentionShape): void {
+  const hs = C / H;
+  const scale = 1 / Math.sqrt(hs);
+  const C3 = 3 * C;
+  const datt = new Float64Array(T);
+  const dpre = new Float64Array(T);
+  for (let b = 0; b < B; b++) {
+    for (let t = 0; t < T; t++) {
+      for (let h = 0; h < H; h++) {
+        const q = b * T * C3 + t * C3 + h * hs;
+        const a = ((b * H + h) * T + t) * T;
+        const o = b * T * C + t * C + h * hs;
+        // out = att · v
+        for (let t2 = 0; t2 <= t; t2++) {
+          const v = b * T * C3 + t2 * C3 + 2 * C + h * hs;
+          let d = 0;
+          for (let i = 0; i < hs; i++) {
+            d += qkv[v + i] * dOut[o + i];
+            dqkv[v + i] += att[a + t2] * dOut[o + i]; // dv
+          }
+          datt[t2] = d;
+        }
+        // att = softmax(pre): dpre = att ⊙ (datt − Σ att⊙datt)
+        let dot = 0;
+        for (let t2 = 0; t2 <= t; t2++) dot += att[a + t2] * datt[t2];
+        for (let t2 = 0; t2 <= t; t2++) dpre[t2] = att[a + t2] * (datt[t2] - dot);
+        // pre = q·k · scale
+        for (let t2 = 0; t2 <= t; t2++) {
+          const k = b * T * C3 + t2 * C3 + C + h * hs;
+          for (let i = 0; i < hs; i++) {
+            dqkv[q + i] += qkv[k + i] * dpre[t2] * scale; // dq
+            dqkv[k + i] += qkv[q + i] * dpre[t2] * scale; // dk
+          }
+        }
+      }
+    }
+  }
 }
 
-export function attentionBackwardOnCpu(_be: CpuBackend, ..._args: [dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape]): void {
-  throw new Error('attentionBackward (cpu): not implemented');
+// ---- WGSL -------------------------------------------------------------------------------------------
+
+const WG = ROW_WG;
+const ELEM_WG = 64;
+
+const params = /* wgsl */ `
+struct Params { b: u32, t: u32, c: u32, h: u32, hs: u32, scale: f32 }
+@group(0) @binding(0) var<uniform> P: Params;`;
+
+/** Row r = (b·H + h)·T + t of att; q/k/v offsets of token t' of that (b, h) inside qkv. */
+const rowHelpers = /* wgsl */ `
+struct Row { b: u32, h: u32, t: u32 }
+fn split_row(r: u32) -> Row { let bh = r / P.t; return Row(bh / P.h, bh % P.h, r % P.t); }
+fn qkv_at(b: u32, t: u32, part: u32, h: u32) -> u32 { return (b * P.t + t) * 3u * P.c + part * P.c + h * P.hs; }`;
+
+const ATTN_FWD_FUSED: Kernel = {
+  name: 'attention_fwd_fused',
+  code: /* wgsl */ `${params}
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<storage, read_write> att: array<f32>;
+@group(0) @binding(3) var<storage, read> qkv: array<f32>;
+${wgslRowReduce(WG)}
+${rowHelpers}
+@compute @workgroup_size(${WG}) fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let r = row_index(wid, nwg);
+  if (r >= P.b * P.h * P.t) { return; }
+  let rw = split_row(r);
+  let q = qkv_at(rw.b, rw.t, 0u, rw.h);
+  let a = r * P.t;
+  var m = ${WGSL_NEG_MAX};
+  for (var t2 = lid; t2 < P.t; t2 += ${WG}u) {
+    var s = 0.0;
+    if (t2 <= rw.t) {
+      let k = qkv_at(rw.b, t2, 1u, rw.h);
+      for (var i = 0u; i < P.hs; i++) { s += qkv[q + i] * qkv[k + i]; }
+      s *= P.scale;
+      m = max(m, s);
+    }
+    att[a + t2] = s; // masked entries end as 0
+  }
+  m = wg_max(m, lid);
+  var sum = 0.0;
+  for (var t2 = lid; t2 <= rw.t; t2 += ${WG}u) {
+    let e = exp(att[a + t2] - m);
+    att[a + t2] = e;
+    sum += e;
+  }
+  let inv = 1.0 / wg_sum(sum, lid);
+  for (var t2 = lid; t2 <= rw.t; t2 += ${WG}u) { att[a + t2] = att[a + t2] * inv; }
+  storageBarrier(); // out below reads probabilities written by other threads
+  let o = (rw.b * P.t + rw.t) * P.c + rw.h * P.hs;
+  for (var i = lid; i < P.hs; i += ${WG}u) {
+    var acc = 0.0;
+    for (var t2 = 0u; t2 <= rw.t; t2++) { acc += att[a + t2] * qkv[qkv_at(rw.b, t2, 2u, rw.h) + i]; }
+    out[o + i] = acc;
+  }
+}`,
+};
+
+/** dp[r, t2] = att ⊙ (datt − Σ att⊙datt), datt[t2] = dOut[b, t, h]·v[b, t2, h], for t2 <= t. */
+const ATTN_BWD_DPREATT: Kernel = {
+  name: 'attention_bwd_dpreatt',
+  code: /* wgsl */ `${params}
+@group(0) @binding(1) var<storage, read_write> dp: array<f32>;
+@group(0) @binding(2) var<storage, read> dout: array<f32>;
+@group(0) @binding(3) var<storage, read> qkv: array<f32>;
+@group(0) @binding(4) var<storage, read> att: array<f32>;
+${wgslRowReduce(WG)}
+${rowHelpers}
+@compute @workgroup_size(${WG}) fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let r = row_index(wid, nwg);
+  if (r >= P.b * P.h * P.t) { return; }
+  let rw = split_row(r);
+  let o = (rw.b * P.t + rw.t) * P.c + rw.h * P.hs;
+  let a = r * P.t;
+  var dot = 0.0;
+  for (var t2 = lid; t2 <= rw.t; t2 += ${WG}u) {
+    let v = qkv_at(rw.b, t2, 2u, rw.h);
+    var d = 0.0;
+    for (var i = 0u; i < P.hs; i++) { d += dout[o + i] * qkv[v + i]; }
+    dp[a + t2] = d; // datt, overwritten in place below by the same thread
+    dot += att[a + t2] * d;
+  }
+  dot = wg_sum(dot, lid);
+  for (var t2 = lid; t2 <= rw.t; t2 += ${WG}u) { dp[a + t2] = att[a + t2] * (dp[a + t2] - dot); }
+}`,
+};
+
+/** One thread per (b, t, c): dq, dk, dv of that token and channel, each a fixed-order sum over tokens. */
+const ATTN_BWD_DQKV: Kernel = {
+  name: 'attention_bwd_dqkv',
+  code: /* wgsl */ `${params}
+@group(0) @binding(1) var<storage, read_write> dqkv: array<f32>;
+@group(0) @binding(2) var<storage, read> dp: array<f32>;
+@group(0) @binding(3) var<storage, read> dout: array<f32>;
+@group(0) @binding(4) var<storage, read> qkv: array<f32>;
+@group(0) @binding(5) var<storage, read> att: array<f32>;
+${WGSL_LINEAR_INDEX}
+${rowHelpers}
+@compute @workgroup_size(${ELEM_WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let j = linear_index(gid, nwg, ${ELEM_WG}u);
+  if (j >= P.b * P.t * P.c) { return; }
+  let c = j % P.c;
+  let bt = j / P.c;
+  let t = bt % P.t;
+  let b = bt / P.t;
+  let h = c / P.hs;
+  let i = c % P.hs;
+  let rows = (b * P.h + h) * P.t; // first att row of (b, h)
+  var dq = 0.0;
+  for (var t2 = 0u; t2 <= t; t2++) { dq += dp[(rows + t) * P.t + t2] * qkv[qkv_at(b, t2, 1u, h) + i]; }
+  var dk = 0.0;
+  var dv = 0.0;
+  for (var t1 = t; t1 < P.t; t1++) {
+    dk += dp[(rows + t1) * P.t + t] * qkv[qkv_at(b, t1, 0u, h) + i];
+    dv += att[(rows + t1) * P.t + t] * dout[(b * P.t + t1) * P.c + c];
+  }
+  let base = bt * 3u * P.c + c;
+  dqkv[base] = dqkv[base] + dq * P.scale;
+  dqkv[base + P.c] = dqkv[base + P.c] + dk * P.scale;
+  dqkv[base + 2u * P.c] = dqkv[base + 2u * P.c] + dv;
+}`,
+};
+
+// ---- entry points ------------------------------------------------------------------------------------
+
+function checkShape(s: AttentionShape, what: string): void {
+  const { B, T, C, H } = s;
+  for (const [k, v] of Object.entries({ B, T, C, H })) {
+    if (!Number.isInteger(v) || v < 1) throw new Error(`${what}: ${k} must be a positive integer, got ${v}`);
+  }
+  if (C % H !== 0) throw new Error(`${what}: C (${C}) must be a multiple of H (${H})`);
 }
 
-export function attentionBackwardOnGpu(_be: WebGpuBackend, ..._args: [dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape]): void {
-  throw new Error('attentionBackward (webgpu): not implemented');
+function forwardChecks(out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
+  checkShape(s, 'attention');
+  const { B, T, C, H } = s;
+  assertSize(qkv, B * T * 3 * C, `attention qkv (B=${B}, T=${T}, 3C=${3 * C})`);
+  assertSize(out, B * T * C, `attention out (B=${B}, T=${T}, C=${C})`);
+  assertSize(att, B * H * T * T, `attention att (B=${B}, H=${H}, T=${T}, T=${T})`);
+}
+
+function backwardChecks(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
+  forwardChecks(dOut, att, qkv, s);
+  assertSize(dqkv, qkv.size, 'attentionBackward dqkv (like qkv)');
+}
+
+function uniforms({ B, T, C, H }: AttentionShape): Uniform[] {
+  return [u32(B), u32(T), u32(C), u32(H), u32(C / H), f32(1 / Math.sqrt(C / H))];
+}
+
+export function attentionOnCpu(be: CpuBackend, out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
+  forwardChecks(out, att, qkv, s);
+  attentionRef(be.f(out), be.f(att), be.f(qkv), s);
+}
+export function attentionOnGpu(be: WebGpuBackend, out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
+  forwardChecks(out, att, qkv, s);
+  be.dispatch(ATTN_FWD_FUSED, [out, att, qkv], uniforms(s), grid1d(s.B * s.H * s.T, 1));
+}
+
+export function attentionBackwardOnCpu(be: CpuBackend, dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
+  backwardChecks(dqkv, dOut, qkv, att, s);
+  attentionBackwardRef(be.f(dqkv), be.f(dOut), be.f(qkv), be.f(att), s);
+}
+export function attentionBackwardOnGpu(be: WebGpuBackend, dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
+  backwardChecks(dqkv, dOut, qkv, att, s);
+  const { B, T, C, H } = s;
+  const dp = be.scratch([B, H, T, T]); // dpreatt: (B, H, T, T), lower triangle only
+  be.dispatch(ATTN_BWD_DPREATT, [dp, dOut, qkv, att], uniforms(s), grid1d(B * H * T, 1));
+  be.dispatch(ATTN_BWD_DQKV, [dqkv, dp, dOut, qkv, att], uniforms(s), grid1d(B * T * C, ELEM_WG));
+  be.release(dp);
 }
