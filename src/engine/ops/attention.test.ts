@@ -1,0 +1,89 @@
+/** Attention CPU reference: causal softmax rows, T = 1, gradient checks (f64) for H = 1 and H = C, accumulation, shapes. */
+import { describe, expect, it } from 'vitest';
+import type { AttentionShape } from '../backend';
+import { CpuBackend } from '../cpu/backend';
+import { Rng } from '../rng';
+import { gradCheck, randn64, weightedSum } from '../testing/gradcheck';
+import { attentionBackwardRef, attentionRef } from './attention';
+
+const SHAPES: AttentionShape[] = [
+  { B: 1, T: 1, C: 4, H: 2 }, // T = 1: out = v
+  { B: 2, T: 3, C: 4, H: 1 }, // H = 1
+  { B: 1, T: 4, C: 3, H: 3 }, // H = C: head size 1
+  { B: 2, T: 5, C: 6, H: 2 },
+];
+
+const tag = ({ B, T, C, H }: AttentionShape): string => `B=${B} T=${T} C=${C} H=${H}`;
+
+describe('attention reference', () => {
+  it('att rows are causal probabilities; T = 1 copies v', () => {
+    const s = { B: 2, T: 5, C: 6, H: 2 };
+    const rng = new Rng('attn rows');
+    const qkv = randn64(rng, s.B * s.T * 3 * s.C);
+    const out = new Float64Array(s.B * s.T * s.C);
+    const att = new Float64Array(s.B * s.H * s.T * s.T).fill(7);
+    attentionRef(out, att, qkv, s);
+    for (let r = 0; r < s.B * s.H * s.T; r++) {
+      const t = r % s.T;
+      const row = att.subarray(r * s.T, (r + 1) * s.T);
+      expect(row.reduce((a, v) => a + v, 0)).toBeCloseTo(1, 12);
+      for (let t2 = t + 1; t2 < s.T; t2++) expect(row[t2]).toBe(0);
+    }
+    const one = { B: 1, T: 1, C: 4, H: 2 };
+    const q1 = randn64(rng, 12);
+    const o1 = new Float64Array(4);
+    attentionRef(o1, new Float64Array(2), q1, one);
+    expect(Array.from(o1)).toEqual(Array.from(q1.subarray(8, 12)));
+  });
+
+  for (const s of SHAPES) {
+    it(`gradient matches central differences, ${tag(s)}`, () => {
+      const { B, T, C, H } = s;
+      const rng = new Rng(`attn ${tag(s)}`);
+      const qkv = randn64(rng, B * T * 3 * C);
+      const w = randn64(rng, B * T * C); // = dOut
+      const out = new Float64Array(B * T * C);
+      const att = new Float64Array(B * H * T * T);
+      const loss = (): number => {
+        attentionRef(out, att, qkv, s);
+        return weightedSum(out, w);
+      };
+      loss();
+      const dqkv = new Float64Array(qkv.length);
+      attentionBackwardRef(dqkv, w, qkv, att.slice(), s);
+      const r = gradCheck('dqkv', loss, qkv, dqkv);
+      expect(r.ok, r.summary).toBe(true);
+    });
+  }
+});
+
+describe('attention on the cpu backend', () => {
+  const be = new CpuBackend();
+  const s = { B: 1, T: 3, C: 4, H: 2 };
+  const rng = new Rng('attn backend');
+  const qkv = be.fromArray(Float32Array.from(randn64(rng, 36)), [1, 3, 12]);
+  const dOut = be.fromArray(Float32Array.from(randn64(rng, 12)), [1, 3, 4]);
+
+  it('backward accumulates: two calls give twice one call', async () => {
+    const out = be.zeros([1, 3, 4]);
+    const att = be.zeros([1, 2, 3, 3]);
+    be.attention(out, att, qkv, s);
+    const once = be.zeros([1, 3, 12]);
+    const twice = be.zeros([1, 3, 12]);
+    be.attentionBackward(once, dOut, qkv, att, s);
+    be.attentionBackward(twice, dOut, qkv, att, s);
+    be.attentionBackward(twice, dOut, qkv, att, s);
+    const a = await be.read(once);
+    const b = await be.read(twice);
+    for (let i = 0; i < a.length; i++) expect(b[i]).toBeCloseTo(2 * a[i], 5);
+  });
+
+  it('names the bad shape', () => {
+    const out = be.zeros([1, 3, 4]);
+    const att = be.zeros([1, 2, 3, 3]);
+    expect(() => be.attention(out, att, qkv, { ...s, H: 3 })).toThrow(/C \(4\) must be a multiple of H \(3\)/);
+    expect(() => be.attention(out, att, qkv, { ...s, T: 0 })).toThrow(/T must be a positive integer/);
+    expect(() => be.attention(out, be.zeros([1, 2, 3]), qkv, s)).toThrow(/attention att \(B=1, H=2, T=3, T=3\)/);
+    expect(() => be.attentionBackward(be.zeros([1, 3, 4]), dOut, qkv, att, s)).toThrow(/dqkv/);
+  });
+});
