@@ -45,6 +45,16 @@ export interface AttentionShape {
   H: number;
 }
 
+export interface CachedAttentionShape {
+  B: number;
+  /** New tokens per sequence in this call. */
+  S: number;
+  /** Cache length (the model's context). */
+  maxT: number;
+  C: number;
+  H: number;
+}
+
 export interface AdamWOptions {
   lr: number;
   beta1: number;
@@ -133,6 +143,15 @@ export interface Backend {
   attention(out: Tensor, att: Tensor, qkv: Tensor, shape: AttentionShape): void;
   /** dqkv (B, T, 3C) += from dOut (B, T, C), the saved qkv and att. */
   attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, shape: AttentionShape): void;
+
+  /**
+   * Attention with a KV cache, for sampling. qkv (B, S, 3C) holds S new tokens per sequence; sequence
+   * b's new tokens sit at positions start[b] .. start[b] + len[b] − 1 (i32 tensors of B; tokens at
+   * s >= len[b] are padding). Their k and v are written into kCache / vCache (B, maxT, C) at those
+   * positions, then each new query attends causally over positions 0 .. its own. out (B, S, C);
+   * padding rows are 0. S = 1 is one decoding step; start = 0, S = T is a prefill. Forward only.
+   */
+  attentionCached(out: Tensor, kCache: Tensor, vCache: Tensor, qkv: Tensor, start: Tensor, len: Tensor, shape: CachedAttentionShape): void;
 
   // ---- softmax family -----------------------------------------------------------------------------
   /** Row softmax over the last dim: out (N, V) from x (N, V). */

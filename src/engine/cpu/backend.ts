@@ -3,7 +3,7 @@
  * ../ops/<op>.ts. It is the oracle the WebGPU kernels are tested against and the fallback where
  * WebGPU is missing (shown to the user as such). Work runs eagerly; `read` resolves at once.
  */
-import type { AdamWOptions, AttentionShape, Backend, DType, MatmulOptions, Tensor } from '../backend';
+import type { AdamWOptions, AttentionShape, Backend, CachedAttentionShape, DType, MatmulOptions, Tensor } from '../backend';
 import { sizeOf } from '../backend';
 import * as ops from '../ops';
 
@@ -93,6 +93,9 @@ export class CpuBackend implements Backend {
   attention(out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void { ops.attentionOnCpu(this, out, att, qkv, s); }
   attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
     ops.attentionBackwardOnCpu(this, dqkv, dOut, qkv, att, s);
+  }
+  attentionCached(out: Tensor, kCache: Tensor, vCache: Tensor, qkv: Tensor, start: Tensor, len: Tensor, s: CachedAttentionShape): void {
+    ops.attentionCachedOnCpu(this, out, kCache, vCache, qkv, start, len, s);
   }
   softmax(out: Tensor, x: Tensor): void { ops.softmaxOnCpu(this, out, x); }
   softmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void { ops.softmaxBackwardOnCpu(this, dx, y, dy); }

@@ -9,7 +9,7 @@
  * Binding convention for every kernel: @group(0) @binding(0) a uniform `Params` struct of 4-byte
  * scalars (always present, may be unused), then the tensors at bindings 1, 2, … in the order given.
  */
-import type { AdamWOptions, AttentionShape, Backend, DType, MatmulOptions, Tensor } from '../backend';
+import type { AdamWOptions, AttentionShape, Backend, CachedAttentionShape, DType, MatmulOptions, Tensor } from '../backend';
 import { sizeOf, VIEW_ALIGN } from '../backend';
 import type { GpuContext } from './context';
 import { adapterLine } from './context';
@@ -291,6 +291,9 @@ export class WebGpuBackend implements Backend {
   attention(out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void { ops.attentionOnGpu(this, out, att, qkv, s); }
   attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
     ops.attentionBackwardOnGpu(this, dqkv, dOut, qkv, att, s);
+  }
+  attentionCached(out: Tensor, kCache: Tensor, vCache: Tensor, qkv: Tensor, start: Tensor, len: Tensor, s: CachedAttentionShape): void {
+    ops.attentionCachedOnGpu(this, out, kCache, vCache, qkv, start, len, s);
   }
   softmax(out: Tensor, x: Tensor): void { ops.softmaxOnGpu(this, out, x); }
   softmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void { ops.softmaxBackwardOnGpu(this, dx, y, dy); }

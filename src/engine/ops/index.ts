@@ -6,6 +6,7 @@ export * from './embedding';
 export * from './layernorm';
 export * from './gelu';
 export * from './attention';
+export * from './kvattention';
 export * from './softmax';
 export * from './crossentropy';
 export * from './adamw';

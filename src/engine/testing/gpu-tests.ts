@@ -11,6 +11,7 @@ import { softmaxGpuTests } from '../ops/softmax.gputest';
 import { crossentropyGpuTests } from '../ops/crossentropy.gputest';
 import { adamwGpuTests } from '../ops/adamw.gputest';
 import { clipGpuTests } from '../ops/clip.gputest';
+import { kvattentionGpuTests } from '../ops/kvattention.gputest';
 import { tinyNetGpuTests } from './tiny-net.gputest';
 
 export const GPU_TESTS: GpuTest[] = [
@@ -25,5 +26,6 @@ export const GPU_TESTS: GpuTest[] = [
   ...crossentropyGpuTests,
   ...adamwGpuTests,
   ...clipGpuTests,
+  ...kvattentionGpuTests,
   ...tinyNetGpuTests,
 ];

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../cpu/backend';
+import { Rng } from '../rng';
+import { compare } from '../testing/compare';
+import { randn } from '../testing/gpu-test';
+
+describe('attentionCached (CPU reference)', () => {
+  const B = 2, T = 7, C = 6, H = 3;
+  const rng = new Rng('kv-ref');
+  const qkv = randn(rng, B * T * 3 * C);
+
+  it('decoding one token at a time equals a prefill and equals full causal attention', async () => {
+    const be = new CpuBackend();
+    const prefill = be.zeros([B, T, C]);
+    be.attentionCached(prefill, be.zeros([B, T, C]), be.zeros([B, T, C]), be.fromArray(qkv, [B, T, 3 * C]),
+      be.fromArray(new Int32Array(B), [B]), be.fromArray(new Int32Array(B).fill(T), [B]), { B, S: T, maxT: T, C, H });
+    const kc = be.zeros([B, T, C]);
+    const vc = be.zeros([B, T, C]);
+    const stepwise = new Float32Array(B * T * C);
+    for (let t = 0; t < T; t++) {
+      const step = new Float32Array(B * 3 * C);
+      for (let b = 0; b < B; b++) step.set(qkv.subarray((b * T + t) * 3 * C, (b * T + t + 1) * 3 * C), b * 3 * C);
+      const out = be.zeros([B, 1, C]);
+      be.attentionCached(out, kc, vc, be.fromArray(step, [B, 3 * C]), be.fromArray(new Int32Array(B).fill(t), [B]),
+        be.fromArray(new Int32Array(B).fill(1), [B]), { B, S: 1, maxT: T, C, H });
+      const o = await be.read(out);
+      for (let b = 0; b < B; b++) stepwise.set(o.subarray(b * C, (b + 1) * C), (b * T + t) * C);
+    }
+    const full = be.zeros([B, T, C]);
+    be.attention(full, be.zeros([B, H, T, T]), be.fromArray(qkv, [B, T, 3 * C]), { B, T, C, H });
+    const r1 = compare('stepwise vs prefill', stepwise, await be.read(prefill));
+    const r2 = compare('prefill vs full attention', await be.read(prefill), await be.read(full));
+    expect(r1.ok, r1.summary).toBe(true);
+    expect(r2.ok, r2.summary).toBe(true);
+  });
+
+  it('zeroes padding rows and leaves the cache untouched past len', async () => {
+    const be = new CpuBackend();
+    const out = be.fromArray(new Float32Array(B * T * C).fill(9), [B, T, C]);
+    const kc = be.zeros([B, T, C]);
+    be.attentionCached(out, kc, be.zeros([B, T, C]), be.fromArray(qkv, [B, T, 3 * C]),
+      be.fromArray(new Int32Array(B), [B]), be.fromArray(Int32Array.of(2, 0), [B]), { B, S: T, maxT: T, C, H });
+    const o = await be.read(out);
+    const k = await be.read(kc);
+    expect(Array.from(o.subarray(2 * C, T * C)).every((x) => x === 0)).toBe(true); // b = 0, rows 2..
+    expect(Array.from(o.subarray(T * C)).every((x) => x === 0)).toBe(true); // b = 1, all padding
+    expect(Array.from(k.subarray(2 * C, T * C)).every((x) => x === 0)).toBe(true);
+    expect(k[0]).toBe(qkv[C]);
+  });
+
+  it('names the bad tensor on a shape mismatch', () => {
+    const be = new CpuBackend();
+    expect(() => be.attentionCached(be.zeros([1]), be.zeros([B, T, C]), be.zeros([B, T, C]), be.zeros([B, T, 3 * C]),
+      be.zeros([B], 'i32'), be.zeros([B], 'i32'), { B, S: T, maxT: T, C, H })).toThrow(/out \(B, S, C\) needs/);
+  });
+});
