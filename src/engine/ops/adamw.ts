@@ -1,12 +1,93 @@
-/** STUB: adamw — forward/backward CPU reference, WGSL kernel and dispatch wrapper go here. */
-import type { AdamWOptions, Tensor } from '../backend';
+/**
+ * AdamW, one step in place on param, m, v, exactly as torch.optim.AdamW (amsgrad = false,
+ * maximize = false) computes it:
+ *   p ← p − lr·λ·p                                  decoupled weight decay (Loshchilov & Hutter)
+ *   m ← β₁·m + (1 − β₁)·g                           first moment
+ *   v ← β₂·v + (1 − β₂)·g²                          second moment
+ *   p ← p − (lr / (1 − β₁ᵗ)) · m / (√v / √(1 − β₂ᵗ) + ε)    bias-corrected update
+ * https://pytorch.org/docs/stable/generated/torch.optim.AdamW.html (the "single tensor" path).
+ * The bias-correction scalars are computed on the host in float64 and passed as uniforms.
+ * Not here: the learning-rate schedule, parameter groups (no decay for biases/LayerNorm): callers
+ * pass weightDecay per tensor or arena slice.
+ */
+import { assertSize, type AdamWOptions, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
+import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
+import type { Vec } from './types';
 
-export function adamwOnCpu(_be: CpuBackend, ..._args: [param: Tensor, grad: Tensor, m: Tensor, v: Tensor, opts: AdamWOptions]): void {
-  throw new Error('adamw (cpu): not implemented');
+const WG = 256;
+
+/** The per-step scalars of the update, from the options (float64 on the host). */
+export function adamwScalars(o: AdamWOptions): { decay: number; stepSize: number; bc2Sqrt: number } {
+  if (!(o.step >= 1) || !Number.isInteger(o.step)) throw new Error(`adamw: step must be an integer >= 1 (1-based), got ${o.step}`);
+  for (const [k, x] of [['beta1', o.beta1], ['beta2', o.beta2]] as const) {
+    if (!(x >= 0 && x < 1)) throw new Error(`adamw: ${k} must be in [0, 1), got ${x}`);
+  }
+  if (!(o.eps > 0)) throw new Error(`adamw: eps must be > 0, got ${o.eps}`);
+  const bc1 = 1 - o.beta1 ** o.step; // 1 − β₁ᵗ
+  const bc2 = 1 - o.beta2 ** o.step; // 1 − β₂ᵗ
+  return { decay: 1 - o.lr * o.weightDecay, stepSize: o.lr / bc1, bc2Sqrt: Math.sqrt(bc2) };
 }
 
-export function adamwOnGpu(_be: WebGpuBackend, ..._args: [param: Tensor, grad: Tensor, m: Tensor, v: Tensor, opts: AdamWOptions]): void {
-  throw new Error('adamw (webgpu): not implemented');
+// ---- CPU reference ----------------------------------------------------------------------------------
+
+export function adamwRef(p: Vec, g: Vec, m: Vec, v: Vec, o: AdamWOptions): void {
+  const { decay, stepSize, bc2Sqrt } = adamwScalars(o);
+  for (let i = 0; i < p.length; i++) {
+    p[i] *= decay; // p ← p − lr·λ·p
+    m[i] = o.beta1 * m[i] + (1 - o.beta1) * g[i]; // m_t
+    v[i] = o.beta2 * v[i] + (1 - o.beta2) * g[i] * g[i]; // v_t
+    const denom = Math.sqrt(v[i]) / bc2Sqrt + o.eps; // √v̂_t + ε
+    p[i] -= (stepSize * m[i]) / denom; // p ← p − lr·m̂_t / (√v̂_t + ε)
+  }
+}
+
+// ---- WGSL -------------------------------------------------------------------------------------------
+
+const ADAMW: Kernel = {
+  name: 'adamw',
+  code: /* wgsl */ `
+struct Params { n: u32, beta1: f32, beta2: f32, eps: f32, decay: f32, stepSize: f32, bc2Sqrt: f32 }
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read_write> p: array<f32>;
+@group(0) @binding(2) var<storage, read> g: array<f32>;
+@group(0) @binding(3) var<storage, read_write> m: array<f32>;
+@group(0) @binding(4) var<storage, read_write> v: array<f32>;
+${WGSL_LINEAR_INDEX}
+@compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = linear_index(gid, nwg, ${WG}u);
+  if (i >= P.n) { return; }
+  let gi = g[i];
+  let mi = P.beta1 * m[i] + (1.0 - P.beta1) * gi;
+  let vi = P.beta2 * v[i] + (1.0 - P.beta2) * gi * gi;
+  let denom = sqrt(vi) / P.bc2Sqrt + P.eps;
+  p[i] = p[i] * P.decay - P.stepSize * mi / denom;
+  m[i] = mi;
+  v[i] = vi;
+}`,
+};
+
+// ---- entry points ------------------------------------------------------------------------------------
+
+function checkSizes(p: Tensor, g: Tensor, m: Tensor, v: Tensor): void {
+  assertSize(g, p.size, 'adamw grad');
+  assertSize(m, p.size, 'adamw m');
+  assertSize(v, p.size, 'adamw v');
+}
+
+export function adamwOnCpu(be: CpuBackend, param: Tensor, grad: Tensor, m: Tensor, v: Tensor, opts: AdamWOptions): void {
+  checkSizes(param, grad, m, v);
+  adamwRef(be.f(param), be.f(grad), be.f(m), be.f(v), opts);
+}
+
+export function adamwOnGpu(be: WebGpuBackend, param: Tensor, grad: Tensor, m: Tensor, v: Tensor, opts: AdamWOptions): void {
+  checkSizes(param, grad, m, v);
+  const s = adamwScalars(opts);
+  be.dispatch(
+    ADAMW,
+    [param, grad, m, v],
+    [u32(param.size), f32(opts.beta1), f32(opts.beta2), f32(opts.eps), f32(s.decay), f32(s.stepSize), f32(s.bc2Sqrt)],
+    grid1d(param.size, WG),
+  );
 }
