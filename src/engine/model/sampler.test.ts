@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../cpu/backend';
+import { Rng } from '../rng';
+import { compare } from '../testing/compare';
+import type { ModelConfig } from './config';
+import { generate, GREEDY, KvSession, sampleToken } from './sampler';
+import { Transformer } from './transformer';
+
+const TINY: ModelConfig = { vocabSize: 29, contextLength: 16, channels: 8, layers: 2, heads: 2 };
+
+function noisyModel(seed: string): Transformer {
+  const m = Transformer.create(new CpuBackend(), TINY, seed);
+  return m;
+}
+
+async function fullLogits(model: Transformer, seq: number[]): Promise<Float32Array> {
+  const be = model.be;
+  const { logits } = model.forward(be.fromArray(Int32Array.from(seq), [seq.length]), 1, seq.length);
+  const all = await be.read(logits);
+  return all.slice((seq.length - 1) * TINY.vocabSize, seq.length * TINY.vocabSize);
+}
+
+describe('sampling with a KV cache', () => {
+  it('logits from cached decoding equal a full recompute, for ragged batches', async () => {
+    const model = noisyModel('kv');
+    const rng = new Rng('kv-seqs');
+    const seqs = [11, 5, 1].map((n) => Array.from({ length: n }, () => rng.int(0, TINY.vocabSize - 1)));
+    const session = new KvSession(model, seqs.length);
+    // Prefill ragged prompts of 4, 2 and 1 tokens, then feed the rest one token at a time.
+    const prompt = [4, 2, 1];
+    let logits = await session.step(seqs.map((s, b) => s.slice(0, prompt[b])));
+    const fed = [...prompt];
+    for (let guard = 0; guard < 20; guard++) {
+      for (let b = 0; b < seqs.length; b++) {
+        if (fed[b] === 0) continue;
+        const want = await fullLogits(model, seqs[b].slice(0, fed[b]));
+        const r = compare(`seq ${b} after ${fed[b]} tokens`, logits[b], want);
+        expect(r.ok, r.summary).toBe(true);
+      }
+      const next = seqs.map((s, b) => (fed[b] > 0 && fed[b] < s.length ? [s[fed[b]]] : []));
+      if (next.every((n) => n.length === 0)) break;
+      logits = await session.step(next);
+      next.forEach((n, b) => (fed[b] = n.length > 0 ? fed[b] + 1 : 0));
+    }
+    expect(Array.from(session.lengths)).toEqual([11, 5, 1]);
+  });
+
+  it('greedy generation is deterministic and stops at a stop token', async () => {
+    const model = noisyModel('gen');
+    const run = () => generate(model, [[1, 2, 3], [4]], { maxNewTokens: 6, stop: [7], sampling: GREEDY, rng: new Rng(1) });
+    const a = await run();
+    expect(await run()).toEqual(a);
+    for (const seq of a) {
+      expect(seq.length).toBeGreaterThan(0);
+      expect(seq.length).toBeLessThanOrEqual(6);
+      const stopAt = seq.indexOf(7);
+      if (stopAt >= 0) expect(stopAt).toBe(seq.length - 1);
+    }
+  });
+
+  it('refuses to run past the context with a clear message', async () => {
+    const session = new KvSession(noisyModel('ctx'), 1);
+    await expect(session.step([Array.from({ length: 17 }, () => 1)])).rejects.toThrow(/context holds 16/);
+  });
+});
+
+describe('sampleToken', () => {
+  const logits = Float32Array.of(1, 3, 2, -1, 3);
+  it('greedy takes the first maximum', () => {
+    expect(sampleToken(logits, GREEDY, new Rng(0))).toBe(1);
+  });
+  it('top-k 1 is greedy; top-k restricts the support', () => {
+    const rng = new Rng(5);
+    for (let i = 0; i < 50; i++) expect(sampleToken(logits, { temperature: 1, topK: 1, topP: 1 }, rng)).toBe(1);
+    const seen = new Set<number>();
+    for (let i = 0; i < 300; i++) seen.add(sampleToken(logits, { temperature: 1, topK: 3, topP: 1 }, rng));
+    expect([...seen].sort()).toEqual([1, 2, 4]);
+  });
+  it('top-p keeps the smallest nucleus', () => {
+    const rng = new Rng(6);
+    const seen = new Set<number>();
+    for (let i = 0; i < 300; i++) seen.add(sampleToken(logits, { temperature: 1, topK: 0, topP: 0.6 }, rng));
+    expect([...seen].sort()).toEqual([1, 4]);
+  });
+  it('temperature 1 follows the softmax (frequencies within 3 sigma)', () => {
+    const rng = new Rng(7);
+    const counts = new Array(5).fill(0);
+    const n = 4000;
+    for (let i = 0; i < n; i++) counts[sampleToken(logits, { temperature: 1, topK: 0, topP: 1 }, rng)]++;
+    const z = Array.from(logits).map((x) => Math.exp(x));
+    const total = z.reduce((a, b) => a + b, 0);
+    z.forEach((zi, i) => {
+      const p = zi / total;
+      expect(Math.abs(counts[i] / n - p)).toBeLessThan(3 * Math.sqrt((p * (1 - p)) / n) + 1e-3);
+    });
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * Batched sampling with a KV cache: many dialogues at once, each with its own length. A call to
+ * `step` appends S new tokens per sequence (a prompt chunk, or one sampled token) and returns the
+ * logits at each sequence's last new token. Sampling itself (temperature, top-k, top-p) runs on the
+ * host with the run's seeded generator, on the B × V logits read back per step.
+ *
+ * Shape legend: B sequences, S new tokens per call, maxT cache length (the model's context),
+ * C channels, V vocab.
+ */
+import type { Backend, Tensor } from '../backend';
+import type { Rng } from '../rng';
+import type { Transformer } from './transformer';
+
+export interface SamplingOptions {
+  /** 0 = greedy (argmax). */
+  temperature: number;
+  /** Keep only the k most likely tokens; 0 = all. */
+  topK: number;
+  /** Keep the smallest set of tokens whose probability reaches p; 1 = all. */
+  topP: number;
+}
+
+export const GREEDY: SamplingOptions = { temperature: 0, topK: 0, topP: 1 };
+
+/** One token from one row of logits. Deterministic given the generator's state. */
+export function sampleToken(logits: ArrayLike<number>, opts: SamplingOptions, rng: Rng): number {
+  const V = logits.length;
+  if (opts.temperature <= 0) {
+    let best = 0;
+    for (let i = 1; i < V; i++) if (logits[i] > logits[best]) best = i;
+    return best;
+  }
+  // Candidates sorted by logit (ties by id, so the order never depends on the sort's stability).
+  let idx = Array.from({ length: V }, (_, i) => i).sort((a, b) => logits[b] - logits[a] || a - b);
+  if (opts.topK > 0 && opts.topK < V) idx = idx.slice(0, opts.topK);
+  const max = logits[idx[0]];
+  const probs = idx.map((i) => Math.exp((logits[i] - max) / opts.temperature));
+  let total = probs.reduce((a, b) => a + b, 0);
+  if (opts.topP < 1) {
+    let acc = 0;
+    let keep = 0;
+    while (keep < probs.length && acc < opts.topP * total) acc += probs[keep++];
+    idx = idx.slice(0, Math.max(1, keep));
+    probs.length = idx.length;
+    total = probs.reduce((a, b) => a + b, 0);
+  }
+  let r = rng.next() * total;
+  for (let k = 0; k < idx.length; k++) {
+    r -= probs[k];
+    if (r < 0) return idx[k];
+  }
+  return idx[idx.length - 1];
+}
+
+/** Per-layer K and V caches for B sequences plus the activations of one cached step. */
+export class KvSession {
+  readonly k: Tensor[];
+  readonly v: Tensor[];
+  /** Tokens already in each sequence's cache. */
+  readonly lengths: Int32Array;
+  private stepActs: { S: number; t: Record<string, Tensor> } | null = null;
+  private readonly be: Backend;
+
+  constructor(readonly model: Transformer, readonly B: number) {
+    this.be = model.be;
+    const { layers, contextLength: T, channels: C } = model.config;
+    this.k = Array.from({ length: layers }, () => this.be.zeros([B, T, C]));
+    this.v = Array.from({ length: layers }, () => this.be.zeros([B, T, C]));
+    this.lengths = new Int32Array(B);
+  }
+
+  private acts(S: number): Record<string, Tensor> {
+    if (this.stepActs?.S === S) return this.stepActs.t;
+    if (this.stepActs) for (const t of Object.values(this.stepActs.t)) this.be.release(t);
+    const { channels: C, vocabSize: V } = this.model.config;
+    const N = this.B * S;
+    const z = (shape: number[], dtype: 'f32' | 'i32' = 'f32') => this.be.zeros(shape, dtype);
+    const t = {
+      ids: z([N], 'i32'), pos: z([N], 'i32'), start: z([this.B], 'i32'), len: z([this.B], 'i32'),
+      tok: z([N, C]), posEmb: z([N, C]), x: z([N, C]), ln: z([N, C]), mean: z([N]), rstd: z([N]),
+      qkv: z([N, 3 * C]), atty: z([N, C]), tmp: z([N, C]), fc: z([N, 4 * C]), fcGelu: z([N, 4 * C]),
+      logits: z([N, V]),
+    };
+    this.stepActs = { S, t };
+    return t;
+  }
+
+  /**
+   * Append tokens[b] (at most S of them, S = the longest) to each sequence; return, for each b, the
+   * logits (V) after its last appended token (a zero row where tokens[b] is empty).
+   */
+  async step(tokens: readonly (readonly number[])[]): Promise<Float32Array[]> {
+    const be = this.be;
+    const m = this.model;
+    const { channels: C, heads: H, contextLength: maxT, vocabSize: V } = m.config;
+    if (tokens.length !== this.B) throw new Error(`step: ${tokens.length} sequences for a session of ${this.B}`);
+    const S = Math.max(1, ...tokens.map((t) => t.length));
+    const a = this.acts(S);
+    const ids = new Int32Array(this.B * S);
+    const pos = new Int32Array(this.B * S);
+    const len = new Int32Array(this.B);
+    for (let b = 0; b < this.B; b++) {
+      if (this.lengths[b] + tokens[b].length > maxT) {
+        throw new Error(`sequence ${b} would reach ${this.lengths[b] + tokens[b].length} tokens; the context holds ${maxT}`);
+      }
+      len[b] = tokens[b].length;
+      for (let s = 0; s < S; s++) {
+        ids[b * S + s] = s < len[b] ? tokens[b][s] : 0;
+        pos[b * S + s] = Math.min(this.lengths[b] + s, maxT - 1);
+      }
+    }
+    be.write(a.ids, ids);
+    be.write(a.pos, pos);
+    be.write(a.start, this.lengths);
+    be.write(a.len, len);
+    const p = m.p;
+    be.embedding(a.tok, p.wte, a.ids);
+    be.embedding(a.posEmb, p.wpe, a.pos);
+    be.add(a.x, a.tok, a.posEmb);
+    for (let l = 0; l < m.config.layers; l++) {
+      const q = (n: string) => p[`h${l}.${n}`];
+      be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln1.w'), q('ln1.b'));
+      be.matmul(a.qkv, a.ln, q('attn.qkv.w'));
+      be.addBias(a.qkv, a.qkv, q('attn.qkv.b'));
+      be.attentionCached(a.atty, this.k[l], this.v[l], a.qkv, a.start, a.len, { B: this.B, S, maxT, C, H });
+      be.matmul(a.tmp, a.atty, q('attn.proj.w'));
+      be.addBias(a.tmp, a.tmp, q('attn.proj.b'));
+      be.addInto(a.x, a.tmp);
+      be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln2.w'), q('ln2.b'));
+      be.matmul(a.fc, a.ln, q('mlp.fc.w'));
+      be.addBias(a.fc, a.fc, q('mlp.fc.b'));
+      be.gelu(a.fcGelu, a.fc);
+      be.matmul(a.tmp, a.fcGelu, q('mlp.proj.w'));
+      be.addBias(a.tmp, a.tmp, q('mlp.proj.b'));
+      be.addInto(a.x, a.tmp);
+    }
+    be.layerNorm(a.ln, a.mean, a.rstd, a.x, p['lnf.w'], p['lnf.b']);
+    be.matmul(a.logits, a.ln, p.wte, { transB: true }); // logits: (B·S, V)
+    const all = await be.read(a.logits);
+    const out: Float32Array[] = [];
+    for (let b = 0; b < this.B; b++) {
+      this.lengths[b] += len[b];
+      out.push(len[b] > 0 ? all.slice((b * S + len[b] - 1) * V, (b * S + len[b]) * V) : new Float32Array(V));
+    }
+    return out;
+  }
+
+  release(): void {
+    for (const t of [...this.k, ...this.v]) this.be.release(t);
+    if (this.stepActs) for (const t of Object.values(this.stepActs.t)) this.be.release(t);
+    this.stepActs = null;
+  }
+}
+
+/**
+ * Continue each prompt with up to maxNewTokens sampled tokens, stopping a sequence at a stop token
+ * (included in its output) or at the context's end. Returns the new tokens per sequence.
+ */
+export async function generate(
+  model: Transformer,
+  prompts: readonly (readonly number[])[],
+  opts: { maxNewTokens: number; stop: readonly number[]; sampling: SamplingOptions; rng: Rng },
+): Promise<number[][]> {
+  const session = new KvSession(model, prompts.length);
+  try {
+    const out = prompts.map(() => [] as number[]);
+    const done = prompts.map(() => false);
+    let logits = await session.step(prompts);
+    for (let n = 0; n < opts.maxNewTokens; n++) {
+      const next = prompts.map((_, b) => {
+        if (done[b]) return [];
+        const tok = sampleToken(logits[b], opts.sampling, opts.rng);
+        out[b].push(tok);
+        if (opts.stop.includes(tok) || session.lengths[b] + 1 >= model.config.contextLength) done[b] = true;
+        return done[b] ? [] : [tok];
+      });
+      if (done.every(Boolean)) break;
+      logits = await session.step(next);
+    }
+    return out;
+  } finally {
+    session.release();
+  }
+}

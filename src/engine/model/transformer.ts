@@ -1,0 +1,240 @@
+/**
+ * The policy: a decoder-only, pre-norm transformer with tied embeddings and a scalar value head,
+ * written once against the Backend contract (GPT-2 / nanoGPT architecture, llm.c's explicit
+ * forward and backward). Parameters, gradients and Adam moments each live in one arena laid out by
+ * paramLayout(); every parameter is a view into it.
+ *
+ *   x = wte[ids] + wpe[pos]
+ *   for each block:  x = x + proj(attn(LN1(x)));  x = x + mlp(LN2(x))
+ *   h = LNf(x);  logits = h · wteᵀ;  values = h · value.w + value.b
+ *
+ * Shape legend: B batch, T tokens, N = B·T rows, C channels, H heads, V vocab.
+ * Not here: sampling with a KV cache (sampler.ts), losses (the trainer supplies dLogits, dValues).
+ */
+import type { Backend, Tensor } from '../backend';
+import { matmulBackward } from '../ops/matmul';
+import { Rng } from '../rng';
+import { paramLayout, type ModelConfig, type ParamLayout } from './config';
+
+/** GPT-2 init: N(0, 0.02); residual projections scaled by 1/sqrt(2L); LayerNorm weight 1, biases 0. */
+export function initParams(config: ModelConfig, seed: number | string): Float32Array {
+  const layout = paramLayout(config);
+  const rng = new Rng(typeof seed === 'number' ? seed : seed);
+  const out = new Float32Array(layout.total);
+  const residualStd = 0.02 / Math.sqrt(2 * config.layers);
+  for (const e of layout.entries) {
+    const view = out.subarray(e.offset, e.offset + e.size);
+    if (/(^|\.)ln(\d|f)\.w$/.test(e.name)) view.fill(1);
+    else if (e.name.endsWith('.b')) view.fill(0);
+    else {
+      const std = /proj\.w$/.test(e.name) ? residualStd : 0.02;
+      for (let i = 0; i < e.size; i++) view[i] = rng.normal() * std;
+    }
+  }
+  return out;
+}
+
+interface LayerActs {
+  ln1: Tensor; ln1Mean: Tensor; ln1Rstd: Tensor; // (N, C), (N), (N)
+  qkv: Tensor; // (N, 3C)
+  att: Tensor; // (B, H, T, T)
+  atty: Tensor; // (N, C) attention output, before the projection
+  residMid: Tensor; // (N, C) after the attention residual
+  ln2: Tensor; ln2Mean: Tensor; ln2Rstd: Tensor;
+  fc: Tensor; // (N, 4C) before GELU
+  fcGelu: Tensor; // (N, 4C)
+  residOut: Tensor; // (N, C) after the MLP residual
+}
+
+/** Activations for one (B, T), allocated once and reused every step. */
+class Activations {
+  readonly posIds: Tensor; // (N) position of each row
+  readonly resid0: Tensor; // (N, C) embeddings
+  readonly tokEmb: Tensor; // (N, C)
+  readonly posEmb: Tensor; // (N, C)
+  readonly layers: LayerActs[];
+  readonly lnf: Tensor; readonly lnfMean: Tensor; readonly lnfRstd: Tensor;
+  readonly logits: Tensor; // (N, V)
+  readonly values: Tensor; // (N, 1)
+  // gradient scratch
+  readonly dResid: Tensor; // (N, C)
+  readonly dLn: Tensor; // (N, C)
+  readonly dAtty: Tensor; // (N, C)
+  readonly dQkv: Tensor; // (N, 3C)
+  readonly dFc: Tensor; // (N, 4C)
+  readonly dFcGelu: Tensor; // (N, 4C)
+
+  constructor(be: Backend, c: ModelConfig, readonly B: number, readonly T: number) {
+    const N = B * T;
+    const C = c.channels;
+    const z = (shape: number[]) => be.zeros(shape);
+    this.posIds = be.fromArray(Int32Array.from({ length: N }, (_, n) => n % T), [N]);
+    this.resid0 = z([N, C]);
+    this.tokEmb = z([N, C]);
+    this.posEmb = z([N, C]);
+    this.layers = Array.from({ length: c.layers }, () => ({
+      ln1: z([N, C]), ln1Mean: z([N]), ln1Rstd: z([N]),
+      qkv: z([N, 3 * C]), att: z([B, c.heads, T, T]), atty: z([N, C]), residMid: z([N, C]),
+      ln2: z([N, C]), ln2Mean: z([N]), ln2Rstd: z([N]),
+      fc: z([N, 4 * C]), fcGelu: z([N, 4 * C]), residOut: z([N, C]),
+    }));
+    this.lnf = z([N, C]);
+    this.lnfMean = z([N]);
+    this.lnfRstd = z([N]);
+    this.logits = z([N, c.vocabSize]);
+    this.values = z([N, 1]);
+    this.dResid = z([N, C]);
+    this.dLn = z([N, C]);
+    this.dAtty = z([N, C]);
+    this.dQkv = z([N, 3 * C]);
+    this.dFc = z([N, 4 * C]);
+    this.dFcGelu = z([N, 4 * C]);
+  }
+}
+
+export class Transformer {
+  readonly layout: ParamLayout;
+  /** Parameter, gradient and Adam-moment arenas: (total) each. */
+  readonly params: Tensor;
+  readonly grads: Tensor;
+  readonly adamM: Tensor;
+  readonly adamV: Tensor;
+  readonly p: Record<string, Tensor> = {};
+  readonly g: Record<string, Tensor> = {};
+  private acts: Activations | null = null;
+
+  constructor(readonly be: Backend, readonly config: ModelConfig, weights: Float32Array) {
+    this.layout = paramLayout(config);
+    if (weights.length !== this.layout.total) throw new Error(`weights have ${weights.length} values; this model needs ${this.layout.total}`);
+    this.params = be.fromArray(weights, [this.layout.total]);
+    this.grads = be.zeros([this.layout.total]);
+    this.adamM = be.zeros([this.layout.total]);
+    this.adamV = be.zeros([this.layout.total]);
+    for (const e of this.layout.entries) {
+      this.p[e.name] = be.view(this.params, e.offset, e.shape);
+      this.g[e.name] = be.view(this.grads, e.offset, e.shape);
+    }
+  }
+
+  static create(be: Backend, config: ModelConfig, seed: number | string): Transformer {
+    return new Transformer(be, config, initParams(config, seed));
+  }
+
+  private activations(B: number, T: number): Activations {
+    if (T > this.config.contextLength) throw new Error(`sequence of ${T} tokens is longer than the context (${this.config.contextLength})`);
+    if (!this.acts || this.acts.B !== B || this.acts.T !== T) {
+      if (this.acts) this.releaseActivations();
+      this.acts = new Activations(this.be, this.config, B, T);
+    }
+    return this.acts;
+  }
+
+  private releaseActivations(): void {
+    const a = this.acts;
+    if (!a) return;
+    const all: Tensor[] = [a.posIds, a.resid0, a.tokEmb, a.posEmb, a.lnf, a.lnfMean, a.lnfRstd, a.logits, a.values,
+      a.dResid, a.dLn, a.dAtty, a.dQkv, a.dFc, a.dFcGelu];
+    for (const l of a.layers) all.push(...Object.values(l));
+    for (const t of all) this.be.release(t);
+    this.acts = null;
+  }
+
+  /**
+   * Forward over ids (B·T, i32, row-major (B, T)). Returns logits (N, V) and values (N, 1); they
+   * stay valid until the next forward with another shape.
+   */
+  forward(ids: Tensor, B: number, T: number): { logits: Tensor; values: Tensor } {
+    const be = this.be;
+    const { channels: C, heads: H } = this.config;
+    const a = this.activations(B, T);
+    const p = this.p;
+    be.embedding(a.tokEmb, p.wte, ids);
+    be.embedding(a.posEmb, p.wpe, a.posIds);
+    be.add(a.resid0, a.tokEmb, a.posEmb);
+    let x = a.resid0;
+    for (let l = 0; l < this.config.layers; l++) {
+      const L = a.layers[l];
+      const q = (n: string) => p[`h${l}.${n}`];
+      be.layerNorm(L.ln1, L.ln1Mean, L.ln1Rstd, x, q('ln1.w'), q('ln1.b'));
+      be.matmul(L.qkv, L.ln1, q('attn.qkv.w'));
+      be.addBias(L.qkv, L.qkv, q('attn.qkv.b'));
+      be.attention(L.atty, L.att, L.qkv, { B, T, C, H });
+      be.matmul(L.residMid, L.atty, q('attn.proj.w'));
+      be.addBias(L.residMid, L.residMid, q('attn.proj.b'));
+      be.addInto(L.residMid, x);
+      be.layerNorm(L.ln2, L.ln2Mean, L.ln2Rstd, L.residMid, q('ln2.w'), q('ln2.b'));
+      be.matmul(L.fc, L.ln2, q('mlp.fc.w'));
+      be.addBias(L.fc, L.fc, q('mlp.fc.b'));
+      be.gelu(L.fcGelu, L.fc);
+      be.matmul(L.residOut, L.fcGelu, q('mlp.proj.w'));
+      be.addBias(L.residOut, L.residOut, q('mlp.proj.b'));
+      be.addInto(L.residOut, L.residMid);
+      x = L.residOut;
+    }
+    be.layerNorm(a.lnf, a.lnfMean, a.lnfRstd, x, p['lnf.w'], p['lnf.b']);
+    be.matmul(a.logits, a.lnf, p.wte, { transB: true }); // logits: (N, V) = h · wteᵀ
+    be.matmul(a.values, a.lnf, p['value.w']); // values: (N, 1)
+    be.addBias(a.values, a.values, p['value.b']);
+    return { logits: a.logits, values: a.values };
+  }
+
+  /**
+   * Backward from dLogits (N, V) and dValues (N, 1) (either may be null) after a forward with the
+   * same ids; ACCUMULATES into the gradient arena (zero it with zeroGrads() once per step).
+   */
+  backward(ids: Tensor, dLogits: Tensor | null, dValues: Tensor | null): void {
+    const be = this.be;
+    const a = this.acts;
+    if (!a) throw new Error('backward before forward');
+    const { channels: C, heads: H } = this.config;
+    const { B, T } = a;
+    const p = this.p;
+    const g = this.g;
+    be.fill(a.dLn, 0);
+    if (dLogits) matmulBackward(be, a.dLn, g.wte, dLogits, a.lnf, p.wte, { transB: true });
+    if (dValues) {
+      be.biasBackward(g['value.b'], dValues);
+      matmulBackward(be, a.dLn, g['value.w'], dValues, a.lnf, p['value.w'], {});
+    }
+    const lastX = this.config.layers > 0 ? a.layers[this.config.layers - 1].residOut : a.resid0;
+    be.fill(a.dResid, 0);
+    be.layerNormBackward(a.dResid, g['lnf.w'], g['lnf.b'], a.dLn, lastX, a.lnfMean, a.lnfRstd, p['lnf.w']);
+    for (let l = this.config.layers - 1; l >= 0; l--) {
+      const L = a.layers[l];
+      const x = l > 0 ? a.layers[l - 1].residOut : a.resid0;
+      const q = (n: string) => p[`h${l}.${n}`];
+      const dq = (n: string) => g[`h${l}.${n}`];
+      // MLP: residOut = residMid + proj(gelu(fc(LN2(residMid)))); dResid flows through unchanged.
+      be.biasBackward(dq('mlp.proj.b'), a.dResid);
+      be.fill(a.dFcGelu, 0);
+      matmulBackward(be, a.dFcGelu, dq('mlp.proj.w'), a.dResid, L.fcGelu, q('mlp.proj.w'), {});
+      be.fill(a.dFc, 0);
+      be.geluBackward(a.dFc, L.fc, a.dFcGelu);
+      be.biasBackward(dq('mlp.fc.b'), a.dFc);
+      be.fill(a.dLn, 0);
+      matmulBackward(be, a.dLn, dq('mlp.fc.w'), a.dFc, L.ln2, q('mlp.fc.w'), {});
+      be.layerNormBackward(a.dResid, dq('ln2.w'), dq('ln2.b'), a.dLn, L.residMid, L.ln2Mean, L.ln2Rstd, q('ln2.w'));
+      // Attention: residMid = x + proj(attn(LN1(x))).
+      be.biasBackward(dq('attn.proj.b'), a.dResid);
+      be.fill(a.dAtty, 0);
+      matmulBackward(be, a.dAtty, dq('attn.proj.w'), a.dResid, L.atty, q('attn.proj.w'), {});
+      be.fill(a.dQkv, 0);
+      be.attentionBackward(a.dQkv, a.dAtty, L.qkv, L.att, { B, T, C, H });
+      be.biasBackward(dq('attn.qkv.b'), a.dQkv);
+      be.fill(a.dLn, 0);
+      matmulBackward(be, a.dLn, dq('attn.qkv.w'), a.dQkv, L.ln1, q('attn.qkv.w'), {});
+      be.layerNormBackward(a.dResid, dq('ln1.w'), dq('ln1.b'), a.dLn, x, L.ln1Mean, L.ln1Rstd, q('ln1.w'));
+    }
+    be.embeddingBackward(g.wte, a.dResid, ids);
+    be.embeddingBackward(g.wpe, a.dResid, a.posIds);
+  }
+
+  zeroGrads(): void {
+    this.be.fill(this.grads, 0);
+  }
+
+  /** The whole parameter arena on the host (for checkpoints). */
+  readParams(): Promise<Float32Array> {
+    return this.be.read(this.params);
+  }
+}
