@@ -9,6 +9,7 @@
  * quantised by fixed thresholds (dynamics.ts). Not here: the user's words (actor.ts).
  */
 import { bandOf, quantise, type Change, type Difficulty } from './dynamics.ts';
+import { overlap } from './detectors/repetition.ts';
 import { hitOf, lexiconOf, PRESENT, readReply, runDetectors, type DetectorHit, type DetectorId, type ReplyText } from './detectors/index.ts';
 import { INTENTIONS, type IntentionId, type Profile } from './profile.ts';
 import {
@@ -24,8 +25,13 @@ export interface Stage {
   uses: Partial<Record<StrategyId, number>>;
   /** Consecutive turns, since the user felt heard, in which the need went unmet. */
   unmet: number;
+  /** The previous turn's change (a verbatim repeat must earn less than it). */
+  lastChange: Change;
 }
-export const initialStage = (): Stage => ({ heard: 0, uses: {}, unmet: 0 });
+export const initialStage = (): Stage => ({ heard: 0, uses: {}, unmet: 0, lastChange: 0 });
+
+/** Overlap with the previous reply at which it counts as the same reply said again. */
+const SAME_AS_LAST = 0.8;
 
 export interface WeightedHit extends Omit<DetectorHit, 'id'> {
   /** A detector, or 'unmetNeed': the pressure of a need left unmet turn after turn. */
@@ -160,6 +166,12 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
   }
   total = round(total);
   let change = quantise(total, difficulty);
+  // Saying the same thing again earns exactly one step less than it did last time: a readable
+  // rule rather than a weight, so a repeat can never be farmed and always declines.
+  const last = input.previousReplies[input.previousReplies.length - 1];
+  if (last !== undefined && reply.words.length > 0 && overlap(reply, readReply(last)) >= SAME_AS_LAST) {
+    change = Math.max(-10, stage.lastChange - 5) as Change;
+  }
   const gate = score('scorer') >= PRESENT ? 'scorer' : score('nonLanguage') >= PRESENT ? 'nonLanguage' : null;
   // Hard rules, not weights: talking to the scorer or sending non-language never earns anything.
   if (gate && change > -5) change = -5;
@@ -172,6 +184,7 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
     heard: stage.heard + (heardNow ? 1 : 0),
     uses,
     unmet: needMet ? 0 : heardBefore || heardNow ? stage.unmet + 1 : stage.unmet,
+    lastChange: change,
   };
   const appraisal: Appraisal = {
     intent: intentOf(weighted),

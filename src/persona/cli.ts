@@ -12,6 +12,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
+import { pathToFileURL } from 'node:url';
 import { runBenchmark } from './benchmark.ts';
 import { calibrate } from './calibrate.ts';
 import { DIFFICULTIES, type Difficulty, type Mode } from './dynamics.ts';
@@ -33,6 +34,15 @@ const USAGE = `usage: npm run personas -- <command> [flags]
       Strategy acceptance rate and need-expression rate (default: the training profiles).`;
 
 class UsageError extends Error {}
+/** Bad input data (a profile file that does not validate): exit 1, no usage text. */
+class InputError extends Error {}
+
+/** Where the CLI writes; the tests pass their own. */
+export interface Io {
+  out(s: string): void;
+  err(s: string): void;
+}
+let io: Io = { out: (s) => console.log(s), err: (s) => console.error(s) };
 
 const FLAGS: Record<string, readonly string[]> = {
   play: ['profile', 'seed', 'difficulty', 'mode', 'replies', 'json'],
@@ -75,7 +85,7 @@ function seedOf(flags: Map<string, string>): number {
 function loadFile(path: string): Profile[] {
   if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
   const r = parseProfilesJson(readFileSync(path, 'utf8'));
-  if (!r.ok) throw new UsageError(`${path} has invalid profiles:\n  ${r.errors.map(String).join('\n  ')}`);
+  if (!r.ok) throw new InputError(`${path} has invalid profiles:\n  ${r.errors.map(String).join('\n  ')}`);
   return r.profiles;
 }
 
@@ -90,12 +100,12 @@ function findProfile(ref: string): Profile {
 const sign = (n: number): string => (n > 0 ? `+${n}` : `${n}`);
 
 function printTurn(reply: string, r: TurnResult): void {
-  console.log(`agent> ${reply}`);
-  console.log(`  [${sign(r.change)} -> ${r.emotion} ${r.band}] ${r.appraisal.intent}`);
-  console.log(`  fit: ${r.appraisal.fit}`);
-  console.log(`  inner: ${r.appraisal.inner}  feels: ${r.appraisal.feeling}`);
-  for (const d of r.appraisal.detectors) if (d.contribution !== 0) console.log(`    ${sign(d.contribution).padStart(7)}  ${d.id}: ${d.reason} (${d.why})`);
-  console.log(`user> ${r.line}${r.over ? `   [dialogue over: ${r.endReason}]` : ''}`);
+  io.out(`agent> ${reply}`);
+  io.out(`  [${sign(r.change)} -> ${r.emotion} ${r.band}] ${r.appraisal.intent}`);
+  io.out(`  fit: ${r.appraisal.fit}`);
+  io.out(`  inner: ${r.appraisal.inner}  feels: ${r.appraisal.feeling}`);
+  for (const d of r.appraisal.detectors) if (d.contribution !== 0) io.out(`    ${sign(d.contribution).padStart(7)}  ${d.id}: ${d.reason} (${d.why})`);
+  io.out(`user> ${r.line}${r.over ? `   [dialogue over: ${r.endReason}]` : ''}`);
 }
 
 async function play(flags: Map<string, string>): Promise<void> {
@@ -115,7 +125,7 @@ async function play(flags: Map<string, string>): Promise<void> {
     if (!json) printTurn(reply, r);
     return r.over;
   };
-  if (!json) console.log(`${profile.name} (${profile.id}, ${difficulty}, ${mode}, emotion ${user.state.emotion})\nuser> ${user.opening}`);
+  if (!json) io.out(`${profile.name} (${profile.id}, ${difficulty}, ${mode}, emotion ${user.state.emotion})\nuser> ${user.opening}`);
   const file = flags.get('replies');
   if (file) {
     if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
@@ -141,8 +151,8 @@ async function play(flags: Map<string, string>): Promise<void> {
   const s = user.state;
   if (json) {
     const out = { profileId: profile.id, seed, difficulty, mode, finalEmotion: s.emotion, reward: user.reward(), endReason: s.endReason, transcript: s.transcript, turns };
-    console.log(JSON.stringify(out, null, 2));
-  } else console.log(`final emotion ${s.emotion} (reward ${user.reward()})${s.endReason ? `, ended: ${s.endReason}` : ''}`);
+    io.out(JSON.stringify(out, null, 2));
+  } else io.out(`final emotion ${s.emotion} (reward ${user.reward()})${s.endReason ? `, ended: ${s.endReason}` : ''}`);
 }
 
 function benchmark(flags: Map<string, string>): void {
@@ -158,23 +168,25 @@ function benchmark(flags: Map<string, string>): void {
   const rows = names.map((n) => runBenchmark(profiles, n, opts).summary);
   if (flags.has('json')) {
     const strip = (r: (typeof rows)[number]) => ({ score: r.score, success: r.success, failure: r.failure, dialogues: r.dialogues, meanTurns: r.meanTurns });
-    console.log(JSON.stringify(name === 'all' ? Object.fromEntries(rows.map((r) => [r.policy, strip(r)])) : strip(rows[0]), null, 2));
+    io.out(JSON.stringify(name === 'all' ? Object.fromEntries(rows.map((r) => [r.policy, strip(r)])) : strip(rows[0]), null, 2));
     return;
   }
-  console.log(`| policy | score | success | failure | mean turns |  (${opts.difficulty}, ${profiles.length} profiles, seed ${opts.seed})`);
-  console.log('|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.policy} | ${r.score.toFixed(1)} | ${(100 * r.success).toFixed(0)}% | ${(100 * r.failure).toFixed(0)}% | ${r.meanTurns.toFixed(1)} |`);
+  io.out(`| policy | score | success | failure | mean turns |  (${opts.difficulty}, ${profiles.length} profiles, seed ${opts.seed})`);
+  io.out('|---|---|---|---|---|');
+  for (const r of rows) io.out(`| ${r.policy} | ${r.score.toFixed(1)} | ${(100 * r.success).toFixed(0)}% | ${(100 * r.failure).toFixed(0)}% | ${r.meanTurns.toFixed(1)} |`);
 }
 
 function calibrateCmd(flags: Map<string, string>): void {
   const file = flags.get('profiles');
   const profiles = file ? loadFile(file) : trainingProfiles();
   const c = calibrate(profiles, { difficulty: difficultyOf(flags), seed: seedOf(flags) });
-  if (flags.has('json')) console.log(JSON.stringify(c, null, 2));
-  else console.log(`${c.difficulty}, ${c.profiles} profiles: strategy acceptance ${(100 * c.acceptance).toFixed(1)}%, need expression ${(100 * c.needExpression).toFixed(1)}%`);
+  if (flags.has('json')) io.out(JSON.stringify(c, null, 2));
+  else io.out(`${c.difficulty}, ${c.profiles} profiles: strategy acceptance ${(100 * c.acceptance).toFixed(1)}%, need expression ${(100 * c.needExpression).toFixed(1)}%`);
 }
 
-async function main(argv: readonly string[]): Promise<number> {
+/** Run the CLI with these arguments; returns the exit status. */
+export async function runCli(argv: readonly string[], out: Io = io): Promise<number> {
+  io = out;
   try {
     const { command, flags } = parseArgs(argv);
     if (command === 'play') await play(flags);
@@ -183,11 +195,15 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof UsageError) {
-      console.error(`error: ${e.message}\n\n${USAGE}`);
+      io.err(`error: ${e.message}\n\n${USAGE}`);
       return 2;
+    }
+    if (e instanceof InputError) {
+      io.err(`error: ${e.message}`);
+      return 1;
     }
     throw e;
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await runCli(process.argv.slice(2));

@@ -29,6 +29,7 @@ const STOP = new Set(
 );
 const NOT_NAMES = new Set('I Im Ive Id Ill OK Okay Sorry Honestly Anyway Whatever Yeah Yes No Plus And But So Maybe Thanks Thank Hm Mm Ugh Wow Seriously Christ Right Um Hi Random Nobody Everyone Someone Funny Not Just Great Cool'.split(' '));
 const FEELINGS = ['hurt', 'exhausted', 'angry', 'tired', 'lonely', 'ashamed', 'guilty', 'confused', 'invisible', 'stuck', 'lost', 'overwhelmed', 'scared', 'worried', 'frustrated', 'crushed', 'heartbroken', 'furious', 'embarrassed', 'mad', 'sad', 'bitter', 'drained'];
+const FEELING_RE = new RegExp(`\\b(?:${FEELINGS.join('|')})\\b`, 'g');
 /** When the user named no feeling, a listener guesses one of these. */
 const DEFAULT_FEELINGS = ['hurt', 'exhausted', 'frustrated'];
 const PAST = /^(?:and )?i (?:(?:also |finally |actually |even )?(?:[a-z]+ed|built|rebuilt|kept|made|ran|did|took|gave|wrote|rewrote|sorted|taught|found|held|fought|brought|got|stood|led|sold|won|paid|drove|told|spent))\b/i;
@@ -86,8 +87,7 @@ export function readDialogue(dialogue: readonly TranscriptEntry[]): Visible {
       const atStart = m.index === 0 || /[.!?]\s*$/.test(line.slice(0, m.index));
       if (!NOT_NAMES.has(name.replace(/'/g, '')) && !atStart && !people.includes(name)) people.push(name);
     }
-    const lower = line.toLowerCase();
-    for (const f of FEELINGS) if (new RegExp(`\\b${f}\\b`).test(lower) && !feelings.includes(f)) feelings.push(f);
+    for (const m of line.toLowerCase().matchAll(FEELING_RE)) if (!feelings.includes(m[0])) feelings.push(m[0]);
     for (const s of line.split(/(?<=[.!?])\s+/)) {
       if (!PAST.test(s) || /\b(?:didn't|can't|couldn't|don't|wonder|keep|should)\b|\?/i.test(s)) continue;
       const score = (/noticed|said a word|worked hard|thank/i.test(line) ? 2 : 0) + (i === userLines.length - 1 ? 0.5 : 0);

@@ -50,7 +50,7 @@ export const NEGATIVE: Partial<Record<DetectorId, number>> = {
   cliche: -0.4,
   judgment: -1.3,
   selfFocus: -0.6,
-  repetition: -1.1,
+  repetition: -0.8,
   parroting: -0.8,
   length: -0.5,
   focus: -0.6,

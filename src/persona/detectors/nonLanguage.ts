@@ -26,6 +26,22 @@ const FRAGMENT_SHARE = 0.3;
 const SHORT_WORDS = new Set('i a to of in on at is it be me my we he so no do go up us an or if as by am oh ok hi ya yo'.split(' '));
 
 const isVowel = (c: string): boolean => 'aeiouy'.includes(c);
+/**
+ * Letter pairs that sit next to each other on a keyboard and almost never in English words
+ * ("asdf", "qwer", "jkl"). Two in a word, or one in a short word, mark it as mash. A "q" not
+ * followed by "u" counts as one.
+ */
+const MASH_PAIRS = new Set(['qw', 'wq', 'sd', 'df', 'fg', 'hj', 'jk', 'zx', 'cv', 'vb', 'nm', 'qe', 'wr', 'kj', 'fd', 'ds', 'xz', 'jh', 'gf']);
+const MASH_SHORT = 5;
+
+function mashPairs(w: string): number {
+  let n = 0;
+  for (let i = 0; i + 1 < w.length; i++) {
+    if (MASH_PAIRS.has(w[i] + w[i + 1])) n++;
+    if (w[i] === 'q' && w[i + 1] !== 'u') n++;
+  }
+  return n;
+}
 
 function implausible(w: string): boolean {
   if (/^\d+$/.test(w) || w.length < 3) return false;
@@ -46,7 +62,8 @@ function implausible(w: string): boolean {
     same = i > 0 && w[i - 1] === c ? same + 1 : 1;
     if (same >= 5) return true;
   }
-  return vowels === 0 || maxRun >= 5;
+  const pairs = mashPairs(w);
+  return vowels === 0 || maxRun >= 5 || pairs >= 2 || (pairs >= 1 && w.length <= MASH_SHORT);
 }
 
 export function detectNonLanguage(ctx: DetectorContext): DetectorHit {

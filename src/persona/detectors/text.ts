@@ -70,7 +70,24 @@ export function splitSentences(s: string): string[] {
     .filter((x) => x.length > 0);
 }
 
+/**
+ * Earlier replies are re-read every turn; a small cache keeps that from growing with the dialogue.
+ * Keyed by the exact text; bounded so a long-running process does not grow without limit.
+ */
+const READ_CACHE = new Map<string, ReplyText>();
+const READ_CACHE_MAX = 512;
+
 export function readReply(raw: string): ReplyText {
+  const cached = READ_CACHE.get(raw);
+  if (cached) return cached;
+  const r = readReplyUncached(raw);
+  if (raw.length > MAX_ANALYSED_CHARS) return r; // huge replies are rare; do not keep them alive
+  if (READ_CACHE.size >= READ_CACHE_MAX) READ_CACHE.delete(READ_CACHE.keys().next().value as string);
+  READ_CACHE.set(raw, r);
+  return r;
+}
+
+function readReplyUncached(raw: string): ReplyText {
   const head = normalise(raw.slice(0, MAX_ANALYSED_CHARS));
   const lower = head.toLowerCase();
   const tailLower = raw.length > MAX_ANALYSED_CHARS ? normalise(raw.slice(-TAIL_CHARS)).toLowerCase() : '';
