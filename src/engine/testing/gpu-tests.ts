@@ -12,6 +12,7 @@ import { crossentropyGpuTests } from '../ops/crossentropy.gputest';
 import { adamwGpuTests } from '../ops/adamw.gputest';
 import { clipGpuTests } from '../ops/clip.gputest';
 import { kvattentionGpuTests } from '../ops/kvattention.gputest';
+import { modelGpuTests } from '../model/model.gputest';
 import { tinyNetGpuTests } from './tiny-net.gputest';
 
 export const GPU_TESTS: GpuTest[] = [
@@ -28,4 +29,5 @@ export const GPU_TESTS: GpuTest[] = [
   ...clipGpuTests,
   ...kvattentionGpuTests,
   ...tinyNetGpuTests,
+  ...modelGpuTests,
 ];
