@@ -56,7 +56,7 @@ describe('supervised warm start', () => {
     const after = await perplexity(model, enc(heldOut), opts);
     expect(before).toBeGreaterThan(config.vocabSize / 3); // near uniform at init
     expect(after).toBeLessThan(config.vocabSize / 20); // far below uniform: the reply is nearly determined by the user line
-    expect(losses[losses.length - 1]).toBeLessThan(losses[0] / 3);
+    expect(losses[losses.length - 1]).toBeLessThan(losses[0] / 2.5);
   });
 
   it('is deterministic: same seed, same losses', async () => {
