@@ -10,7 +10,7 @@
  * GPU kernels (the backend uses these; `attention_fwd_1`, one thread per row, is the readable
  * variant kept beside the fused one, as in llm.c dev/cuda):
  *   forward  `attention_fwd_fused`: one workgroup per query row (b, h, t): scores, causal mask,
- *            max, exp, normalise (two tree reductions) and out = att·v, all in one dispatch.
+ *            max, exp, normalise (two row reductions, see rowreduce.ts) and out = att·v, all in one dispatch.
  *   backward `attention_bwd_dpreatt`: one workgroup per row: datt = dOut·vᵀ and the softmax
  *            backward fused, into a pooled (B, H, T, T) scratch; then `attention_bwd_dqkv`: one
  *            thread per (b, t, c) sums dq, dk, dv in a fixed order and adds them to dqkv. No atomics.
@@ -21,7 +21,7 @@ import { assertSize, type AttentionShape, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel, type Uniform } from '../gpu/kernel';
-import { ROW_WG, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
+import { ROW_WG, rowKernel, rowReduceMode, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
 
 // ---- CPU references -------------------------------------------------------------------------------
@@ -308,7 +308,7 @@ export function attentionOnGpuVariant(be: WebGpuBackend, out: Tensor, att: Tenso
   forwardChecks(out, att, qkv, s);
   const rows = s.B * s.H * s.T;
   if (variant === 1) be.dispatch(ATTN_FWD_1, [out, att, qkv], uniforms(s), grid1d(rows, ELEM_WG));
-  else be.dispatch(ATTN_FWD_FUSED, [out, att, qkv], uniforms(s), grid1d(rows, 1));
+  else be.dispatch(rowKernel(ATTN_FWD_FUSED, rowReduceMode(be)), [out, att, qkv], uniforms(s), grid1d(rows, 1));
 }
 
 export function attentionBackwardOnCpu(be: CpuBackend, dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
@@ -319,7 +319,7 @@ export function attentionBackwardOnGpu(be: WebGpuBackend, dqkv: Tensor, dOut: Te
   backwardChecks(dqkv, dOut, qkv, att, s);
   const { B, T, C, H } = s;
   const dp = be.scratch([B, H, T, T]); // dpreatt: (B, H, T, T), lower triangle only
-  be.dispatch(ATTN_BWD_DPREATT, [dp, dOut, qkv, att], uniforms(s), grid1d(B * H * T, 1));
+  be.dispatch(rowKernel(ATTN_BWD_DPREATT, rowReduceMode(be)), [dp, dOut, qkv, att], uniforms(s), grid1d(B * H * T, 1));
   be.dispatch(ATTN_BWD_DQKV, [dqkv, dp, dOut, qkv, att], uniforms(s), grid1d(B * T * C, ELEM_WG));
   be.release(dp);
 }

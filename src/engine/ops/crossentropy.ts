@@ -14,7 +14,7 @@ import { assertSize, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { grid1d, u32, type Kernel } from '../gpu/kernel';
-import { ROW_WG, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
+import { ROW_WG, rowKernel, rowReduceMode, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
 
 /** A target that names a row's class; anything else marks the row ignored. */
@@ -137,7 +137,7 @@ export function crossEntropyOnCpu(be: CpuBackend, losses: Tensor, logits: Tensor
 }
 export function crossEntropyOnGpu(be: WebGpuBackend, losses: Tensor, logits: Tensor, targets: Tensor): void {
   const { N, V } = checkShapes(logits, targets, losses, 'crossEntropy');
-  be.dispatch(CE_FWD, [losses, logits, targets], [u32(N), u32(V)], grid1d(N, 1));
+  be.dispatch(rowKernel(CE_FWD, rowReduceMode(be)), [losses, logits, targets], [u32(N), u32(V)], grid1d(N, 1));
 }
 
 export function crossEntropyBackwardOnCpu(be: CpuBackend, dLogits: Tensor, logits: Tensor, targets: Tensor, dLosses: Tensor): void {
@@ -148,5 +148,5 @@ export function crossEntropyBackwardOnCpu(be: CpuBackend, dLogits: Tensor, logit
 export function crossEntropyBackwardOnGpu(be: WebGpuBackend, dLogits: Tensor, logits: Tensor, targets: Tensor, dLosses: Tensor): void {
   const { N, V } = checkShapes(logits, targets, dLosses, 'crossEntropyBackward');
   assertSize(dLogits, logits.size, 'crossEntropyBackward dLogits');
-  be.dispatch(CE_BWD, [dLogits, logits, targets, dLosses], [u32(N), u32(V)], grid1d(N, 1));
+  be.dispatch(rowKernel(CE_BWD, rowReduceMode(be)), [dLogits, logits, targets, dLosses], [u32(N), u32(V)], grid1d(N, 1));
 }

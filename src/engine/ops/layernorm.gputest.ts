@@ -7,7 +7,7 @@
 import type { Backend, Tensor } from '../backend';
 import { Rng } from '../rng';
 import { randn, sameOnBoth, type GpuTest } from '../testing/gpu-test';
-import { sameTwiceOnGpu } from '../testing/twice';
+import { eachRowReduceMode, sameTwiceOnGpu } from '../testing/twice';
 import { COL_CHUNK_ROWS } from './layernorm';
 
 // (N, C)
@@ -42,18 +42,20 @@ const labels = (N: number, C: number): string[] => ['out', 'mean', 'rstd', 'dx',
 export const layernormGpuTests: GpuTest[] = [
   {
     name: 'layernorm: forward and backward vs cpu, awkward shapes',
-    async run(env) {
-      const reports = [];
-      for (const [N, C] of SHAPES) reports.push(...(await sameOnBoth(env, labels(N, C), build(N, C, `ln ${N} ${C}`))));
-      return reports;
-    },
+    run: (env) =>
+      eachRowReduceMode(env, async () => {
+        const reports = [];
+        for (const [N, C] of SHAPES) reports.push(...(await sameOnBoth(env, labels(N, C), build(N, C, `ln ${N} ${C}`))));
+        return reports;
+      }),
   },
   {
     name: 'layernorm: bit-identical when run twice (one-pass and two-pass column sums)',
-    async run(env) {
-      const reports = [];
-      for (const [N, C] of [[5, 70], [131, 5]] as const) reports.push(...(await sameTwiceOnGpu(env, labels(N, C), build(N, C, `ln twice ${N}`))));
-      return reports;
-    },
+    run: (env) =>
+      eachRowReduceMode(env, async () => {
+        const reports = [];
+        for (const [N, C] of [[5, 70], [131, 5]] as const) reports.push(...(await sameTwiceOnGpu(env, labels(N, C), build(N, C, `ln twice ${N}`))));
+        return reports;
+      }),
   },
 ];

@@ -16,7 +16,7 @@ import { assertSize, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
-import { ROW_WG, rowsOf, wgslRowReduce } from './rowreduce';
+import { ROW_WG, rowKernel, rowReduceMode, rowsOf, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
 
 /** Rows per partial column sum: the first pass's chunk, and the largest N summed in one pass. */
@@ -247,7 +247,7 @@ export function layerNormOnCpu(be: CpuBackend, out: Tensor, mean: Tensor, rstd: 
 }
 export function layerNormOnGpu(be: WebGpuBackend, out: Tensor, mean: Tensor, rstd: Tensor, x: Tensor, weight: Tensor, bias: Tensor, eps: number): void {
   const { N, C } = forwardShapes(out, mean, rstd, x, weight, bias);
-  be.dispatch(LN_FWD, [out, mean, rstd, x, weight, bias], [u32(N), u32(C), f32(eps)], grid1d(N, 1));
+  be.dispatch(rowKernel(LN_FWD, rowReduceMode(be)), [out, mean, rstd, x, weight, bias], [u32(N), u32(C), f32(eps)], grid1d(N, 1));
 }
 
 export function layerNormBackwardOnCpu(be: CpuBackend, dx: Tensor, dWeight: Tensor, dBias: Tensor, dOut: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor): void {
@@ -256,7 +256,7 @@ export function layerNormBackwardOnCpu(be: CpuBackend, dx: Tensor, dWeight: Tens
 }
 export function layerNormBackwardOnGpu(be: WebGpuBackend, dx: Tensor, dWeight: Tensor, dBias: Tensor, dOut: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor): void {
   const { N, C } = backwardShapes(dx, dWeight, dBias, dOut, x, mean, rstd, weight);
-  be.dispatch(LN_BWD_DX, [dx, dOut, x, mean, rstd, weight], [u32(N), u32(C)], grid1d(N, 1));
+  be.dispatch(rowKernel(LN_BWD_DX, rowReduceMode(be)), [dx, dOut, x, mean, rstd, weight], [u32(N), u32(C)], grid1d(N, 1));
   const chunks = Math.ceil(N / COL_CHUNK_ROWS);
   if (chunks <= 1) {
     be.dispatch(LN_BWD_PARAMS_DIRECT, [dWeight, dBias, dOut, x, mean, rstd], [u32(N), u32(C), u32(N)], grid1d(C, COL_WG));

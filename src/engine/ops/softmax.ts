@@ -10,7 +10,7 @@ import { assertSize, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { grid1d, u32, type Kernel } from '../gpu/kernel';
-import { ROW_WG, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
+import { ROW_WG, rowKernel, rowReduceMode, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
 
 // ---- CPU references -------------------------------------------------------------------------------
@@ -143,7 +143,7 @@ export function softmaxOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
 }
 export function softmaxOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
   const { N, V } = rows(out, x, 'softmax');
-  be.dispatch(SOFTMAX_FWD, [out, x], [u32(N), u32(V)], grid1d(N, 1));
+  be.dispatch(rowKernel(SOFTMAX_FWD, rowReduceMode(be)), [out, x], [u32(N), u32(V)], grid1d(N, 1));
 }
 
 export function softmaxBackwardOnCpu(be: CpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
@@ -152,7 +152,7 @@ export function softmaxBackwardOnCpu(be: CpuBackend, dx: Tensor, y: Tensor, dy: 
 }
 export function softmaxBackwardOnGpu(be: WebGpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
   const { N, V } = backwardRows(dx, y, dy, 'softmaxBackward');
-  be.dispatch(SOFTMAX_BWD, [dx, y, dy], [u32(N), u32(V)], grid1d(N, 1));
+  be.dispatch(rowKernel(SOFTMAX_BWD, rowReduceMode(be)), [dx, y, dy], [u32(N), u32(V)], grid1d(N, 1));
 }
 
 export function logSoftmaxOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
@@ -161,7 +161,7 @@ export function logSoftmaxOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
 }
 export function logSoftmaxOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
   const { N, V } = rows(out, x, 'logSoftmax');
-  be.dispatch(LOG_SOFTMAX_FWD, [out, x], [u32(N), u32(V)], grid1d(N, 1));
+  be.dispatch(rowKernel(LOG_SOFTMAX_FWD, rowReduceMode(be)), [out, x], [u32(N), u32(V)], grid1d(N, 1));
 }
 
 export function logSoftmaxBackwardOnCpu(be: CpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
@@ -170,5 +170,5 @@ export function logSoftmaxBackwardOnCpu(be: CpuBackend, dx: Tensor, y: Tensor, d
 }
 export function logSoftmaxBackwardOnGpu(be: WebGpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
   const { N, V } = backwardRows(dx, y, dy, 'logSoftmaxBackward');
-  be.dispatch(LOG_SOFTMAX_BWD, [dx, y, dy], [u32(N), u32(V)], grid1d(N, 1));
+  be.dispatch(rowKernel(LOG_SOFTMAX_BWD, rowReduceMode(be)), [dx, y, dy], [u32(N), u32(V)], grid1d(N, 1));
 }
