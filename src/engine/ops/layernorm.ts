@@ -3,7 +3,7 @@
  * backward: CPU references (llm.c `layernorm_forward` / `layernorm_backward`, the spec), WGSL
  * kernels and backend entry points. Derivation of the backward: docs/KERNELS.md.
  *
- * GPU plan. Forward: one workgroup per row, two tree reductions (mean, then variance about the
+ * GPU plan. Forward: one workgroup per row, two row reductions (mean, then variance about the
  * mean: two passes, so no E[x²] − E[x]² cancellation). Backward: dx by one workgroup per row (two
  * reductions); dWeight and dBias are column sums over rows, done without atomics by one thread per
  * column in a fixed row order: directly for N <= COL_CHUNK_ROWS, otherwise in two passes (partials

@@ -1,6 +1,6 @@
 /**
  * Row softmax and log-softmax over the last dim, forward and backward: CPU references (the spec,
- * plain loops), WGSL kernels (one workgroup per row, max-subtracted, fixed-order tree reductions),
+ * plain loops), WGSL kernels (one workgroup per row, max-subtracted, fixed-order row reductions of rowreduce.ts),
  * and the backend entry points. Cross-entropy fuses its own softmax (crossentropy.ts); attention
  * fuses its own (attention.ts). Derivations: docs/KERNELS.md.
  *
