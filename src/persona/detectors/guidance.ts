@@ -9,7 +9,7 @@ import { clamp01, countMatches, presence, quote } from './text.ts';
 import type { DetectorContext, DetectorHit } from './types.ts';
 
 const ADVICE: readonly RegExp[] = [
-  /\byou (?:should|could|might want to|need to|ought to|have to)\b(?! have| be proud| feel| know)/,
+  /\byou (?:should|could|might want to|need to|ought to|have to)\b(?! have| be proud| feel| know| relax| calm| cheer| not worry| stop worrying| just relax| get over)/,
   /\b(?:try|trying) (?!to (?:look on|stay|think positive|be positive|focus on the good))(?:to |talking|asking|writing|saying|putting|setting|telling|booking|calling)\b/,
   /\bwhy don'?t you\b|\bhave you (?:tried|thought about|considered)\b/,
   /\bi'?d (?:suggest|recommend|start|go)\b|\bi (?:suggest|recommend)\b|\bmy advice\b/,
