@@ -19,6 +19,18 @@ describe('parseProfile', () => {
     expect(r).toEqual({ ok: true, profile: good() });
   });
 
+  it('missing enum and literal fields say "missing", never "undefined"', () => {
+    const p = raw();
+    delete p.schemaVersion;
+    delete p.intention;
+    const r = parseProfile(p);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.errors).toEqual(['profile.schemaVersion: missing (expected 1)', expect.stringMatching(/^profile\.intention: missing \(expected one of "critical-analysis", /)]);
+      expect(r.errors.join('\n')).not.toContain('undefined');
+    }
+  });
+
   it('a trait from the wrong pool: one error at the trait path', () => {
     const p = raw();
     p.personality.traits[0] = 'angry';

@@ -35,6 +35,7 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}...` : v);
   if (typeof v === 'object') return 'an object';
+  if (v === undefined) return 'nothing';
   return `${typeof v} ${String(v)}`;
 }
 
@@ -50,6 +51,7 @@ function issueLines(root: string, input: unknown, issue: Issue): string[] {
       return [`${where}: expected ${issue.expected === 'object' ? 'an object' : issue.expected}, got ${describe(value)}`];
     case 'invalid_value': {
       const allowed = issue.values.map((x) => JSON.stringify(x));
+      if (value === undefined) return [`${where}: missing (expected ${allowed.length === 1 ? allowed[0] : `one of ${allowed.join(', ')}`})`];
       if (allowed.length === 1) return [`${where}: expected ${allowed[0]}, got ${describe(value)}`];
       const list = allowed.length <= 8 ? `: one of ${allowed.join(', ')}` : '';
       return [`${where}: ${describe(value)} is not an allowed value${list}`];
