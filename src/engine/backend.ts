@@ -110,7 +110,7 @@ export interface Backend {
    * with the transposed variants, so no explicit transpose is ever materialised.
    */
   matmul(out: Tensor, a: Tensor, b: Tensor, opts?: MatmulOptions): void;
-  /** out (N, C) = x (N, C) + bias (C), broadcast over rows. */
+  /** out (N, C) = x (N, C) + bias (C), broadcast over rows. `out` may be `x` (in place). */
   addBias(out: Tensor, x: Tensor, bias: Tensor): void;
   /** dBias (C) += Σ_rows dOut (N, C). */
   biasBackward(dBias: Tensor, dOut: Tensor): void;
@@ -162,7 +162,7 @@ export interface Backend {
   logSoftmax(out: Tensor, x: Tensor): void;
   /** dx += dy − softmax ⊙ Σ dy, from y = log-softmax output. */
   logSoftmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void;
-  /** losses (N) = −log softmax(logits)[n, targets[n]]; a target < 0 gives loss 0 (ignored row). */
+  /** losses (N) = −log softmax(logits)[n, targets[n]]; a target < 0 or >= V gives loss 0 (ignored row). */
   crossEntropy(losses: Tensor, logits: Tensor, targets: Tensor): void;
   /** dLogits (N, V) += (softmax(logits) − onehot(target)) * dLosses[n]; ignored rows add 0. */
   crossEntropyBackward(dLogits: Tensor, logits: Tensor, targets: Tensor, dLosses: Tensor): void;

@@ -64,6 +64,21 @@ ${WGSL_LINEAR_INDEX}
 }`,
 };
 
+/** In place (out is x): a buffer may not be bound twice in one dispatch when one binding writes. */
+const ADD_BIAS_INPLACE: Kernel = {
+  name: 'add_bias_inplace',
+  code: /* wgsl */ `
+struct Params { n: u32, C: u32 }
+@group(0) @binding(0) var<uniform> P: Params;
+@group(0) @binding(1) var<storage, read_write> x: array<f32>;
+@group(0) @binding(2) var<storage, read> bias: array<f32>;
+${WGSL_LINEAR_INDEX}
+@compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = linear_index(gid, nwg, ${WG}u);
+  if (i < P.n) { x[i] = x[i] + bias[i % P.C]; }
+}`,
+};
+
 /**
  * One thread per (chunk p, column c): sums rows [p*R, min((p+1)*R, N)) of column c in order.
  * One-pass mode (P = 1, R = N, add = 1) adds straight into dBias; otherwise writes partial[p, c].
@@ -100,7 +115,8 @@ export function addBiasOnCpu(be: CpuBackend, out: Tensor, x: Tensor, bias: Tenso
 export function addBiasOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor, bias: Tensor): void {
   biasDims(x, bias, 'addBias');
   assertSize(out, x.size, 'addBias out');
-  be.dispatch(ADD_BIAS, [out, x, bias], [u32(x.size), u32(bias.size)], grid1d(x.size, WG));
+  if (out === x) be.dispatch(ADD_BIAS_INPLACE, [x, bias], [u32(x.size), u32(bias.size)], grid1d(x.size, WG));
+  else be.dispatch(ADD_BIAS, [out, x, bias], [u32(x.size), u32(bias.size)], grid1d(x.size, WG));
 }
 
 export function biasBackwardOnCpu(be: CpuBackend, dBias: Tensor, dOut: Tensor): void {
