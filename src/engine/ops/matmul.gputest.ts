@@ -4,7 +4,7 @@
  * multiples of the 64×64×16 tile (scalar loads) and on multiples of 4 (vec4 loads); the backward
  * plan on both backends; and bit-identical repeat runs. Shapes stay tiny: CI runs on SwiftShader.
  */
-import type { Backend, MatmulOptions, Tensor } from '../backend';
+import { VIEW_ALIGN, type Backend, type MatmulOptions, type Tensor } from '../backend';
 import { Rng } from '../rng';
 import { compare, type CompareReport, type Tolerance } from '../testing/compare';
 import { randn, sameOnBoth, type GpuTest, type GpuTestEnv } from '../testing/gpu-test';
@@ -115,6 +115,23 @@ async function repeatable(env: GpuTestEnv, variant: MatmulOptions['variant']): P
   return compare(`matmul ${variant} repeat is bit-identical`, second, first, { abs: 0, rel: 0 });
 }
 
+/** Operands and output as views into one arena each (bound at an offset), as parameters will be. */
+async function onViews(env: GpuTestEnv, variant: Variant): Promise<CompareReport[]> {
+  const rng = new Rng(`matmul views ${variant}`);
+  const [M, K, N] = [20, 16, 24]; // multiples of 4: the tiled kernel takes its vec4 path
+  const off = VIEW_ALIGN;
+  const arena = (n: number): Float32Array => randn(rng, off + n + 5);
+  const [a, b, o] = [arena(M * K), arena(N * K), arena(M * N)];
+  return sameOnBoth(env, [`${variant} on views out+=`, `${variant} on views untouched arena head`], (be) => {
+    const ta = be.view(be.fromArray(a, [a.length]), off, [M, K]);
+    const tb = be.view(be.fromArray(b, [b.length]), off, [N, K]);
+    const base = be.fromArray(o, [o.length]);
+    const out = be.view(base, off, [M, N]);
+    be.matmul(out, ta, tb, { transB: true, accumulate: true, variant });
+    return [out, be.view(base, 0, [off])];
+  }, MM_TOL);
+}
+
 export const matmulGpuTests: GpuTest[] = [
   { name: 'matmul naive: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'naive') },
   { name: 'matmul tiled: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'tiled') },
@@ -122,6 +139,12 @@ export const matmulGpuTests: GpuTest[] = [
     name: 'matmul backward: naive and tiled, batched and broadcast',
     async run(env) {
       return [...(await backwardAll(env, 'naive')), ...(await backwardAll(env, 'tiled'))];
+    },
+  },
+  {
+    name: 'matmul on arena views (offset bindings): naive and tiled',
+    async run(env) {
+      return [...(await onViews(env, 'naive')), ...(await onViews(env, 'tiled'))];
     },
   },
   {

@@ -123,15 +123,6 @@ export function matmulBackwardPlan(d: MatmulDims): BackwardStep[] {
 
 const flat2d = (s: readonly number[]): number[] => [s.slice(0, -1).reduce((p, x) => p * x, 1), s[s.length - 1]];
 
-/**
- * A tensor handle with another shape over the same memory (same buffer or typed array). Only for
- * reading/writing inside one op; never `release` it (the original owns the memory).
- */
-function reshapeView(t: Tensor, shape: readonly number[]): Tensor {
-  const view = Object.create(Object.getPrototypeOf(t) as object) as Tensor;
-  return Object.assign(view, t, { shape });
-}
-
 /** dA (shape of a) += ∂L/∂a, dB (shape of b) += ∂L/∂b, from dOut (shape of out). Either grad may be null. */
 export function matmulBackward(
   be: Backend, dA: Tensor | null, dB: Tensor | null, dOut: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {},
@@ -141,8 +132,9 @@ export function matmulBackward(
   for (const s of matmulBackwardPlan(d)) {
     const g = s.grad === 'dA' ? dA : dB;
     if (!g) continue;
-    const x = s.flat ? reshapeView(src[s.x], flat2d(src[s.x].shape)) : src[s.x];
-    const y = s.flat ? reshapeView(src[s.y], flat2d(src[s.y].shape)) : src[s.y];
+    // Flattened (rows, last dim) views share the operands' memory: no copy.
+    const x = s.flat ? be.view(src[s.x], 0, flat2d(src[s.x].shape)) : src[s.x];
+    const y = s.flat ? be.view(src[s.y], 0, flat2d(src[s.y].shape)) : src[s.y];
     be.matmul(g, x, y, { transA: s.transA, transB: s.transB, accumulate: true, variant: opts.variant });
   }
 }
