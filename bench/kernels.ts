@@ -13,6 +13,7 @@
 import type { Backend, Tensor } from '../src/engine/backend';
 import { acquireGpu, adapterLine } from '../src/engine/gpu/context';
 import { WebGpuBackend } from '../src/engine/gpu/backend';
+import { embeddingBackwardOnGpu } from '../src/engine/ops/embedding';
 import { matmulBackward } from '../src/engine/ops/matmul';
 import { Rng } from '../src/engine/rng';
 
@@ -190,12 +191,14 @@ async function run(opts: { quick?: boolean } = {}): Promise<BenchResult> {
     const out = be.zeros([N, C]);
     return { call: () => be.embedding(out, table, ids), tensors: [table, ids, out] };
   });
-  await bench('embeddingBackward', `N=${N} V=${V} C=${C}`, null, () => {
-    const d = randT(be, rng, [N, C]);
-    const ids = idsT(be, rng, N, V);
-    const dTable = be.zeros([V, C]);
-    return { call: () => be.embeddingBackward(dTable, d, ids), tensors: [d, ids, dTable] };
-  });
+  for (const version of ['csr', 'scan'] as const) {
+    await bench(`embeddingBackward ${version}`, `N=${N} V=${V} C=${C}`, null, () => {
+      const d = randT(be, rng, [N, C]);
+      const ids = idsT(be, rng, N, V);
+      const dTable = be.zeros([V, C]);
+      return { call: () => embeddingBackwardOnGpu(be, dTable, d, ids, version), tensors: [d, ids, dTable] };
+    });
+  }
   await bench('adamw', `n=${P}`, null, () => {
     const [p, g] = [randT(be, rng, [P]), randT(be, rng, [P])];
     const [m, v] = [be.zeros([P]), be.zeros([P])];

@@ -1,11 +1,13 @@
 /**
  * GPU tests for the embedding gather and scatter-add backward against the CPU reference, with
  * repeated and out-of-range ids (negative and >= V) on awkward sizes; the backward sums in position
- * order like the reference, so it is held to exact equality, twice.
+ * order like the reference, so it is held to exact equality, twice; both backward versions (csr,
+ * the one the backend uses, and scan).
  */
 import { Rng } from '../rng';
-import { type CompareReport } from '../testing/compare';
+import { compare, type CompareReport } from '../testing/compare';
 import { randn, sameOnBoth, type GpuTest } from '../testing/gpu-test';
+import { embeddingBackwardOnGpu } from './embedding';
 
 const SHAPES: { N: number; V: number; C: number }[] = [
   { N: 1, V: 1, C: 1 },
@@ -13,6 +15,7 @@ const SHAPES: { N: number; V: number; C: number }[] = [
   { N: 31, V: 13, C: 7 },
   { N: 65, V: 63, C: 17 },
   { N: 130, V: 11, C: 33 },
+  { N: 40, V: 600, C: 3 }, // V > 256: several counts per scan thread
 ];
 
 /** Ids mostly in range with many repeats, some -1 and some >= V. */
@@ -42,6 +45,12 @@ export const embeddingGpuTests: GpuTest[] = [
             return [out, dTable];
           }, { abs: 0, rel: 0 })));
         }
+        // Version 1 (scan) against the CPU reference too.
+        const want = env.cpu.fromArray(dTable0, [V, C]);
+        env.cpu.embeddingBackward(want, env.cpu.fromArray(dOut, [N, C]), env.cpu.fromArray(ids, [N]));
+        const got = env.gpu.fromArray(dTable0, [V, C]);
+        embeddingBackwardOnGpu(env.gpu, got, env.gpu.fromArray(dOut, [N, C]), env.gpu.fromArray(ids, [N]), 'scan');
+        reports.push(compare(`embeddingBackward scan ${label}`, await env.gpu.read(got), await env.cpu.read(want), { abs: 0, rel: 0 }));
       }
       return reports;
     },
