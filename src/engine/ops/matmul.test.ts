@@ -9,7 +9,7 @@ import { CpuBackend } from '../cpu/backend';
 import { Rng } from '../rng';
 import { gradCheck, randn64, weightedSum } from '../testing/gradcheck';
 import { compare } from '../testing/compare';
-import { matmulBackward, matmulBackwardRef, matmulDims, matmulRef, pickMatmulVariant } from './matmul';
+import { matmulBackward, matmulBackwardRef, matmulCpuFast, matmulDims, matmulRef, pickMatmulVariant } from './matmul';
 
 interface Case {
   label: string;
@@ -156,5 +156,30 @@ describe('matmul shape errors', () => {
     expect(pickMatmulVariant(matmulDims([8, 8], [8, 8], [8, 8]))).toBe('naive');
     expect(pickMatmulVariant(matmulDims([64, 64], [64, 32], [32, 64]))).toBe('tiled');
     expect(pickMatmulVariant(matmulDims([64, 64], [64, 32], [32, 64]), 'naive')).toBe('naive');
+  });
+});
+
+describe('matmulCpuFast (the CPU backend\'s loop order)', () => {
+  it('is bit-identical to the reference for every trans combination, batch, broadcast and accumulate', () => {
+    const rng = new Rng('fast-cpu');
+    const cases: [number[], number[], number[], { transA?: boolean; transB?: boolean; accumulate?: boolean }][] = [];
+    for (const transA of [false, true]) for (const transB of [false, true]) for (const accumulate of [false, true]) {
+      const [M, K, N] = [7, 13, 5];
+      cases.push([[M, N], transA ? [K, M] : [M, K], transB ? [N, K] : [K, N], { transA, transB, accumulate }]);
+      cases.push([[3, M, N], transA ? [3, K, M] : [3, M, K], transB ? [3, N, K] : [3, K, N], { transA, transB, accumulate }]);
+    }
+    cases.push([[2, 4, 6], [2, 4, 3], [3, 6], {}]); // broadcast b
+    for (const [o, as, bs, opts] of cases) {
+      const d = matmulDims(o, as, bs, opts);
+      const size = (s: number[]) => s.reduce((x, y) => x * y, 1);
+      const a = Float32Array.from({ length: size(as) }, () => rng.normal());
+      const b = Float32Array.from({ length: size(bs) }, () => rng.normal());
+      const init = Float32Array.from({ length: size(o) }, () => rng.normal());
+      const want = init.slice();
+      const got = init.slice();
+      matmulRef(want, a, b, d);
+      matmulCpuFast(got, a, b, d);
+      expect(got).toEqual(want);
+    }
   });
 });

@@ -278,8 +278,40 @@ var<workgroup> Bs: array<vec4<f32>, ${(TK * TILE) / 4}>;
 /** `auto` uses the tiled kernel once there are at least this many outputs (one full tile) and K >= TK. */
 export const TILED_MIN_OUTPUTS = TILE * TILE;
 
+/**
+ * The CPU backend's matmul: matmulRef's arithmetic in a cache-friendly loop order. Each output is
+ * still Σ_k in ascending k, accumulated in float64 from exact f32×f32 products, so the result is
+ * bit-identical to matmulRef (a test holds it to that); only the memory walk changes (row of B
+ * streamed per k instead of a strided column), which is several times faster in JavaScript.
+ */
+export function matmulCpuFast(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
+  const { batch, M, N, K, transA, transB } = d;
+  if (transB) {
+    // op(b)[k, n] = b[n, k]: the reference's inner loop already walks both operands contiguously.
+    matmulRef(out, a, b, d);
+    return;
+  }
+  const acc = new Float64Array(N);
+  for (let z = 0; z < batch; z++) {
+    const ao = z * M * K;
+    const bo = d.bBatched ? z * K * N : 0;
+    const oo = z * M * N;
+    for (let m = 0; m < M; m++) {
+      acc.fill(0);
+      for (let k = 0; k < K; k++) {
+        const av = transA ? a[ao + k * M + m] : a[ao + m * K + k]; // op(a)[m, k]
+        const row = bo + k * N;
+        for (let n = 0; n < N; n++) acc[n] += av * b[row + n];
+      }
+      const o = oo + m * N;
+      if (d.accumulate) for (let n = 0; n < N; n++) out[o + n] = out[o + n] + acc[n];
+      else for (let n = 0; n < N; n++) out[o + n] = acc[n];
+    }
+  }
+}
+
 export function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions): void {
-  matmulRef(be.f(out), be.f(a), be.f(b), matmulDims(out.shape, a.shape, b.shape, opts));
+  matmulCpuFast(be.f(out), be.f(a), be.f(b), matmulDims(out.shape, a.shape, b.shape, opts));
 }
 
 /** Which kernel `variant` resolves to for these dims. */
