@@ -1,0 +1,151 @@
+/**
+ * The warm-start corpus: every strategy appears and the draw is balanced; filled details come from
+ * what the user actually said; think plans survive encode + parse; same seed, same corpus; held-out
+ * profiles are disjoint; no unfilled slots; single- and multi-turn dialogues; and the reply
+ * generator, played as a policy, scores well below the reflective reference (RL has headroom).
+ */
+import { describe, expect, it } from 'vitest';
+import { digest, Rng } from '../engine/rng.ts';
+import { encodeDialogue, parseAgentTurn } from '../engine/model/format.ts';
+import { Tokenizer } from '../engine/model/tokenizer.ts';
+import { playDialogue, runBenchmark, summarise } from '../persona/benchmark.ts';
+import { benchmarkProfiles } from '../persona/sets.ts';
+import { buildCorpus, corpusStats, corpusTexts, type Corpus } from './build.ts';
+import { readVisible } from './extract.ts';
+import { CORPUS_STRATEGIES, corpusPolicy, expand, renderReply } from './grammar.ts';
+
+const SMALL = { seed: 7, dialogues: 1200, thinkShare: 0.3, maxTurns: 4 };
+let cached: Corpus | undefined;
+const corpus = (): Corpus => (cached ??= buildCorpus(SMALL));
+const agentTurns = (c: Corpus) => [...c.train, ...c.heldOut].flatMap((d) => d.turns.filter((t) => t.role === 'agent'));
+
+describe('warm-start corpus', () => {
+  it('uses every strategy, drawn evenly (chi-square and max/min ratio)', () => {
+    const s = corpusStats(corpus()).strategies;
+    const counts = CORPUS_STRATEGIES.map((k) => s[k]);
+    expect(Math.min(...counts)).toBeGreaterThan(0);
+    const n = counts.reduce((a, b) => a + b, 0);
+    const e = n / counts.length;
+    const chi2 = counts.reduce((a, c) => a + (c - e) ** 2 / e, 0);
+    // 16 degrees of freedom: the 99.9th percentile of chi-square is 39.3.
+    expect(chi2).toBeLessThan(39.3);
+    expect(Math.max(...counts) / Math.min(...counts)).toBeLessThan(1.6);
+  });
+
+  it('has single- and multi-turn dialogues, a system turn first, and the think share asked for', () => {
+    const c = corpus();
+    const all = [...c.train, ...c.heldOut];
+    const stats = corpusStats(c);
+    expect(stats.turns[1]).toBeGreaterThan(0);
+    expect(Object.keys(stats.turns).some((k) => Number(k) >= 3)).toBe(true);
+    expect(all.every((d) => d.turns[0].role === 'system' && d.turns[1].role === 'user')).toBe(true);
+    expect(all.every((d) => d.turns.filter((t) => t.role === 'agent').length === d.strategies.length)).toBe(true);
+    expect(stats.thinkShare).toBeGreaterThan(0.25);
+    expect(stats.thinkShare).toBeLessThan(0.35);
+    for (const d of all) expect(d.turns.filter((t) => t.role === 'agent').every((t) => (t.think !== undefined) === d.think)).toBe(true);
+  });
+
+  it('is deterministic: the same seed gives the same corpus, another seed a different one', () => {
+    const a = buildCorpus({ ...SMALL, dialogues: 150 });
+    const b = buildCorpus({ ...SMALL, dialogues: 150 });
+    const c = buildCorpus({ ...SMALL, dialogues: 150, seed: 8 });
+    expect(digest(JSON.stringify(a))).toBe(digest(JSON.stringify(b)));
+    expect(digest(JSON.stringify(a))).not.toBe(digest(JSON.stringify(c)));
+  });
+
+  it('holds out profiles that train never uses', () => {
+    const c = corpus();
+    const train = new Set(c.train.map((d) => d.profileId));
+    const held = new Set(c.heldOut.map((d) => d.profileId));
+    expect(held.size).toBeGreaterThan(0);
+    expect([...held].filter((id) => train.has(id))).toEqual([]);
+    expect(c.heldOut.length).toBe(Math.round(SMALL.dialogues * 0.05));
+  });
+
+  it('leaves no unfilled {slot} or [choice] in any reply or plan', () => {
+    for (const t of agentTurns(corpus())) {
+      expect(t.text).not.toMatch(/[{}[\]]/);
+      if (t.think !== undefined) expect(t.think).not.toMatch(/[{}[\]]/);
+      expect(t.text.trim().length).toBeGreaterThan(0);
+    }
+  });
+
+  it("fills details only from the user's visible lines", () => {
+    const rng = new Rng(3);
+    let checked = 0;
+    for (const d of corpus().train.slice(0, 400)) {
+      const userLines: string[] = [];
+      const own: string[] = [];
+      for (const t of d.turns) {
+        if (t.role === 'system') continue;
+        if (t.role === 'agent') {
+          own.push(t.text);
+          continue;
+        }
+        userLines.push(t.text);
+        // Re-render every strategy on this visible dialogue and check each filled span.
+        const v = readVisible(userLines, own);
+        const said = userLines.join(' ');
+        for (const s of CORPUS_STRATEGIES) {
+          const r = renderReply(s, v, rng);
+          for (const f of r.fills) {
+            expect(said, `${s}: "${f.raw}" not said by the user`).toContain(f.raw);
+            expect(r.reply.toLowerCase(), `${s}: "${f.shown}" not in the reply`).toContain(f.shown.toLowerCase());
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('think plans round-trip through encodeDialogue and parseAgentTurn', () => {
+    const c = corpus();
+    const sample = c.train.filter((d) => d.think).slice(0, 60);
+    expect(sample.length).toBeGreaterThan(0);
+    const tok = Tokenizer.train(corpusTexts({ train: c.train.slice(0, 200), heldOut: [] }), 400);
+    for (const d of sample) {
+      const enc = encodeDialogue(tok, d.turns);
+      const agentStart = tok.special('<|agent|>');
+      const end = tok.special('<|end|>');
+      const agents = d.turns.filter((t) => t.role === 'agent');
+      let k = 0;
+      for (let i = 0; i < enc.ids.length; i++) {
+        if (enc.ids[i] !== agentStart) continue;
+        const j = enc.ids.indexOf(end, i + 1);
+        const parsed = parseAgentTurn(tok, enc.ids.slice(i + 1, j + 1), true);
+        expect(parsed.wellFormed).toBe(true);
+        expect(parsed.think).toBe(agents[k].think?.trim());
+        expect(parsed.reply).toBe(agents[k].text.trim());
+        k++;
+      }
+      expect(k).toBe(agents.length);
+    }
+  });
+
+  it('corpusTexts covers every turn text and plan', () => {
+    const c = buildCorpus({ ...SMALL, dialogues: 40 });
+    const texts = corpusTexts(c);
+    const turns = [...c.train, ...c.heldOut].flatMap((d) => d.turns);
+    expect(texts.length).toBe(turns.length + turns.filter((t) => t.think !== undefined).length);
+  });
+
+  it('expands nested choices and optional text', () => {
+    const rng = new Rng(1);
+    const seen = new Set<string>();
+    for (let i = 0; i < 200; i++) seen.add(expand('a [b|c [d|e]|] f.', rng));
+    expect([...seen].sort()).toEqual(['a b f.', 'a c d f.', 'a c e f.', 'a f.']);
+  });
+});
+
+describe('the corpus does not prefer what the reward prefers', () => {
+  it('the uniform reply generator scores well below the reflective policy on 30 benchmark profiles', () => {
+    const profiles = benchmarkProfiles().slice(0, 30);
+    const records = profiles.map((p) => playDialogue(p, corpusPolicy(0), { seed: 0 }));
+    const uniform = summarise('corpus-uniform', 'moderate', records);
+    const reflective = runBenchmark(profiles, 'reflective', { seed: 0 }).summary;
+    console.log(`corpus-uniform ${uniform.score} (success ${uniform.success}, failure ${uniform.failure}) vs reflective ${reflective.score}`);
+    expect(uniform.score).toBeLessThan(reflective.score - 15);
+    expect(uniform.score).toBeLessThan(35);
+  });
+});
