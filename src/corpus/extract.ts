@@ -56,7 +56,7 @@ const DANGLING = new Set('worst best reliable little big new old first last next
 const RELATIONS =
   'mum mom mother dad father sister brother daughter son husband wife partner boyfriend girlfriend fiance fiancee friend neighbour neighbor ' +
   'boss manager colleague coworker co-worker flatmate roommate housemate landlord landlady teacher tutor coach aunt uncle cousin grandma ' +
-  'grandmother gran nan grandad grandpa grandfather niece nephew baby ex supervisor lead mentor doctor client bestie stepdad stepmum stepmom';
+  'grandmother gran nan grandad grandpa grandfather niece nephew baby ex supervisor mentor doctor client bestie stepdad stepmum stepmom';
 const RELATION_SET = new Set(RELATIONS.split(' '));
 const RELATION_RE = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) (?:[a-z-]+ )?(?:${RELATIONS.split(' ').join('|')}) (\\p{Lu}\\p{Ll}+(?:-\\p{Ll}+)?)`, 'gu');
 /** A capitalised word followed by something a person does ("Imran wants", "Hana said"). */
