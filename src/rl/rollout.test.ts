@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../engine/cpu/backend';
+import { Rng } from '../engine/rng';
+import { parseAgentTurn } from '../engine/model/format';
+import { Tokenizer } from '../engine/model/tokenizer';
+import { Transformer } from '../engine/model/transformer';
+import { trainingProfiles } from '../persona/sets';
+import { rollout, type RolloutOptions } from './rollout';
+
+const profiles = trainingProfiles().slice(0, 3);
+const tok = Tokenizer.train(profiles.flatMap((p) => [p.scenario.event, p.scenario.problem, ...p.scenario.details]), 400);
+const config = { vocabSize: tok.vocabSize, contextLength: 256, channels: 16, layers: 1, heads: 2 };
+const model = Transformer.create(new CpuBackend(), config, 5);
+const OPTS: RolloutOptions = {
+  mode: 'train', difficulty: 'moderate', userSeed: 3, think: false,
+  sampling: { temperature: 1, topK: 0, topP: 1 }, maxTurnTokens: 6,
+};
+
+describe('multi-turn rollouts', () => {
+  it('plays every dialogue to an end, keeping what the policy saw and did', async () => {
+    const rs = await rollout(model, tok, profiles, OPTS, new Rng(1));
+    expect(rs.map((r) => r.profileId)).toEqual(profiles.map((p) => p.id));
+    for (const r of rs) {
+      expect(r.turns.length).toBeGreaterThan(0);
+      expect(['cap', 'context', 'goodbye', 'S', 'F', 'over'].some((e) => r.endReason.includes(e)) || r.endReason.length > 0).toBe(true);
+      expect(r.reward).toBe(Math.max(0, r.finalEmotion / 100));
+      expect(r.finalEmotion).toBe(r.turns[r.turns.length - 1].result.emotion);
+      r.turns.forEach((t, k) => {
+        expect(t.response.length).toBeLessThanOrEqual(OPTS.maxTurnTokens + 1);
+        expect(t.response[t.response.length - 1]).toBe(tok.special('<|end|>'));
+        expect(t.prompt[t.prompt.length - 1]).toBe(tok.special('<|agent|>'));
+        // Without think mode the next prompt extends this one by exactly what was sampled.
+        if (k + 1 < r.turns.length) expect(r.turns[k + 1].prompt.slice(0, t.prompt.length + t.response.length)).toEqual([...t.prompt, ...t.response]);
+        expect(t.prompt.length + t.response.length).toBeLessThanOrEqual(config.contextLength);
+      });
+      // The user saw the decoded reply.
+      const t0 = r.turns[0];
+      expect(t0.reply).toBe(parseAgentTurn(tok, t0.response, false).reply);
+    }
+  });
+
+  it('is deterministic: same seeds, same dialogues', async () => {
+    const a = await rollout(model, tok, profiles, OPTS, new Rng(9));
+    const b = await rollout(model, tok, profiles, OPTS, new Rng(9));
+    expect(b.map((r) => r.turns.map((t) => t.response))).toEqual(a.map((r) => r.turns.map((t) => t.response)));
+    expect(b.map((r) => r.finalEmotion)).toEqual(a.map((r) => r.finalEmotion));
+  });
+
+  it('says clearly when the opening alone does not fit the context', async () => {
+    const small = Transformer.create(new CpuBackend(), { ...config, contextLength: 16 }, 5);
+    await expect(rollout(small, tok, profiles, OPTS, new Rng(1))).rejects.toThrow(/leaves no room for a reply/);
+  });
+
+  it('think mode: a random policy writes malformed turns, and later prompts carry no thoughts', async () => {
+    const rs = await rollout(model, tok, profiles, { ...OPTS, think: true }, new Rng(2));
+    const think = tok.special('<think>');
+    for (const r of rs) {
+      for (const t of r.turns) {
+        expect(t.wellFormed).toBe(parseAgentTurn(tok, t.response, true).wellFormed);
+        expect(t.prompt.includes(think)).toBe(false);
+      }
+    }
+    expect(rs.flatMap((r) => r.turns).some((t) => !t.wellFormed)).toBe(true);
+  });
+});
