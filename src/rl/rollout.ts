@@ -1,8 +1,8 @@
 /**
  * Multi-turn rollouts: the policy talks with many simulated users at once. Each agent turn is
  * sampled for every live dialogue in one batch with the KV cache; each user line comes from the
- * persona engine; dialogues end at different turns (goodbye in S or F, the turn cap, or a full
- * context). Think mode: an agent turn is `<think> plan </think> reply`; the user sees the reply
+ * persona engine; dialogues end at different turns (goodbye in S or F, or the turn cap). A long
+ * dialogue slides over the context a whole turn at a time, always keeping the system line. Think mode: an agent turn is `<think> plan </think> reply`; the user sees the reply
  * only, and later turns see the history without thoughts [RLVER], so in think mode each turn
  * re-reads the visible history into a fresh cache.
  *
@@ -71,25 +71,44 @@ export async function rollout(
     profileId: p.id, opening: users[b].opening, turns: [], finalEmotion: users[b].state.emotion, reward: 0, endReason: 'cap',
     transcript: [system, { role: 'user', text: users[b].opening }],
   }));
-  // The token history each dialogue's policy has seen (visible history; thoughts only in the current turn).
-  const history: number[][] = out.map((d) => [...encodeDialogue(tok, d.transcript).ids, agentOpen]);
+  // What each policy sees, as whole chunks: [bos+system, user opening, agent turn, user line, …].
+  // The prompt is the system chunk plus the most recent chunks that fit the context with room for
+  // a full reply (a sliding window over whole turns); agent chunks are exactly what was sampled, or
+  // the reply re-encoded without thoughts in think mode [RLVER].
+  const chunks: number[][][] = out.map((d) => {
+    const ids = encodeDialogue(tok, d.transcript).ids;
+    const opening = encodeDialogue(tok, [d.transcript[1]]).ids.slice(1); // without its own <|bos|>
+    return [ids.slice(0, ids.length - opening.length), opening];
+  });
+  const budget = maxT - opts.maxTurnTokens - 1;
+  const windowStart = new Array<number>(B).fill(1);
+  const prompt = (b: number): number[] => {
+    const c = chunks[b];
+    let from = Math.max(windowStart[b], 1);
+    const size = (k: number) => c[0].length + 1 + c.slice(k).reduce((s, x) => s + x.length, 0);
+    while (from < c.length - 1 && size(from) > budget) from++;
+    windowStart[b] = from;
+    return [...c[0], ...c.slice(from).flat(), agentOpen];
+  };
+  const history: number[][] = out.map((_, b) => prompt(b));
   history.forEach((h, b) => {
-    if (h.length + 8 > maxT) throw new Error(`the opening of profile ${profiles[b].id} takes ${h.length} tokens; the model's context (${maxT}) leaves no room for a reply`);
+    if (h.length > budget + 1) {
+      throw new Error(`the opening of profile ${profiles[b].id} takes ${h.length} tokens; the model's context (${maxT}) leaves no room for a reply of ${opts.maxTurnTokens} tokens`);
+    }
   });
   const live = new Array<boolean>(B).fill(true);
-  let session = new KvSession(model, B);
+  const session = new KvSession(model, B);
   try {
     let pending: number[][] = history.map((h) => h.slice());
     while (live.some(Boolean)) {
-      // Read the pending context (prompt or the latest user line) into the cache.
+      // Read the pending context (a whole prompt, or the latest user line) into the cache.
       let logits = await session.step(pending.map((p, b) => (live[b] ? p : [])));
       const response: number[][] = history.map(() => []);
       const turnLive = live.slice();
       for (let n = 0; n < opts.maxTurnTokens && turnLive.some(Boolean); n++) {
         const next = logits.map((row, b) => {
           if (!turnLive[b]) return [];
-          const last = n === opts.maxTurnTokens - 1 || session.lengths[b] + 1 >= maxT;
-          const token = last ? end : sampleToken(row, opts.sampling, rng);
+          const token = n === opts.maxTurnTokens - 1 ? end : sampleToken(row, opts.sampling, rng);
           response[b].push(token);
           if (token === end) turnLive[b] = false;
           return turnLive[b] ? [token] : [];
@@ -97,36 +116,36 @@ export async function rollout(
         if (!turnLive.some(Boolean)) break;
         logits = await session.step(next);
       }
-      // Hand each reply to its simulated user.
+      // Hand each reply to its simulated user; the <|end|> that closed it is not in the cache yet.
       const nextPending: number[][] = history.map(() => []);
       for (let b = 0; b < B; b++) {
         if (!live[b]) continue;
-        if (response[b][response[b].length - 1] !== end) response[b].push(end);
         const parsed = parseAgentTurn(tok, response[b], opts.think);
         const result = users[b].respond(parsed.reply);
         const d = out[b];
-        d.turns.push({ prompt: history[b].slice(), response: response[b], reply: parsed.reply, think: parsed.think, wellFormed: parsed.wellFormed, result });
+        d.turns.push({ prompt: history[b], response: response[b], reply: parsed.reply, think: parsed.think, wellFormed: parsed.wellFormed, result });
         d.transcript.push({ role: 'agent', text: parsed.reply, ...(parsed.think !== null ? { think: parsed.think } : {}) });
         d.finalEmotion = result.emotion;
-        // The history later turns see. Without think mode it is exactly what was sampled (the cache
-        // holds it, all but the closing <|end|>); in think mode it is the reply re-encoded, thoughts gone.
-        const seen = opts.think ? [...tok.encode(parsed.reply), end] : response[b];
-        const userLine = result.over ? [] : userTurnTokens(tok, result.line);
-        if (!result.over) d.transcript.push({ role: 'user', text: result.line });
-        history[b].push(...seen, ...userLine, agentOpen);
         if (result.over) {
           live[b] = false;
           d.endReason = result.endReason ?? 'over';
-        } else if (history[b].length + 8 >= maxT) {
-          live[b] = false;
-          d.endReason = 'context';
+          continue;
         }
-        nextPending[b] = opts.think ? history[b].slice() : [end, ...userLine, agentOpen];
-      }
-      if (opts.think && live.some(Boolean)) {
-        // Thoughts must not stay in the cache: start a fresh one from the visible history.
-        session.release();
-        session = new KvSession(model, B);
+        d.transcript.push({ role: 'user', text: result.line });
+        const userLine = userTurnTokens(tok, result.line);
+        chunks[b].push(opts.think ? [...tok.encode(parsed.reply), end] : response[b], userLine);
+        const before = windowStart[b];
+        history[b] = prompt(b);
+        if (history[b].length > budget + 1) {
+          live[b] = false; // a single user line longer than the whole context
+          d.endReason = 'context';
+        } else if (opts.think || windowStart[b] !== before) {
+          // Thoughts must leave the cache, or the window slid: read the prompt afresh.
+          session.reset(b);
+          nextPending[b] = history[b];
+        } else {
+          nextPending[b] = [end, ...userLine, agentOpen];
+        }
       }
       pending = nextPending;
     }

@@ -145,6 +145,11 @@ export class KvSession {
     return out;
   }
 
+  /** Forget sequence b: its next step starts again at position 0 (old cache rows are never read). */
+  reset(b: number): void {
+    this.lengths[b] = 0;
+  }
+
   release(): void {
     for (const t of [...this.k, ...this.v]) this.be.release(t);
     if (this.stepActs) for (const t of Object.values(this.stepActs.t)) this.be.release(t);

@@ -1,0 +1,107 @@
+/**
+ * `npm run evaluate -- --checkpoint FILE [--profiles FILE] [--difficulty D] [--think] [--json]`:
+ * plays a checkpoint against the benchmark profiles (Sentient-lite: start 40, cap 10 replies) and
+ * reports {score, success, failure, dialogues, meanTurns, meanReplyTokens, perplexity}. Perplexity
+ * is on the held-out slice of the warm-start corpus (agent tokens). CPU backend in Node.
+ */
+import { readFileSync } from 'node:fs';
+import { CpuBackend } from '../engine/cpu/backend';
+import { CheckpointError, loadCheckpoint } from '../engine/model/checkpoint';
+import { encodeDialogue } from '../engine/model/format';
+import { perplexity } from '../engine/model/sft';
+import { Tokenizer } from '../engine/model/tokenizer';
+import { Transformer } from '../engine/model/transformer';
+import { Rng } from '../engine/rng';
+import { buildCorpus } from '../corpus/build';
+import { benchmarkProfiles } from '../persona/sets';
+import { parseProfilesJson } from '../persona/validate';
+import type { Profile } from '../persona/profile';
+import { rollout } from '../rl/rollout';
+import { parseFlags, usage, UsageError } from './args';
+
+const SPEC = {
+  checkpoint: { type: 'string', help: 'checkpoint file (required)' },
+  profiles: { type: 'string', help: 'profile JSON file (one profile or an array; default: the 100 benchmark profiles)' },
+  difficulty: { type: 'string', help: 'moderate (default) or strict' },
+  think: { type: 'boolean', help: 'think mode: <think> plan </think> before each reply' },
+  seed: { type: 'number', help: 'sampling seed (default 0)' },
+  temperature: { type: 'number', help: 'sampling temperature (default 0.7)' },
+  'top-p': { type: 'number', help: 'nucleus sampling (default 0.9)' },
+  'max-turn-tokens': { type: 'number', help: 'cap on tokens per reply (default 64)' },
+  limit: { type: 'number', help: 'only the first N profiles' },
+  json: { type: 'boolean', help: 'print the figures as JSON' },
+  help: { type: 'boolean', help: 'this message' },
+} as const;
+
+function die(message: string, code = 1): never {
+  console.error(message);
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  let f;
+  try {
+    f = parseFlags(process.argv.slice(2), SPEC);
+  } catch (e) {
+    if (e instanceof UsageError) die(`${e.message}\n${usage('npm run evaluate --', SPEC)}`, 2);
+    throw e;
+  }
+  if (f.help) return void console.log(usage('npm run evaluate --', SPEC));
+  if (!f.checkpoint) die(`--checkpoint is required\n${usage('npm run evaluate --', SPEC)}`, 2);
+  const difficulty = f.difficulty ?? 'moderate';
+  if (difficulty !== 'moderate' && difficulty !== 'strict') die(`--difficulty must be moderate or strict, got "${difficulty}"`, 2);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(f.checkpoint);
+  } catch (e) {
+    die(`cannot read ${f.checkpoint}: ${(e as Error).message}`);
+  }
+  let ck;
+  try {
+    ck = loadCheckpoint(bytes);
+  } catch (e) {
+    if (e instanceof CheckpointError) die(`${f.checkpoint}: ${e.message}`);
+    throw e;
+  }
+  let profiles: Profile[] = benchmarkProfiles();
+  if (f.profiles) {
+    const parsed = parseProfilesJson(readFileSync(f.profiles, 'utf8'));
+    if (!parsed.ok) die(`${f.profiles} has bad profiles:\n  ${parsed.errors.join('\n  ')}`);
+    profiles = parsed.profiles;
+  }
+  if (f.limit) profiles = profiles.slice(0, f.limit);
+  const be = new CpuBackend();
+  console.error(`backend: ${be.description}; ${profiles.length} dialogues, ${difficulty}${f.think ? ', think mode' : ''}`);
+  const tok = Tokenizer.fromJSON(ck.tokenizer);
+  const model = new Transformer(be, ck.config, ck.weights);
+  const t0 = performance.now();
+  const dialogues = await rollout(model, tok, profiles, {
+    mode: 'benchmark', difficulty, userSeed: 0, think: Boolean(f.think),
+    sampling: { temperature: f.temperature ?? 0.7, topK: 0, topP: f['top-p'] ?? 0.9 },
+    maxTurnTokens: f['max-turn-tokens'] ?? 64,
+  }, new Rng(f.seed ?? 0));
+  const n = dialogues.length;
+  const replies = dialogues.flatMap((d) => d.turns);
+  const heldOut = buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(tok, d.turns));
+  const ppl = await perplexity(model, heldOut, { batchSize: 16, seqLen: Math.min(256, ck.config.contextLength), lossOn: 'agent' });
+  const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
+  const figures = {
+    score: round(dialogues.reduce((s, d) => s + d.finalEmotion, 0) / n, 1),
+    success: round(dialogues.filter((d) => d.finalEmotion >= 100).length / n, 3),
+    failure: round(dialogues.filter((d) => d.finalEmotion < 10).length / n, 3),
+    dialogues: n,
+    meanTurns: round(replies.length / n, 2),
+    meanReplyTokens: round(replies.reduce((s, t) => s + t.response.length, 0) / Math.max(1, replies.length), 1),
+    perplexity: round(ppl, 2),
+  };
+  console.error(`${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  if (f.json) console.log(JSON.stringify(figures, null, 2));
+  else {
+    for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(16)} ${v}`);
+    const d = dialogues[0];
+    console.log(`\nfirst dialogue (${d.profileId}, final emotion ${d.finalEmotion}):`);
+    for (const t of d.transcript.slice(1)) console.log(`  ${t.role}> ${t.think ? `<think>${t.think}</think> ` : ''}${t.text}`);
+  }
+}
+
+main().catch((e) => die(e instanceof Error ? e.message : String(e)));

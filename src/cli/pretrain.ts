@@ -1,0 +1,79 @@
+/**
+ * `npm run pretrain -- [--preset P] [--seed S] [--steps N] [--out FILE] [--json]`: the supervised
+ * warm start from the command line. Node has no WebGPU here, so this runs on the CPU backend and
+ * says so; the browser's worker runs the same pipeline on WebGPU. On the CPU backend the same flags
+ * give the same checkpoint, byte for byte.
+ */
+import { writeFileSync } from 'node:fs';
+import { CpuBackend } from '../engine/cpu/backend';
+import { PRESETS, type PresetName } from '../engine/model/config';
+import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
+import { parseFlags, usage, UsageError } from './args';
+
+const SPEC = {
+  preset: { type: 'string', help: `model preset: ${Object.keys(PRESETS).join(', ')} (default micro)` },
+  seed: { type: 'number', help: 'seed for the corpus, the initial weights and the batch order (default 1)' },
+  steps: { type: 'number', help: "training steps (default: the preset's)" },
+  dialogues: { type: 'number', help: "dialogues in the generated corpus (default: the preset's)" },
+  out: { type: 'string', help: 'checkpoint file to write (default public/warmstart-<preset>.bin)' },
+  json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
+  help: { type: 'boolean', help: 'this message' },
+} as const;
+
+async function main(): Promise<void> {
+  let flags;
+  try {
+    flags = parseFlags(process.argv.slice(2), SPEC);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`${e.message}\n${usage('npm run pretrain --', SPEC)}`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  if (flags.help) {
+    console.log(usage('npm run pretrain --', SPEC));
+    return;
+  }
+  const preset = (flags.preset ?? 'micro') as PresetName;
+  if (!(preset in PRESETS)) {
+    console.error(`unknown preset "${preset}"; one of ${Object.keys(PRESETS).join(', ')}`);
+    process.exit(2);
+  }
+  const defaults = WARM_START_DEFAULTS[preset];
+  const steps = flags.steps ?? defaults.steps;
+  if (!Number.isInteger(steps) || steps < 1) {
+    console.error('--steps must be a positive integer');
+    process.exit(2);
+  }
+  const seed = flags.seed ?? 1;
+  const out = flags.out ?? `public/warmstart-${preset}.bin`;
+  const be = new CpuBackend();
+  console.error(`backend: ${be.description} (Node.js has no WebGPU adapter here; the lab's worker runs the same pipeline on WebGPU)`);
+  const t0 = performance.now();
+  const result = await runWarmStart(
+    be,
+    { preset, seed, steps, dialogues: flags.dialogues ?? defaults.dialogues, vocabSize: defaults.vocabSize, sft: defaults.sft },
+    (p) => {
+      if (p.phase !== 'training') console.error(`… ${p.phase}`);
+      else if (p.step && (p.step.step % 10 === 0 || p.step.step === steps)) {
+        const s = (performance.now() - t0) / 1000;
+        console.error(`step ${p.step.step}/${steps}  loss ${p.step.loss.toFixed(4)}  lr ${p.step.lr.toExponential(2)}  grad ${p.step.gradNorm.toFixed(3)}  ${s.toFixed(0)} s`);
+      }
+    },
+  );
+  writeFileSync(out, result.checkpoint);
+  const seconds = (performance.now() - t0) / 1000;
+  const summary = {
+    preset, seed, steps, out, bytes: result.checkpoint.length, backend: be.name, seconds: Math.round(seconds),
+    perplexityBefore: result.perplexityBefore, perplexityAfter: result.perplexityAfter, uniformPerplexity: result.uniformPerplexity,
+    finalLoss: result.losses[result.losses.length - 1], trainTokens: result.trainTokens,
+  };
+  console.error(`wrote ${out} (${(result.checkpoint.length / 1e6).toFixed(2)} MB) in ${seconds.toFixed(0)} s; held-out perplexity ${result.perplexityBefore.toFixed(1)} -> ${result.perplexityAfter.toFixed(2)} (uniform ${result.uniformPerplexity})`);
+  if (flags.json) console.log(JSON.stringify(summary, null, 2));
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});

@@ -1,0 +1,91 @@
+/**
+ * The warm-start pipeline: generate the corpus, train the tokenizer on it, initialise a preset,
+ * run supervised next-token training, measure held-out perplexity before and after, and pack a
+ * checkpoint. One function for the command line (src/cli/pretrain.ts) and the browser worker.
+ * Deterministic: the same options on the same backend give the same checkpoint, byte for byte.
+ */
+import type { Backend } from '../engine/backend';
+import { saveCheckpoint } from '../engine/model/checkpoint';
+import { PRESETS, type PresetName } from '../engine/model/config';
+import { encodeDialogue, type Encoded } from '../engine/model/format';
+import { perplexity, SFT_DEFAULTS, SftTrainer, type SftOptions, type SftStepMetrics } from '../engine/model/sft';
+import { DEFAULT_VOCAB, Tokenizer } from '../engine/model/tokenizer';
+import { Transformer } from '../engine/model/transformer';
+import { buildCorpus, corpusTexts } from '../corpus/build';
+
+export interface WarmStartOptions {
+  preset: PresetName;
+  seed: number;
+  steps: number;
+  /** Dialogues in the generated corpus (train + held out). */
+  dialogues: number;
+  vocabSize: number;
+  sft: Omit<SftOptions, 'steps' | 'seed'>;
+}
+
+/** Per preset: what trains in reasonable time where that preset is meant to run. */
+export const WARM_START_DEFAULTS: Record<PresetName, Omit<WarmStartOptions, 'preset' | 'seed'>> = {
+  ci: { steps: 200, dialogues: 2000, vocabSize: DEFAULT_VOCAB, sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 128, lr: 3e-3, warmupSteps: 20 } },
+  micro: { steps: 600, dialogues: 4000, vocabSize: DEFAULT_VOCAB, sft: { ...SFT_DEFAULTS, batchSize: 16, seqLen: 256, lr: 2e-3, warmupSteps: 30 } },
+  mini: { steps: 1500, dialogues: 4000, vocabSize: DEFAULT_VOCAB, sft: { ...SFT_DEFAULTS, batchSize: 32, seqLen: 256, lr: 1e-3, warmupSteps: 50 } },
+  small: { steps: 3000, dialogues: 4000, vocabSize: DEFAULT_VOCAB, sft: { ...SFT_DEFAULTS, batchSize: 32, seqLen: 512, lr: 6e-4, warmupSteps: 100 } },
+};
+
+export interface WarmStartProgress {
+  phase: 'corpus' | 'tokenizer' | 'init' | 'perplexity-before' | 'training' | 'perplexity-after' | 'saving';
+  step?: SftStepMetrics;
+}
+
+export interface WarmStartResult {
+  checkpoint: Uint8Array;
+  perplexityBefore: number;
+  perplexityAfter: number;
+  /** Perplexity a uniform guess over the vocabulary would have. */
+  uniformPerplexity: number;
+  losses: number[];
+  trainTokens: number;
+}
+
+export async function runWarmStart(
+  be: Backend,
+  opts: WarmStartOptions,
+  onProgress: (p: WarmStartProgress) => void = () => {},
+): Promise<WarmStartResult> {
+  onProgress({ phase: 'corpus' });
+  const corpus = buildCorpus({ seed: opts.seed, dialogues: opts.dialogues });
+  onProgress({ phase: 'tokenizer' });
+  const tokenizer = Tokenizer.train(corpusTexts(corpus), opts.vocabSize);
+  const config = { ...PRESETS[opts.preset], vocabSize: tokenizer.vocabSize };
+  const encode = (ds: typeof corpus.train): Encoded[] => ds.map((d) => encodeDialogue(tokenizer, d.turns));
+  const train = encode(corpus.train);
+  const heldOut = encode(corpus.heldOut);
+  onProgress({ phase: 'init' });
+  const model = Transformer.create(be, config, opts.seed);
+  const sft: SftOptions = { ...opts.sft, steps: opts.steps, seed: opts.seed, seqLen: Math.min(opts.sft.seqLen, config.contextLength) };
+  const evalOpts = { batchSize: sft.batchSize, seqLen: sft.seqLen, lossOn: 'agent' as const };
+  onProgress({ phase: 'perplexity-before' });
+  const perplexityBefore = await perplexity(model, heldOut, evalOpts);
+  const trainer = new SftTrainer(model, train, sft);
+  const losses: number[] = [];
+  let trainTokens = 0;
+  for (let i = 0; i < opts.steps; i++) {
+    const m = await trainer.trainStep();
+    if (!Number.isFinite(m.loss)) throw new Error(`the loss became ${m.loss} at step ${m.step}; try a lower learning rate`);
+    losses.push(m.loss);
+    trainTokens += m.tokens;
+    onProgress({ phase: 'training', step: m });
+  }
+  onProgress({ phase: 'perplexity-after' });
+  const perplexityAfter = await perplexity(model, heldOut, evalOpts);
+  onProgress({ phase: 'saving' });
+  const checkpoint = saveCheckpoint({
+    config,
+    tokenizer: tokenizer.toJSON(),
+    weights: await model.readParams(),
+    meta: {
+      kind: 'warm-start', preset: opts.preset, seed: opts.seed, steps: opts.steps, dialogues: opts.dialogues,
+      lossOn: sft.lossOn, backend: be.name, perplexityBefore, perplexityAfter,
+    },
+  });
+  return { checkpoint, perplexityBefore, perplexityAfter, uniformPerplexity: tokenizer.vocabSize, losses, trainTokens };
+}
