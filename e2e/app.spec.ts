@@ -54,3 +54,20 @@ test('without WebGPU enabled, the lab explains why and falls back to the CPU', a
     await browser.close();
   }
 });
+
+test('the warm start trains in the engine worker on WebGPU and offers the checkpoint', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
+  await page.getByLabel('Steps').fill('0');
+  await expect(page.getByRole('alert')).toContainText('steps must be between 1 and 5000');
+  await expect(page.getByTestId('warm-start-button')).toBeDisabled();
+  await page.getByLabel('Steps').fill('4');
+  await page.getByLabel('Dialogues').fill('120');
+  await page.getByTestId('warm-start-button').click();
+  await expect(page.getByTestId('warm-start-progress')).toBeVisible();
+  const result = page.getByTestId('warm-start-result');
+  await expect(result).toContainText('Held-out perplexity', { timeout: 240_000 });
+  await expect(result).toContainText('on the GPU');
+  await expect(result.getByRole('link', { name: 'Download checkpoint' })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}warm-start.png`, fullPage: true });
+});

@@ -1,10 +1,11 @@
 /**
- * The lab's page. For now: what the lab is, and where it runs (the adapter line, a plain notice on
- * a software adapter or the CPU fallback, and what to do about it).
+ * The lab's page. For now: what the lab is, where it runs (the adapter line, a plain notice on a
+ * software adapter or the CPU fallback, and what to do about it), and the supervised warm start.
  */
 import { useEffect } from 'react';
 import { useEngine } from './state/engine';
 import { AdapterStatus } from './components/AdapterStatus';
+import { WarmStartPanel } from './components/WarmStartPanel';
 
 export function App() {
   const start = useEngine((s) => s.start);
@@ -24,6 +25,7 @@ export function App() {
       </header>
       <main>
         <AdapterStatus />
+        <WarmStartPanel />
         <section className="panel" aria-labelledby="privacy-h">
           <h2 id="privacy-h">Everything stays in this tab</h2>
           <p>

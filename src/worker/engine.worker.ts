@@ -9,9 +9,14 @@ import { WebGpuBackend } from '../engine/gpu/backend';
 import { CpuBackend } from '../engine/cpu/backend';
 import type { Backend } from '../engine/backend';
 import { Rng } from '../engine/rng';
-import type { FromWorker, SelfTest, ToWorker } from './protocol';
+import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
+import type { FromWorker, SelfTest, ToWorker, WarmStartRequest } from './protocol';
 
-const post = (m: FromWorker) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m);
+const post = (m: FromWorker, transfer: Transferable[] = []) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m, transfer);
+
+/** The backend the probe chose; training runs on it. */
+let backend: Backend | null = null;
+let busy = false;
 
 /** A residual add and a scale on 1,000 random values, on both backends; must agree to f32 rounding. */
 async function selfTest(gpu: Backend): Promise<SelfTest> {
@@ -37,6 +42,7 @@ async function selfTest(gpu: Backend): Promise<SelfTest> {
 
 async function probe(forceCpu: boolean): Promise<void> {
   if (forceCpu) {
+    backend = new CpuBackend();
     post({
       type: 'backend', backend: 'cpu', line: 'CPU backend (chosen in the URL: ?backend=cpu)', adapter: null,
       failure: { kind: 'no-adapter', message: 'The CPU backend was requested in the URL (?backend=cpu); remove it to use WebGPU.' },
@@ -46,11 +52,13 @@ async function probe(forceCpu: boolean): Promise<void> {
   }
   const acq = await acquireGpu((self as unknown as { navigator?: { gpu?: GPU } }).navigator?.gpu);
   if (!acq.ok) {
+    backend = new CpuBackend();
     post({ type: 'backend', backend: 'cpu', line: 'CPU backend (no WebGPU)', adapter: null, failure: acq.failure, selfTest: null });
     return;
   }
   void acq.ctx.lost.then((info) => post({ type: 'device-lost', message: lostMessage(info) }));
   const gpu = new WebGpuBackend(acq.ctx);
+  backend = gpu;
   let test: SelfTest;
   try {
     test = await selfTest(gpu);
@@ -60,9 +68,45 @@ async function probe(forceCpu: boolean): Promise<void> {
   post({ type: 'backend', backend: 'webgpu', line: adapterLine(acq.ctx.summary), adapter: acq.ctx.summary, failure: null, selfTest: test });
 }
 
+/** The supervised warm start on this worker's backend, with progress at most ~10 times a second. */
+async function warmStart(req: WarmStartRequest): Promise<void> {
+  if (!backend) throw new Error('the engine is still checking the GPU; try again in a moment');
+  if (busy) throw new Error('a run is already in progress');
+  busy = true;
+  try {
+    const t0 = performance.now();
+    let lastPost = 0;
+    const defaults = WARM_START_DEFAULTS[req.preset];
+    const result = await runWarmStart(
+      backend,
+      { preset: req.preset, seed: req.seed, steps: req.steps, dialogues: req.dialogues, vocabSize: defaults.vocabSize, sft: defaults.sft },
+      (p) => {
+        const now = performance.now();
+        const last = p.step?.step === req.steps;
+        if (p.phase === 'training' && !last && now - lastPost < 100) return;
+        lastPost = now;
+        post({ type: 'warm-start-progress', phase: p.phase, step: p.step?.step ?? 0, steps: req.steps, loss: p.step?.loss ?? null });
+      },
+    );
+    const checkpoint = result.checkpoint.buffer.slice(result.checkpoint.byteOffset, result.checkpoint.byteOffset + result.checkpoint.byteLength) as ArrayBuffer;
+    post({
+      type: 'warm-start-done',
+      report: {
+        backend: backend.name, seconds: (performance.now() - t0) / 1000, perplexityBefore: result.perplexityBefore,
+        perplexityAfter: result.perplexityAfter, uniformPerplexity: result.uniformPerplexity, losses: result.losses, checkpoint,
+      },
+    }, [checkpoint]);
+  } finally {
+    busy = false;
+  }
+}
+
 self.onmessage = (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
+  const fail = (e: unknown) => (e instanceof Error ? e.message : String(e));
   if (msg.type === 'probe') {
-    probe(msg.forceCpu).catch((e) => post({ type: 'error', message: e instanceof Error ? e.message : String(e) }));
+    probe(msg.forceCpu).catch((e) => post({ type: 'error', message: fail(e) }));
+  } else if (msg.type === 'warm-start') {
+    warmStart(msg.request).catch((e) => post({ type: 'warm-start-failed', message: fail(e) }));
   }
 };

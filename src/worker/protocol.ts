@@ -4,7 +4,28 @@
  */
 import type { AdapterSummary, GpuFailure } from '../engine/gpu/context';
 
-export type ToWorker = { type: 'probe'; forceCpu: boolean };
+import type { PresetName } from '../engine/model/config';
+import type { WarmStartProgress } from '../experiment/warmstart';
+
+export interface WarmStartRequest {
+  preset: PresetName;
+  seed: number;
+  steps: number;
+  dialogues: number;
+}
+
+export type ToWorker = { type: 'probe'; forceCpu: boolean } | { type: 'warm-start'; request: WarmStartRequest };
+
+export interface WarmStartReport {
+  backend: 'webgpu' | 'cpu';
+  seconds: number;
+  perplexityBefore: number;
+  perplexityAfter: number;
+  uniformPerplexity: number;
+  losses: number[];
+  /** The checkpoint file (transferred, not copied). */
+  checkpoint: ArrayBuffer;
+}
 
 export interface SelfTest {
   ok: boolean;
@@ -24,5 +45,8 @@ export type FromWorker =
       failure: GpuFailure | null;
       selfTest: SelfTest | null;
     }
+  | { type: 'warm-start-progress'; phase: WarmStartProgress['phase']; step: number; steps: number; loss: number | null }
+  | { type: 'warm-start-done'; report: WarmStartReport }
+  | { type: 'warm-start-failed'; message: string }
   | { type: 'device-lost'; message: string }
   | { type: 'error'; message: string };

@@ -1,10 +1,11 @@
 /**
  * Store: where the engine runs (WebGPU adapter or CPU fallback), as reported by the worker.
- * Owns the worker; components select narrowly from this store.
+ * Components select narrowly from this store.
  */
 import { create } from 'zustand';
 import type { AdapterSummary, GpuFailure } from '../../engine/gpu/context';
-import type { FromWorker, SelfTest, ToWorker } from '../../worker/protocol';
+import type { SelfTest } from '../../worker/protocol';
+import { onWorkerError, onWorkerMessage, sendToWorker } from './worker';
 
 export type EnginePhase = 'checking' | 'ready' | 'lost' | 'error';
 
@@ -19,7 +20,7 @@ interface EngineState {
   start(forceCpu: boolean): void;
 }
 
-let worker: Worker | null = null;
+let started = false;
 
 export const useEngine = create<EngineState>((set) => ({
   phase: 'checking',
@@ -30,20 +31,18 @@ export const useEngine = create<EngineState>((set) => ({
   selfTest: null,
   problem: null,
   start(forceCpu) {
-    if (worker) return;
-    worker = new Worker(new URL('../../worker/engine.worker.ts', import.meta.url), { type: 'module', name: 'engine' });
-    worker.onmessage = (ev: MessageEvent<FromWorker>) => {
-      const m = ev.data;
+    if (started) return;
+    started = true;
+    onWorkerMessage((m) => {
       if (m.type === 'backend') {
         set({ phase: 'ready', backend: m.backend, line: m.line, adapter: m.adapter, failure: m.failure, selfTest: m.selfTest });
       } else if (m.type === 'device-lost') {
         set({ phase: 'lost', problem: m.message });
-      } else {
+      } else if (m.type === 'error') {
         set({ phase: 'error', problem: m.message });
       }
-    };
-    worker.onerror = (e) => set({ phase: 'error', problem: `The engine worker failed to start: ${e.message || 'unknown error'}` });
-    const msg: ToWorker = { type: 'probe', forceCpu };
-    worker.postMessage(msg);
+    });
+    onWorkerError((message) => set({ phase: 'error', problem: message }));
+    sendToWorker({ type: 'probe', forceCpu });
   },
 }));
