@@ -8,7 +8,9 @@ import { Rng } from '../rng';
 import { compare, type CompareReport } from '../testing/compare';
 import type { GpuTest } from '../testing/gpu-test';
 import { PRESETS, type ModelConfig } from './config';
+import { loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { generate, GREEDY, KvSession } from './sampler';
+import { Tokenizer } from './tokenizer';
 import { initParams, Transformer } from './transformer';
 
 const TINY: ModelConfig = { vocabSize: 37, contextLength: 12, channels: 16, layers: 2, heads: 4 };
@@ -73,6 +75,28 @@ export const modelGpuTests: GpuTest[] = [
       const got = (await run(env.gpu)).flat();
       const report: CompareReport = compare('greedy tokens (exact)', got, want, { abs: 0, rel: 0 });
       return [report];
+    },
+  },
+  {
+    name: 'checkpoint: saved from the GPU, loaded on the CPU (and back), same logits',
+    async run(env) {
+      const rng = new Rng('ck-gpu');
+      const tok = Tokenizer.train(['a checkpoint round trip'], 270);
+      const config = { ...TINY, vocabSize: tok.vocabSize };
+      const weights = initParams(config, 'ck');
+      for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.05;
+      const gpuModel = new Transformer(env.gpu, config, weights);
+      const bytes = saveCheckpoint({ config, tokenizer: tok.toJSON(), weights: await gpuModel.readParams(), meta: {} });
+      const ck = loadCheckpoint(bytes);
+      const ids = Int32Array.from({ length: 10 }, () => rng.int(0, config.vocabSize - 1));
+      const logitsOf = async (be: Backend, w: Float32Array) => {
+        const m = new Transformer(be, ck.config, w);
+        return be.read(m.forward(be.fromArray(ids, [10]), 2, 5).logits);
+      };
+      return [
+        compare('weights after a GPU save', ck.weights, weights, { abs: 0, rel: 0 }),
+        compare('logits: GPU model vs CPU model from the file', await logitsOf(env.gpu, weights), await logitsOf(env.cpu, ck.weights)),
+      ];
     },
   },
 ];
