@@ -65,6 +65,46 @@ export interface AdamWOptions {
   step: number;
 }
 
+/** PPO/GRPO policy-loss settings (ops/policyloss.ts; equations in docs/ALGORITHMS.md). */
+export interface PolicyLossOptions {
+  /** ε_low: the ratio is clipped below at 1 − clipLow (RLVER: 0.2). */
+  clipLow: number;
+  /** ε_high: the ratio is clipped above at 1 + clipHigh (RLVER: 0.2; DAPO's clip-higher: 0.28). */
+  clipHigh: number;
+  /** c_H: the loss subtracts entropyCoef · entropy (RLVER: 0.001). */
+  entropyCoef: number;
+  /** c_KL: the loss adds klCoef · KL(π_θ ‖ π_ref) (RLVER: 0, no KL). Non-zero needs refLogprobs. */
+  klCoef: number;
+  /** The per-token KL estimator: k1 = log π_θ − log π_ref, k3 = verl's "low_var_kl". */
+  klEstimator: 'k1' | 'k3';
+  /** Weight of every masked token: 1 / (masked tokens in the batch) gives the token-mean. */
+  lossScale: number;
+}
+
+/** PPO's clipped value loss (ops/policyloss.ts). */
+export interface ValueLossOptions {
+  /** c: the new value is clipped to oldValue ± clip (RLVER: 0.5); null: no clipping. */
+  clip: number | null;
+  /** Weight of every masked token: 1 / (masked tokens in the batch) gives the token-mean. */
+  lossScale: number;
+}
+
+/** Generalised advantage estimation (ops/advantage.ts). */
+export interface GaeOptions {
+  /** γ, the discount per response token (RLVER: 1). */
+  gamma: number;
+  /** λ, the GAE trace decay (RLVER: 1). */
+  lambda: number;
+}
+
+/** Group-relative advantages over dialogues that share a prompt (ops/advantage.ts). */
+export interface GroupAdvantageOptions {
+  /** grpo: (r − group mean) / (group std + 1e-6); rloo: r − mean of the others in the group. */
+  estimator: 'grpo' | 'rloo';
+  /** grpo only; false drops the division by the std (Dr. GRPO). Default true. */
+  scaleByStd?: boolean;
+}
+
 export interface Backend {
   readonly name: BackendName;
   /** Human-readable description of where the math runs ("CPU (JavaScript)", "NVIDIA … via WebGPU"). */
@@ -176,6 +216,40 @@ export interface Backend {
    * device, so no readback is needed mid-step.
    */
   clipGradNorm(norm: Tensor, grad: Tensor, maxNorm: number): void;
+
+  // ---- reinforcement learning (ops/policyloss.ts, ops/advantage.ts) --------------------------------
+  /**
+   * logprobs (N) = log softmax(logits)[n, actions[n]] (0 where the action is outside [0, V));
+   * entropy (N) = −Σ p log p of every row. From logits (N, V), actions (N, i32). Forward only.
+   */
+  tokenLogprobs(logprobs: Tensor, entropy: Tensor, logits: Tensor, actions: Tensor): void;
+  /**
+   * The fused PPO policy loss. stats (N, POLICY_STATS) is OVERWRITTEN with per-row diagnostics
+   * (columns POLICY_STAT: logprob, entropy, ratio, clippedLow, clippedHigh, approxKl, refKl, pgLoss;
+   * all 0 on inactive rows); dLogits (N, V) ACCUMULATES the gradient of
+   * L = Σ_rows mask·lossScale·(pgLoss − entropyCoef·entropy + klCoef·refKl). A row is active when
+   * responseMask > 0 and its action is in [0, V). refLogprobs may be null when klCoef = 0.
+   */
+  policyLoss(
+    dLogits: Tensor, stats: Tensor, logits: Tensor, actions: Tensor, oldLogprobs: Tensor,
+    advantages: Tensor, responseMask: Tensor, refLogprobs: Tensor | null, opts: PolicyLossOptions,
+  ): void;
+  /**
+   * PPO's clipped value loss: valueStats (N, VALUE_STATS) OVERWRITTEN with [½ max((v−R)², (v_clip−R)²),
+   * clipped] (0 on masked rows); dValues (N) ACCUMULATES mask·lossScale·∂/∂v.
+   */
+  valueLoss(valueStats: Tensor, dValues: Tensor, values: Tensor, oldValues: Tensor, returns: Tensor, responseMask: Tensor, opts: ValueLossOptions): void;
+  /**
+   * GAE by a reverse scan per dialogue: advantages, returns (N) OVERWRITTEN on the rows of every
+   * dialogue (offsets (D + 1, i32) tile [0, N)); response tokens only, masked tokens are skipped
+   * and get 0.
+   */
+  gae(advantages: Tensor, returns: Tensor, rewards: Tensor, values: Tensor, responseMask: Tensor, offsets: Tensor, opts: GaeOptions): void;
+  /**
+   * advantages (D) OVERWRITTEN from rewards (D) and group ids (D, i32): GRPO or RLOO. Non-finite
+   * rewards are left out of their group and get 0; a group of one or of equal rewards gives 0.
+   */
+  groupAdvantages(advantages: Tensor, rewards: Tensor, groups: Tensor, opts: GroupAdvantageOptions): void;
 }
 
 /**

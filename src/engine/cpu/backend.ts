@@ -3,7 +3,10 @@
  * ../ops/<op>.ts. It is the oracle the WebGPU kernels are tested against and the fallback where
  * WebGPU is missing (shown to the user as such). Work runs eagerly; `read` resolves at once.
  */
-import type { AdamWOptions, AttentionShape, Backend, CachedAttentionShape, DType, MatmulOptions, Tensor } from '../backend';
+import type {
+  AdamWOptions, AttentionShape, Backend, CachedAttentionShape, DType, GaeOptions, GroupAdvantageOptions, MatmulOptions,
+  PolicyLossOptions, Tensor, ValueLossOptions,
+} from '../backend';
 import { sizeOf } from '../backend';
 import * as ops from '../ops';
 
@@ -107,4 +110,22 @@ export class CpuBackend implements Backend {
   }
   adamw(p: Tensor, g: Tensor, m: Tensor, v: Tensor, o: AdamWOptions): void { ops.adamwOnCpu(this, p, g, m, v, o); }
   clipGradNorm(norm: Tensor, grad: Tensor, maxNorm: number): void { ops.clipGradNormOnCpu(this, norm, grad, maxNorm); }
+  tokenLogprobs(logprobs: Tensor, entropy: Tensor, logits: Tensor, actions: Tensor): void {
+    ops.tokenLogprobsOnCpu(this, logprobs, entropy, logits, actions);
+  }
+  policyLoss(
+    dLogits: Tensor, stats: Tensor, logits: Tensor, actions: Tensor, oldLogprobs: Tensor,
+    advantages: Tensor, responseMask: Tensor, refLogprobs: Tensor | null, o: PolicyLossOptions,
+  ): void {
+    ops.policyLossOnCpu(this, dLogits, stats, logits, actions, oldLogprobs, advantages, responseMask, refLogprobs, o);
+  }
+  valueLoss(valueStats: Tensor, dValues: Tensor, values: Tensor, oldValues: Tensor, returns: Tensor, mask: Tensor, o: ValueLossOptions): void {
+    ops.valueLossOnCpu(this, valueStats, dValues, values, oldValues, returns, mask, o);
+  }
+  gae(advantages: Tensor, returns: Tensor, rewards: Tensor, values: Tensor, mask: Tensor, offsets: Tensor, o: GaeOptions): void {
+    ops.gaeOnCpu(this, advantages, returns, rewards, values, mask, offsets, o);
+  }
+  groupAdvantages(advantages: Tensor, rewards: Tensor, groups: Tensor, o: GroupAdvantageOptions): void {
+    ops.groupAdvantagesOnCpu(this, advantages, rewards, groups, o);
+  }
 }

@@ -9,7 +9,10 @@
  * Binding convention for every kernel: @group(0) @binding(0) a uniform `Params` struct of 4-byte
  * scalars (always present, may be unused), then the tensors at bindings 1, 2, … in the order given.
  */
-import type { AdamWOptions, AttentionShape, Backend, CachedAttentionShape, DType, MatmulOptions, Tensor } from '../backend';
+import type {
+  AdamWOptions, AttentionShape, Backend, CachedAttentionShape, DType, GaeOptions, GroupAdvantageOptions, MatmulOptions,
+  PolicyLossOptions, Tensor, ValueLossOptions,
+} from '../backend';
 import { sizeOf, VIEW_ALIGN } from '../backend';
 import type { GpuContext } from './context';
 import { adapterLine } from './context';
@@ -305,4 +308,22 @@ export class WebGpuBackend implements Backend {
   }
   adamw(p: Tensor, g: Tensor, m: Tensor, v: Tensor, o: AdamWOptions): void { ops.adamwOnGpu(this, p, g, m, v, o); }
   clipGradNorm(norm: Tensor, grad: Tensor, maxNorm: number): void { ops.clipGradNormOnGpu(this, norm, grad, maxNorm); }
+  tokenLogprobs(logprobs: Tensor, entropy: Tensor, logits: Tensor, actions: Tensor): void {
+    ops.tokenLogprobsOnGpu(this, logprobs, entropy, logits, actions);
+  }
+  policyLoss(
+    dLogits: Tensor, stats: Tensor, logits: Tensor, actions: Tensor, oldLogprobs: Tensor,
+    advantages: Tensor, responseMask: Tensor, refLogprobs: Tensor | null, o: PolicyLossOptions,
+  ): void {
+    ops.policyLossOnGpu(this, dLogits, stats, logits, actions, oldLogprobs, advantages, responseMask, refLogprobs, o);
+  }
+  valueLoss(valueStats: Tensor, dValues: Tensor, values: Tensor, oldValues: Tensor, returns: Tensor, mask: Tensor, o: ValueLossOptions): void {
+    ops.valueLossOnGpu(this, valueStats, dValues, values, oldValues, returns, mask, o);
+  }
+  gae(advantages: Tensor, returns: Tensor, rewards: Tensor, values: Tensor, mask: Tensor, offsets: Tensor, o: GaeOptions): void {
+    ops.gaeOnGpu(this, advantages, returns, rewards, values, mask, offsets, o);
+  }
+  groupAdvantages(advantages: Tensor, rewards: Tensor, groups: Tensor, o: GroupAdvantageOptions): void {
+    ops.groupAdvantagesOnGpu(this, advantages, rewards, groups, o);
+  }
 }

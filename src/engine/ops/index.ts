@@ -11,3 +11,5 @@ export * from './softmax';
 export * from './crossentropy';
 export * from './adamw';
 export * from './clip';
+export * from './policyloss';
+export * from './advantage';

@@ -12,6 +12,8 @@ import { crossentropyGpuTests } from '../ops/crossentropy.gputest';
 import { adamwGpuTests } from '../ops/adamw.gputest';
 import { clipGpuTests } from '../ops/clip.gputest';
 import { kvattentionGpuTests } from '../ops/kvattention.gputest';
+import { policylossGpuTests } from '../ops/policyloss.gputest';
+import { advantageGpuTests } from '../ops/advantage.gputest';
 import { modelGpuTests } from '../model/model.gputest';
 import { tinyNetGpuTests } from './tiny-net.gputest';
 
@@ -28,6 +30,8 @@ export const GPU_TESTS: GpuTest[] = [
   ...adamwGpuTests,
   ...clipGpuTests,
   ...kvattentionGpuTests,
+  ...policylossGpuTests,
+  ...advantageGpuTests,
   ...tinyNetGpuTests,
   ...modelGpuTests,
 ];
