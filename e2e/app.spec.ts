@@ -70,4 +70,15 @@ test('the warm start trains in the engine worker on WebGPU and offers the checkp
   await expect(result).toContainText('on the GPU');
   await expect(result.getByRole('link', { name: 'Download checkpoint' })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}warm-start.png`, fullPage: true });
+  // The model just trained talks with a benchmark user; every reply carries its appraisal.
+  await page.getByRole('combobox', { name: 'Policy' }).selectOption('last');
+  await page.getByRole('combobox', { name: 'Replies' }).selectOption('1');
+  await page.getByTestId('demo-button').click();
+  const transcript = page.getByTestId('demo-transcript');
+  await expect(transcript).toBeVisible({ timeout: 120_000 });
+  await expect(transcript.locator('.line-agent')).toHaveCount(1);
+  await expect(transcript.locator('.appraisal summary').first()).toContainText('emotion');
+  await expect(page.getByTestId('demo-final')).toContainText('started at 40');
+  await transcript.locator('.appraisal summary').first().click();
+  await page.getByTestId('demo-transcript').screenshot({ path: `${SHOTS}demo-dialogue.png` });
 });

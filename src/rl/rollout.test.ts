@@ -62,6 +62,14 @@ describe('multi-turn rollouts', () => {
     expect(rs.some((r) => r.turns.length >= 6)).toBe(true);
   });
 
+  it('stops after maxAgentTurns when asked (a preview)', async () => {
+    const rs = await rollout(model, tok, profiles, { ...OPTS, maxAgentTurns: 2 }, new Rng(4));
+    for (const r of rs) {
+      expect(r.turns.length).toBeLessThanOrEqual(2);
+      if (r.turns.length === 2) expect(r.endReason).toBe('limit');
+    }
+  });
+
   it('says clearly when the opening alone does not fit the context', async () => {
     const small = Transformer.create(new CpuBackend(), { ...config, contextLength: 16 }, 5);
     await expect(rollout(small, tok, profiles, OPTS, new Rng(1))).rejects.toThrow(/leaves no room for a reply/);

@@ -27,6 +27,8 @@ export interface RolloutOptions {
   sampling: SamplingOptions;
   /** Cap on tokens per agent turn (the turn is cut there and closed). */
   maxTurnTokens: number;
+  /** Stop every dialogue after this many agent turns (a preview); the user's own cap applies anyway. */
+  maxAgentTurns?: number;
 }
 
 export interface AgentTurnSample {
@@ -129,6 +131,12 @@ export async function rollout(
         if (result.over) {
           live[b] = false;
           d.endReason = result.endReason ?? 'over';
+          continue;
+        }
+        if (opts.maxAgentTurns !== undefined && d.turns.length >= opts.maxAgentTurns) {
+          live[b] = false;
+          d.endReason = 'limit';
+          d.transcript.push({ role: 'user', text: result.line });
           continue;
         }
         d.transcript.push({ role: 'user', text: result.line });

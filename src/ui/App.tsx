@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { useEngine } from './state/engine';
 import { AdapterStatus } from './components/AdapterStatus';
 import { WarmStartPanel } from './components/WarmStartPanel';
+import { DemoPanel } from './components/DemoPanel';
 
 export function App() {
   const start = useEngine((s) => s.start);
@@ -26,6 +27,7 @@ export function App() {
       <main>
         <AdapterStatus />
         <WarmStartPanel />
+        <DemoPanel />
         <section className="panel" aria-labelledby="privacy-h">
           <h2 id="privacy-h">Everything stays in this tab</h2>
           <p>

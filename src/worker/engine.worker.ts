@@ -10,13 +10,20 @@ import { CpuBackend } from '../engine/cpu/backend';
 import type { Backend } from '../engine/backend';
 import { Rng } from '../engine/rng';
 import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
-import type { FromWorker, SelfTest, ToWorker, WarmStartRequest } from './protocol';
+import { loadCheckpoint } from '../engine/model/checkpoint';
+import { Tokenizer } from '../engine/model/tokenizer';
+import { Transformer } from '../engine/model/transformer';
+import { benchmarkProfiles } from '../persona/sets';
+import { rollout } from '../rl/rollout';
+import type { DemoLine, DemoRequest, FromWorker, SelfTest, ToWorker, WarmStartRequest } from './protocol';
 
 const post = (m: FromWorker, transfer: Transferable[] = []) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m, transfer);
 
 /** The backend the probe chose; training runs on it. */
 let backend: Backend | null = null;
 let busy = false;
+/** The checkpoint of the last warm start, for the demo. */
+let lastCheckpoint: Uint8Array | null = null;
 
 /** A residual add and a scale on 1,000 random values, on both backends; must agree to f32 rounding. */
 async function selfTest(gpu: Backend): Promise<SelfTest> {
@@ -88,6 +95,7 @@ async function warmStart(req: WarmStartRequest): Promise<void> {
         post({ type: 'warm-start-progress', phase: p.phase, step: p.step?.step ?? 0, steps: req.steps, loss: p.step?.loss ?? null });
       },
     );
+    lastCheckpoint = result.checkpoint.slice();
     const checkpoint = result.checkpoint.buffer.slice(result.checkpoint.byteOffset, result.checkpoint.byteOffset + result.checkpoint.byteLength) as ArrayBuffer;
     post({
       type: 'warm-start-done',
@@ -101,6 +109,51 @@ async function warmStart(req: WarmStartRequest): Promise<void> {
   }
 }
 
+/** Play one benchmark user against a checkpoint and report the dialogue with every appraisal. */
+async function demoDialogue(req: DemoRequest): Promise<void> {
+  if (!backend) throw new Error('the engine is still checking the GPU; try again in a moment');
+  if (busy) throw new Error('a run is already in progress');
+  busy = true;
+  try {
+    const t0 = performance.now();
+    let bytes: Uint8Array;
+    if (req.checkpoint === 'last') {
+      if (!lastCheckpoint) throw new Error('no warm start has been trained in this tab yet');
+      bytes = lastCheckpoint;
+    } else {
+      const url = new URL(req.checkpoint);
+      if (url.origin !== self.location.origin) throw new Error('checkpoints load only from the lab\'s own origin');
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`could not load ${url.pathname} (HTTP ${res.status})`);
+      bytes = new Uint8Array(await res.arrayBuffer());
+    }
+    const ck = loadCheckpoint(bytes);
+    const profile = benchmarkProfiles().find((p) => p.id === req.profileId);
+    if (!profile) throw new Error(`no benchmark profile "${req.profileId}"`);
+    const model = new Transformer(backend, ck.config, ck.weights);
+    const tok = Tokenizer.fromJSON(ck.tokenizer);
+    const [d] = await rollout(model, tok, [profile], {
+      mode: 'benchmark', difficulty: 'moderate', userSeed: 0, think: false,
+      sampling: { temperature: 0.7, topK: 0, topP: 0.9 }, maxTurnTokens: 48, maxAgentTurns: Math.max(1, Math.min(10, req.turns)),
+    }, new Rng(req.seed));
+    const lines: DemoLine[] = [{ role: 'user', text: d.opening }];
+    for (const t of d.turns) {
+      const a = t.result.appraisal;
+      lines.push({
+        role: 'agent', text: t.reply, ...(t.think !== null ? { think: t.think } : {}), change: t.result.change, emotion: t.result.emotion,
+        appraisal: { intent: a.intent, fit: a.fit, inner: a.inner, feeling: a.feeling },
+      });
+      lines.push({ role: 'user', text: t.result.line });
+    }
+    post({
+      type: 'demo-done',
+      report: { checkpointMeta: ck.meta, profileId: profile.id, startEmotion: 40, finalEmotion: d.finalEmotion, lines, seconds: (performance.now() - t0) / 1000 },
+    });
+  } finally {
+    busy = false;
+  }
+}
+
 self.onmessage = (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
   const fail = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -108,5 +161,7 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
     probe(msg.forceCpu).catch((e) => post({ type: 'error', message: fail(e) }));
   } else if (msg.type === 'warm-start') {
     warmStart(msg.request).catch((e) => post({ type: 'warm-start-failed', message: fail(e) }));
+  } else if (msg.type === 'demo-dialogue') {
+    demoDialogue(msg.request).catch((e) => post({ type: 'demo-failed', message: fail(e) }));
   }
 };

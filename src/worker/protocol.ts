@@ -14,7 +14,39 @@ export interface WarmStartRequest {
   dialogues: number;
 }
 
-export type ToWorker = { type: 'probe'; forceCpu: boolean } | { type: 'warm-start'; request: WarmStartRequest };
+export interface DemoRequest {
+  /** Absolute URL of a checkpoint on the lab's own origin, or 'last' for the warm start just trained. */
+  checkpoint: string;
+  profileId: string;
+  /** Agent turns to play (1..10). */
+  turns: number;
+  seed: number;
+}
+
+export type ToWorker =
+  | { type: 'probe'; forceCpu: boolean }
+  | { type: 'warm-start'; request: WarmStartRequest }
+  | { type: 'demo-dialogue'; request: DemoRequest };
+
+/** One line of a played dialogue, with the user's appraisal of each agent reply. */
+export interface DemoLine {
+  role: 'user' | 'agent';
+  text: string;
+  think?: string;
+  change?: number;
+  emotion?: number;
+  /** The appraisal's five parts, for the agent's turns. */
+  appraisal?: { intent: string; fit: string; inner: string; feeling: string };
+}
+
+export interface DemoReport {
+  checkpointMeta: Record<string, unknown>;
+  profileId: string;
+  startEmotion: number;
+  finalEmotion: number;
+  lines: DemoLine[];
+  seconds: number;
+}
 
 export interface WarmStartReport {
   backend: 'webgpu' | 'cpu';
@@ -48,5 +80,7 @@ export type FromWorker =
   | { type: 'warm-start-progress'; phase: WarmStartProgress['phase']; step: number; steps: number; loss: number | null }
   | { type: 'warm-start-done'; report: WarmStartReport }
   | { type: 'warm-start-failed'; message: string }
+  | { type: 'demo-done'; report: DemoReport }
+  | { type: 'demo-failed'; message: string }
   | { type: 'device-lost'; message: string }
   | { type: 'error'; message: string };

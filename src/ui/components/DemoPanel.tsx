@@ -1,0 +1,119 @@
+/**
+ * Watch a policy talk: a checkpoint (the shipped warm start or the one trained in this tab) plays a
+ * benchmark user; every reply shows the user's change, new emotion and the five-part appraisal,
+ * the hidden intention revealed to the person watching.
+ */
+import { useMemo, useState } from 'react';
+import { benchmarkProfiles } from '../../persona/sets';
+import { INTENTIONS } from '../../persona/profile';
+import { useEngine } from '../state/engine';
+import { SHIPPED_CHECKPOINT, useDemo } from '../state/demo';
+import { useWarmStart } from '../state/warmstart';
+
+export function DemoPanel() {
+  const ready = useEngine((s) => s.phase === 'ready');
+  const trained = useWarmStart((s) => s.status === 'done');
+  const demo = useDemo();
+  const profiles = useMemo(() => benchmarkProfiles().slice(0, 12), []);
+  const [profileId, setProfileId] = useState(profiles[0].id);
+  const [source, setSource] = useState<'shipped' | 'last'>('shipped');
+  const [turns, setTurns] = useState(3);
+  const profile = profiles.find((p) => p.id === profileId)!;
+  const running = demo.status === 'running';
+
+  return (
+    <section className="panel" aria-labelledby="demo-h">
+      <h2 id="demo-h">Watch a policy talk</h2>
+      <p className="muted">
+        A checkpoint talks with a held-out benchmark user (emotion starts at 40). The warm start is fluent-ish but not
+        yet adaptive: that is what reinforcement learning is for.
+      </p>
+      <div className="form-row">
+        <label>
+          Policy
+          <select value={source} onChange={(e) => setSource(e.target.value as 'shipped' | 'last')} disabled={running}>
+            <option value="shipped">shipped warm start (micro)</option>
+            <option value="last" disabled={!trained}>
+              the warm start trained above{trained ? '' : ' (train one first)'}
+            </option>
+          </select>
+        </label>
+        <label>
+          User
+          <select value={profileId} onChange={(e) => setProfileId(e.target.value)} disabled={running}>
+            {profiles.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}, {p.age} — {p.scenario.domain}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Replies
+          <select value={turns} onChange={(e) => setTurns(Number(e.target.value))} disabled={running}>
+            {[1, 2, 3, 5, 10].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          data-testid="demo-button"
+          disabled={!ready || running}
+          onClick={() =>
+            demo.play({
+              checkpoint: source === 'last' ? 'last' : new URL(SHIPPED_CHECKPOINT, document.baseURI).href,
+              profileId, turns, seed: 1,
+            })
+          }
+        >
+          {running ? 'Talking…' : 'Play the dialogue'}
+        </button>
+      </div>
+      <p className="hidden-need">
+        Hidden intention (the policy never sees it): <strong>{INTENTIONS[profile.intention].summary}</strong>
+      </p>
+      {demo.error && (
+        <p className="notice notice-bad" role="alert">
+          {demo.error}
+        </p>
+      )}
+      {demo.report && (
+        <ol className="transcript" data-testid="demo-transcript">
+          {demo.report.lines.map((l, i) => (
+            <li key={i} className={`line line-${l.role}`}>
+              <span className="who">{l.role === 'user' ? 'user' : 'policy'}</span>
+              <span className="text">{l.text || <em>(empty reply)</em>}</span>
+              {l.appraisal && (
+                <details className="appraisal">
+                  <summary>
+                    <span className={`change ${l.change! > 0 ? 'up' : l.change! < 0 ? 'down' : ''}`}>
+                      {l.change! > 0 ? '+' : ''}
+                      {l.change}
+                    </span>{' '}
+                    → emotion {l.emotion}: {l.appraisal.feeling}
+                  </summary>
+                  <dl className="kv">
+                    <dt>What the reply tries</dt>
+                    <dd>{l.appraisal.intent}</dd>
+                    <dt>Fit to the hidden need</dt>
+                    <dd>{l.appraisal.fit}</dd>
+                    <dt>Inner reaction</dt>
+                    <dd>{l.appraisal.inner}</dd>
+                  </dl>
+                </details>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+      {demo.report && (
+        <p className="muted" data-testid="demo-final">
+          Final emotion {demo.report.finalEmotion} (started at {demo.report.startEmotion}); {demo.report.seconds.toFixed(0)} s.
+        </p>
+      )}
+    </section>
+  );
+}
