@@ -50,6 +50,10 @@ async function main(): Promise<void> {
   if (!f.checkpoint) die(`--checkpoint is required\n${usage('npm run evaluate --', SPEC)}`, 2);
   const difficulty = f.difficulty ?? 'moderate';
   if (difficulty !== 'moderate' && difficulty !== 'strict') die(`--difficulty must be moderate or strict, got "${difficulty}"`, 2);
+  if (f.temperature !== undefined && !(f.temperature >= 0)) die('--temperature must be >= 0', 2);
+  if (f['top-p'] !== undefined && !(f['top-p'] > 0 && f['top-p'] <= 1)) die('--top-p must be in (0, 1]', 2);
+  if (f['max-turn-tokens'] !== undefined && !(Number.isInteger(f['max-turn-tokens']) && f['max-turn-tokens'] >= 2)) die('--max-turn-tokens must be an integer >= 2', 2);
+  if (f.limit !== undefined && !(Number.isInteger(f.limit) && f.limit >= 1)) die('--limit must be a positive integer', 2);
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(f.checkpoint);
