@@ -30,12 +30,18 @@ describe('multi-turn rollouts', () => {
         expect(t.response[t.response.length - 1]).toBe(tok.special('<|end|>'));
         expect(t.prompt[t.prompt.length - 1]).toBe(tok.special('<|agent|>'));
         // Without think mode the next prompt extends this one by exactly what was sampled, or, once
-        // the window slides, keeps the system line and still holds the sampled turn verbatim.
+        // the window slides, keeps the system line and still holds <|agent|> + the sampled turn verbatim.
         if (k + 1 < r.turns.length) {
           const next = r.turns[k + 1].prompt;
+          const agent = tok.special('<|agent|>');
+          expect(next[next.length - 1]).toBe(agent);
           const extended = next.slice(0, t.prompt.length + t.response.length).join() === [...t.prompt, ...t.response].join();
-          const slid = next.slice(0, 20).join() === t.prompt.slice(0, 20).join() && `,${next.join()},`.includes(`,${t.response.join()},`);
+          const slid = !extended && next.slice(0, 20).join() === t.prompt.slice(0, 20).join() && `,${next.join()},`.includes(`,${[agent, ...t.response].join()},`);
           expect(extended || slid).toBe(true);
+          // Roles alternate: system, then user / agent pairs, ending on the opener of the next turn.
+          const roles = next.filter((x) => x === agent || x === tok.special('<|user|>') || x === tok.special('<|system|>'));
+          const want = [tok.special('<|system|>'), ...Array.from({ length: (roles.length - 1) / 2 }, () => [tok.special('<|user|>'), agent]).flat()];
+          expect(roles).toEqual(want);
         }
         expect(t.prompt.length + t.response.length).toBeLessThanOrEqual(config.contextLength);
       });

@@ -73,7 +73,7 @@ export async function rollout(
     profileId: p.id, opening: users[b].opening, turns: [], finalEmotion: users[b].state.emotion, reward: 0, endReason: 'cap',
     transcript: [system, { role: 'user', text: users[b].opening }],
   }));
-  // What each policy sees, as whole chunks: [bos+system, user opening, agent turn, user line, …].
+  // What each policy sees, as whole chunks: [bos+system, user opening, <|agent|> turn, user line, …].
   // The prompt is the system chunk plus the most recent chunks that fit the context with room for
   // a full reply (a sliding window over whole turns); agent chunks are exactly what was sampled, or
   // the reply re-encoded without thoughts in think mode [RLVER].
@@ -88,7 +88,8 @@ export async function rollout(
     const c = chunks[b];
     let from = Math.max(windowStart[b], 1);
     const size = (k: number) => c[0].length + 1 + c.slice(k).reduce((s, x) => s + x.length, 0);
-    while (from < c.length - 1 && size(from) > budget) from++;
+    // Slide by a user line and the agent turn after it, so the window always opens on a user line.
+    while (from + 2 < c.length && size(from) > budget) from += 2;
     windowStart[b] = from;
     return [...c[0], ...c.slice(from).flat(), agentOpen];
   };
@@ -141,7 +142,7 @@ export async function rollout(
         }
         d.transcript.push({ role: 'user', text: result.line });
         const userLine = userTurnTokens(tok, result.line);
-        chunks[b].push(opts.think ? [...tok.encode(parsed.reply), end] : response[b], userLine);
+        chunks[b].push([agentOpen, ...(opts.think ? [...tok.encode(parsed.reply), end] : response[b])], userLine);
         const before = windowStart[b];
         history[b] = prompt(b);
         if (history[b].length > budget + 1) {
