@@ -29,6 +29,7 @@ const SPEC = {
   'top-p': { type: 'number', help: 'nucleus sampling (default 0.9)' },
   'max-turn-tokens': { type: 'number', help: 'cap on tokens per reply (default 64)' },
   limit: { type: 'number', help: 'only the first N profiles' },
+  show: { type: 'number', help: 'print the first N dialogues with every change (default 1 without --json)' },
   json: { type: 'boolean', help: 'print the figures as JSON' },
   help: { type: 'boolean', help: 'this message' },
 } as const;
@@ -100,11 +101,18 @@ async function main(): Promise<void> {
   };
   console.error(`${((performance.now() - t0) / 1000).toFixed(0)} s`);
   if (f.json) console.log(JSON.stringify(figures, null, 2));
-  else {
-    for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(16)} ${v}`);
-    const d = dialogues[0];
-    console.log(`\nfirst dialogue (${d.profileId}, final emotion ${d.finalEmotion}):`);
-    for (const t of d.transcript.slice(1)) console.log(`  ${t.role}> ${t.think ? `<think>${t.think}</think> ` : ''}${t.text}`);
+  else for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(16)} ${v}`);
+  const show = f.show ?? (f.json ? 0 : 1);
+  for (const d of dialogues.slice(0, show)) {
+    const profile = profiles.find((p) => p.id === d.profileId)!;
+    const out = f.json ? console.error : console.log;
+    out(`\n${d.profileId} (${profile.name}, ${profile.scenario.domain}; hidden intention: ${profile.intention}), final emotion ${d.finalEmotion}:`);
+    out(`  user> ${d.opening}`);
+    for (const t of d.turns) {
+      out(`  agent> ${t.think !== null ? `<think>${t.think}</think> ` : ''}${t.reply}`);
+      out(`        [${t.result.change > 0 ? '+' : ''}${t.result.change} -> ${t.result.emotion}] ${t.result.appraisal.intent}`);
+      out(`  user> ${t.result.line}`);
+    }
   }
 }
 
