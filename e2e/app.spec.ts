@@ -82,3 +82,19 @@ test('the warm start trains in the engine worker on WebGPU and offers the checkp
   await transcript.locator('.appraisal summary').first().click();
   await page.getByTestId('demo-transcript').screenshot({ path: `${SHOTS}demo-dialogue.png` });
 });
+
+test('the shipped warm start loads in the browser and writes readable replies', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
+  await page.getByRole('combobox', { name: 'Replies' }).selectOption('2');
+  await page.getByTestId('demo-button').click();
+  const transcript = page.getByTestId('demo-transcript');
+  await expect(transcript).toBeVisible({ timeout: 180_000 });
+  const replies = await transcript.locator('.line-agent .text').allTextContents();
+  expect(replies.length).toBeGreaterThan(0);
+  // Readable: most of what it writes are dictionary-shaped words, not byte soup.
+  const words = replies.join(' ').split(/\s+/).filter(Boolean);
+  const wordy = words.filter((w) => /^[A-Za-z'’,.!?-]+$/.test(w));
+  expect(wordy.length / words.length, replies.join(' | ')).toBeGreaterThan(0.8);
+  await page.screenshot({ path: `${SHOTS}shipped-warm-start.png`, fullPage: true });
+});
