@@ -1,11 +1,14 @@
 /**
  * `npm run pretrain -- [--preset P] [--seed S] [--steps N] [--out FILE] [--json]`: the supervised
- * warm start from the command line. Node has no WebGPU here, so this runs on the CPU backend and
- * says so; the browser's worker runs the same pipeline on WebGPU. On the CPU backend the same flags
- * give the same checkpoint, byte for byte.
+ * warm start from the command line, on WebGPU where the runtime has an adapter and on the CPU
+ * backend otherwise (Node.js has no WebGPU), saying which. On the CPU backend the same flags give
+ * the same checkpoint, byte for byte.
  */
 import { writeFileSync } from 'node:fs';
+import type { Backend } from '../engine/backend';
 import { CpuBackend } from '../engine/cpu/backend';
+import { acquireGpu } from '../engine/gpu/context';
+import { WebGpuBackend } from '../engine/gpu/backend';
 import { PRESETS, type PresetName } from '../engine/model/config';
 import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
 import { parseFlags, usage, UsageError } from './args';
@@ -48,8 +51,10 @@ async function main(): Promise<void> {
   }
   const seed = flags.seed ?? 1;
   const out = flags.out ?? `public/warmstart-${preset}.bin`;
-  const be = new CpuBackend();
-  console.error(`backend: ${be.description} (Node.js has no WebGPU adapter here; the lab's worker runs the same pipeline on WebGPU)`);
+  // WebGPU where this runtime offers an adapter (Node.js itself does not; Deno does), else the CPU.
+  const acq = await acquireGpu((globalThis as { navigator?: { gpu?: GPU } }).navigator?.gpu);
+  const be: Backend = acq.ok ? new WebGpuBackend(acq.ctx) : new CpuBackend();
+  console.error(acq.ok ? `backend: ${be.description}` : `backend: ${be.description} — no WebGPU here (${acq.failure.kind}); the lab's worker runs the same pipeline on WebGPU`);
   const t0 = performance.now();
   const result = await runWarmStart(
     be,
