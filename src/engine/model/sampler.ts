@@ -9,7 +9,7 @@
  */
 import type { Backend, Tensor } from '../backend';
 import type { Rng } from '../rng';
-import type { Transformer } from './transformer';
+import { linear, mlp, type Transformer } from './transformer';
 
 export interface SamplingOptions {
   /** 0 = greedy (argmax). */
@@ -120,18 +120,12 @@ export class KvSession {
     for (let l = 0; l < m.config.layers; l++) {
       const q = (n: string) => p[`h${l}.${n}`];
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln1.w'), q('ln1.b'));
-      be.matmul(a.qkv, a.ln, q('attn.qkv.w'));
-      be.addBias(a.qkv, a.qkv, q('attn.qkv.b'));
+      linear(be, a.qkv, a.ln, q('attn.qkv.w'), q('attn.qkv.b'));
       be.attentionCached(a.atty, this.k[l], this.v[l], a.qkv, a.start, a.len, { B: this.B, S, maxT, C, H });
-      be.matmul(a.tmp, a.atty, q('attn.proj.w'));
-      be.addBias(a.tmp, a.tmp, q('attn.proj.b'));
+      linear(be, a.tmp, a.atty, q('attn.proj.w'), q('attn.proj.b'));
       be.addInto(a.x, a.tmp);
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln2.w'), q('ln2.b'));
-      be.matmul(a.fc, a.ln, q('mlp.fc.w'));
-      be.addBias(a.fc, a.fc, q('mlp.fc.b'));
-      be.gelu(a.fcGelu, a.fc);
-      be.matmul(a.tmp, a.fcGelu, q('mlp.proj.w'));
-      be.addBias(a.tmp, a.tmp, q('mlp.proj.b'));
+      mlp(be, p, l, a.tmp, a.fc, a.fcGelu, a.ln);
       be.addInto(a.x, a.tmp);
     }
     be.layerNorm(a.ln, a.mean, a.rstd, a.x, p['lnf.w'], p['lnf.b']);

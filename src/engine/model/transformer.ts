@@ -34,6 +34,19 @@ export function initParams(config: ModelConfig, seed: number | string): Float32A
   return out;
 }
 
+/** out (N, O) = x (N, I) · w (I, O) + b (O). */
+export function linear(be: Backend, out: Tensor, x: Tensor, w: Tensor, b: Tensor): void {
+  be.matmul(out, x, w);
+  be.addBias(out, out, b);
+}
+
+/** Block l's MLP: out = proj(GELU(fc(x))); fc and fcGelu (N, 4C) keep the activations for backward. */
+export function mlp(be: Backend, p: Record<string, Tensor>, l: number, out: Tensor, fc: Tensor, fcGelu: Tensor, x: Tensor): void {
+  linear(be, fc, x, p[`h${l}.mlp.fc.w`], p[`h${l}.mlp.fc.b`]);
+  be.gelu(fcGelu, fc);
+  linear(be, out, fcGelu, p[`h${l}.mlp.proj.w`], p[`h${l}.mlp.proj.b`]);
+}
+
 interface LayerActs {
   ln1: Tensor; ln1Mean: Tensor; ln1Rstd: Tensor; // (N, C), (N), (N)
   qkv: Tensor; // (N, 3C)
@@ -156,18 +169,12 @@ export class Transformer {
       const L = a.layers[l];
       const q = (n: string) => p[`h${l}.${n}`];
       be.layerNorm(L.ln1, L.ln1Mean, L.ln1Rstd, x, q('ln1.w'), q('ln1.b'));
-      be.matmul(L.qkv, L.ln1, q('attn.qkv.w'));
-      be.addBias(L.qkv, L.qkv, q('attn.qkv.b'));
+      linear(be, L.qkv, L.ln1, q('attn.qkv.w'), q('attn.qkv.b'));
       be.attention(L.atty, L.att, L.qkv, { B, T, C, H });
-      be.matmul(L.residMid, L.atty, q('attn.proj.w'));
-      be.addBias(L.residMid, L.residMid, q('attn.proj.b'));
+      linear(be, L.residMid, L.atty, q('attn.proj.w'), q('attn.proj.b'));
       be.addInto(L.residMid, x);
       be.layerNorm(L.ln2, L.ln2Mean, L.ln2Rstd, L.residMid, q('ln2.w'), q('ln2.b'));
-      be.matmul(L.fc, L.ln2, q('mlp.fc.w'));
-      be.addBias(L.fc, L.fc, q('mlp.fc.b'));
-      be.gelu(L.fcGelu, L.fc);
-      be.matmul(L.residOut, L.fcGelu, q('mlp.proj.w'));
-      be.addBias(L.residOut, L.residOut, q('mlp.proj.b'));
+      mlp(be, p, l, L.residOut, L.fc, L.fcGelu, L.ln2);
       be.addInto(L.residOut, L.residMid);
       x = L.residOut;
     }
