@@ -16,7 +16,7 @@ import { buildCorpus } from '../corpus/build';
 import { benchmarkProfiles } from '../persona/sets';
 import { parseProfilesJson } from '../persona/validate';
 import type { Profile } from '../persona/profile';
-import { rollout } from '../rl/rollout';
+import { rollout, summariseRollouts } from '../rl/rollout';
 import { parseFlags, usage, UsageError } from './args';
 
 const SPEC = {
@@ -85,18 +85,17 @@ async function main(): Promise<void> {
     sampling: { temperature: f.temperature ?? 0.7, topK: 0, topP: f['top-p'] ?? 0.9 },
     maxTurnTokens: f['max-turn-tokens'] ?? 64,
   }, new Rng(f.seed ?? 0));
-  const n = dialogues.length;
-  const replies = dialogues.flatMap((d) => d.turns);
   const heldOut = buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(tok, d.turns));
   const ppl = await perplexity(model, heldOut, { batchSize: 16, seqLen: Math.min(256, ck.config.contextLength), lossOn: 'agent' });
   const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
+  const s = summariseRollouts(dialogues);
   const figures = {
-    score: round(dialogues.reduce((s, d) => s + d.finalEmotion, 0) / n, 1),
-    success: round(dialogues.filter((d) => d.finalEmotion >= 100).length / n, 3),
-    failure: round(dialogues.filter((d) => d.finalEmotion < 10).length / n, 3),
-    dialogues: n,
-    meanTurns: round(replies.length / n, 2),
-    meanReplyTokens: round(replies.reduce((s, t) => s + t.response.length, 0) / Math.max(1, replies.length), 1),
+    score: round(s.score, 1),
+    success: round(s.success, 3),
+    failure: round(s.failure, 3),
+    dialogues: s.dialogues,
+    meanTurns: round(s.meanTurns, 2),
+    meanReplyTokens: round(s.meanReplyTokens, 1),
     perplexity: round(ppl, 2),
   };
   console.error(`${((performance.now() - t0) / 1000).toFixed(0)} s`);

@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const seed = flags.seed ?? 1;
   const out = flags.out ?? `public/warmstart-${preset}.bin`;
   // WebGPU where this runtime offers an adapter (Node.js itself does not; Deno does), else the CPU.
-  const acq = await acquireGpu((globalThis as { navigator?: { gpu?: GPU } }).navigator?.gpu);
+  const acq = await acquireGpu();
   const be: Backend = acq.ok ? new WebGpuBackend(acq.ctx) : new CpuBackend();
   console.error(acq.ok ? `backend: ${be.description}` : `backend: ${be.description} — no WebGPU here (${acq.failure.kind}); the lab's worker runs the same pipeline on WebGPU`);
   const t0 = performance.now();

@@ -10,7 +10,7 @@ import type { Tokenizer } from '../engine/model/tokenizer';
 import { fixedGroups, groupAdvantagesRef } from '../engine/ops/advantage';
 import type { Rng } from '../engine/rng';
 import type { Profile } from '../persona/profile';
-import { rollout, type DialogueRollout, type RolloutOptions } from './rollout';
+import { rollout, summariseRollouts, type DialogueRollout, type RolloutOptions } from './rollout';
 import { policyUpdate, type TrainSample, type UpdateMetrics, type UpdateOptions } from './update';
 
 export interface GrpoOptions {
@@ -57,16 +57,17 @@ export async function grpoStep(
   const mean = (xs: ArrayLike<number>) => Array.from(xs).reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const rMean = mean(rewards);
   const rolloutTokens = turns.reduce((s, t) => s + t.response.length, 0);
+  const figures = summariseRollouts(dialogues);
   return {
     dialogues,
     metrics: {
       'reward/mean': rMean,
       'reward/std': Math.sqrt(mean(Array.from(rewards, (r) => (r - rMean) ** 2))),
-      'emotion/final': mean(dialogues.map((d) => d.finalEmotion)),
-      'emotion/success': mean(dialogues.map((d) => (d.finalEmotion >= 100 ? 1 : 0))),
-      'emotion/failure': mean(dialogues.map((d) => (d.finalEmotion < 10 ? 1 : 0))),
-      'dialogue/turns': turns.length / D,
-      'dialogue/reply_tokens': rolloutTokens / Math.max(1, turns.length),
+      'emotion/final': figures.score,
+      'emotion/success': figures.success,
+      'emotion/failure': figures.failure,
+      'dialogue/turns': figures.meanTurns,
+      'dialogue/reply_tokens': figures.meanReplyTokens,
       'dialogue/broken_think': mean(turns.map((t) => (t.wellFormed ? 0 : 1))),
       ...update,
       'speed/rollout_tokens_per_s': rolloutTokens / Math.max(1e-9, rolloutSeconds),

@@ -5,7 +5,7 @@ import { parseAgentTurn } from '../engine/model/format';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { trainingProfiles } from '../persona/sets';
-import { rollout, type RolloutOptions } from './rollout';
+import { rollout, summariseRollouts, type DialogueRollout, type RolloutOptions } from './rollout';
 
 const profiles = trainingProfiles().slice(0, 3);
 const tok = Tokenizer.train(profiles.flatMap((p) => [p.scenario.event, p.scenario.problem, ...p.scenario.details]), 400);
@@ -49,6 +49,14 @@ describe('multi-turn rollouts', () => {
       const t0 = r.turns[0];
       expect(t0.reply).toBe(parseAgentTurn(tok, t0.response, false).reply);
     }
+  });
+
+  it('summarises dialogues as the benchmark does: mean final emotion, share at 100, share below 10', () => {
+    const d = (finalEmotion: number, replies: number): DialogueRollout =>
+      ({ finalEmotion, turns: Array.from({ length: replies }, () => ({ response: [1, 2, 3, 4] })) }) as unknown as DialogueRollout;
+    expect(summariseRollouts([d(100, 2), d(5, 4), d(45, 3), d(10, 1)])).toEqual({
+      score: 40, success: 0.25, failure: 0.25, dialogues: 4, meanTurns: 2.5, meanReplyTokens: 4,
+    });
   });
 
   it('is deterministic: same seeds, same dialogues', async () => {

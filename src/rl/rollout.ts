@@ -11,7 +11,7 @@
  */
 import type { Profile } from '../persona/profile';
 import { createSimulatedUser, type SimulatedUser, type TurnResult } from '../persona/user';
-import type { Difficulty, Mode } from '../persona/dynamics';
+import { bandOf, rewardOf, type Difficulty, type Mode } from '../persona/dynamics';
 import type { Rng } from '../engine/rng';
 import { encodeDialogue, parseAgentTurn, SYSTEM_LINE, SYSTEM_LINE_THINK, userTurnTokens, type Turn } from '../engine/model/format';
 import { KvSession, sampleToken, type SamplingOptions } from '../engine/model/sampler';
@@ -161,6 +161,34 @@ export async function rollout(
   } finally {
     session.release();
   }
-  for (const d of out) d.reward = Math.max(0, Math.min(1, d.finalEmotion / 100));
+  for (const d of out) d.reward = rewardOf(d.finalEmotion);
   return out;
+}
+
+export interface RolloutSummary {
+  /** Mean final emotion. */
+  score: number;
+  /** Share ending in band S (100). */
+  success: number;
+  /** Share ending in band F (below 10). */
+  failure: number;
+  dialogues: number;
+  /** Agent replies per dialogue. */
+  meanTurns: number;
+  /** Tokens per agent reply (think block included). */
+  meanReplyTokens: number;
+}
+
+/** The benchmark figures of a set of dialogues [SAGE], shared by evaluation and training metrics. */
+export function summariseRollouts(dialogues: readonly DialogueRollout[]): RolloutSummary {
+  const n = Math.max(1, dialogues.length);
+  const turns = dialogues.flatMap((d) => d.turns);
+  return {
+    score: dialogues.reduce((s, d) => s + d.finalEmotion, 0) / n,
+    success: dialogues.filter((d) => bandOf(d.finalEmotion) === 'S').length / n,
+    failure: dialogues.filter((d) => bandOf(d.finalEmotion) === 'F').length / n,
+    dialogues: dialogues.length,
+    meanTurns: turns.length / n,
+    meanReplyTokens: turns.reduce((s, t) => s + t.response.length, 0) / Math.max(1, turns.length),
+  };
 }

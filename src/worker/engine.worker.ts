@@ -57,7 +57,7 @@ async function probe(forceCpu: boolean): Promise<void> {
     });
     return;
   }
-  const acq = await acquireGpu((self as unknown as { navigator?: { gpu?: GPU } }).navigator?.gpu);
+  const acq = await acquireGpu();
   if (!acq.ok) {
     backend = new CpuBackend();
     post({ type: 'backend', backend: 'cpu', line: 'CPU backend (no WebGPU)', adapter: null, failure: acq.failure, selfTest: null });
@@ -95,8 +95,8 @@ async function warmStart(req: WarmStartRequest): Promise<void> {
         post({ type: 'warm-start-progress', phase: p.phase, step: p.step?.step ?? 0, steps: req.steps, loss: p.step?.loss ?? null });
       },
     );
-    lastCheckpoint = result.checkpoint.slice();
-    const checkpoint = result.checkpoint.buffer.slice(result.checkpoint.byteOffset, result.checkpoint.byteOffset + result.checkpoint.byteLength) as ArrayBuffer;
+    lastCheckpoint = result.checkpoint;
+    const checkpoint = result.checkpoint.slice().buffer as ArrayBuffer; // a copy to transfer; the worker keeps its own
     post({
       type: 'warm-start-done',
       report: {
