@@ -1,8 +1,9 @@
 /**
  * `npm run evaluate -- --checkpoint FILE [--profiles FILE] [--difficulty D] [--think] [--json]`:
  * plays a checkpoint against the benchmark profiles (Sentient-lite: start 40, cap 10 replies) and
- * reports {score, success, failure, dialogues, meanTurns, meanReplyTokens, perplexity}. Perplexity
- * is on the held-out slice of the warm-start corpus (agent tokens). CPU backend in Node.
+ * reports {score, success, failure, dialogues, meanTurns, meanReplyTokens, perplexity, hacking}. Perplexity
+ * is on the held-out slice of the warm-start corpus (agent tokens); hacking is the share of replies
+ * flagged as spam, non-language or talking to the scorer (src/rl/hacking.ts). CPU backend in Node.
  */
 import { readFileSync } from 'node:fs';
 import { CpuBackend } from '../engine/cpu/backend';
@@ -17,6 +18,7 @@ import { benchmarkProfiles } from '../persona/sets';
 import { parseProfilesJson } from '../persona/validate';
 import type { Profile } from '../persona/profile';
 import { rollout, summariseRollouts } from '../rl/rollout';
+import { checkRewardHacking } from '../rl/hacking';
 import { parseFlags, usage, UsageError } from './args';
 
 const SPEC = {
@@ -89,6 +91,7 @@ async function main(): Promise<void> {
   const ppl = await perplexity(model, heldOut, { batchSize: 16, seqLen: Math.min(256, ck.config.contextLength), lossOn: 'agent' });
   const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
   const s = summariseRollouts(dialogues);
+  const hack = checkRewardHacking(dialogues, { maxExamples: 3 });
   const figures = {
     score: round(s.score, 1),
     success: round(s.success, 3),
@@ -97,10 +100,18 @@ async function main(): Promise<void> {
     meanTurns: round(s.meanTurns, 2),
     meanReplyTokens: round(s.meanReplyTokens, 1),
     perplexity: round(ppl, 2),
+    hacking: { share: round(hack.share, 3), flagged: hack.flagged, replies: hack.replies, byKind: hack.byKind },
   };
   console.error(`${((performance.now() - t0) / 1000).toFixed(0)} s`);
   if (f.json) console.log(JSON.stringify(figures, null, 2));
-  else for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(16)} ${v}`);
+  else {
+    for (const [k, v] of Object.entries(figures)) if (k !== 'hacking') console.log(`${k.padEnd(16)} ${v}`);
+    const h = figures.hacking;
+    console.log(`${'hacking'.padEnd(16)} ${h.share} (${h.flagged} of ${h.replies} replies: spam ${h.byKind.spam}, non-language ${h.byKind.nonLanguage}, scorer ${h.byKind.scorer})`);
+    for (const e of hack.examples) {
+      console.log(`  ${e.profileId} turn ${e.turn} [${e.reason}]: ${JSON.stringify(e.reply.length > 120 ? e.reply.slice(0, 117) + '...' : e.reply)}`);
+    }
+  }
   const show = f.show ?? (f.json ? 0 : 1);
   for (const d of dialogues.slice(0, show)) {
     const profile = profiles.find((p) => p.id === d.profileId)!;
