@@ -4,7 +4,7 @@ import { groupAdvantagesRef, fixedGroups } from '../engine/ops/advantage';
 import { generate } from '../engine/model/sampler';
 import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
-import { packSamples, policyUpdate, UPDATE_DEFAULTS, type TrainSample } from './update';
+import { packSamples, policyUpdate, responseSample, scoreSamples, UPDATE_DEFAULTS, type TrainSample } from './update';
 
 const CONFIG = { vocabSize: 12, contextLength: 16, channels: 16, layers: 1, heads: 2 };
 const TARGET = 5;
@@ -20,18 +20,23 @@ async function sampleGroup(model: Transformer, rng: Rng, groups: number): Promis
   return { seqs, rewards: Float32Array.from(seqs, reward) };
 }
 
-function grpoSamples(seqs: number[][], rewards: Float32Array, groups: number): TrainSample[] {
+async function withOld(model: Transformer, samples: Pick<TrainSample, 'ids' | 'rows' | 'advantages'>[]): Promise<TrainSample[]> {
+  const old = await scoreSamples(model, samples, 8);
+  return samples.map((s, i) => ({ ...s, oldLogprobs: old.logprobs[i] }));
+}
+
+function grpoSamples(seqs: number[][], rewards: Float32Array, groups: number): Pick<TrainSample, 'ids' | 'rows' | 'advantages'>[] {
   const adv = new Float32Array(rewards.length);
   groupAdvantagesRef(adv, rewards, fixedGroups(groups * G, G), { estimator: 'grpo' }, groups * G);
-  return seqs.map((s, i) => ({ ids: [...PROMPT, ...s], responseStart: PROMPT.length, advantage: adv[i] }));
+  return seqs.map((s, i) => responseSample([...PROMPT, ...s], PROMPT.length, adv[i]));
 }
 
 describe('policy-gradient update', () => {
   it('packs samples: the mask covers exactly the rows that predict response tokens', () => {
-    const p = packSamples([{ ids: [1, 2, 3, 4], responseStart: 2, advantage: 0.5 }, { ids: [7, 8, 9], responseStart: 1, advantage: -1 }], 16);
+    const p = packSamples([responseSample([1, 2, 3, 4], 2, 0.5), responseSample([7, 8, 9], 1, -1)], 16);
     expect(p.T).toBe(4);
     expect(Array.from(p.mask)).toEqual([0, 1, 1, 0, 1, 1, 0, 0]);
-    expect(Array.from(p.actions)).toEqual([2, 3, 4, -1, 8, 9, -1, -1]);
+    expect(Array.from(p.actions)).toEqual([-1, 3, 4, -1, 8, 9, -1, -1]); // only policy rows carry an action
     expect(Array.from(p.advantages)).toEqual([0, 0.5, 0.5, 0, -1, -1, 0, 0]);
     expect(p.tokens).toBe(4);
   });
@@ -43,8 +48,8 @@ describe('policy-gradient update', () => {
     const { seqs, rewards } = await sampleGroup(model, rng, 2);
     // Make sure the token embedding rows of every id get a gradient: include a sample with all ids.
     const samples = grpoSamples(seqs, rewards, 2);
-    samples.push({ ids: Array.from({ length: CONFIG.vocabSize }, (_, i) => i), responseStart: 1, advantage: 1 });
-    await policyUpdate(model, samples, { ...UPDATE_DEFAULTS, lr: 1e-2, entropyCoef: 0.01 }, rng, { value: 0 });
+    samples.push(responseSample(Array.from({ length: CONFIG.vocabSize }, (_, i) => i), 1, 1));
+    await policyUpdate(model, await withOld(model, samples), { ...UPDATE_DEFAULTS, lr: 1e-2, entropyCoef: 0.01 }, rng, { value: 0 });
     const after = await model.readParams();
     for (const e of model.layout.entries) {
       let changed = 0;
@@ -62,7 +67,7 @@ describe('policy-gradient update', () => {
     for (let it = 0; it < 12; it++) {
       const { seqs, rewards } = await sampleGroup(model, rng, 4);
       means.push(rewards.reduce((a, b) => a + b, 0) / rewards.length);
-      await policyUpdate(model, grpoSamples(seqs, rewards, 4), { ...UPDATE_DEFAULTS, lr: 1e-2, minibatchSize: 32 }, rng, step);
+      await policyUpdate(model, await withOld(model, grpoSamples(seqs, rewards, 4)), { ...UPDATE_DEFAULTS, lr: 1e-2, minibatchSize: 32 }, rng, step);
     }
     const first = (means[0] + means[1]) / 2;
     const last = (means[10] + means[11]) / 2;

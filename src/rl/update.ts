@@ -1,26 +1,32 @@
 /**
- * The policy-gradient update shared by GRPO, RLOO and (with a critic) PPO: samples are token
- * sequences whose response tokens carry an advantage; the update runs K epochs of minibatches
- * through the fused policy-loss op (clipped surrogate, entropy bonus, optional KL), backward, global
- * clipping and AdamW. Old log-probs are scored once, before the first update, with the same
- * weights, so the first minibatch's ratio is exactly 1 (cleanrl's order).
+ * The policy-gradient update shared by GRPO, RLOO and PPO. A sample is a token sequence whose
+ * policy rows (row t predicts ids[t + 1], a token the policy sampled) carry an advantage and the
+ * log-prob the policy gave that token when it was sampled (scored once, before the first update,
+ * with the same weights, so the first minibatch's ratio is exactly 1: cleanrl's order). The update
+ * runs K epochs of minibatches through the fused policy-loss op (clipped surrogate, entropy bonus,
+ * optional KL to a frozen reference), PPO's clipped value loss on the value head where there is a
+ * critic, backward, global clipping and AdamW.
  *
- * Row convention: row t of a sequence's logits predicts token t + 1; a row is in the response mask
- * when the token it predicts is the policy's.
  * Shape legend: B sequences per minibatch, T padded length, N = B·T, V vocab.
  */
 import type { Backend, Tensor } from '../engine/backend';
-import { policyLossMetrics, POLICY_STATS, type PolicyLossMetrics } from '../engine/ops/policyloss';
+import { policyLossMetrics, POLICY_STATS, VALUE_STAT, VALUE_STATS, type PolicyLossMetrics } from '../engine/ops/policyloss';
 import type { Transformer } from '../engine/model/transformer';
 import type { Rng } from '../engine/rng';
 
 export interface TrainSample {
-  /** Prompt followed by the response. */
   ids: number[];
-  /** Index of the first response token in ids. */
-  responseStart: number;
-  /** The advantage every response token of this sample gets (RLVER: the dialogue's). */
-  advantage: number;
+  /** Policy rows, increasing: row t predicts ids[t + 1]. */
+  rows: number[];
+  /** Per policy row. */
+  advantages: ArrayLike<number>;
+  /** Per policy row: log π_old of the token (from scoreSamples). */
+  oldLogprobs: ArrayLike<number>;
+  /** Per policy row, PPO only: value targets and the values at rollout time. */
+  returns?: ArrayLike<number>;
+  oldValues?: ArrayLike<number>;
+  /** Per policy row, with a KL penalty: log π_ref of the token. */
+  refLogprobs?: ArrayLike<number>;
 }
 
 export interface UpdateOptions {
@@ -31,17 +37,33 @@ export interface UpdateOptions {
   clipLow: number;
   clipHigh: number;
   entropyCoef: number;
+  klCoef: number;
+  klEstimator: 'k1' | 'k3';
   weightDecay: number;
+  /** PPO: weight of the value loss (0: no critic, the value head is left alone). */
+  valueCoef: number;
+  /** PPO: value clip range around the old value (0: no clipping). */
+  valueClip: number;
 }
 
-/** RLVER's defaults where they fit a small model (clip 0.2, entropy 0.001); lr is ours (tiny models need more). */
+/** RLVER's defaults where they fit a small model (clip 0.2, entropy 0.001, no KL); lr is ours (tiny models need more). */
 export const UPDATE_DEFAULTS: UpdateOptions = {
-  epochs: 1, minibatchSize: 16, lr: 3e-4, maxGradNorm: 1.0, clipLow: 0.2, clipHigh: 0.2, entropyCoef: 0.001, weightDecay: 0,
+  epochs: 1, minibatchSize: 16, lr: 3e-4, maxGradNorm: 1.0, clipLow: 0.2, clipHigh: 0.2, entropyCoef: 0.001,
+  klCoef: 0, klEstimator: 'k3', weightDecay: 0, valueCoef: 0, valueClip: 0.2,
 };
 
 export interface UpdateMetrics extends PolicyLossMetrics {
+  'losses/value_loss': number;
+  'losses/value_clipfrac': number;
   'train/grad_norm': number;
   'train/tokens': number;
+  'train/minibatches': number;
+}
+
+/** A sample whose response is ids[responseStart..], every token with the same advantage. */
+export function responseSample(ids: number[], responseStart: number, advantage: number): Pick<TrainSample, 'ids' | 'rows' | 'advantages'> {
+  const rows = Array.from({ length: ids.length - responseStart }, (_, i) => responseStart - 1 + i);
+  return { ids, rows, advantages: rows.map(() => advantage) };
 }
 
 interface Packed {
@@ -51,35 +73,79 @@ interface Packed {
   actions: Int32Array;
   mask: Float32Array;
   advantages: Float32Array;
+  oldLogprobs: Float32Array;
+  returns: Float32Array;
+  oldValues: Float32Array;
+  refLogprobs: Float32Array;
   tokens: number;
 }
 
-/** Pad a minibatch to its longest sequence; padding rows are masked out. */
-export function packSamples(samples: readonly TrainSample[], maxT: number): Packed {
+/** Pad a minibatch to its longest sequence; only policy rows are in the mask. */
+export type PackInput = Pick<TrainSample, 'ids' | 'rows'> & Partial<Omit<TrainSample, 'ids' | 'rows'>>;
+
+export function packSamples(samples: readonly PackInput[], maxT: number): Packed {
   const T = Math.min(maxT, Math.max(2, ...samples.map((s) => s.ids.length)));
   const B = samples.length;
   const N = B * T;
-  const ids = new Int32Array(N);
-  const actions = new Int32Array(N).fill(-1);
-  const mask = new Float32Array(N);
-  const advantages = new Float32Array(N);
-  let tokens = 0;
+  const p: Packed = {
+    B, T, ids: new Int32Array(N), actions: new Int32Array(N).fill(-1), mask: new Float32Array(N), advantages: new Float32Array(N),
+    oldLogprobs: new Float32Array(N), returns: new Float32Array(N), oldValues: new Float32Array(N), refLogprobs: new Float32Array(N), tokens: 0,
+  };
   samples.forEach((s, b) => {
     if (s.ids.length > T) throw new Error(`a sample of ${s.ids.length} tokens exceeds the context (${T})`);
-    for (let t = 0; t < s.ids.length; t++) ids[b * T + t] = s.ids[t];
-    for (let t = 0; t + 1 < s.ids.length; t++) {
-      actions[b * T + t] = s.ids[t + 1];
-      if (t + 1 >= s.responseStart) {
-        mask[b * T + t] = 1;
-        advantages[b * T + t] = s.advantage;
-        tokens++;
-      }
-    }
+    for (let t = 0; t < s.ids.length; t++) p.ids[b * T + t] = s.ids[t];
+    s.rows.forEach((row, j) => {
+      if (!(row >= 0 && row + 1 < s.ids.length)) throw new Error(`policy row ${row} is outside a sample of ${s.ids.length} tokens`);
+      const n = b * T + row;
+      p.actions[n] = s.ids[row + 1];
+      p.mask[n] = 1;
+      if (s.advantages) p.advantages[n] = s.advantages[j];
+      if (s.oldLogprobs) p.oldLogprobs[n] = s.oldLogprobs[j];
+      if (s.returns) p.returns[n] = s.returns[j];
+      if (s.oldValues) p.oldValues[n] = s.oldValues[j];
+      if (s.refLogprobs) p.refLogprobs[n] = s.refLogprobs[j];
+      p.tokens++;
+    });
   });
-  return { B, T, ids, actions, mask, advantages, tokens };
+  return p;
 }
 
-/** One policy update over `samples`; returns the metrics averaged over minibatches. */
+export interface Scores {
+  /** Per sample, per policy row. */
+  logprobs: Float32Array[];
+  values: Float32Array[];
+  entropy: Float32Array[];
+}
+
+/** Log-probs, entropies and values of the policy rows under `model`, in batches of `batchSize`. */
+export async function scoreSamples(model: Transformer, samples: readonly Pick<TrainSample, 'ids' | 'rows'>[], batchSize: number): Promise<Scores> {
+  const be = model.be;
+  const out: Scores = { logprobs: [], values: [], entropy: [] };
+  for (let at = 0; at < samples.length; at += batchSize) {
+    const group = samples.slice(at, at + batchSize);
+    const mb = packSamples(group, model.config.contextLength);
+    const N = mb.B * mb.T;
+    const ids = be.fromArray(mb.ids, [N]);
+    const actions = be.fromArray(mb.actions, [N]);
+    const { logits, values } = model.forward(ids, mb.B, mb.T);
+    const lp = be.zeros([N]);
+    const ent = be.zeros([N]);
+    be.tokenLogprobs(lp, ent, logits, actions);
+    const [lpH, entH, vH] = [await be.read(lp), await be.read(ent), await be.read(values)];
+    group.forEach((s, b) => {
+      out.logprobs.push(Float32Array.from(s.rows, (r) => lpH[b * mb.T + r]));
+      out.entropy.push(Float32Array.from(s.rows, (r) => entH[b * mb.T + r]));
+      out.values.push(Float32Array.from(s.rows, (r) => vH[b * mb.T + r]));
+    });
+    for (const t of [ids, actions, lp, ent]) be.release(t);
+  }
+  return out;
+}
+
+/** A non-finite loss or gradient: the step's update must not be kept. */
+export class NonFiniteError extends Error {}
+
+/** One update over `samples`; returns the metrics averaged over minibatches. */
 export async function policyUpdate(
   model: Transformer,
   samples: readonly TrainSample[],
@@ -90,67 +156,76 @@ export async function policyUpdate(
   const be: Backend = model.be;
   const maxT = model.config.contextLength;
   const V = model.config.vocabSize;
-  const order = rng.shuffle(samples.map((_, i) => i));
-  const minibatches: Packed[] = [];
-  for (let at = 0; at < order.length; at += o.minibatchSize) {
-    minibatches.push(packSamples(order.slice(at, at + o.minibatchSize).map((i) => samples[i]), maxT));
-  }
-  // Old log-probs, scored before any update.
-  const old: Float32Array[] = [];
-  for (const mb of minibatches) {
-    const t = upload(be, mb);
-    const { logits } = model.forward(t.ids, mb.B, mb.T);
-    const logprobs = be.zeros([mb.B * mb.T]);
-    const entropy = be.zeros([mb.B * mb.T]);
-    be.tokenLogprobs(logprobs, entropy, logits, t.actions);
-    old.push(await be.read(logprobs));
-    release(be, [...Object.values(t), logprobs, entropy]);
-  }
   const sums: Record<string, number> = {};
   let count = 0;
   const norm = be.zeros([1]);
-  for (let epoch = 0; epoch < o.epochs; epoch++) {
-    for (let k = 0; k < minibatches.length; k++) {
-      const mb = minibatches[k];
-      if (mb.tokens === 0) continue;
-      const t = upload(be, mb);
-      const oldT = be.fromArray(old[k], [mb.B * mb.T]);
-      const { logits } = model.forward(t.ids, mb.B, mb.T);
-      const dLogits = be.zeros([mb.B * mb.T, V]);
-      const stats = be.zeros([mb.B * mb.T, POLICY_STATS]);
-      be.policyLoss(dLogits, stats, logits, t.actions, oldT, t.advantages, t.mask, null, {
-        clipLow: o.clipLow, clipHigh: o.clipHigh, entropyCoef: o.entropyCoef, klCoef: 0, klEstimator: 'k3', lossScale: 1 / mb.tokens,
-      });
-      model.zeroGrads();
-      model.backward(t.ids, dLogits, null);
-      be.clipGradNorm(norm, model.grads, o.maxGradNorm);
-      step.value++;
-      be.adamw(model.params, model.grads, model.adamM, model.adamV, { lr: o.lr, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: o.weightDecay, step: step.value });
-      const m = policyLossMetrics(await be.read(stats), mb.mask);
-      const g = (await be.read(norm))[0];
-      for (const [key, v] of Object.entries(m)) sums[key] = (sums[key] ?? 0) + v;
-      sums['train/grad_norm'] = (sums['train/grad_norm'] ?? 0) + g;
-      sums['train/tokens'] = (sums['train/tokens'] ?? 0) + mb.tokens;
-      count++;
-      release(be, [...Object.values(t), oldT, dLogits, stats]);
+  const add = (k: string, v: number) => (sums[k] = (sums[k] ?? 0) + v);
+  try {
+    for (let epoch = 0; epoch < o.epochs; epoch++) {
+      const order = rng.shuffle(samples.map((_, i) => i));
+      for (let at = 0; at < order.length; at += o.minibatchSize) {
+        const mb = packSamples(order.slice(at, at + o.minibatchSize).map((i) => samples[i]), maxT);
+        if (mb.tokens === 0) continue;
+        const N = mb.B * mb.T;
+        const t = {
+          ids: be.fromArray(mb.ids, [N]), actions: be.fromArray(mb.actions, [N]), mask: be.fromArray(mb.mask, [N]),
+          advantages: be.fromArray(mb.advantages, [N]), old: be.fromArray(mb.oldLogprobs, [N]),
+          ref: o.klCoef > 0 ? be.fromArray(mb.refLogprobs, [N]) : null,
+        };
+        const { logits, values } = model.forward(t.ids, mb.B, mb.T);
+        const dLogits = be.zeros([N, V]);
+        const stats = be.zeros([N, POLICY_STATS]);
+        be.policyLoss(dLogits, stats, logits, t.actions, t.old, t.advantages, t.mask, t.ref, {
+          clipLow: o.clipLow, clipHigh: o.clipHigh, entropyCoef: o.entropyCoef, klCoef: o.klCoef, klEstimator: o.klEstimator, lossScale: 1 / mb.tokens,
+        });
+        let dValues: Tensor | null = null;
+        let vStats: Tensor | null = null;
+        const extra: Tensor[] = [];
+        if (o.valueCoef > 0) {
+          const oldV = be.fromArray(mb.oldValues, [N]);
+          const ret = be.fromArray(mb.returns, [N]);
+          dValues = be.zeros([N, 1]);
+          vStats = be.zeros([N, VALUE_STATS]);
+          be.valueLoss(vStats, dValues, values, oldV, ret, t.mask, { clip: o.valueClip > 0 ? o.valueClip : null, lossScale: o.valueCoef / mb.tokens });
+          extra.push(oldV, ret, dValues, vStats);
+        }
+        model.zeroGrads();
+        model.backward(t.ids, dLogits, dValues);
+        be.clipGradNorm(norm, model.grads, o.maxGradNorm);
+        const g = (await be.read(norm))[0];
+        const m = policyLossMetrics(await be.read(stats), mb.mask);
+        let vLoss = 0;
+        let vClip = 0;
+        if (vStats) {
+          const vs = await be.read(vStats);
+          for (let n = 0; n < N; n++) {
+            if (!(mb.mask[n] > 0)) continue;
+            vLoss += vs[n * VALUE_STATS + VALUE_STAT.loss];
+            vClip += vs[n * VALUE_STATS + VALUE_STAT.clipped];
+          }
+          vLoss /= mb.tokens;
+          vClip /= mb.tokens;
+        }
+        for (const x of [t.ids, t.actions, t.mask, t.advantages, t.old, dLogits, stats, ...extra]) be.release(x);
+        if (t.ref) be.release(t.ref);
+        if (!Number.isFinite(g) || !Number.isFinite(m['losses/policy_loss']) || !Number.isFinite(vLoss)) {
+          throw new NonFiniteError(`the loss became non-finite (policy loss ${m['losses/policy_loss']}, value loss ${vLoss}, gradient norm ${g}) in epoch ${epoch + 1}`);
+        }
+        step.value++;
+        be.adamw(model.params, model.grads, model.adamM, model.adamV, { lr: o.lr, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: o.weightDecay, step: step.value });
+        for (const [key, v] of Object.entries(m)) if (key !== 'tokens') add(key, v);
+        add('losses/value_loss', vLoss);
+        add('losses/value_clipfrac', vClip);
+        add('train/grad_norm', g);
+        add('train/tokens', mb.tokens);
+        count++;
+      }
     }
+  } finally {
+    be.release(norm);
   }
-  be.release(norm);
   const out: Record<string, number> = {};
   for (const [key, v] of Object.entries(sums)) out[key] = key === 'train/tokens' ? v : v / Math.max(1, count);
+  out['train/minibatches'] = count;
   return out as unknown as UpdateMetrics;
-}
-
-function upload(be: Backend, mb: Packed): { ids: Tensor; actions: Tensor; mask: Tensor; advantages: Tensor } {
-  const N = mb.B * mb.T;
-  return {
-    ids: be.fromArray(mb.ids, [N]),
-    actions: be.fromArray(mb.actions, [N]),
-    mask: be.fromArray(mb.mask, [N]),
-    advantages: be.fromArray(mb.advantages, [N]),
-  };
-}
-
-function release(be: Backend, ts: Tensor[]): void {
-  for (const t of ts) be.release(t);
 }

@@ -1,0 +1,214 @@
+/**
+ * `npm run experiment -- [--config FILE] [--preset P] [--algo grpo|ppo|rloo] [--think]
+ *   [--reward final|turn|both] [--difficulty D] [--steps N] [--seed S] [--out DIR] [--json]`:
+ * trains headless from the preset's warm start (public/warmstart-<preset>.bin, or --init FILE, or a
+ * fresh warm start when neither exists), plays the 100 benchmark profiles before and after, and
+ * writes config.json, metrics.csv, metrics.json, transcripts.jsonl and checkpoint.bin to DIR. With
+ * --json the last line on stdout is {before, after, steps, seconds, backend, ...}.
+ * WebGPU where the runtime has an adapter, else the CPU backend, saying which.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Backend } from '../engine/backend';
+import { CpuBackend } from '../engine/cpu/backend';
+import { acquireGpu } from '../engine/gpu/context';
+import { WebGpuBackend } from '../engine/gpu/backend';
+import { CheckpointError, loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
+import { PRESETS, type PresetName } from '../engine/model/config';
+import { encodeDialogue } from '../engine/model/format';
+import { perplexity } from '../engine/model/sft';
+import { buildCorpus } from '../corpus/build';
+import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
+import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
+import { parseRunConfig, parseRunConfigJson, type RunConfig } from '../rl/config';
+import { Trainer, TrainingStopped, type EvalResult } from '../rl/trainer';
+import type { DialogueRollout } from '../rl/rollout';
+import { parseFlags, usage, UsageError } from './args';
+
+const SPEC = {
+  config: { type: 'string', help: 'run config JSON (fields not given take the preset\'s defaults; flags override it)' },
+  preset: { type: 'string', help: `model preset: ${Object.keys(PRESETS).join(', ')} (default micro)` },
+  algo: { type: 'string', help: 'grpo (default), ppo or rloo' },
+  think: { type: 'boolean', help: 'think mode: <think> plan </think> before each reply' },
+  reward: { type: 'string', help: 'final (default), turn or both' },
+  difficulty: { type: 'string', help: 'training users: moderate (default) or strict' },
+  steps: { type: 'number', help: "training steps (default: the preset's)" },
+  seed: { type: 'number', help: 'seed (default 1)' },
+  init: { type: 'string', help: 'starting checkpoint (default public/warmstart-<preset>.bin)' },
+  out: { type: 'string', help: 'output folder (default runs/<preset>-<algo>-s<seed>)' },
+  'no-eval': { type: 'boolean', help: 'skip the benchmark before and after (for quick runs)' },
+  json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
+  help: { type: 'boolean', help: 'this message' },
+} as const;
+
+const CMD = 'npm run experiment --';
+
+function die(message: string, code = 1): never {
+  console.error(message);
+  process.exit(code);
+}
+
+const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
+
+function figures(e: EvalResult): { score: number; success: number; failure: number } {
+  return { score: round(e.score, 1), success: round(e.success, 3), failure: round(e.failure, 3) };
+}
+
+function transcriptLine(phase: string, step: number, d: DialogueRollout): string {
+  return JSON.stringify({
+    phase, step, profileId: d.profileId, opening: d.opening, finalEmotion: d.finalEmotion, reward: d.reward, endReason: d.endReason,
+    turns: d.turns.map((t) => ({
+      reply: t.reply, think: t.think, wellFormed: t.wellFormed, change: t.result.change, emotion: t.result.emotion,
+      line: t.result.line, appraisal: t.result.appraisal,
+    })),
+  });
+}
+
+async function main(): Promise<void> {
+  let f;
+  try {
+    f = parseFlags(process.argv.slice(2), SPEC);
+  } catch (e) {
+    if (e instanceof UsageError) die(`${e.message}\n${usage(CMD, SPEC)}`, 2);
+    throw e;
+  }
+  if (f.help) return void console.log(usage(CMD, SPEC));
+  // Config: preset defaults < config file < flags; every value validated by the schema.
+  let raw: Record<string, unknown> = {};
+  if (f.config) {
+    let text: string;
+    try {
+      text = readFileSync(f.config, 'utf8');
+    } catch (e) {
+      die(`cannot read ${f.config}: ${(e as Error).message}`);
+    }
+    const parsed = parseRunConfigJson(text, (f.preset ?? 'micro') as PresetName);
+    if (!parsed.ok) die(`${f.config} is not a valid run config:\n  ${parsed.errors.join('\n  ')}`, 2);
+    raw = parsed.config;
+  }
+  const overrides: Record<string, unknown> = {};
+  if (f.preset !== undefined) overrides.preset = f.preset;
+  if (f.algo !== undefined) overrides.algo = f.algo;
+  if (f.think !== undefined) overrides.think = f.think;
+  if (f.reward !== undefined) overrides.reward = f.reward;
+  if (f.difficulty !== undefined) overrides.difficulty = f.difficulty;
+  if (f.steps !== undefined) overrides.steps = f.steps;
+  if (f.seed !== undefined) overrides.seed = f.seed;
+  // A preset given on the command line brings its own defaults, not the config file's.
+  const base = f.preset !== undefined && raw.preset !== f.preset ? {} : raw;
+  const parsed = parseRunConfig({ ...base, ...overrides }, "micro");
+  if (!parsed.ok) die(`bad run config:\n  ${parsed.errors.join('\n  ')}`, 2);
+  const config: RunConfig = parsed.config;
+  const out = f.out ?? join('runs', `${config.preset}-${config.algo}${config.think ? '-think' : ''}-${config.reward}-${config.difficulty}-s${config.seed}`);
+
+  // The starting policy.
+  const acq = await acquireGpu();
+  const be: Backend = acq.ok ? new WebGpuBackend(acq.ctx) : new CpuBackend();
+  console.error(acq.ok ? `backend: ${be.description}` : `backend: ${be.description} — no WebGPU here (${acq.failure.kind}); the lab's worker runs the same trainer on WebGPU`);
+  const t0 = performance.now();
+  const initPath = f.init ?? `public/warmstart-${config.preset}.bin`;
+  let start: Checkpoint;
+  if (existsSync(initPath)) {
+    try {
+      start = loadCheckpoint(readFileSync(initPath));
+    } catch (e) {
+      if (e instanceof CheckpointError) die(`${initPath}: ${e.message}`);
+      throw e;
+    }
+    if (JSON.stringify({ ...start.config, vocabSize: 0 }) !== JSON.stringify({ ...PRESETS[config.preset], vocabSize: 0 })) {
+      die(`${initPath} holds a model of another shape than the ${config.preset} preset (${JSON.stringify(start.config)})`);
+    }
+    console.error(`start: ${initPath}`);
+  } else {
+    if (f.init) die(`cannot read ${f.init}: no such file`);
+    console.error(`start: no ${initPath}; running the ${config.preset} warm start (npm run pretrain -- --preset ${config.preset})`);
+    const d = WARM_START_DEFAULTS[config.preset];
+    const ws = await runWarmStart(be, { preset: config.preset, seed: 1, steps: d.steps, dialogues: d.dialogues, vocabSize: d.vocabSize, sft: d.sft });
+    start = loadCheckpoint(ws.checkpoint);
+  }
+
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+  const transcripts = join(out, 'transcripts.jsonl');
+  writeFileSync(transcripts, '');
+  const trainer = new Trainer(be, { config, start, trainProfiles: trainingProfiles() });
+  const bench = benchmarkProfiles();
+  const heldOut = buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(trainer.tokenizer, d.turns));
+  const ppl = () => perplexity(trainer.model, heldOut, { batchSize: 16, seqLen: Math.min(256, start.config.contextLength), lossOn: 'agent' });
+
+  let before: EvalResult | null = null;
+  const perplexityBefore = await ppl();
+  if (!f['no-eval']) {
+    before = await trainer.evaluate(bench);
+    for (const d of before.rollouts) appendFileSync(transcripts, `${transcriptLine('before', 0, d)}\n`);
+    console.error(`benchmark before: score ${before.score.toFixed(1)}, success ${(before.success * 100).toFixed(0)}%, failure ${(before.failure * 100).toFixed(0)}% (${before.seconds.toFixed(0)} s); perplexity ${perplexityBefore.toFixed(2)}`);
+  }
+
+  const rows: Record<string, number>[] = [];
+  let stopped: string | null = null;
+  let lastGood = await trainer.checkpoint({ note: 'the starting policy' });
+  const tTrain = performance.now();
+  for (let k = 0; k < config.steps; k++) {
+    let r;
+    try {
+      r = await trainer.step();
+    } catch (e) {
+      if (!(e instanceof TrainingStopped)) throw e;
+      stopped = e.message;
+      console.error(`stopped: ${e.message}`);
+      break;
+    }
+    const row: Record<string, number> = { step: r.step, ...r.metrics, 'time/seconds': (performance.now() - tTrain) / 1000 };
+    if (config.evalEvery > 0 && r.step % config.evalEvery === 0 && r.step < config.steps) {
+      const e = await trainer.evaluate(config.evalProfiles > 0 ? bench.slice(0, config.evalProfiles) : bench);
+      row['benchmark/score'] = e.score;
+      row['benchmark/success'] = e.success;
+      row['benchmark/failure'] = e.failure;
+      for (const d of e.rollouts) appendFileSync(transcripts, `${transcriptLine('eval', r.step, d)}\n`);
+    }
+    rows.push(row);
+    for (const d of r.dialogues) appendFileSync(transcripts, `${transcriptLine('train', r.step, d)}\n`);
+    const m = r.metrics;
+    console.error(
+      `step ${r.step}/${config.steps}  reward ${m['reward/mean'].toFixed(3)} ± ${m['reward/std'].toFixed(3)}  emotion ${m['emotion/final'].toFixed(1)}  ` +
+      `turns ${m['dialogue/turns'].toFixed(1)}  reply ${m['dialogue/reply_tokens'].toFixed(1)}  pg ${m['losses/policy_loss'].toFixed(4)}  ` +
+      `ent ${m['losses/entropy'].toFixed(3)}  kl ${m['losses/approx_kl'].toExponential(1)}  clip ${m['losses/clipfrac'].toFixed(3)}  ` +
+      `grad ${m['train/grad_norm'].toFixed(2)}  ${m['speed/step_seconds'].toFixed(1)} s` +
+      (row['benchmark/score'] !== undefined ? `  benchmark ${row['benchmark/score'].toFixed(1)}` : ''),
+    );
+    if ((config.checkpointEvery > 0 && r.step % config.checkpointEvery === 0) || r.step === config.steps) {
+      lastGood = await trainer.checkpoint();
+      writeFileSync(join(out, 'checkpoint.bin'), lastGood);
+    }
+  }
+  if (stopped) lastGood = await trainer.checkpoint({ stopped });
+  writeFileSync(join(out, 'checkpoint.bin'), lastGood);
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  writeFileSync(join(out, 'metrics.csv'), `${keys.join(',')}\n${rows.map((r) => keys.map((k) => (r[k] === undefined ? '' : String(r[k]))).join(',')).join('\n')}\n`);
+  writeFileSync(join(out, 'metrics.json'), `${JSON.stringify(rows, null, 1)}\n`);
+
+  let after: EvalResult | null = null;
+  const perplexityAfter = await ppl();
+  if (!f['no-eval']) {
+    after = await trainer.evaluate(bench);
+    for (const d of after.rollouts) appendFileSync(transcripts, `${transcriptLine('after', trainer.stepsDone, d)}\n`);
+    console.error(`benchmark after: score ${after.score.toFixed(1)}, success ${(after.success * 100).toFixed(0)}%, failure ${(after.failure * 100).toFixed(0)}% (${after.seconds.toFixed(0)} s); perplexity ${perplexityAfter.toFixed(2)}`);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  console.error(`wrote ${out}/{config.json, metrics.csv, metrics.json, transcripts.jsonl, checkpoint.bin} in ${seconds.toFixed(0)} s`);
+  const summary = {
+    before: before ? figures(before) : null,
+    after: after ? figures(after) : null,
+    steps: trainer.stepsDone,
+    seconds: Math.round(seconds),
+    backend: be.name,
+    perplexity: { before: round(perplexityBefore, 2), after: round(perplexityAfter, 2) },
+    out,
+    ...(stopped ? { stopped } : {}),
+  };
+  if (f.json) console.log(JSON.stringify(summary));
+  trainer.release();
+  if (stopped) process.exitCode = 3;
+}
+
+main().catch((e) => die(e instanceof Error ? e.message : String(e)));

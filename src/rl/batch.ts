@@ -1,0 +1,71 @@
+/**
+ * From dialogues to training sequences. Each agent turn was sampled from a prompt (the visible
+ * history the policy saw); when a turn's prompt begins with the previous turn's prompt and response
+ * (no think block was dropped and the context window did not slide), the two turns are one causal
+ * sequence, so they train as one: a dialogue becomes a few sequences with several response spans
+ * instead of one sequence per turn, which reads each token once rather than once per later turn.
+ * The loss is the same: every response token is scored under exactly the prompt it was sampled
+ * from.
+ *
+ * Every policy token also has a place in its dialogue's token stream (all of the dialogue's
+ * response tokens in the order they were generated), where returns and advantages are computed
+ * (GAE is a scan over that stream; turn rewards sit on each turn's last token).
+ */
+import type { DialogueRollout } from './rollout';
+
+export interface TrainSequence {
+  ids: number[];
+  /** Rows whose next token is the policy's: row t predicts ids[t + 1]. Increasing. */
+  rows: number[];
+  /** For each entry of rows, its index in the token stream. */
+  stream: number[];
+}
+
+export interface TokenStream {
+  /** Dialogue d owns stream tokens [offsets[d], offsets[d + 1]) (D + 1 entries). */
+  offsets: Int32Array;
+  /** Index of the stream token that closes each turn, dialogue by dialogue (turnEnds[d][k]). */
+  turnEnds: number[][];
+  /** Total policy tokens. */
+  N: number;
+}
+
+function startsWith(a: readonly number[], prefix: readonly number[]): boolean {
+  if (prefix.length > a.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (a[i] !== prefix[i]) return false;
+  return true;
+}
+
+export function buildSequences(dialogues: readonly DialogueRollout[]): { sequences: TrainSequence[]; stream: TokenStream } {
+  const sequences: TrainSequence[] = [];
+  const offsets = new Int32Array(dialogues.length + 1);
+  const turnEnds: number[][] = [];
+  let pos = 0;
+  dialogues.forEach((d, di) => {
+    offsets[di] = pos;
+    const ends: number[] = [];
+    let seq: TrainSequence | null = null;
+    for (const t of d.turns) {
+      if (t.response.length === 0) {
+        ends.push(pos - 1);
+        continue;
+      }
+      if (seq && startsWith(t.prompt, seq.ids)) {
+        for (let i = seq.ids.length; i < t.prompt.length; i++) seq.ids.push(t.prompt[i]);
+      } else {
+        if (seq) sequences.push(seq);
+        seq = { ids: t.prompt.slice(), rows: [], stream: [] };
+      }
+      for (const token of t.response) {
+        seq.rows.push(seq.ids.length - 1);
+        seq.stream.push(pos++);
+        seq.ids.push(token);
+      }
+      ends.push(pos - 1);
+    }
+    if (seq) sequences.push(seq);
+    turnEnds.push(ends);
+  });
+  offsets[dialogues.length] = pos;
+  return { sequences, stream: { offsets, turnEnds, N: pos } };
+}

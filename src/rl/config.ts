@@ -1,0 +1,145 @@
+/**
+ * The run configuration of an RL experiment: one versioned, validated object shared by the command
+ * line (`npm run experiment -- --config FILE`), the lab's configure form (each field's description
+ * is its help text) and share links. A bad value is refused with a message naming the field.
+ *
+ * Defaults follow RLVER where they fit a small model (clip 0.2, entropy 0.001, gamma = lambda = 1,
+ * group 4, no KL, final-emotion reward); where ours differ the field's description says why.
+ */
+import { z } from 'zod';
+import { PRESETS, type PresetName } from '../engine/model/config';
+
+export const RUN_CONFIG_VERSION = 1;
+
+const int = (lo: number, hi: number) => z.number().int().min(lo).max(hi);
+const num = (lo: number, hi: number) => z.number().min(lo).max(hi);
+
+export const RunConfigSchema = z
+  .object({
+    version: z.literal(RUN_CONFIG_VERSION).describe('Config format version.'),
+    preset: z.enum(Object.keys(PRESETS) as [PresetName, ...PresetName[]]).describe('Model size: ci (~0.1M parameters, CPU-friendly), micro (~1M), mini (~5M), small (~25M).'),
+    seed: int(0, 2 ** 31 - 1).describe('Seed of everything random in the run: profile order, sampling, minibatch order.'),
+    algo: z.enum(['grpo', 'ppo', 'rloo']).describe('GRPO (group-normalised rewards), PPO (value head as critic, GAE) or RLOO (leave-one-out baseline).'),
+    reward: z.enum(['final', 'turn', 'both']).describe('final: final emotion / 100 on the last agent token (RLVER); turn: each turn\'s emotion change as dense credit; both: the two added.'),
+    think: z.boolean().describe('Think mode: each reply is "<think> plan </think> reply"; the user sees the reply only.'),
+    zeroRewardOnBrokenThink: z.boolean().describe('In think mode, a dialogue with a broken think block gets reward 0 (and a broken turn no positive turn credit).'),
+    difficulty: z.enum(['moderate', 'strict']).describe('Training users: moderate accepts more strategies, strict needs a better fit to the hidden need.'),
+    steps: int(1, 100000).describe('Training steps (one rollout batch and its update each).'),
+    profilesPerStep: int(1, 512).describe('Training profiles per step; each is played groupSize times.'),
+    groupSize: int(1, 64).describe('Dialogues per profile sharing the profile, seed and opening line (RLVER: 4). PPO uses it too, so the batches match.'),
+    maxTurnTokens: int(4, 256).describe('Cap on tokens per agent turn (the turn is cut and closed there).'),
+    maxAgentTurns: int(1, 8).describe('Agent replies per training dialogue at most (the training users end at 8 anyway).'),
+    temperature: num(0.05, 2).describe('Sampling temperature of training rollouts.'),
+    topP: num(0.05, 1).describe('Nucleus sampling of training rollouts (1 = off).'),
+    lr: num(1e-6, 1e-1).describe('AdamW learning rate of the policy (ours: a tiny model wants more than RLVER\'s 1e-6).'),
+    epochs: int(1, 16).describe('Passes over each rollout batch (K).'),
+    minibatchSize: int(1, 1024).describe('Training sequences per minibatch (one optimizer step each).'),
+    maxGradNorm: num(0.01, 100).describe('Global gradient-norm clip.'),
+    clipLow: num(0, 1).describe('PPO clip epsilon below 1 (RLVER: 0.2).'),
+    clipHigh: num(0, 1).describe('PPO clip epsilon above 1 (RLVER: 0.2; DAPO raises it to 0.28).'),
+    entropyCoef: num(0, 1).describe('Entropy bonus coefficient (RLVER: 0.001).'),
+    klCoef: num(0, 10).describe('KL penalty to the frozen warm-start policy in the loss (RLVER: 0, none).'),
+    klEstimator: z.enum(['k1', 'k3']).describe('KL estimator: k1 = log-ratio, k3 = low-variance (verl "low_var_kl").'),
+    gamma: num(0, 1).describe('PPO discount (RLVER: 1).'),
+    lambda: num(0, 1).describe('PPO GAE lambda (RLVER: 1).'),
+    valueCoef: num(0, 10).describe('PPO value-loss weight; the value head shares the trunk, so ours is small.'),
+    valueClip: num(0, 10).describe('PPO value clip range around the old value.'),
+    normalizeAdvantages: z.boolean().describe('PPO: whiten advantages over the batch\'s agent tokens (verl masked_whiten).'),
+    checkpointEvery: int(0, 100000).describe('Keep a checkpoint every N steps (0: only at the end).'),
+    evalEvery: int(0, 100000).describe('Play the benchmark every M steps (0: only before and after).'),
+    evalProfiles: int(0, 100).describe('Benchmark profiles played at each interval (0: all 100); before and after always play all.'),
+  })
+  .strict();
+
+export type RunConfig = z.infer<typeof RunConfigSchema>;
+
+/** What every preset shares; the per-preset overrides below size the run to where it is meant to go. */
+const BASE: Omit<RunConfig, 'preset'> = {
+  version: RUN_CONFIG_VERSION,
+  seed: 1,
+  algo: 'grpo',
+  reward: 'final',
+  think: false,
+  zeroRewardOnBrokenThink: true,
+  difficulty: 'moderate',
+  steps: 100,
+  profilesPerStep: 8,
+  groupSize: 4,
+  maxTurnTokens: 48,
+  maxAgentTurns: 8,
+  temperature: 1,
+  topP: 1,
+  lr: 1e-3,
+  epochs: 1,
+  minibatchSize: 16,
+  maxGradNorm: 1,
+  clipLow: 0.2,
+  clipHigh: 0.2,
+  entropyCoef: 0.001,
+  klCoef: 0,
+  klEstimator: 'k3',
+  gamma: 1,
+  lambda: 1,
+  valueCoef: 0.1,
+  valueClip: 0.2,
+  normalizeAdvantages: true,
+  checkpointEvery: 0,
+  evalEvery: 0,
+  evalProfiles: 20,
+};
+
+export const RUN_PRESET_OVERRIDES: Record<PresetName, Partial<RunConfig>> = {
+  ci: { steps: 40 },
+  micro: { steps: 100, lr: 3e-4 },
+  mini: { steps: 200, lr: 1e-4, profilesPerStep: 16 },
+  small: { steps: 300, lr: 5e-5, profilesPerStep: 16 },
+};
+
+export function defaultRunConfig(preset: PresetName = 'micro'): RunConfig {
+  return { ...BASE, preset, ...RUN_PRESET_OVERRIDES[preset] };
+}
+
+/** One line per bad field: `field: reason`. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(config)'}: ${i.message}`);
+}
+
+export type ParseResult = { ok: true; config: RunConfig } | { ok: false; errors: string[] };
+
+/**
+ * Validate a config object. Missing fields take the preset's defaults (the preset named in the
+ * object, else `fallbackPreset`), so a config file need only say what differs.
+ */
+export function parseRunConfig(input: unknown, fallbackPreset: PresetName = 'micro'): ParseResult {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return { ok: false, errors: ['(config): expected a JSON object'] };
+  }
+  const raw = input as Record<string, unknown>;
+  const preset = typeof raw.preset === 'string' && raw.preset in PRESETS ? (raw.preset as PresetName) : fallbackPreset;
+  const merged = { ...defaultRunConfig(preset), ...raw };
+  const r = RunConfigSchema.safeParse(merged);
+  if (!r.success) return { ok: false, errors: describeIssues(r.error) };
+  const c = r.data;
+  const errors: string[] = [];
+  if (c.algo !== 'ppo' && c.groupSize < 2) errors.push(`groupSize: ${c.algo} needs groups of at least 2 (a group of one has no baseline)`);
+  if (c.maxTurnTokens >= PRESETS[c.preset].contextLength / 2) errors.push(`maxTurnTokens: must be below half the ${c.preset} context (${PRESETS[c.preset].contextLength})`);
+  if (c.clipLow >= 1) errors.push('clipLow: must be below 1');
+  return errors.length ? { ok: false, errors } : { ok: true, config: c };
+}
+
+/** Parse a config file's text (JSON). */
+export function parseRunConfigJson(text: string, fallbackPreset: PresetName = 'micro'): ParseResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, errors: [`(config): not valid JSON: ${(e as Error).message}`] };
+  }
+  return parseRunConfig(value, fallbackPreset);
+}
+
+/** Each field's one-line description (the configure form's help text). */
+export function fieldHelp(): Record<keyof RunConfig, string> {
+  const shape = RunConfigSchema.shape;
+  return Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, (s as z.ZodType).description ?? ''])) as Record<keyof RunConfig, string>;
+}

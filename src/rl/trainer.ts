@@ -1,0 +1,198 @@
+/**
+ * The RL trainer: one loop for the browser worker and for Node. A step plays `profilesPerStep ×
+ * groupSize` dialogues with the simulated users, turns the final emotions (and, per config, each
+ * turn's change) into advantages (GRPO, RLOO, or PPO with the value head as critic), and runs K
+ * epochs of minibatch updates. It reports a flat record of metrics per step (keys `namespace/name`),
+ * keeps checkpoints, and plays the benchmark on request.
+ *
+ * Determinism: the same config, seed and starting weights on the same backend give the same
+ * metrics and weights; every random choice draws from generators seeded by (seed, step).
+ *
+ * A non-finite loss or gradient stops the run: the weights are put back as they were before the
+ * failing step (the last good state), and `step()` throws TrainingStopped with the reason.
+ */
+import type { Backend, Tensor } from '../engine/backend';
+import { saveCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
+import type { SamplingOptions } from '../engine/model/sampler';
+import { Tokenizer } from '../engine/model/tokenizer';
+import { Transformer } from '../engine/model/transformer';
+import { Rng } from '../engine/rng';
+import type { Profile } from '../persona/profile';
+import { computeCredit } from './advantages';
+import { buildSequences } from './batch';
+import type { RunConfig } from './config';
+import { rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
+import { NonFiniteError, policyUpdate, scoreSamples, type TrainSample } from './update';
+
+/** How the benchmark is played (the same as `npm run evaluate`'s defaults). */
+export const BENCHMARK_SAMPLING: SamplingOptions = { temperature: 0.7, topK: 0, topP: 0.9 };
+export const BENCHMARK_TURN_TOKENS = 64;
+export const BENCHMARK_SEED = 0;
+
+export class TrainingStopped extends Error {
+  override name = 'TrainingStopped';
+  constructor(message: string, readonly step: number) {
+    super(message);
+  }
+}
+
+export interface StepResult {
+  step: number;
+  metrics: Record<string, number>;
+  dialogues: DialogueRollout[];
+}
+
+export interface EvalResult extends RolloutSummary {
+  rollouts: DialogueRollout[];
+  seconds: number;
+}
+
+export interface TrainerInit {
+  config: RunConfig;
+  /** The starting policy (the warm start), also the frozen reference for the KL. */
+  start: Pick<Checkpoint, 'config' | 'tokenizer' | 'weights' | 'meta'>;
+  trainProfiles: readonly Profile[];
+}
+
+export class Trainer {
+  readonly model: Transformer;
+  readonly tokenizer: Tokenizer;
+  private ref: Transformer | null = null;
+  private snapshot: Tensor;
+  private order: number[];
+  private optimizerStep = { value: 0 };
+  /** Steps completed. */
+  stepsDone = 0;
+
+  constructor(readonly be: Backend, readonly init: TrainerInit) {
+    const c = init.config;
+    this.tokenizer = Tokenizer.fromJSON(init.start.tokenizer);
+    this.model = new Transformer(be, init.start.config, init.start.weights);
+    if (c.klCoef > 0) this.ref = new Transformer(be, init.start.config, init.start.weights);
+    this.snapshot = be.zeros([this.model.layout.total]);
+    if (init.trainProfiles.length === 0) throw new Error('no training profiles');
+    this.order = new Rng(`profiles:${c.seed}`).shuffle(init.trainProfiles.map((_, i) => i));
+  }
+
+  get config(): RunConfig {
+    return this.init.config;
+  }
+
+  /** The profiles of step k (0-based): the next profilesPerStep of a seeded shuffle, wrapping. */
+  profilesOf(k: number): Profile[] {
+    const P = this.config.profilesPerStep;
+    const n = this.order.length;
+    return Array.from({ length: P }, (_, i) => this.init.trainProfiles[this.order[(k * P + i) % n]]);
+  }
+
+  async step(): Promise<StepResult> {
+    const c = this.config;
+    const be = this.be;
+    const k = this.stepsDone;
+    const rng = new Rng(`step:${c.seed}:${k}`);
+    const profiles = this.profilesOf(k).flatMap((p) => Array.from({ length: c.groupSize }, () => p));
+    be.copy(this.snapshot, this.model.params);
+    const t0 = performance.now();
+    const dialogues = await rollout(this.model, this.tokenizer, profiles, {
+      mode: 'train', difficulty: c.difficulty, userSeed: rng.nextU32() % 1_000_000, think: c.think,
+      sampling: { temperature: c.temperature, topK: 0, topP: c.topP }, maxTurnTokens: c.maxTurnTokens, maxAgentTurns: c.maxAgentTurns,
+    }, rng);
+    const rolloutSeconds = (performance.now() - t0) / 1000;
+    const t1 = performance.now();
+    const { sequences, stream } = buildSequences(dialogues);
+    const scoreBatch = Math.max(1, c.minibatchSize);
+    const old = await scoreSamples(this.model, sequences, scoreBatch);
+    const ref = this.ref ? await scoreSamples(this.ref, sequences, scoreBatch) : null;
+    const streamValues = new Float32Array(stream.N);
+    sequences.forEach((s, i) => s.stream.forEach((at, j) => (streamValues[at] = old.values[i][j])));
+    const credit = await computeCredit(be, dialogues, stream, streamValues, {
+      algo: c.algo, reward: c.reward, groupSize: c.groupSize, think: c.think, zeroRewardOnBrokenThink: c.zeroRewardOnBrokenThink,
+      gamma: c.gamma, lambda: c.lambda, normalizeAdvantages: c.normalizeAdvantages,
+    });
+    const samples: TrainSample[] = sequences.map((s, i) => ({
+      ids: s.ids,
+      rows: s.rows,
+      oldLogprobs: old.logprobs[i],
+      advantages: s.stream.map((at) => credit.advantages[at]),
+      ...(c.algo === 'ppo' ? { returns: s.stream.map((at) => credit.returns[at]), oldValues: old.values[i] } : {}),
+      ...(ref ? { refLogprobs: ref.logprobs[i] } : {}),
+    }));
+    let update;
+    try {
+      update = await policyUpdate(this.model, samples, {
+        epochs: c.epochs, minibatchSize: c.minibatchSize, lr: c.lr, maxGradNorm: c.maxGradNorm, clipLow: c.clipLow, clipHigh: c.clipHigh,
+        entropyCoef: c.entropyCoef, klCoef: c.klCoef, klEstimator: c.klEstimator, weightDecay: 0,
+        valueCoef: c.algo === 'ppo' ? c.valueCoef : 0, valueClip: c.valueClip,
+      }, rng, this.optimizerStep);
+    } catch (e) {
+      if (!(e instanceof NonFiniteError)) throw e;
+      be.copy(this.model.params, this.snapshot);
+      throw new TrainingStopped(`step ${k + 1}: ${e.message}; the weights are kept as they were after step ${k} (the last good state). Try a lower learning rate or a tighter gradient clip.`, k);
+    }
+    const trainSeconds = (performance.now() - t1) / 1000;
+    this.stepsDone++;
+    const rewards = credit.dialogueRewards;
+    const mean = (xs: ArrayLike<number>) => (xs.length ? Array.from(xs).reduce((a, b) => a + b, 0) / xs.length : 0);
+    const rMean = mean(rewards);
+    const turns = dialogues.flatMap((d) => d.turns);
+    const figures = summariseRollouts(dialogues);
+    // KL to the reference under the rollout policy: mean of log π_old − log π_ref over agent tokens (k1).
+    let klRef = NaN;
+    if (ref) {
+      let s = 0;
+      let n = 0;
+      old.logprobs.forEach((lp, i) => lp.forEach((x, j) => { s += x - ref.logprobs[i][j]; n++; }));
+      klRef = n ? s / n : 0;
+    }
+    const trainTokens = samples.reduce((s, x) => s + x.ids.length, 0) * c.epochs;
+    const metrics: Record<string, number> = {
+      'reward/mean': rMean,
+      'reward/std': Math.sqrt(mean(Array.from(rewards, (r) => (r - rMean) ** 2))),
+      'emotion/final': figures.score,
+      'emotion/success': figures.success,
+      'emotion/failure': figures.failure,
+      'dialogue/turns': figures.meanTurns,
+      'dialogue/reply_tokens': figures.meanReplyTokens,
+      'dialogue/broken_think': mean(turns.map((t) => (t.wellFormed ? 0 : 1))),
+      'losses/policy_loss': update['losses/policy_loss'] ?? 0,
+      'losses/value_loss': update['losses/value_loss'] ?? 0,
+      'losses/entropy': update['losses/entropy'] ?? 0,
+      'losses/approx_kl': update['losses/approx_kl'] ?? 0,
+      'losses/kl_ref': ref ? klRef : 0,
+      'losses/clipfrac': update['losses/clipfrac'] ?? 0,
+      'losses/value_clipfrac': update['losses/value_clipfrac'] ?? 0,
+      'losses/explained_variance': c.algo === 'ppo' && Number.isFinite(credit.explainedVariance) ? credit.explainedVariance : 0,
+      'train/grad_norm': update['train/grad_norm'] ?? 0,
+      'train/tokens': update['train/tokens'] ?? 0,
+      'train/sequences': samples.length,
+      'speed/rollout_tokens_per_s': turns.reduce((s, t) => s + t.response.length, 0) / Math.max(1e-9, rolloutSeconds),
+      'speed/train_tokens_per_s': trainTokens / Math.max(1e-9, trainSeconds),
+      'speed/step_seconds': rolloutSeconds + trainSeconds,
+    };
+    return { step: this.stepsDone, metrics, dialogues };
+  }
+
+  /** Play the benchmark profiles (always moderate users: the benchmark's standard) with the current policy. */
+  async evaluate(profiles: readonly Profile[], opts: { think?: boolean } = {}): Promise<EvalResult> {
+    const t0 = performance.now();
+    const dialogues = await rollout(this.model, this.tokenizer, profiles, {
+      mode: 'benchmark', difficulty: 'moderate', userSeed: BENCHMARK_SEED, think: opts.think ?? this.config.think,
+      sampling: BENCHMARK_SAMPLING, maxTurnTokens: BENCHMARK_TURN_TOKENS,
+    }, new Rng(BENCHMARK_SEED));
+    return { ...summariseRollouts(dialogues), rollouts: dialogues, seconds: (performance.now() - t0) / 1000 };
+  }
+
+  /** The current policy as a checkpoint file (the warm start's tokenizer, provenance in meta). */
+  async checkpoint(extraMeta: Record<string, unknown> = {}): Promise<Uint8Array> {
+    return saveCheckpoint({
+      config: this.init.start.config,
+      tokenizer: this.init.start.tokenizer,
+      weights: await this.model.readParams(),
+      meta: { kind: 'rl', runConfig: this.config, steps: this.stepsDone, backend: this.be.name, start: this.init.start.meta, ...extraMeta },
+    });
+  }
+
+  release(): void {
+    this.be.release(this.snapshot);
+  }
+}
