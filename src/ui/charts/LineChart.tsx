@@ -1,0 +1,215 @@
+/**
+ * The lab's one chart: a line chart over uPlot that every metric panel uses, so uPlot's types and
+ * quirks stay in this file. Each series is drawn twice, raw (faint) and smoothed with TensorBoard's
+ * debiased EMA (solid); the legend shows both values under the cursor. Okabe-Ito colours plus a dash
+ * pattern per series (never colour alone); axis and grid colours come from CSS variables
+ * (chart.css), re-read when the colour scheme changes. The chart follows its container's width and
+ * redraws at most ~10 times a second however fast points stream in.
+ *
+ * Canvas is invisible to assistive technology, so the chart is a `<figure aria-label={title}>` whose
+ * canvas is hidden from it, and a visually hidden `<table>` (caption = title) holds the latest values.
+ *
+ * Not here: decimation (not needed at the lab's few thousand steps per run; it would go after
+ * smoothing), zoom controls beyond uPlot's drag-to-zoom and double-click reset, PNG export.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import './chart.css';
+import { clampSmoothing, formatValue, plotColumns, tableRows, throttle, toColumns, type Point } from '../../lab/smoothing';
+
+export type LineSeries = {
+  label: string;
+  points: readonly Point[];
+  /** Overrides the palette colour (e.g. a colour kept per run id when runs are compared). */
+  color?: string;
+};
+
+export type LineChartProps = {
+  /** The chart's accessible name and visible heading, e.g. "Mean reward". */
+  title: string;
+  series: readonly LineSeries[];
+  /** EMA weight, 0 (raw only) to 0.99. */
+  smoothing?: number;
+  logScale?: boolean;
+  /** Called with the x (step) of the point under the cursor when the plot is clicked. */
+  onPointClick?: (x: number) => void;
+  xLabel?: string;
+  /** Height of the plot area with its axes, in CSS pixels (the legend comes below). */
+  height?: number;
+  /** Rows in the screen-reader table (the latest ones). */
+  tableLimit?: number;
+};
+
+/** Okabe & Ito (2008), colour-blind-safe; black and yellow left out (invisible on one of the themes). */
+export const CHART_PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9'] as const;
+const DASHES: number[][] = [[], [6, 3], [2, 3], [10, 3, 2, 3]];
+/** Opacity of the raw line under the smoothed one. */
+const RAW_ALPHA = 0.3;
+/** ~10 Hz: fast enough to look live, slow enough to leave the main thread to the page. */
+const REDRAW_INTERVAL_MS = 100;
+/** A click that moved further than this is the end of a drag-to-zoom, not a point click. */
+const CLICK_SLOP_PX = 4;
+
+type ChartTheme = { axis: string; grid: string };
+
+function readTheme(el: Element): ChartTheme {
+  const css = getComputedStyle(el);
+  return {
+    axis: css.getPropertyValue('--chart-axis').trim() || '#5b5b66',
+    grid: css.getPropertyValue('--chart-grid').trim() || 'rgba(128, 128, 128, 0.25)',
+  };
+}
+
+type Shown = { series: readonly LineSeries[]; smoothing: number; logScale: boolean };
+
+function options(shown: Shown, width: number, height: number, xLabel: string, theme: { current: ChartTheme }): uPlot.Options {
+  const smoothed = shown.smoothing > 0;
+  const lines: uPlot.Series[] = shown.series.flatMap((s, k) => {
+    const stroke = s.color ?? CHART_PALETTE[k % CHART_PALETTE.length];
+    const dash = DASHES[k % DASHES.length];
+    const value = (_u: uPlot, v: number | null) => formatValue(v);
+    // Gaps (a step that did not log this key, a NaN) are bridged: the line goes on past them.
+    const raw: uPlot.Series = { label: s.label, stroke, dash, width: smoothed ? 1 : 2, alpha: smoothed ? RAW_ALPHA : 1, spanGaps: true, value, points: { show: false } };
+    return smoothed ? [raw, { label: `${s.label} (smoothed)`, stroke, dash, width: 2, spanGaps: true, value, points: { show: false } }] : [raw];
+  });
+  const axis = (label?: string): uPlot.Axis => ({
+    label,
+    stroke: () => theme.current.axis,
+    grid: { stroke: () => theme.current.grid, width: 1 },
+    ticks: { stroke: () => theme.current.grid, width: 1 },
+  });
+  return {
+    width,
+    height,
+    scales: { x: { time: false }, y: shown.logScale ? { distr: 3, log: 10 } : {} },
+    series: [{ label: xLabel, value: (_u, v) => (v === null ? '–' : String(v)) }, ...lines],
+    axes: [axis(xLabel), axis()],
+    cursor: { points: { show: false } },
+    legend: { live: true },
+  };
+}
+
+export function LineChart({ title, series, smoothing = 0.6, logScale = false, onPointClick, xLabel = 'Step', height = 220, tableLimit = 50 }: LineChartProps) {
+  // What is on screen lags the props by at most REDRAW_INTERVAL_MS (canvas and table alike).
+  const [shown, setShown] = useState<Shown>(() => ({ series, smoothing: clampSmoothing(smoothing), logScale }));
+  const update = useMemo(() => throttle(setShown, REDRAW_INTERVAL_MS), []);
+  useEffect(() => {
+    update({ series, smoothing: clampSmoothing(smoothing), logScale });
+  }, [series, smoothing, logScale, update]);
+  useEffect(() => () => update.cancel(), [update]);
+
+  const columns = useMemo(() => toColumns(shown.series, shown.smoothing, shown.logScale), [shown]);
+  const withSmoothed = shown.smoothing > 0;
+  const data = useMemo(() => plotColumns(columns, withSmoothed) as uPlot.AlignedData, [columns, withSmoothed]);
+
+  const figureRef = useRef<HTMLElement>(null);
+  const plotRef = useRef<HTMLDivElement>(null);
+  const chartRef = useRef<uPlot | null>(null);
+  const dataRef = useRef(data);
+  const shownRef = useRef(shown);
+  const clickRef = useRef(onPointClick);
+  useEffect(() => {
+    dataRef.current = data;
+    shownRef.current = shown;
+    clickRef.current = onPointClick;
+  });
+
+  // Rebuild the chart when its lines or scale kind change (`structure` stands for everything
+  // options() reads); new points only call setData (below).
+  const structure = JSON.stringify([shown.series.map((s) => [s.label, s.color ?? '']), shown.logScale, withSmoothed, xLabel, height]);
+  useEffect(() => {
+    const el = plotRef.current;
+    const figure = figureRef.current;
+    if (!el || !figure) return;
+    const theme = { current: readTheme(figure) };
+    const chart = new uPlot(options(shownRef.current, el.clientWidth || 600, height, xLabel, theme), dataRef.current, el);
+    chartRef.current = chart;
+
+    // Resize in a task of its own: resizing inside the observer's callback changes the observed box
+    // again and the browser reports a "ResizeObserver loop" error.
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    const resize = new ResizeObserver(([entry]) => {
+      const width = Math.floor(entry.contentRect.width);
+      clearTimeout(pending);
+      pending = setTimeout(() => {
+        if (width > 0 && width !== chart.width) chart.setSize({ width, height });
+      }, 0);
+    });
+    resize.observe(el);
+
+    // Canvas colours do not follow CSS by themselves: re-read them and redraw on a scheme change.
+    const retheme = () => {
+      theme.current = readTheme(figure);
+      chart.redraw(false);
+    };
+    const scheme = matchMedia('(prefers-color-scheme: dark)');
+    scheme.addEventListener('change', retheme);
+    const rootAttrs = new MutationObserver(retheme);
+    rootAttrs.observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'data-theme', 'style'] });
+
+    let down: { x: number; y: number } | null = null;
+    const onDown = (e: MouseEvent) => (down = { x: e.clientX, y: e.clientY });
+    const onClick = (e: MouseEvent) => {
+      const moved = down ? Math.hypot(e.clientX - down.x, e.clientY - down.y) : 0;
+      const idx = chart.cursor.idx;
+      if (moved > CLICK_SLOP_PX || idx === null || idx === undefined) return;
+      const x = chart.data[0][idx];
+      if (x !== undefined) clickRef.current?.(x);
+    };
+    chart.over.addEventListener('mousedown', onDown);
+    chart.over.addEventListener('click', onClick);
+
+    return () => {
+      clearTimeout(pending);
+      resize.disconnect();
+      scheme.removeEventListener('change', retheme);
+      rootAttrs.disconnect();
+      chart.destroy();
+      chartRef.current = null;
+    };
+  }, [structure]);
+
+  useEffect(() => {
+    chartRef.current?.setData(data);
+  }, [data]);
+
+  const rows = useMemo(() => tableRows(columns, tableLimit), [columns, tableLimit]);
+  const total = columns.xs.length;
+
+  return (
+    <figure className="lab-chart" aria-label={title} ref={figureRef}>
+      <figcaption className="lab-chart-title">{title}</figcaption>
+      <div className={onPointClick ? 'lab-chart-plot lab-chart-clickable' : 'lab-chart-plot'} ref={plotRef} aria-hidden="true" />
+      {/* The wrapper hides the table: a table box itself does not clip to a 1px width. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{xLabel}</th>
+              {shown.series.map((s, k) =>
+                withSmoothed ? [<th scope="col" key={`${k}r`}>{s.label}</th>, <th scope="col" key={`${k}s`}>{`${s.label} (smoothed)`}</th>] : <th scope="col" key={k}>{s.label}</th>,
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.x}>
+                <th scope="row">{row.x}</th>
+                {row.values.map((v, k) => (withSmoothed ? [<td key={`${k}r`}>{formatValue(v.raw)}</td>, <td key={`${k}s`}>{formatValue(v.smoothed)}</td>] : <td key={k}>{formatValue(v.raw)}</td>))}
+              </tr>
+            ))}
+          </tbody>
+          {total > rows.length && (
+            <tfoot>
+              <tr>
+                <td colSpan={1 + shown.series.length * (withSmoothed ? 2 : 1)}>{`The latest ${rows.length} of ${total} ${xLabel.toLowerCase()} values.`}</td>
+              </tr>
+            </tfoot>
+          )}
+        </table>
+      </div>
+    </figure>
+  );
+}
