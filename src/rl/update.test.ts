@@ -35,9 +35,11 @@ describe('policy-gradient update', () => {
   it('packs samples: the mask covers exactly the rows that predict response tokens', () => {
     const p = packSamples([responseSample([1, 2, 3, 4], 2, 0.5), responseSample([7, 8, 9], 1, -1)], 16);
     expect(p.T).toBe(4);
-    expect(Array.from(p.mask)).toEqual([0, 1, 1, 0, 1, 1, 0, 0]);
-    expect(Array.from(p.actions)).toEqual([-1, 3, 4, -1, 8, 9, -1, -1]); // only policy rows carry an action
-    expect(Array.from(p.advantages)).toEqual([0, 0.5, 0.5, 0, -1, -1, 0, 0]);
+    expect(Array.from(p.ids)).toEqual([1, 2, 3, 4, 7, 8, 9, 0]);
+    // Row t predicts ids[t + 1]: the policy rows are 1, 2 of the first sample and 0, 1 of the second.
+    expect(Array.from(p.rowIndex)).toEqual([1, 2, 4, 5]);
+    expect(Array.from(p.actions)).toEqual([3, 4, 8, 9]);
+    expect(Array.from(p.advantages)).toEqual([0.5, 0.5, -1, -1]);
     expect(p.tokens).toBe(4);
   });
 

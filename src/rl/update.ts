@@ -66,12 +66,17 @@ export function responseSample(ids: number[], responseStart: number, advantage: 
   return { ids, rows, advantages: rows.map(() => advantage) };
 }
 
-interface Packed {
+/**
+ * A minibatch: ids padded to (B, T), and the policy rows compacted: row i of every per-row array
+ * is flat row rowIndex[i] of (B, T). Only those rows' logits are computed (forwardRows).
+ */
+export interface Packed {
   B: number;
   T: number;
   ids: Int32Array;
+  /** R policy rows: flat indices into B·T, and per row the action and the sample's figures. */
+  rowIndex: Int32Array;
   actions: Int32Array;
-  mask: Float32Array;
   advantages: Float32Array;
   oldLogprobs: Float32Array;
   returns: Float32Array;
@@ -80,31 +85,31 @@ interface Packed {
   tokens: number;
 }
 
-/** Pad a minibatch to its longest sequence; only policy rows are in the mask. */
 export type PackInput = Pick<TrainSample, 'ids' | 'rows'> & Partial<Omit<TrainSample, 'ids' | 'rows'>>;
 
+/** Pad a minibatch to its longest sequence and list its policy rows. */
 export function packSamples(samples: readonly PackInput[], maxT: number): Packed {
   const T = Math.min(maxT, Math.max(2, ...samples.map((s) => s.ids.length)));
   const B = samples.length;
-  const N = B * T;
+  const R = samples.reduce((n, s) => n + s.rows.length, 0);
   const p: Packed = {
-    B, T, ids: new Int32Array(N), actions: new Int32Array(N).fill(-1), mask: new Float32Array(N), advantages: new Float32Array(N),
-    oldLogprobs: new Float32Array(N), returns: new Float32Array(N), oldValues: new Float32Array(N), refLogprobs: new Float32Array(N), tokens: 0,
+    B, T, ids: new Int32Array(B * T), rowIndex: new Int32Array(R), actions: new Int32Array(R), advantages: new Float32Array(R),
+    oldLogprobs: new Float32Array(R), returns: new Float32Array(R), oldValues: new Float32Array(R), refLogprobs: new Float32Array(R), tokens: R,
   };
+  let i = 0;
   samples.forEach((s, b) => {
     if (s.ids.length > T) throw new Error(`a sample of ${s.ids.length} tokens exceeds the context (${T})`);
     for (let t = 0; t < s.ids.length; t++) p.ids[b * T + t] = s.ids[t];
     s.rows.forEach((row, j) => {
       if (!(row >= 0 && row + 1 < s.ids.length)) throw new Error(`policy row ${row} is outside a sample of ${s.ids.length} tokens`);
-      const n = b * T + row;
-      p.actions[n] = s.ids[row + 1];
-      p.mask[n] = 1;
-      if (s.advantages) p.advantages[n] = s.advantages[j];
-      if (s.oldLogprobs) p.oldLogprobs[n] = s.oldLogprobs[j];
-      if (s.returns) p.returns[n] = s.returns[j];
-      if (s.oldValues) p.oldValues[n] = s.oldValues[j];
-      if (s.refLogprobs) p.refLogprobs[n] = s.refLogprobs[j];
-      p.tokens++;
+      p.rowIndex[i] = b * T + row;
+      p.actions[i] = s.ids[row + 1];
+      if (s.advantages) p.advantages[i] = s.advantages[j];
+      if (s.oldLogprobs) p.oldLogprobs[i] = s.oldLogprobs[j];
+      if (s.returns) p.returns[i] = s.returns[j];
+      if (s.oldValues) p.oldValues[i] = s.oldValues[j];
+      if (s.refLogprobs) p.refLogprobs[i] = s.refLogprobs[j];
+      i++;
     });
   });
   return p;
@@ -124,20 +129,28 @@ export async function scoreSamples(model: Transformer, samples: readonly Pick<Tr
   for (let at = 0; at < samples.length; at += batchSize) {
     const group = samples.slice(at, at + batchSize);
     const mb = packSamples(group, model.config.contextLength);
-    const N = mb.B * mb.T;
-    const ids = be.fromArray(mb.ids, [N]);
-    const actions = be.fromArray(mb.actions, [N]);
-    const { logits, values } = model.forward(ids, mb.B, mb.T);
-    const lp = be.zeros([N]);
-    const ent = be.zeros([N]);
+    const R = mb.tokens;
+    let i = 0;
+    if (R === 0) {
+      for (const _ of group) for (const k of ['logprobs', 'entropy', 'values'] as const) out[k].push(new Float32Array(0));
+      continue;
+    }
+    const ids = be.fromArray(mb.ids, [mb.B * mb.T]);
+    const rows = be.fromArray(mb.rowIndex, [R]);
+    const actions = be.fromArray(mb.actions, [R]);
+    const { logits, values } = model.forwardRows(ids, mb.B, mb.T, rows);
+    const lp = be.zeros([R]);
+    const ent = be.zeros([R]);
     be.tokenLogprobs(lp, ent, logits, actions);
     const [lpH, entH, vH] = [await be.read(lp), await be.read(ent), await be.read(values)];
-    group.forEach((s, b) => {
-      out.logprobs.push(Float32Array.from(s.rows, (r) => lpH[b * mb.T + r]));
-      out.entropy.push(Float32Array.from(s.rows, (r) => entH[b * mb.T + r]));
-      out.values.push(Float32Array.from(s.rows, (r) => vH[b * mb.T + r]));
-    });
-    for (const t of [ids, actions, lp, ent]) be.release(t);
+    for (const s of group) {
+      const n = s.rows.length;
+      out.logprobs.push(lpH.slice(i, i + n));
+      out.entropy.push(entH.slice(i, i + n));
+      out.values.push(vH.slice(i, i + n));
+      i += n;
+    }
+    for (const t of [ids, rows, actions, lp, ent]) be.release(t);
   }
   return out;
 }
@@ -166,13 +179,14 @@ export async function policyUpdate(
       for (let at = 0; at < order.length; at += o.minibatchSize) {
         const mb = packSamples(order.slice(at, at + o.minibatchSize).map((i) => samples[i]), maxT);
         if (mb.tokens === 0) continue;
-        const N = mb.B * mb.T;
+        const N = mb.tokens; // the policy rows: the loss ops see only them
+        const mask = new Float32Array(N).fill(1);
         const t = {
-          ids: be.fromArray(mb.ids, [N]), actions: be.fromArray(mb.actions, [N]), mask: be.fromArray(mb.mask, [N]),
-          advantages: be.fromArray(mb.advantages, [N]), old: be.fromArray(mb.oldLogprobs, [N]),
+          ids: be.fromArray(mb.ids, [mb.B * mb.T]), rows: be.fromArray(mb.rowIndex, [N]), actions: be.fromArray(mb.actions, [N]),
+          mask: be.fromArray(mask, [N]), advantages: be.fromArray(mb.advantages, [N]), old: be.fromArray(mb.oldLogprobs, [N]),
           ref: o.klCoef > 0 ? be.fromArray(mb.refLogprobs, [N]) : null,
         };
-        const { logits, values } = model.forward(t.ids, mb.B, mb.T);
+        const { logits, values } = model.forwardRows(t.ids, mb.B, mb.T, t.rows);
         const dLogits = be.zeros([N, V]);
         const stats = be.zeros([N, POLICY_STATS]);
         be.policyLoss(dLogits, stats, logits, t.actions, t.old, t.advantages, t.mask, t.ref, {
@@ -190,23 +204,22 @@ export async function policyUpdate(
           extra.push(oldV, ret, dValues, vStats);
         }
         model.zeroGrads();
-        model.backward(t.ids, dLogits, dValues);
+        model.backwardRows(t.ids, dLogits, dValues);
         be.clipGradNorm(norm, model.grads, o.maxGradNorm);
         const g = (await be.read(norm))[0];
-        const m = policyLossMetrics(await be.read(stats), mb.mask);
+        const m = policyLossMetrics(await be.read(stats), mask);
         let vLoss = 0;
         let vClip = 0;
         if (vStats) {
           const vs = await be.read(vStats);
           for (let n = 0; n < N; n++) {
-            if (!(mb.mask[n] > 0)) continue;
             vLoss += vs[n * VALUE_STATS + VALUE_STAT.loss];
             vClip += vs[n * VALUE_STATS + VALUE_STAT.clipped];
           }
           vLoss /= mb.tokens;
           vClip /= mb.tokens;
         }
-        for (const x of [t.ids, t.actions, t.mask, t.advantages, t.old, dLogits, stats, ...extra]) be.release(x);
+        for (const x of [t.ids, t.rows, t.actions, t.mask, t.advantages, t.old, dLogits, stats, ...extra]) be.release(x);
         if (t.ref) be.release(t.ref);
         if (!Number.isFinite(g) || !Number.isFinite(m['losses/policy_loss']) || !Number.isFinite(vLoss)) {
           throw new NonFiniteError(`the loss became non-finite (policy loss ${m['losses/policy_loss']}, value loss ${vLoss}, gradient norm ${g}) in epoch ${epoch + 1}`);

@@ -115,6 +115,7 @@ export class Transformer {
   readonly p: Record<string, Tensor> = {};
   readonly g: Record<string, Tensor> = {};
   private acts: Activations | null = null;
+  private rowActs: { R: number; lnf: Tensor; logits: Tensor; values: Tensor; dLn: Tensor; rows: Tensor } | null = null;
 
   constructor(readonly be: Backend, readonly config: ModelConfig, weights: Float32Array) {
     this.layout = paramLayout(config);
@@ -157,6 +158,72 @@ export class Transformer {
    * stay valid until the next forward with another shape.
    */
   forward(ids: Tensor, B: number, T: number): { logits: Tensor; values: Tensor } {
+    const a = this.trunk(ids, B, T);
+    this.head(a.logits, a.values, a.lnf);
+    return { logits: a.logits, values: a.values };
+  }
+
+  /**
+   * Forward over ids (B·T) that keeps only some rows' outputs (the policy rows of RL): the final
+   * hidden states at `rows` (R, i32 flat indices into B·T) are gathered and projected, so the
+   * logits (R, V) cost R/N of the full head's. Returns logits (R, V) and values (R, 1), valid until
+   * the next forwardRows.
+   */
+  forwardRows(ids: Tensor, B: number, T: number, rows: Tensor): { logits: Tensor; values: Tensor } {
+    const a = this.trunk(ids, B, T);
+    const R = rows.shape[0];
+    const be = this.be;
+    if (!this.rowActs || this.rowActs.R !== R) {
+      this.releaseRowActs();
+      const C = this.config.channels;
+      this.rowActs = { R, lnf: be.zeros([R, C]), logits: be.zeros([R, this.config.vocabSize]), values: be.zeros([R, 1]), dLn: be.zeros([R, C]), rows };
+    }
+    const r = this.rowActs;
+    r.rows = rows;
+    be.embedding(r.lnf, a.lnf, rows); // gather: lnf rows (R, C)
+    this.head(r.logits, r.values, r.lnf);
+    return { logits: r.logits, values: r.values };
+  }
+
+  /** Backward after forwardRows with the same ids and rows: dLogits (R, V), dValues (R, 1). ACCUMULATES. */
+  backwardRows(ids: Tensor, dLogits: Tensor | null, dValues: Tensor | null): void {
+    const a = this.acts;
+    const r = this.rowActs;
+    if (!a || !r) throw new Error('backwardRows before forwardRows');
+    this.be.fill(r.dLn, 0);
+    this.headBackward(r.dLn, r.lnf, dLogits, dValues);
+    this.be.fill(a.dLn, 0);
+    this.be.embeddingBackward(a.dLn, r.dLn, r.rows); // scatter back to the rows
+    this.trunkBackward(ids);
+  }
+
+  private releaseRowActs(): void {
+    const r = this.rowActs;
+    if (!r) return;
+    for (const t of [r.lnf, r.logits, r.values, r.dLn]) this.be.release(t);
+    this.rowActs = null;
+  }
+
+  /** logits (N, V) = h · wteᵀ (tied embeddings); values (N, 1) = h · w_v + b_v. */
+  private head(logits: Tensor, values: Tensor, h: Tensor): void {
+    const be = this.be;
+    be.matmul(logits, h, this.p.wte, { transB: true });
+    be.matmul(values, h, this.p['value.w']);
+    be.addBias(values, values, this.p['value.b']);
+  }
+
+  /** dH += the head's backward; the head's parameter gradients accumulate. */
+  private headBackward(dH: Tensor, h: Tensor, dLogits: Tensor | null, dValues: Tensor | null): void {
+    const be = this.be;
+    if (dLogits) matmulBackward(be, dH, this.g.wte, dLogits, h, this.p.wte, { transB: true });
+    if (dValues) {
+      be.biasBackward(this.g['value.b'], dValues);
+      matmulBackward(be, dH, this.g['value.w'], dValues, h, this.p['value.w'], {});
+    }
+  }
+
+  /** Embeddings, blocks and the final LayerNorm; the activations stay for backward. */
+  private trunk(ids: Tensor, B: number, T: number): Activations {
     const be = this.be;
     const { channels: C, heads: H } = this.config;
     const a = this.activations(B, T);
@@ -179,10 +246,7 @@ export class Transformer {
       x = L.residOut;
     }
     be.layerNorm(a.lnf, a.lnfMean, a.lnfRstd, x, p['lnf.w'], p['lnf.b']);
-    be.matmul(a.logits, a.lnf, p.wte, { transB: true }); // logits: (N, V) = h · wteᵀ
-    be.matmul(a.values, a.lnf, p['value.w']); // values: (N, 1)
-    be.addBias(a.values, a.values, p['value.b']);
-    return { logits: a.logits, values: a.values };
+    return a;
   }
 
   /**
@@ -193,16 +257,19 @@ export class Transformer {
     const be = this.be;
     const a = this.acts;
     if (!a) throw new Error('backward before forward');
+    be.fill(a.dLn, 0);
+    this.headBackward(a.dLn, a.lnf, dLogits, dValues);
+    this.trunkBackward(ids);
+  }
+
+  /** Backward from a.dLn (the gradient at the final LayerNorm's output) through the blocks. */
+  private trunkBackward(ids: Tensor): void {
+    const be = this.be;
+    const a = this.acts!;
     const { channels: C, heads: H } = this.config;
     const { B, T } = a;
     const p = this.p;
     const g = this.g;
-    be.fill(a.dLn, 0);
-    if (dLogits) matmulBackward(be, a.dLn, g.wte, dLogits, a.lnf, p.wte, { transB: true });
-    if (dValues) {
-      be.biasBackward(g['value.b'], dValues);
-      matmulBackward(be, a.dLn, g['value.w'], dValues, a.lnf, p['value.w'], {});
-    }
     const lastX = this.config.layers > 0 ? a.layers[this.config.layers - 1].residOut : a.resid0;
     be.fill(a.dResid, 0);
     be.layerNormBackward(a.dResid, g['lnf.w'], g['lnf.b'], a.dLn, lastX, a.lnfMean, a.lnfRstd, p['lnf.w']);

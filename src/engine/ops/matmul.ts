@@ -286,9 +286,28 @@ export const TILED_MIN_OUTPUTS = TILE * TILE;
  */
 export function matmulCpuFast(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
   const { batch, M, N, K, transA, transB } = d;
-  if (transB) {
-    // op(b)[k, n] = b[n, k]: the reference's inner loop already walks both operands contiguously.
+  if (transB && transA) {
     matmulRef(out, a, b, d);
+    return;
+  }
+  if (transB) {
+    // op(b)[k, n] = b[n, k]: both operands are walked contiguously; the reference's loop without
+    // its per-element branches (the logits' h · wteᵀ, the largest matmul of a step).
+    for (let z = 0; z < batch; z++) {
+      const ao = z * M * K;
+      const bo = d.bBatched ? z * K * N : 0;
+      const oo = z * M * N;
+      for (let m = 0; m < M; m++) {
+        const ar = ao + m * K;
+        for (let n = 0; n < N; n++) {
+          const br = bo + n * K;
+          let s = 0;
+          for (let k = 0; k < K; k++) s += a[ar + k] * b[br + k];
+          const o = oo + m * N + n;
+          out[o] = d.accumulate ? out[o] + s : s;
+        }
+      }
+    }
     return;
   }
   const acc = new Float64Array(N);

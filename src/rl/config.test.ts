@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { defaultRunConfig, fieldHelp, parseRunConfig, parseRunConfigJson, RunConfigSchema } from './config';
+
+describe('run config', () => {
+  it("every preset's defaults are valid, and every field has a one-line description", () => {
+    for (const p of ['ci', 'micro', 'mini', 'small'] as const) expect(parseRunConfig(defaultRunConfig(p))).toEqual({ ok: true, config: defaultRunConfig(p) });
+    const help = fieldHelp();
+    for (const k of Object.keys(RunConfigSchema.shape)) {
+      expect(help[k as keyof typeof help].length, k).toBeGreaterThan(10);
+      expect(help[k as keyof typeof help]).not.toContain('\n');
+    }
+  });
+
+  it('fills missing fields from the named preset', () => {
+    const r = parseRunConfig({ preset: 'ci', algo: 'ppo' });
+    expect(r.ok && r.config).toEqual({ ...defaultRunConfig('ci'), algo: 'ppo' });
+  });
+
+  it('names the bad field and why', () => {
+    const cases: [unknown, string][] = [
+      [{ lr: -1 }, 'lr:'],
+      [{ algo: 'dpo' }, 'algo:'],
+      [{ groupSize: 2.5 }, 'groupSize:'],
+      [{ steps: '10' }, 'steps:'],
+      [{ colour: 'red' }, 'colour'],
+      [{ version: 2 }, 'version:'],
+      [{ algo: 'grpo', groupSize: 1 }, 'groupSize: grpo needs groups of at least 2'],
+      [{ preset: 'ci', maxTurnTokens: 200 }, 'maxTurnTokens:'],
+      [[1, 2], '(config): expected a JSON object'],
+      [null, '(config)'],
+    ];
+    for (const [input, message] of cases) {
+      const r = parseRunConfig(input);
+      expect(r.ok, JSON.stringify(input)).toBe(false);
+      if (!r.ok) expect(r.errors.join('\n'), JSON.stringify(input)).toContain(message);
+    }
+    const j = parseRunConfigJson('{"lr": 0.1,');
+    expect(j.ok).toBe(false);
+    if (!j.ok) expect(j.errors[0]).toContain('not valid JSON');
+  });
+});
