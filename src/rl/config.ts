@@ -29,7 +29,7 @@ export const RunConfigSchema = z
     groupSize: int(1, 64).describe('Dialogues per profile sharing the profile, seed and opening line (RLVER: 4). PPO uses it too, so the batches match.'),
     maxTurnTokens: int(4, 256).describe('Cap on tokens per agent turn (the turn is cut and closed there).'),
     maxAgentTurns: int(1, 8).describe('Agent replies per training dialogue at most (the training users end at 8 anyway).'),
-    temperature: num(0.05, 2).describe('Sampling temperature of training rollouts.'),
+    temperature: num(0.05, 2).describe('Sampling temperature of training rollouts; the loss scores the same tempered policy, so updates stay on-policy.'),
     topP: num(0.05, 1).describe('Nucleus sampling of training rollouts (1 = off).'),
     lr: num(1e-6, 1e-1).describe('AdamW learning rate of the policy (ours: a tiny model wants more than RLVER\'s 1e-6).'),
     epochs: int(1, 16).describe('Passes over each rollout batch (K).'),

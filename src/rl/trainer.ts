@@ -101,8 +101,8 @@ export class Trainer {
     const t1 = performance.now();
     const { sequences, stream } = buildSequences(dialogues);
     const scoreBatch = Math.max(1, c.minibatchSize);
-    const old = await scoreSamples(this.model, sequences, scoreBatch);
-    const ref = this.ref ? await scoreSamples(this.ref, sequences, scoreBatch) : null;
+    const old = await scoreSamples(this.model, sequences, scoreBatch, c.temperature);
+    const ref = this.ref ? await scoreSamples(this.ref, sequences, scoreBatch, c.temperature) : null;
     const streamValues = new Float32Array(stream.N);
     sequences.forEach((s, i) => s.stream.forEach((at, j) => (streamValues[at] = old.values[i][j])));
     const credit = await computeCredit(be, dialogues, stream, streamValues, {
@@ -122,7 +122,7 @@ export class Trainer {
       update = await policyUpdate(this.model, samples, {
         epochs: c.epochs, minibatchSize: c.minibatchSize, lr: c.lr, maxGradNorm: c.maxGradNorm, clipLow: c.clipLow, clipHigh: c.clipHigh,
         entropyCoef: c.entropyCoef, klCoef: c.klCoef, klEstimator: c.klEstimator, weightDecay: 0,
-        valueCoef: c.algo === 'ppo' ? c.valueCoef : 0, valueClip: c.valueClip,
+        valueCoef: c.algo === 'ppo' ? c.valueCoef : 0, valueClip: c.valueClip, temperature: c.temperature,
       }, rng, this.optimizerStep);
     } catch (e) {
       if (!(e instanceof NonFiniteError)) throw e;

@@ -75,4 +75,22 @@ describe('policy-gradient update', () => {
     const last = (means[10] + means[11]) / 2;
     expect(last, `reward per step: ${means.map((m) => m.toFixed(2)).join(' ')}`).toBeGreaterThan(first + 0.3);
   });
+
+  it('scores the tempered policy: at any temperature the first minibatch is exactly on-policy (ratio 1)', async () => {
+    for (const temperature of [1, 0.5]) {
+      const model = Transformer.create(new CpuBackend(), CONFIG, 6);
+      const rng = new Rng('tempered');
+      const { seqs, rewards } = await sampleGroup(model, rng, 2);
+      const samples = grpoSamples(seqs, rewards, 2);
+      const old = await scoreSamples(model, samples, 64, temperature);
+      const m = await policyUpdate(model, samples.map((x, i) => ({ ...x, oldLogprobs: old.logprobs[i] })), { ...UPDATE_DEFAULTS, minibatchSize: 64, temperature }, rng, { value: 0 });
+      expect(Math.abs(m['losses/approx_kl'])).toBeLessThan(1e-9);
+      expect(m['losses/clipfrac']).toBe(0);
+      // Scoring at another temperature than the loss's is off-policy: the ratio moves off 1.
+      const model2 = Transformer.create(new CpuBackend(), CONFIG, 6);
+      const stale = await scoreSamples(model2, samples, 64, temperature === 1 ? 0.5 : 1);
+      const m2 = await policyUpdate(model2, samples.map((x, i) => ({ ...x, oldLogprobs: stale.logprobs[i] })), { ...UPDATE_DEFAULTS, minibatchSize: 64, temperature }, rng, { value: 0 });
+      expect(Math.abs(m2['losses/approx_kl'])).toBeGreaterThan(1e-4);
+    }
+  });
 });

@@ -44,12 +44,17 @@ export interface UpdateOptions {
   valueCoef: number;
   /** PPO: value clip range around the old value (0: no clipping). */
   valueClip: number;
+  /**
+   * The sampling temperature τ of the rollouts: the loss scores π_τ = softmax(z / τ), the policy
+   * that actually produced the tokens, so the ratio and the KL are on-policy at any τ.
+   */
+  temperature: number;
 }
 
 /** RLVER's defaults where they fit a small model (clip 0.2, entropy 0.001, no KL); lr is ours (tiny models need more). */
 export const UPDATE_DEFAULTS: UpdateOptions = {
   epochs: 1, minibatchSize: 16, lr: 3e-4, maxGradNorm: 1.0, clipLow: 0.2, clipHigh: 0.2, entropyCoef: 0.001,
-  klCoef: 0, klEstimator: 'k3', weightDecay: 0, valueCoef: 0, valueClip: 0.2,
+  klCoef: 0, klEstimator: 'k3', weightDecay: 0, valueCoef: 0, valueClip: 0.2, temperature: 1,
 };
 
 export interface UpdateMetrics extends PolicyLossMetrics {
@@ -123,7 +128,7 @@ export interface Scores {
 }
 
 /** Log-probs, entropies and values of the policy rows under `model`, in batches of `batchSize`. */
-export async function scoreSamples(model: Transformer, samples: readonly Pick<TrainSample, 'ids' | 'rows'>[], batchSize: number): Promise<Scores> {
+export async function scoreSamples(model: Transformer, samples: readonly Pick<TrainSample, 'ids' | 'rows'>[], batchSize: number, temperature = 1): Promise<Scores> {
   const be = model.be;
   const out: Scores = { logprobs: [], values: [], entropy: [] };
   for (let at = 0; at < samples.length; at += batchSize) {
@@ -139,6 +144,7 @@ export async function scoreSamples(model: Transformer, samples: readonly Pick<Tr
     const rows = be.fromArray(mb.rowIndex, [R]);
     const actions = be.fromArray(mb.actions, [R]);
     const { logits, values } = model.forwardRows(ids, mb.B, mb.T, rows);
+    if (temperature !== 1) be.scale(logits, 1 / temperature);
     const lp = be.zeros([R]);
     const ent = be.zeros([R]);
     be.tokenLogprobs(lp, ent, logits, actions);
@@ -187,11 +193,13 @@ export async function policyUpdate(
           ref: o.klCoef > 0 ? be.fromArray(mb.refLogprobs, [N]) : null,
         };
         const { logits, values } = model.forwardRows(t.ids, mb.B, mb.T, t.rows);
+        if (o.temperature !== 1) be.scale(logits, 1 / o.temperature); // z / τ
         const dLogits = be.zeros([N, V]);
         const stats = be.zeros([N, POLICY_STATS]);
         be.policyLoss(dLogits, stats, logits, t.actions, t.old, t.advantages, t.mask, t.ref, {
           clipLow: o.clipLow, clipHigh: o.clipHigh, entropyCoef: o.entropyCoef, klCoef: o.klCoef, klEstimator: o.klEstimator, lossScale: 1 / mb.tokens,
         });
+        if (o.temperature !== 1) be.scale(dLogits, 1 / o.temperature); // ∂/∂z = ∂/∂(z/τ) / τ
         let dValues: Tensor | null = null;
         let vStats: Tensor | null = null;
         const extra: Tensor[] = [];
