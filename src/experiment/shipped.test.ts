@@ -27,6 +27,6 @@ for (const preset of ['micro', 'ci'] as const) {
     it('carries the tokenizer the current corpus and trainer produce', () => {
       const tok = Tokenizer.train(corpusTexts(buildCorpus({ seed: 1, dialogues: d.dialogues })), d.vocabSize);
       expect(ck.tokenizer).toEqual(tok.toJSON());
-    }, 60_000);
+    }, 240_000);
   });
 }
