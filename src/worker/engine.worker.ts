@@ -1,7 +1,8 @@
 /**
  * The engine worker: acquires WebGPU (or falls back to the CPU backend), checks the GPU against
- * the CPU reference on a small problem, and reports where the lab runs. Training will live here
- * too; the page only exchanges messages with it (protocol.ts).
+ * the CPU reference on a small problem, and reports where the lab runs; then runs what the page asks
+ * for: the supervised warm start, a demo dialogue, or an RL run (training.ts), one at a time. The page
+ * only exchanges messages with it (protocol.ts).
  */
 /// <reference lib="webworker" />
 import { acquireGpu, adapterLine, lostMessage } from '../engine/gpu/context';
@@ -15,15 +16,25 @@ import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { benchmarkProfiles } from '../persona/sets';
 import { rollout } from '../rl/rollout';
-import type { DemoLine, DemoRequest, FromWorker, SelfTest, ToWorker, WarmStartRequest } from './protocol';
+import type { DemoLine, DemoRequest, FromWorker, SelfTest, ToWorker, TrainStartRequest, WarmStartRequest } from './protocol';
+import { TrainSession } from './training';
 
 const post = (m: FromWorker, transfer: Transferable[] = []) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m, transfer);
 
 /** The backend the probe chose; training runs on it. */
 let backend: Backend | null = null;
 let busy = false;
-/** The checkpoint of the last warm start, for the demo. */
+/** The checkpoint of the last warm start, for the demo and as a start of RL runs. */
 let lastCheckpoint: Uint8Array | null = null;
+/** The RL run, while it has not ended (paused included: it holds the model). */
+let session: TrainSession | null = null;
+/** Resolves once the probe has chosen a backend, so a run asked for early waits for it. */
+let backendChosen: (be: Backend) => void = () => {};
+const backendReady = new Promise<Backend>((r) => (backendChosen = r));
+/** Starting checkpoints fetched this session, by URL: Reset and the next run start without a download. */
+const fetched = new Map<string, Uint8Array>();
+
+const activeSession = () => (session && !session.ended ? session : null);
 
 /** A residual add and a scale on 1,000 random values, on both backends; must agree to f32 rounding. */
 async function selfTest(gpu: Backend): Promise<SelfTest> {
@@ -50,6 +61,7 @@ async function selfTest(gpu: Backend): Promise<SelfTest> {
 async function probe(forceCpu: boolean): Promise<void> {
   if (forceCpu) {
     backend = new CpuBackend();
+    backendChosen(backend);
     post({
       type: 'backend', backend: 'cpu', line: 'CPU backend (chosen in the URL: ?backend=cpu)', adapter: null,
       failure: { kind: 'no-adapter', message: 'The CPU backend was requested in the URL (?backend=cpu); remove it to use WebGPU.' },
@@ -60,6 +72,7 @@ async function probe(forceCpu: boolean): Promise<void> {
   const acq = await acquireGpu();
   if (!acq.ok) {
     backend = new CpuBackend();
+    backendChosen(backend);
     post({ type: 'backend', backend: 'cpu', line: 'CPU backend (no WebGPU)', adapter: null, failure: acq.failure, selfTest: null });
     return;
   }
@@ -72,6 +85,7 @@ async function probe(forceCpu: boolean): Promise<void> {
   } catch (e) {
     test = { ok: false, maxAbsErr: Infinity, detail: `GPU self-test failed: ${e instanceof Error ? e.message : String(e)}` };
   }
+  backendChosen(gpu);
   post({ type: 'backend', backend: 'webgpu', line: adapterLine(acq.ctx.summary), adapter: acq.ctx.summary, failure: null, selfTest: test });
 }
 
@@ -79,6 +93,7 @@ async function probe(forceCpu: boolean): Promise<void> {
 async function warmStart(req: WarmStartRequest): Promise<void> {
   if (!backend) throw new Error('the engine is still checking the GPU; try again in a moment');
   if (busy) throw new Error('a run is already in progress');
+  if (activeSession()) throw new Error('an RL run is open in the lab; stop or reset it first');
   busy = true;
   try {
     const t0 = performance.now();
@@ -113,6 +128,7 @@ async function warmStart(req: WarmStartRequest): Promise<void> {
 async function demoDialogue(req: DemoRequest): Promise<void> {
   if (!backend) throw new Error('the engine is still checking the GPU; try again in a moment');
   if (busy) throw new Error('a run is already in progress');
+  if (activeSession()) throw new Error('an RL run is open in the lab; stop or reset it first');
   busy = true;
   try {
     const t0 = performance.now();
@@ -154,6 +170,32 @@ async function demoDialogue(req: DemoRequest): Promise<void> {
   }
 }
 
+/** A checkpoint from the lab's own origin (fetched once per URL), or the warm start trained in this tab. */
+async function loadStart(start: string): Promise<Uint8Array> {
+  if (start === 'last') {
+    if (!lastCheckpoint) throw new Error('no warm start has been trained in this tab yet');
+    return lastCheckpoint;
+  }
+  const url = new URL(start);
+  if (url.origin !== self.location.origin) throw new Error('checkpoints load only from the lab\'s own origin');
+  const known = fetched.get(url.href);
+  if (known) return known;
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`could not load ${url.pathname} (HTTP ${res.status})`);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  fetched.set(url.href, bytes);
+  return bytes;
+}
+
+/** Start an RL run once the backend is chosen; one at a time, and not beside a warm start or demo. */
+async function trainStart(req: TrainStartRequest): Promise<void> {
+  const be = await backendReady;
+  if (busy) throw new Error('the warm start or a demo dialogue is running; try again when it has finished');
+  const open = activeSession();
+  if (open) throw new Error('another run is still open; stop or reset it first');
+  session = new TrainSession(be, req, { post, load: loadStart });
+}
+
 self.onmessage = (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
   const fail = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -163,5 +205,12 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
     warmStart(msg.request).catch((e) => post({ type: 'warm-start-failed', message: fail(e) }));
   } else if (msg.type === 'demo-dialogue') {
     demoDialogue(msg.request).catch((e) => post({ type: 'demo-failed', message: fail(e) }));
+  } else if (msg.type === 'train-start') {
+    trainStart(msg.request).catch((e) => {
+      post({ type: 'train-error', runId: msg.request.runId, step: 0, message: fail(e) });
+      post({ type: 'train-progress', runId: msg.request.runId, state: 'failed', phase: `Could not start: ${fail(e)}`, step: 0, steps: msg.request.config.steps, rows: [], dialogues: [] });
+    });
+  } else if (msg.type === 'train-control') {
+    if (session?.runId === msg.runId) session.control(msg.action);
   }
 };

@@ -6,6 +6,8 @@ import type { AdapterSummary, GpuFailure } from '../engine/gpu/context';
 
 import type { PresetName } from '../engine/model/config';
 import type { WarmStartProgress } from '../experiment/warmstart';
+import type { IntentionId } from '../persona/profile';
+import type { RunConfig } from '../rl/config';
 
 export interface WarmStartRequest {
   preset: PresetName;
@@ -23,10 +25,30 @@ export interface DemoRequest {
   seed: number;
 }
 
+/** Start an RL run: a new Trainer from the starting checkpoint, then steps until paused, stopped or done. */
+export interface TrainStartRequest {
+  /** The page's id for the run (also its key in the run store); every reply carries it. */
+  runId: string;
+  config: RunConfig;
+  /** Absolute URL of a checkpoint on the lab's own origin, or 'last' for the warm start trained in this tab. */
+  start: string;
+  /** 'run': step until paused or done; 'step': one step, then pause (the Step button before any run). */
+  mode: 'run' | 'step';
+}
+
+/**
+ * Controls of a running session, honoured between steps (a step in flight always finishes):
+ * pause, resume, step (one step, then pause), stop (save a checkpoint and end), reset (end without
+ * saving; the page starts the next run from the same seed and starting weights).
+ */
+export type TrainAction = 'pause' | 'resume' | 'step' | 'stop' | 'reset';
+
 export type ToWorker =
   | { type: 'probe'; forceCpu: boolean }
   | { type: 'warm-start'; request: WarmStartRequest }
-  | { type: 'demo-dialogue'; request: DemoRequest };
+  | { type: 'demo-dialogue'; request: DemoRequest }
+  | { type: 'train-start'; request: TrainStartRequest }
+  | { type: 'train-control'; runId: string; action: TrainAction };
 
 /** One line of a played dialogue, with the user's appraisal of each agent reply. */
 export interface DemoLine {
@@ -59,6 +81,64 @@ export interface WarmStartReport {
   checkpoint: ArrayBuffer;
 }
 
+/** One agent turn of a training dialogue as the page shows it: the reply and the user's reaction. */
+export interface TranscriptTurn {
+  reply: string;
+  /** The think block, in think mode. */
+  think: string | null;
+  wellFormed: boolean;
+  /** The user's signed change and new emotion. */
+  change: number;
+  emotion: number;
+  /** The user's next line. */
+  line: string;
+  /** The appraisal, without its detector details (too long to move every step). */
+  appraisal: { intent: string; fit: string; inner: string; feeling: string; reaction: string; needMet: boolean };
+}
+
+/**
+ * A training dialogue trimmed for transfer and storage: texts capped, detectors dropped, the hidden
+ * intention named (the policy never saw it; the person watching may). Kept as the run's transcripts.
+ */
+export interface TranscriptItem {
+  step: number;
+  /** Position in its step's batch, and its group (dialogues of a group share profile and opening). */
+  index: number;
+  group: number;
+  profileId: string;
+  /** Who the user is, in a few words ("Maya, 34: work"). */
+  who: string;
+  intention: IntentionId;
+  intentionSummary: string;
+  opening: string;
+  startEmotion: number;
+  finalEmotion: number;
+  reward: number;
+  /** 'success' / 'failure' (the emotion reached 100 / fell below 10), 'cap' or 'limit' (turns ran out). */
+  endReason: string;
+  turns: TranscriptTurn[];
+}
+
+/** Where a session is. 'loading': fetching and building the model; terminal: done, stopped, failed, reset. */
+export type TrainState = 'loading' | 'running' | 'paused' | 'done' | 'stopped' | 'failed' | 'reset';
+
+/** A batch of progress, posted at most ~10 times a second: everything new since the last one. */
+export interface TrainProgress {
+  runId: string;
+  state: TrainState;
+  /** What is happening, in words ("Training step 3 of 40"). */
+  phase: string;
+  /** Steps completed, and the run's total. */
+  step: number;
+  steps: number;
+  /** New metrics rows (`step` plus the trainer's `namespace/name` keys), in order. */
+  rows: Record<string, number>[];
+  /** New dialogues (each with its step), in order; at most TRANSCRIPTS_PER_STEP per step. */
+  dialogues: TranscriptItem[];
+  /** The benchmark played at the end of a finished run. */
+  benchmarkAfter?: Record<string, number>;
+}
+
 export interface SelfTest {
   ok: boolean;
   /** Largest |gpu − cpu| over the check. */
@@ -82,5 +162,10 @@ export type FromWorker =
   | { type: 'warm-start-failed'; message: string }
   | { type: 'demo-done'; report: DemoReport }
   | { type: 'demo-failed'; message: string }
+  | ({ type: 'train-progress' } & TrainProgress)
+  /** A checkpoint of the run (every checkpointEvery steps, and at the end); the bytes are transferred. */
+  | { type: 'train-checkpoint'; runId: string; step: number; final: boolean; bytes: ArrayBuffer }
+  /** The run could not go on (a non-finite loss: the weights are back at the last good step; or an error). */
+  | { type: 'train-error'; runId: string; step: number; message: string }
   | { type: 'device-lost'; message: string }
   | { type: 'error'; message: string };

@@ -1,0 +1,91 @@
+/**
+ * The worker's RL session on the CPU backend with the shipped ci warm start and a tiny batch: it
+ * steps, pauses between steps, single-steps, resets and stops as asked; a reset run repeats the
+ * same metrics; progress is batched; the end brings the benchmark and a checkpoint.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../engine/cpu/backend';
+import { loadCheckpoint } from '../engine/model/checkpoint';
+import { defaultRunConfig, type RunConfig } from '../rl/config';
+import type { FromWorker, TrainProgress, TrainStartRequest } from './protocol';
+import { OUTBOX_INTERVAL_MS, TrainSession } from './training';
+
+const CI = new Uint8Array(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
+const TINY: RunConfig = { ...defaultRunConfig('ci'), profilesPerStep: 1, groupSize: 2, maxAgentTurns: 2, maxTurnTokens: 8, minibatchSize: 4, steps: 3, evalProfiles: 1 };
+
+function open(mode: TrainStartRequest['mode'], config: Partial<RunConfig> = {}) {
+  const got: FromWorker[] = [];
+  const s = new TrainSession(new CpuBackend(), { runId: 'r1', config: { ...TINY, ...config }, start: 'ci', mode }, {
+    post: (m) => got.push(m),
+    load: async () => CI,
+  });
+  const progress = () => got.filter((m): m is { type: 'train-progress' } & TrainProgress => m.type === 'train-progress');
+  const rows = () => progress().flatMap((m) => m.rows);
+  const until = async (ok: () => boolean) => {
+    for (let i = 0; i < 2000 && !ok(); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(ok()).toBe(true);
+  };
+  return { s, got, progress, rows, until };
+}
+
+const stable = (rows: Record<string, number>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('speed/'))));
+
+describe('the worker training session', () => {
+  it('runs to the end: rows per step, dialogues with the hidden need, the benchmark and a final checkpoint', async () => {
+    const { s, got, progress, rows } = open('run');
+    await s.finished;
+    expect(s.state).toBe('done');
+    expect(rows().map((r) => r.step)).toEqual([1, 2, 3]);
+    const dialogues = progress().flatMap((m) => m.dialogues);
+    expect(dialogues).toHaveLength(6);
+    expect(dialogues[0].intentionSummary.length).toBeGreaterThan(5);
+    expect(dialogues[0].turns.length).toBeGreaterThan(0);
+    expect(Object.keys(dialogues[0].turns[0].appraisal)).toEqual(['intent', 'fit', 'inner', 'feeling', 'reaction', 'needMet']);
+    const last = progress().at(-1)!;
+    expect(last.state).toBe('done');
+    expect(progress().some((m) => m.benchmarkAfter?.score !== undefined)).toBe(true);
+    const ck = got.filter((m) => m.type === 'train-checkpoint');
+    expect(ck).toHaveLength(1);
+    if (ck[0].type === 'train-checkpoint') {
+      expect(ck[0].final).toBe(true);
+      expect(loadCheckpoint(new Uint8Array(ck[0].bytes)).meta).toMatchObject({ kind: 'rl', steps: 3, runId: 'r1' });
+    }
+    // Batched: progress messages are at least OUTBOX_INTERVAL_MS apart, except the final flush.
+    expect(progress().length).toBeLessThanOrEqual(rows().length * 4 + 4);
+    expect(OUTBOX_INTERVAL_MS).toBeLessThanOrEqual(100);
+  });
+
+  it('single-steps, pauses, and a reset run repeats the same metrics from the same seed and weights', async () => {
+    const a = open('step');
+    await a.until(() => a.s.state === 'paused');
+    expect(a.rows().map((r) => r.step)).toEqual([1]);
+    a.s.control('step');
+    await a.until(() => a.rows().length === 2 && a.s.state === 'paused');
+    a.s.control('reset');
+    await a.s.finished;
+    expect(a.s.state).toBe('reset');
+    expect(a.got.some((m) => m.type === 'train-checkpoint')).toBe(false);
+
+    const b = open('run');
+    b.s.control('pause');
+    await b.until(() => b.s.state === 'paused');
+    // Pause is honoured between steps: at most the step in flight finishes.
+    expect(b.rows().length).toBeLessThanOrEqual(1);
+    b.s.control('resume');
+    await b.until(() => b.rows().length >= 2);
+    b.s.control('stop');
+    await b.s.finished;
+    expect(b.s.state).toBe('stopped');
+    expect(stable(b.rows().slice(0, 2))).toEqual(stable(a.rows()));
+    expect(b.got.filter((m) => m.type === 'train-checkpoint')).toHaveLength(1);
+  });
+
+  it('refuses a start checkpoint of another shape, with a reason', async () => {
+    const { s, got } = open('run', { preset: 'micro' });
+    await s.finished;
+    expect(s.state).toBe('failed');
+    const err = got.find((m) => m.type === 'train-error');
+    expect(err && err.type === 'train-error' && err.message).toMatch(/another shape than the micro preset/);
+  });
+});

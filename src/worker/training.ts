@@ -1,0 +1,231 @@
+/**
+ * One RL run inside the engine worker: builds the Trainer from the starting checkpoint, calls
+ * `trainer.step()` in a loop, and honours pause / resume / step / stop / reset between steps (a step
+ * in flight always finishes: the GPU work of a step cannot be abandoned halfway). Between steps it
+ * yields a task, so control messages are read even on the CPU backend, whose steps never wait.
+ *
+ * Progress leaves through an Outbox that batches everything new (metrics rows, trimmed dialogues,
+ * the phase) into at most one message per OUTBOX_INTERVAL_MS; the page never waits on the worker.
+ * Checkpoints go out on their own (every `checkpointEvery` steps and at the end), transferred.
+ *
+ * Not here: fetching the checkpoint (the worker passes a loader), storage (the page saves runs), the
+ * benchmark before training (a full benchmark is minutes on a software adapter; see the report).
+ * No DOM: runs in the worker and, with the CPU backend, in Node tests.
+ */
+import type { Backend } from '../engine/backend';
+import { loadCheckpoint } from '../engine/model/checkpoint';
+import { PRESETS } from '../engine/model/config';
+import { START_EMOTION } from '../persona/dynamics';
+import { INTENTIONS, type Profile } from '../persona/profile';
+import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
+import type { DialogueRollout } from '../rl/rollout';
+import { Trainer, TrainingStopped } from '../rl/trainer';
+import type { FromWorker, TrainAction, TrainProgress, TrainStartRequest, TrainState, TranscriptItem } from './protocol';
+
+/** Progress messages at most ~10 a second (DESIGN/STYLE: metrics cross the boundary batched, <= 10 Hz). */
+export const OUTBOX_INTERVAL_MS = 100;
+/** Dialogues moved to the page per step: a step of 8 profiles x 4 is all of them; bigger batches are cut. */
+export const TRANSCRIPTS_PER_STEP = 32;
+/** Longest text kept per reply, line or appraisal part: a ci reply is ~50 characters, a user line ~200. */
+export const TEXT_CAP = 600;
+
+export interface SessionIO {
+  post(m: FromWorker, transfer?: Transferable[]): void;
+  /** The starting checkpoint's bytes. */
+  load(start: string): Promise<Uint8Array>;
+  /** Yield a task so queued messages are read (setTimeout 0 in the worker). */
+  yieldTask?(): Promise<void>;
+}
+
+const cap = (s: string) => (s.length > TEXT_CAP ? `${s.slice(0, TEXT_CAP)}…` : s);
+
+/** A rollout as the page shows it: texts capped, appraisal detectors dropped, the hidden need named. */
+export function trimDialogue(d: DialogueRollout, step: number, index: number, groupSize: number, profile: Profile | undefined): TranscriptItem {
+  const intention = profile?.intention ?? 'venting';
+  return {
+    step,
+    index,
+    group: Math.floor(index / Math.max(1, groupSize)),
+    profileId: d.profileId,
+    who: profile ? `${profile.name}, ${profile.age}: ${profile.scenario.domain}` : d.profileId,
+    intention,
+    intentionSummary: INTENTIONS[intention].summary,
+    opening: cap(d.opening),
+    startEmotion: START_EMOTION.train,
+    finalEmotion: d.finalEmotion,
+    reward: d.reward,
+    endReason: d.endReason,
+    turns: d.turns.map((t) => {
+      const a = t.result.appraisal;
+      return {
+        reply: cap(t.reply),
+        think: t.think === null ? null : cap(t.think),
+        wellFormed: t.wellFormed,
+        change: t.result.change,
+        emotion: t.result.emotion,
+        line: cap(t.result.line),
+        appraisal: { intent: cap(a.intent), fit: cap(a.fit), inner: cap(a.inner), feeling: cap(a.feeling), reaction: a.reaction, needMet: a.needMet },
+      };
+    }),
+  };
+}
+
+/** Collects progress and posts it at most once per interval (the last state always goes out). */
+class Outbox {
+  private rows: Record<string, number>[] = [];
+  private dialogues: TranscriptItem[] = [];
+  private benchmarkAfter: Record<string, number> | undefined;
+  private last = -Infinity;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private head: Omit<TrainProgress, 'rows' | 'dialogues' | 'benchmarkAfter'>;
+
+  constructor(private readonly post: SessionIO['post'], head: Omit<TrainProgress, 'rows' | 'dialogues' | 'benchmarkAfter'>) {
+    this.head = head;
+  }
+
+  update(head: Partial<Omit<TrainProgress, 'rows' | 'dialogues'>>, rows: Record<string, number>[] = [], dialogues: TranscriptItem[] = []): void {
+    const { benchmarkAfter, ...rest } = head;
+    this.head = { ...this.head, ...rest };
+    if (benchmarkAfter) this.benchmarkAfter = benchmarkAfter;
+    this.rows.push(...rows);
+    this.dialogues.push(...dialogues);
+    const wait = this.last + OUTBOX_INTERVAL_MS - performance.now();
+    if (wait <= 0) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), wait);
+  }
+
+  /** Post now (the end of a session must not wait for a timer that may never run). */
+  flush(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.last = performance.now();
+    const m: TrainProgress = { ...this.head, rows: this.rows, dialogues: this.dialogues };
+    if (this.benchmarkAfter) m.benchmarkAfter = this.benchmarkAfter;
+    this.rows = [];
+    this.dialogues = [];
+    this.benchmarkAfter = undefined;
+    this.post({ type: 'train-progress', ...m });
+  }
+}
+
+export class TrainSession {
+  /** What the person asked for last; read between steps. */
+  private target: 'run' | 'pause' | 'one-step' | 'stop' | 'reset';
+  private wake: (() => void) | null = null;
+  private readonly out: Outbox;
+  state: TrainState = 'loading';
+  readonly finished: Promise<void>;
+
+  constructor(private readonly be: Backend, readonly req: TrainStartRequest, private readonly io: SessionIO) {
+    this.target = req.mode === 'step' ? 'one-step' : 'run';
+    this.out = new Outbox(io.post, { runId: req.runId, state: 'loading', phase: 'Loading the warm start', step: 0, steps: req.config.steps });
+    this.finished = this.run();
+  }
+
+  get runId(): string {
+    return this.req.runId;
+  }
+
+  get ended(): boolean {
+    return this.state === 'done' || this.state === 'stopped' || this.state === 'failed' || this.state === 'reset';
+  }
+
+  control(action: TrainAction): void {
+    if (this.ended) return;
+    if (action === 'pause') {
+      if (this.target === 'run' || this.target === 'one-step') this.target = 'pause';
+    } else if (action === 'resume') this.target = 'run';
+    else if (action === 'step') this.target = 'one-step';
+    else this.target = action;
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    const { config } = this.req;
+    const yieldTask = this.io.yieldTask ?? (() => new Promise<void>((r) => setTimeout(r, 0)));
+    let trainer: Trainer | null = null;
+    let step = 0;
+    const say = (state: TrainState, phase: string, extra: Partial<TrainProgress> = {}) => {
+      this.state = state;
+      this.out.update({ state, phase, step, ...extra });
+    };
+    try {
+      this.out.update({});
+      const start = loadCheckpoint(await this.io.load(this.req.start));
+      const want = PRESETS[config.preset];
+      if (JSON.stringify({ ...start.config, vocabSize: 0 }) !== JSON.stringify({ ...want, vocabSize: 0 })) {
+        throw new Error(`the starting checkpoint holds a model of another shape than the ${config.preset} preset; choose its own preset or another start`);
+      }
+      const profiles = trainingProfiles();
+      const byId = new Map(profiles.map((p) => [p.id, p]));
+      trainer = new Trainer(this.be, { config, start, trainProfiles: profiles });
+      const firstOnGpu = this.be.name === 'webgpu';
+      for (;;) {
+        if (this.target === 'reset') {
+          say('reset', `Reset after step ${step}`);
+          break;
+        }
+        if (this.target === 'stop' || step >= config.steps) {
+          const done = step >= config.steps;
+          let benchmarkAfter: Record<string, number> | undefined;
+          if (done) {
+            const n = config.evalProfiles === 0 ? 100 : config.evalProfiles;
+            say('running', `Evaluating on ${n} benchmark users`);
+            const ev = await trainer.evaluate(benchmarkProfiles().slice(0, n));
+            benchmarkAfter = { score: ev.score, success: ev.success, failure: ev.failure, meanTurns: ev.meanTurns, meanReplyTokens: ev.meanReplyTokens, dialogues: ev.dialogues, seconds: ev.seconds };
+          }
+          say('running', 'Saving the checkpoint', benchmarkAfter ? { benchmarkAfter } : {});
+          await this.sendCheckpoint(trainer, step, true);
+          say(done ? 'done' : 'stopped', done ? `Done: ${step} steps` : `Stopped after step ${step}`);
+          break;
+        }
+        if (this.target === 'pause') {
+          say('paused', `Paused after step ${step}`);
+          await new Promise<void>((r) => (this.wake = r));
+          this.wake = null;
+          continue;
+        }
+        const compiling = firstOnGpu && step === 0 ? 'Compiling kernels and training' : 'Training';
+        say('running', `${compiling} step ${step + 1} of ${config.steps}`);
+        const r = await trainer.step();
+        step = r.step;
+        const row: Record<string, number> = { step, ...r.metrics };
+        if (config.evalEvery > 0 && step % config.evalEvery === 0 && step < config.steps) {
+          const n = config.evalProfiles === 0 ? 100 : config.evalProfiles;
+          say('running', `Evaluating on ${n} benchmark users`);
+          const ev = await trainer.evaluate(benchmarkProfiles().slice(0, n));
+          Object.assign(row, { 'eval/score': ev.score, 'eval/success': ev.success, 'eval/failure': ev.failure });
+        }
+        const dialogues = r.dialogues.slice(0, TRANSCRIPTS_PER_STEP).map((d, i) => trimDialogue(d, step, i, config.groupSize, byId.get(d.profileId)));
+        this.out.update({ step }, [row], dialogues);
+        if (config.checkpointEvery > 0 && step % config.checkpointEvery === 0 && step < config.steps) {
+          say('running', 'Saving the checkpoint');
+          await this.sendCheckpoint(trainer, step, false);
+        }
+        if (this.target === 'one-step') this.target = 'pause';
+        await yieldTask();
+      }
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.io.post({ type: 'train-error', runId: this.runId, step, message });
+      if (e instanceof TrainingStopped && trainer) {
+        // The weights are the last good step's: keep them as the run's checkpoint.
+        try {
+          await this.sendCheckpoint(trainer, step, true);
+        } catch {
+          // the message above already says why the run stopped
+        }
+      }
+      say('failed', e instanceof TrainingStopped ? `Stopped: ${message}` : `Failed: ${message}`);
+    } finally {
+      trainer?.release();
+      this.out.flush();
+    }
+  }
+
+  private async sendCheckpoint(trainer: Trainer, step: number, final: boolean): Promise<void> {
+    const bytes = await trainer.checkpoint({ runId: this.runId });
+    const buffer = bytes.buffer.byteLength === bytes.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
+    this.io.post({ type: 'train-checkpoint', runId: this.runId, step, final, bytes: buffer }, [buffer]);
+  }
+}
