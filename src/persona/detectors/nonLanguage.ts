@@ -26,6 +26,23 @@ const FRAGMENT_SHARE = 0.3;
 const SHORT_WORDS = new Set('i a to of in on at is it be me my we he so no do go up us an or if as by am oh ok hi ya yo'.split(' '));
 
 const isVowel = (c: string): boolean => 'aeiouy'.includes(c);
+
+/**
+ * Garbled text: the slips of a language model that has not learned to write yet, which real
+ * sentences almost never make twice in one reply: a word said twice in a row ("the the"; a few
+ * words people do double are allowed), two words run together ("theyThe"), broken characters
+ * (U+FFFD, counted twice). Two slips or more read as not language.
+ */
+const GARBLE_MIN = 2;
+const DOUBLED_OK = new Set(['that', 'had', 'very', 'really', 'so', 'no', 'bye', 'ha', 'hey', 'okay', 'ok', 'yes', 'yeah', 'is', 'much', 'more', 'many', 'far', 'long', 'too', 'hmm', 'mm', 'oh', 'please', 'now', 'go', 'again']);
+
+function garbleSlips(head: string, lower: string): string[] {
+  const slips: string[] = [];
+  if (head.includes('\uFFFD')) slips.push('broken characters', 'broken characters');
+  for (const m of head.matchAll(/\p{Ll}\p{Lu}/gu)) slips.push(`"${m[0]}" run together`);
+  for (const m of lower.matchAll(/(?<![a-z'])([a-z']+) \1(?![a-z'])/g)) if (!DOUBLED_OK.has(m[1])) slips.push(`"${m[0]}"`);
+  return slips;
+}
 /**
  * Letter pairs that sit next to each other on a keyboard and almost never in English words
  * ("asdf", "qwer", "jkl"). Two in a word, or one in a short word, mark it as mash. A "q" not
@@ -102,6 +119,8 @@ export function detectNonLanguage(ctx: DetectorContext): DetectorHit {
     const v = vowels / latin;
     if (v < VOWEL_LOW || v > VOWEL_HIGH) return { id: 'nonLanguage', score: 1, reason: `letters do not form words (${Math.round(v * 100)}% vowels)` };
   }
+  const slips = garbleSlips(text, reply.lower);
+  if (slips.length >= GARBLE_MIN) return { id: 'nonLanguage', score: 1, reason: `garbled (${[...new Set(slips)].slice(0, 3).join(', ')})` };
   let fn = 0;
   let fragments = 0;
   for (const w of words) {
