@@ -19,6 +19,7 @@ import { parseProfilesJson } from '../persona/validate';
 import type { Profile } from '../persona/profile';
 import { rollout, summariseRollouts } from '../rl/rollout';
 import { checkRewardHacking } from '../rl/hacking';
+import { BENCHMARK_SAMPLING, BENCHMARK_SEED, BENCHMARK_TURN_TOKENS } from '../rl/trainer';
 import { parseFlags, usage, UsageError } from './args';
 
 const SPEC = {
@@ -83,10 +84,10 @@ async function main(): Promise<void> {
   const model = new Transformer(be, ck.config, ck.weights);
   const t0 = performance.now();
   const dialogues = await rollout(model, tok, profiles, {
-    mode: 'benchmark', difficulty, userSeed: 0, think: Boolean(f.think),
-    sampling: { temperature: f.temperature ?? 0.7, topK: 0, topP: f['top-p'] ?? 0.9 },
-    maxTurnTokens: f['max-turn-tokens'] ?? 64,
-  }, new Rng(f.seed ?? 0));
+    mode: 'benchmark', difficulty, userSeed: BENCHMARK_SEED, think: Boolean(f.think),
+    sampling: { temperature: f.temperature ?? BENCHMARK_SAMPLING.temperature, topK: 0, topP: f['top-p'] ?? BENCHMARK_SAMPLING.topP },
+    maxTurnTokens: f['max-turn-tokens'] ?? BENCHMARK_TURN_TOKENS,
+  }, new Rng(f.seed ?? BENCHMARK_SEED));
   const heldOut = buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(tok, d.turns));
   const ppl = await perplexity(model, heldOut, { batchSize: 16, seqLen: Math.min(256, ck.config.contextLength), lossOn: 'agent' });
   const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;

@@ -23,6 +23,7 @@ import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
 import { parseRunConfig, parseRunConfigJson, type RunConfig } from '../rl/config';
 import { Trainer, TrainingStopped, type EvalResult } from '../rl/trainer';
 import type { DialogueRollout } from '../rl/rollout';
+import { checkRewardHacking } from '../rl/hacking';
 import { parseFlags, usage, UsageError } from './args';
 
 const SPEC = {
@@ -50,8 +51,11 @@ function die(message: string, code = 1): never {
 
 const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
 
-function figures(e: EvalResult): { score: number; success: number; failure: number } {
-  return { score: round(e.score, 1), success: round(e.success, 3), failure: round(e.failure, 3) };
+function figures(e: EvalResult): { score: number; success: number; failure: number; meanReplyTokens: number; hacking: number } {
+  return {
+    score: round(e.score, 1), success: round(e.success, 3), failure: round(e.failure, 3), meanReplyTokens: round(e.meanReplyTokens, 1),
+    hacking: round(checkRewardHacking(e.rollouts).share, 3),
+  };
 }
 
 function transcriptLine(phase: string, step: number, d: DialogueRollout): string {
