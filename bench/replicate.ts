@@ -1,0 +1,100 @@
+/**
+ * `npm run replicate -- [--preset ci] [--seeds 1,2,3] [--steps N] [--jobs J] [--only NAME,...] [--out DIR]`:
+ * the replication grid of docs/RESULTS.md at our scale. Each variant changes one thing from the
+ * baseline (GRPO, no think, moderate training users): think vs non-think, PPO vs GRPO, strict vs
+ * moderate. Every (variant, seed) is one `npm run experiment` in its own process (J at a time; one
+ * per core is right on the CPU backend); finished runs are kept, so an interrupted grid resumes.
+ * Prints a markdown table of benchmark score, success and failure (mean ± sample std over seeds)
+ * before and after, the gain, perplexity and the reward-hacking share, and writes it with every
+ * run's summary to DIR/summary.json.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const argv = process.argv.slice(2);
+const flag = (name: string, dflt: string): string => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : dflt;
+};
+const preset = flag('preset', 'ci');
+const seeds = flag('seeds', '1,2,3').split(',').map(Number);
+const steps = flag('steps', '');
+const jobs = Number(flag('jobs', '2'));
+const root = flag('out', join('runs', `replicate-${preset}`));
+const only = flag('only', '');
+
+const VARIANTS: { name: string; args: string[] }[] = [
+  { name: 'grpo', args: ['--algo', 'grpo'] },
+  { name: 'grpo-think', args: ['--algo', 'grpo', '--think'] },
+  { name: 'ppo', args: ['--algo', 'ppo'] },
+  { name: 'ppo-think', args: ['--algo', 'ppo', '--think'] },
+  { name: 'grpo-strict', args: ['--algo', 'grpo', '--difficulty', 'strict'] },
+  { name: 'ppo-strict', args: ['--algo', 'ppo', '--difficulty', 'strict'] },
+];
+
+interface Summary {
+  before: { score: number; success: number; failure: number; hacking: number } | null;
+  after: { score: number; success: number; failure: number; hacking: number } | null;
+  steps: number;
+  seconds: number;
+  perplexity: { before: number; after: number };
+}
+
+const jobsList = VARIANTS.filter((v) => !only || only.split(',').includes(v.name)).flatMap((v) => seeds.map((seed) => ({ v, seed, dir: join(root, `${v.name}-s${seed}`) })));
+
+function run(job: (typeof jobsList)[number]): Promise<Summary> {
+  const done = join(job.dir, 'summary.json');
+  if (existsSync(done)) return Promise.resolve(JSON.parse(readFileSync(done, 'utf8')) as Summary);
+  mkdirSync(job.dir, { recursive: true });
+  const args = ['tsx', 'src/cli/experiment.ts', '--preset', preset, ...job.v.args, '--seed', String(job.seed), '--out', job.dir, '--json', ...(steps ? ['--steps', steps] : [])];
+  return new Promise((resolve, reject) => {
+    const p = spawn('npx', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.on('close', (code) => {
+      writeFileSync(join(job.dir, 'log.txt'), err);
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code !== 0) return reject(new Error(`${job.v.name} seed ${job.seed} failed (${code}): ${err.trim().split('\n').slice(-3).join(' / ')}`));
+      writeFileSync(done, last);
+      console.error(`done ${job.v.name} seed ${job.seed}: ${last}`);
+      resolve(JSON.parse(last) as Summary);
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const results = new Map<string, Summary>();
+  let next = 0;
+  const worker = async () => {
+    while (next < jobsList.length) {
+      const job = jobsList[next++];
+      results.set(`${job.v.name}:${job.seed}`, await run(job));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
+  const ms = (xs: number[], k = 1) => {
+    const m = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const sd = xs.length > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1)) : 0;
+    return `${m.toFixed(k)} ± ${sd.toFixed(k)}`;
+  };
+  const lines = [
+    `| variant | seeds | score before | score after | gain | success after | failure after | perplexity after | hacking after | minutes |`,
+    `|---|---|---|---|---|---|---|---|---|---|`,
+  ];
+  for (const v of VARIANTS) {
+    const rs = seeds.map((s) => results.get(`${v.name}:${s}`)).filter((r): r is Summary => !!r && !!r.before && !!r.after);
+    if (rs.length === 0) continue;
+    lines.push(`| ${v.name} | ${rs.length} | ${ms(rs.map((r) => r.before!.score))} | ${ms(rs.map((r) => r.after!.score))} | ${ms(rs.map((r) => r.after!.score - r.before!.score))} | ${ms(rs.map((r) => 100 * r.after!.success), 0)}% | ${ms(rs.map((r) => 100 * r.after!.failure), 0)}% | ${ms(rs.map((r) => r.perplexity.after), 1)} | ${ms(rs.map((r) => 100 * r.after!.hacking), 1)}% | ${ms(rs.map((r) => r.seconds / 60), 1)} |`);
+  }
+  const table = lines.join('\n');
+  writeFileSync(join(root, 'summary.json'), `${JSON.stringify({ preset, seeds, steps: steps || 'preset default', runs: Object.fromEntries(results), table }, null, 1)}\n`);
+  console.log(table);
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});
