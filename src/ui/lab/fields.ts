@@ -1,0 +1,143 @@
+/**
+ * The configure form's fields, read off the run config schema (src/rl/config.ts): each field's kind
+ * (choice, switch, number with bounds), its label, its help text (the schema's description), and
+ * whether it is a basic knob or an Advanced one. Plus the form's draft (what the person typed, as
+ * text) and its validation through parseRunConfig, with each reason attached to its field.
+ * Pure: no React, no DOM (tested in Node).
+ */
+import type { z } from 'zod';
+import { PRESETS, type PresetName } from '../../engine/model/config';
+import { defaultRunConfig, fieldHelp, parseRunConfig, RunConfigSchema, type RunConfig } from '../../rl/config';
+
+export type FieldKey = Exclude<keyof RunConfig, 'version' | 'preset'>;
+
+export type FieldSpec =
+  | { key: FieldKey; kind: 'choice'; label: string; help: string; options: readonly string[] }
+  | { key: FieldKey; kind: 'switch'; label: string; help: string }
+  | { key: FieldKey; kind: 'number'; label: string; help: string; min: number; max: number; integer: boolean };
+
+/** The knobs most runs touch, in the order the form shows them; every other field is Advanced. */
+export const BASIC_FIELDS: readonly FieldKey[] = ['algo', 'reward', 'think', 'difficulty', 'steps', 'seed', 'lr', 'profilesPerStep', 'groupSize'];
+
+const LABELS: Record<FieldKey, string> = {
+  seed: 'Seed',
+  algo: 'Algorithm',
+  reward: 'Reward',
+  think: 'Think mode',
+  zeroRewardOnBrokenThink: 'Zero reward on a broken think block',
+  difficulty: 'User difficulty',
+  steps: 'Steps',
+  profilesPerStep: 'Profiles per step',
+  groupSize: 'Group size',
+  maxTurnTokens: 'Tokens per reply',
+  maxAgentTurns: 'Replies per dialogue',
+  temperature: 'Temperature',
+  topP: 'Top-p',
+  lr: 'Learning rate',
+  epochs: 'Epochs',
+  minibatchSize: 'Minibatch size',
+  maxGradNorm: 'Gradient clip',
+  clipLow: 'Clip low',
+  clipHigh: 'Clip high',
+  entropyCoef: 'Entropy coefficient',
+  klCoef: 'KL coefficient',
+  klEstimator: 'KL estimator',
+  gamma: 'Gamma',
+  lambda: 'Lambda',
+  valueCoef: 'Value loss weight',
+  valueClip: 'Value clip',
+  normalizeAdvantages: 'Normalise advantages',
+  checkpointEvery: 'Checkpoint every',
+  evalEvery: 'Benchmark every',
+  evalProfiles: 'Benchmark users',
+};
+
+/** Presets the lab can start from: the ones with a shipped warm start in public/. */
+export const SHIPPED_STARTS: readonly PresetName[] = ['ci', 'micro'];
+
+export const PRESET_LABELS: Record<PresetName, string> = {
+  ci: 'ci (~0.1M parameters)',
+  micro: 'micro (~1M)',
+  mini: 'mini (~5M; no warm start yet)',
+  small: 'small (~25M; no warm start yet)',
+};
+
+export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+
+function specOf(key: FieldKey, schema: z.ZodType, help: string): FieldSpec {
+  const s = schema as unknown as { def: { type: string }; options?: readonly string[]; minValue?: number | null; maxValue?: number | null; isInt?: boolean };
+  const label = LABELS[key];
+  if (s.def.type === 'enum') return { key, kind: 'choice', label, help, options: s.options ?? [] };
+  if (s.def.type === 'boolean') return { key, kind: 'switch', label, help };
+  return { key, kind: 'number', label, help, min: s.minValue ?? -Infinity, max: s.maxValue ?? Infinity, integer: s.isInt === true };
+}
+
+/** Every field but version and preset, in schema order. */
+export const FIELDS: readonly FieldSpec[] = (() => {
+  const help = fieldHelp();
+  return (Object.entries(RunConfigSchema.shape) as [keyof RunConfig, z.ZodType][])
+    .filter(([k]) => k !== 'version' && k !== 'preset')
+    .map(([k, s]) => specOf(k as FieldKey, s, help[k]));
+})();
+
+export const fieldByKey = (key: FieldKey): FieldSpec => FIELDS.find((f) => f.key === key)!;
+
+/** What the form holds: the preset, and each field as typed (numbers as text, so "0." is not lost). */
+export type Draft = { preset: PresetName } & Record<FieldKey, string | boolean>;
+
+export function draftOf(config: RunConfig): Draft {
+  const d: Record<string, string | boolean> = { preset: config.preset };
+  for (const f of FIELDS) {
+    const v = config[f.key];
+    d[f.key] = typeof v === 'boolean' ? v : String(v);
+  }
+  return d as Draft;
+}
+
+export type DraftCheck = {
+  /** The run config when every field is valid. */
+  config: RunConfig | null;
+  /** The reason per field, as the schema and the cross-field checks word it. */
+  fieldErrors: Partial<Record<FieldKey | 'preset', string>>;
+  /** Reasons that belong to no one field. */
+  otherErrors: string[];
+};
+
+/** Validate the draft: text → numbers (refusing what is not one), then parseRunConfig. */
+export function checkDraft(draft: Draft): DraftCheck {
+  const fieldErrors: DraftCheck['fieldErrors'] = {};
+  const otherErrors: string[] = [];
+  const raw: Record<string, unknown> = { version: defaultRunConfig(draft.preset).version, preset: draft.preset };
+  for (const f of FIELDS) {
+    const v = draft[f.key];
+    if (f.kind !== 'number') {
+      raw[f.key] = v;
+      continue;
+    }
+    const text = String(v).trim();
+    const n = Number(text);
+    if (text === '' || !Number.isFinite(n)) fieldErrors[f.key] = 'must be a number';
+    else raw[f.key] = n;
+  }
+  if (Object.keys(fieldErrors).length > 0) return { config: null, fieldErrors, otherErrors };
+  const parsed = parseRunConfig(raw, draft.preset);
+  if (parsed.ok) return { config: parsed.config, fieldErrors, otherErrors };
+  for (const line of parsed.errors) {
+    const at = line.indexOf(': ');
+    const key = at > 0 ? line.slice(0, at) : '';
+    if (key === 'preset' || FIELDS.some((f) => f.key === key)) fieldErrors[key as FieldKey] ??= line.slice(at + 2);
+    else otherErrors.push(line);
+  }
+  return { config: null, fieldErrors, otherErrors };
+}
+
+/** The fields of `config` that differ from its preset's defaults (what a share link's reader wants to see first). */
+export function changedFields(config: RunConfig): FieldKey[] {
+  const base = defaultRunConfig(config.preset);
+  return FIELDS.map((f) => f.key).filter((k) => base[k] !== config[k]);
+}
+
+/** A value as the form and the shared-run panel show it. */
+export function formatField(value: RunConfig[keyof RunConfig]): string {
+  return typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value);
+}
