@@ -1,18 +1,62 @@
 /**
- * The lab's page. For now: what the lab is, where it runs (the adapter line, a plain notice on a
- * software adapter or the CPU fallback, and what to do about it), and the supervised warm start.
+ * The lab's page: where it runs (the adapter line, with a plain notice on a software adapter or the
+ * CPU fallback), then three views: the Lab (a shared run, configure, train, charts, transcripts),
+ * the Runs kept in this browser, and the supervised warm start with a demo dialogue.
+ * A run link in the URL fragment is read on load and whenever the fragment changes.
  */
 import { useEffect } from 'react';
 import { useEngine } from './state/engine';
+import { useRuns } from './state/runs';
+import { useUi, type View } from './state/ui';
 import { AdapterStatus } from './components/AdapterStatus';
 import { WarmStartPanel } from './components/WarmStartPanel';
 import { DemoPanel } from './components/DemoPanel';
+import { ConfigurePanel } from './lab/ConfigurePanel';
+import { TrainPanel } from './lab/TrainPanel';
+import { MetricsPanel } from './lab/MetricsPanel';
+import { TranscriptsPanel } from './lab/TranscriptsPanel';
+import { SharedRunPanel } from './lab/SharedRunPanel';
+import { RunsView } from './lab/RunsView';
+import { ShortcutsDialog, useShortcuts } from './lab/Shortcuts';
+import './lab/lab.css';
+
+const VIEWS: { view: View; label: string }[] = [
+  { view: 'lab', label: 'Lab' },
+  { view: 'runs', label: 'Runs' },
+  { view: 'warm-start', label: 'Warm start' },
+];
+
+function Nav() {
+  const view = useUi((s) => s.view);
+  const setView = useUi((s) => s.setView);
+  const count = useRuns((s) => s.runs.length);
+  return (
+    <nav className="views" aria-label="Views">
+      {VIEWS.map((v) => (
+        <button key={v.view} type="button" aria-current={view === v.view ? 'page' : undefined} onClick={() => setView(v.view)}>
+          {v.label}
+          {v.view === 'runs' && count > 0 && <span className="count">{count}</span>}
+        </button>
+      ))}
+      <button type="button" className="keys-button" onClick={() => useUi.getState().setShortcutsOpen(true)} aria-label="Keyboard shortcuts">
+        ?
+      </button>
+    </nav>
+  );
+}
 
 export function App() {
   const start = useEngine((s) => s.start);
+  const view = useUi((s) => s.view);
+  useShortcuts();
   useEffect(() => {
     const forceCpu = new URLSearchParams(window.location.search).get('backend') === 'cpu';
     start(forceCpu);
+    void useRuns.getState().refresh();
+    const read = () => useUi.getState().readFragment(window.location.hash);
+    read();
+    window.addEventListener('hashchange', read);
+    return () => window.removeEventListener('hashchange', read);
   }, [start]);
 
   return (
@@ -24,18 +68,38 @@ export function App() {
           simulated users whose emotion score, moved by every reply for reasons they write out, is the reward.
         </p>
       </header>
+      <AdapterStatus />
+      <Nav />
       <main>
-        <AdapterStatus />
-        <WarmStartPanel />
-        <DemoPanel />
-        <section className="panel" aria-labelledby="privacy-h">
-          <h2 id="privacy-h">Everything stays in this tab</h2>
-          <p>
-            The model, the simulated users and the training all run in your browser. The lab sends nothing to any
-            server and loads no weights or data from the internet.
-          </p>
-        </section>
+        {view === 'lab' && (
+          <>
+            <SharedRunPanel />
+            <ConfigurePanel />
+            <TrainPanel />
+            <MetricsPanel />
+            <TranscriptsPanel />
+          </>
+        )}
+        {view === 'runs' && (
+          <>
+            <RunsView />
+            <section className="panel" aria-labelledby="privacy-h">
+              <h2 id="privacy-h">Everything stays in this tab</h2>
+              <p>
+                The model, the simulated users and the training all run in your browser. The lab sends nothing to any
+                server and loads no weights or data from the internet.
+              </p>
+            </section>
+          </>
+        )}
+        {view === 'warm-start' && (
+          <>
+            <WarmStartPanel />
+            <DemoPanel />
+          </>
+        )}
       </main>
+      <ShortcutsDialog />
     </div>
   );
 }

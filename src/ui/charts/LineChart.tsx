@@ -51,6 +51,22 @@ const REDRAW_INTERVAL_MS = 100;
 /** A click that moved further than this is the end of a drag-to-zoom, not a point click. */
 const CLICK_SLOP_PX = 4;
 
+/** Tick spacings of the x axis (steps): whole numbers only. */
+const WHOLE_TICKS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000];
+
+/**
+ * uPlot's own padded range, except for a flat line: uPlot gives 0 a 0..100 axis, which reads as a
+ * scale of percent; a flat series gets a small band around its value instead.
+ */
+function linearRange(_u: uPlot, min: number | null, max: number | null): uPlot.Range.MinMax {
+  if (min === null || max === null) return [0, 1];
+  if (min === max) {
+    const pad = min === 0 ? 1 : Math.abs(min) * 0.5;
+    return [min - pad, max + pad];
+  }
+  return uPlot.rangeNum(min, max, 0.1, true);
+}
+
 type ChartTheme = { axis: string; grid: string };
 
 function readTheme(el: Element): ChartTheme {
@@ -82,9 +98,10 @@ function options(shown: Shown, width: number, height: number, xLabel: string, th
   return {
     width,
     height,
-    scales: { x: { time: false }, y: shown.logScale ? { distr: 3, log: 10 } : {} },
+    scales: { x: { time: false }, y: shown.logScale ? { distr: 3, log: 10 } : { range: linearRange } },
     series: [{ label: xLabel, value: (_u, v) => (v === null ? '–' : String(v)) }, ...lines],
-    axes: [axis(xLabel), axis()],
+    // Steps are whole numbers: ticks at 1, 2, 5, 10, ... steps apart, never at 1.5.
+    axes: [{ ...axis(xLabel), incrs: WHOLE_TICKS }, axis()],
     cursor: { points: { show: false } },
     legend: { live: true },
   };

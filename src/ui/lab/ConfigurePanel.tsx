@@ -1,0 +1,132 @@
+/**
+ * Configure: the preset, where the run starts, the basic knobs, and every other run-config field
+ * under "Advanced". Each field shows its schema description as help; a value the schema refuses is
+ * marked with the reason, and Train stays off until all are valid. Locked while a run is open.
+ */
+import { useMemo } from 'react';
+import type { PresetName } from '../../engine/model/config';
+import { fieldHelp } from '../../rl/config';
+import { useConfig } from '../state/config';
+import { isOpen, useTraining } from '../state/training';
+import { useWarmStart } from '../state/warmstart';
+import { BASIC_FIELDS, checkDraft, FIELDS, PRESET_LABELS, PRESET_NAMES, SHIPPED_STARTS, type FieldSpec } from './fields';
+
+function range(spec: FieldSpec): string {
+  if (spec.kind !== 'number') return '';
+  return ` (${spec.min} to ${spec.max}${spec.integer ? ', whole' : ''})`;
+}
+
+function Field({ spec, value, error, disabled }: { spec: FieldSpec; value: string | boolean; error?: string; disabled: boolean }) {
+  const setField = useConfig((s) => s.setField);
+  const id = `cfg-${spec.key}`;
+  const described = error ? `${id}-help ${id}-err` : `${id}-help`;
+  let control;
+  if (spec.kind === 'choice') {
+    control = (
+      <select id={id} value={String(value)} disabled={disabled} aria-describedby={described} onChange={(e) => setField(spec.key, e.target.value)}>
+        {spec.options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (spec.kind === 'switch') {
+    control = <input id={id} type="checkbox" checked={value === true} disabled={disabled} aria-describedby={described} onChange={(e) => setField(spec.key, e.target.checked)} />;
+  } else {
+    control = (
+      <input
+        id={id}
+        type="text"
+        inputMode={spec.integer ? 'numeric' : 'decimal'}
+        autoComplete="off"
+        spellCheck={false}
+        value={String(value)}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+        onChange={(e) => setField(spec.key, e.target.value)}
+      />
+    );
+  }
+  return (
+    <div className={`field field-${spec.kind}${error ? ' field-bad' : ''}`}>
+      <div className="field-head">
+        <label htmlFor={id}>{spec.label}</label>
+        <code className="field-key">{spec.key}</code>
+      </div>
+      {control}
+      <p className="field-help" id={`${id}-help`}>
+        {spec.help}
+        {range(spec)}
+      </p>
+      {error && (
+        <p className="field-error" id={`${id}-err`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function ConfigurePanel() {
+  const draft = useConfig((s) => s.draft);
+  const start = useConfig((s) => s.start);
+  const setPreset = useConfig((s) => s.setPreset);
+  const setStart = useConfig((s) => s.setStart);
+  const locked = useTraining((s) => isOpen(s.status));
+  const warmTrained = useWarmStart((s) => s.status === 'done');
+  const check = useMemo(() => checkDraft(draft), [draft]);
+  const advanced = FIELDS.filter((f) => !BASIC_FIELDS.includes(f.key));
+  const advancedErrors = advanced.filter((f) => check.fieldErrors[f.key]).length;
+  const noStart = start === 'shipped' && !SHIPPED_STARTS.includes(draft.preset);
+  const field = (spec: FieldSpec) => <Field key={spec.key} spec={spec} value={draft[spec.key]} error={check.fieldErrors[spec.key]} disabled={locked} />;
+
+  return (
+    <section className="panel" aria-labelledby="configure-h">
+      <h2 id="configure-h">Configure</h2>
+      {locked && <p className="muted">The settings are locked while a run is open. Reset (or Stop) to change them.</p>}
+      <div className="field-grid">
+        <div className={`field field-choice${noStart ? ' field-bad' : ''}`}>
+          <div className="field-head">
+            <label htmlFor="cfg-preset">Preset</label>
+            <code className="field-key">preset</code>
+          </div>
+          <select id="cfg-preset" value={draft.preset} disabled={locked} aria-describedby="cfg-preset-help" onChange={(e) => setPreset(e.target.value as PresetName)}>
+            {PRESET_NAMES.map((p) => (
+              <option key={p} value={p}>
+                {PRESET_LABELS[p]}
+              </option>
+            ))}
+          </select>
+          <p className="field-help" id="cfg-preset-help">
+            {fieldHelp().preset} Choosing one loads its defaults (the seed stays).
+          </p>
+          {noStart && <p className="field-error">No shipped warm start for {draft.preset} yet: choose {SHIPPED_STARTS.join(' or ')}.</p>}
+        </div>
+        <div className="field field-choice">
+          <div className="field-head">
+            <label htmlFor="cfg-start">Start from</label>
+          </div>
+          <select id="cfg-start" value={start} disabled={locked} aria-describedby="cfg-start-help" onChange={(e) => setStart(e.target.value as 'shipped' | 'last')}>
+            <option value="shipped">the shipped warm start</option>
+            <option value="last" disabled={!warmTrained}>
+              the warm start trained in this tab{warmTrained ? '' : ' (train one first)'}
+            </option>
+          </select>
+          <p className="field-help" id="cfg-start-help">
+            The supervised model RL begins from; it is also the reference for the KL penalty.
+          </p>
+        </div>
+        {BASIC_FIELDS.map((k) => field(FIELDS.find((f) => f.key === k)!))}
+      </div>
+      <details className="advanced">
+        <summary>
+          Advanced ({advanced.length} more settings{advancedErrors ? `; ${advancedErrors} not valid` : ''})
+        </summary>
+        <div className="field-grid">{advanced.map(field)}</div>
+      </details>
+      {check.otherErrors.length > 0 && <p className="notice notice-bad">{check.otherErrors.join('; ')}</p>}
+    </section>
+  );
+}

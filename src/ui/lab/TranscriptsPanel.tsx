@@ -1,0 +1,175 @@
+/**
+ * Transcripts: the dialogues of the latest step (or the step clicked on the reward chart), each
+ * with its emotion trajectory, every reply's appraisal (what it tries, fit to the hidden need, inner
+ * reaction, feeling, change) and the hidden intention revealed; think blocks folded. Filters by
+ * outcome and intention. Every text from the users and the policy is rendered as text, never HTML.
+ */
+import { useMemo, useState } from 'react';
+import { bandOf } from '../../persona/dynamics';
+import { INTENTION_IDS, INTENTIONS } from '../../persona/profile';
+import type { TranscriptItem } from '../../worker/protocol';
+import { useTraining } from '../state/training';
+import { useUi } from '../state/ui';
+
+export type Outcome = 'success' | 'failure' | 'neither';
+
+export function outcomeOf(d: TranscriptItem): Outcome {
+  const band = bandOf(d.finalEmotion);
+  return band === 'S' ? 'success' : band === 'F' ? 'failure' : 'neither';
+}
+
+const END_TEXT: Record<string, string> = {
+  success: 'the user left happy',
+  failure: 'the user gave up',
+  cap: 'the turn cap ended it',
+  limit: 'the replies-per-dialogue limit ended it',
+  context: 'the context was full',
+};
+
+/** The emotion after each reply, from the start, as a small line with the S and F thresholds. */
+function Trajectory({ d }: { d: TranscriptItem }) {
+  const values = [d.startEmotion, ...d.turns.map((t) => t.emotion)];
+  const w = 140;
+  const h = 36;
+  const x = (i: number) => (values.length === 1 ? w / 2 : (i / (values.length - 1)) * (w - 6) + 3);
+  const y = (v: number) => h - 3 - (v / 100) * (h - 6);
+  return (
+    <svg className="trajectory" width={w} height={h} role="img" aria-label={`emotion ${values.join(' → ')}`}>
+      <line x1={0} x2={w} y1={y(10)} y2={y(10)} className="trajectory-floor" />
+      <polyline points={values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')} fill="none" />
+      {values.map((v, i) => (
+        <circle key={i} cx={x(i)} cy={y(v)} r={2.2} />
+      ))}
+    </svg>
+  );
+}
+
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function Dialogue({ d, open }: { d: TranscriptItem; open: boolean }) {
+  const outcome = outcomeOf(d);
+  return (
+    <details className={`dialogue dialogue-${outcome}`} open={open}>
+      <summary>
+        <span className="dialogue-who">{d.who}</span>
+        <span className="dialogue-emotion">
+          emotion {d.startEmotion} → <strong>{d.finalEmotion}</strong>
+        </span>
+        <Trajectory d={d} />
+        <span className={`outcome outcome-${outcome}`}>{outcome === 'neither' ? `${d.turns.length} replies` : outcome}</span>
+      </summary>
+      <p className="hidden-need">
+        Hidden intention (the policy never sees it): <strong>{d.intentionSummary}</strong>. Reward {d.reward.toFixed(2)}; {END_TEXT[d.endReason] ?? d.endReason}.
+        {` Group ${d.group + 1}.`}
+      </p>
+      <ol className="transcript">
+        <li className="line line-user">
+          <span className="who">user</span>
+          <span className="text">{d.opening}</span>
+        </li>
+        {d.turns.map((t, i) => (
+          <li key={i} className="turn">
+            <div className="line line-agent">
+              <span className="who">policy</span>
+              {t.think !== null && (
+                <details className="think">
+                  <summary>Thoughts{t.wellFormed ? '' : ' (broken think block)'}</summary>
+                  <span className="text">{t.think}</span>
+                </details>
+              )}
+              <span className="text">{t.reply || <em>(empty reply)</em>}</span>
+            </div>
+            <div className="appraisal-box">
+              <p className="appraisal-head">
+                <span className={`change ${t.change > 0 ? 'up' : t.change < 0 ? 'down' : ''}`}>{signed(t.change)}</span> → emotion {t.emotion}: {t.appraisal.feeling}
+              </p>
+              <dl className="kv">
+                <dt>What the reply tries</dt>
+                <dd>{t.appraisal.intent}</dd>
+                <dt>Fit to the hidden need</dt>
+                <dd>{t.appraisal.fit}</dd>
+                <dt>Inner reaction</dt>
+                <dd>{t.appraisal.inner}</dd>
+              </dl>
+            </div>
+            <div className="line line-user">
+              <span className="who">user</span>
+              <span className="text">{t.line}</span>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+/** Dialogues shown at once; a step of a big batch is cut, with a note. */
+const SHOW_AT_MOST = 40;
+
+export function TranscriptsPanel() {
+  const dialogues = useTraining((s) => s.dialogues);
+  const chosen = useUi((s) => s.transcriptStep);
+  const showStep = useUi((s) => s.showStep);
+  const [outcome, setOutcome] = useState<Outcome | 'all'>('all');
+  const [intention, setIntention] = useState<string>('all');
+  const latest = dialogues.at(-1);
+  const current = (chosen !== null ? dialogues.find((g) => g.step === chosen) : undefined) ?? latest;
+  const items = useMemo(
+    () => (current?.items ?? []).filter((d) => (outcome === 'all' || outcomeOf(d) === outcome) && (intention === 'all' || d.intention === intention)),
+    [current, outcome, intention],
+  );
+
+  return (
+    <section className="panel" aria-label="Transcripts" id="transcripts">
+      <div className="panel-head">
+        <h2>Transcripts{current ? ` — step ${current.step}` : ''}</h2>
+        <div className="form-row compact">
+          <label>
+            Step
+            <select value={current && chosen !== null ? String(current.step) : 'latest'} onChange={(e) => showStep(e.target.value === 'latest' ? null : Number(e.target.value))} disabled={dialogues.length === 0}>
+              <option value="latest">latest{latest ? ` (${latest.step})` : ''}</option>
+              {dialogues
+                .slice()
+                .reverse()
+                .map((g) => (
+                  <option key={g.step} value={g.step}>
+                    {g.step}
+                  </option>
+                ))}
+            </select>
+          </label>
+          <label>
+            Outcome
+            <select value={outcome} onChange={(e) => setOutcome(e.target.value as Outcome | 'all')}>
+              <option value="all">all</option>
+              <option value="success">success (emotion 100)</option>
+              <option value="failure">failure (below 10)</option>
+              <option value="neither">neither</option>
+            </select>
+          </label>
+          <label>
+            Hidden intention
+            <select value={intention} onChange={(e) => setIntention(e.target.value)}>
+              <option value="all">all</option>
+              {INTENTION_IDS.map((id) => (
+                <option key={id} value={id}>
+                  {INTENTIONS[id].summary}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      {!current && <p className="muted">Each step's dialogues appear here: the policy's replies, how each simulated user took them, and why.</p>}
+      {current && items.length === 0 && <p className="muted">No dialogue of step {current.step} matches the filters.</p>}
+      <div className="dialogues">
+        {items.slice(0, SHOW_AT_MOST).map((d, i) => (
+          <Dialogue key={`${d.step}-${d.index}`} d={d} open={i === 0} />
+        ))}
+      </div>
+      {items.length > SHOW_AT_MOST && <p className="muted">The first {SHOW_AT_MOST} of {items.length} shown; filter to see others.</p>}
+    </section>
+  );
+}
