@@ -4,7 +4,7 @@
  * CPU backend with a visible notice where there is no adapter, requests nothing beyond its own
  * origin, and leaves a screenshot in e2e/screenshots/.
  */
-import { test, expect, chromium } from '@playwright/test';
+import { test, expect, chromium, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { CHROMIUM_ARGS, findChromium } from './chromium';
 
@@ -55,9 +55,15 @@ test('without WebGPU enabled, the lab explains why and falls back to the CPU', a
   }
 });
 
+/** The warm start and the demo dialogue have a view of their own. */
+async function openWarmStartView(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Warm start' }).click();
+}
+
 test('the warm start trains in the engine worker on WebGPU and offers the checkpoint', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
+  await openWarmStartView(page);
   await page.getByLabel('Steps').fill('0');
   await expect(page.getByRole('alert')).toContainText('steps must be between 1 and 5000');
   await expect(page.getByTestId('warm-start-button')).toBeDisabled();
@@ -86,6 +92,7 @@ test('the warm start trains in the engine worker on WebGPU and offers the checkp
 test('the shipped warm start loads in the browser and writes readable replies', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
+  await openWarmStartView(page);
   await page.getByRole('combobox', { name: 'Replies' }).selectOption('2');
   await page.getByTestId('demo-button').click();
   const transcript = page.getByTestId('demo-transcript');

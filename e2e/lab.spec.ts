@@ -1,0 +1,151 @@
+/**
+ * The lab end to end in headless Chromium on WebGPU (SwiftShader here; the test fails without an
+ * adapter): configure a tiny ci run through the form, train, watch the status, the reward chart and
+ * the transcripts fill in, pause, copy the share link and reproduce the run from it in a fresh
+ * browser context (same first-step reward), reload mid-run and find the run in the run list, and
+ * export and import it, open a damaged link. Screenshots of each view go to e2e/screenshots/.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { mkdirSync, readFileSync } from 'node:fs';
+
+const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
+mkdirSync(SHOTS, { recursive: true });
+
+/** A step of this is a few seconds on SwiftShader: 1 profile x 2 dialogues, 2 replies of at most 8 tokens. */
+const TINY: [label: string, value: string][] = [
+  ['Steps', '30'],
+  ['Profiles per step', '1'],
+  ['Group size', '2'],
+  ['Replies per dialogue', '2'],
+  ['Tokens per reply', '8'],
+  ['Minibatch size', '4'],
+];
+
+async function openLab(page: Page, path = '/'): Promise<void> {
+  await page.goto(path);
+  // No adapter, no test: the lab would fall back to the CPU and this would not test WebGPU.
+  await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
+}
+
+const status = (page: Page) => page.getByRole('status', { name: 'Training status' });
+const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+/** The reward chart's data table (visually hidden; the canvas is not readable): one row per step. */
+const rewardRows = (page: Page) => page.getByRole('figure', { name: 'Mean reward' }).getByRole('table').locator('tbody tr');
+
+test('configure, train, pause, share, reproduce, reload, and a damaged link', async ({ page, browser, baseURL }) => {
+  test.setTimeout(240_000);
+  await openLab(page);
+
+  // Configure through the form: preset, the basic knobs, then the Advanced ones.
+  await field(page, 'Preset').selectOption('ci');
+  await expect(field(page, 'Preset').locator('option')).toContainText(['ci (~0.1M parameters)', 'micro (~1M)']);
+  await page.getByText(/^Advanced \(/).click();
+  // A bad value is refused with the reason, and Train stays off.
+  await field(page, 'Group size').fill('1');
+  await expect(page.getByText('grpo needs groups of at least 2')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
+  for (const [label, value] of TINY) await field(page, label).fill(value);
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
+  await page.screenshot({ path: `${SHOTS}lab-configure.png`, fullPage: true });
+
+  // Train: the status counts steps, the reward chart gets points, transcripts appear.
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
+  await expect(status(page)).toContainText('Step 1 of 30', { timeout: 90_000 });
+  await expect(status(page)).toContainText('software GPU');
+  await expect(status(page)).toContainText('Step 2 of 30', { timeout: 60_000 });
+  await expect(rewardRows(page)).not.toHaveCount(0);
+  const transcripts = page.getByRole('region', { name: 'Transcripts' });
+  await expect(transcripts.locator('.dialogue').first()).toBeVisible();
+  await expect(transcripts).toContainText('Hidden intention (the policy never sees it)');
+  await expect(transcripts).toContainText('Inner reaction');
+
+  // Pause: the run stops between steps and stays there.
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(status(page)).toContainText(/Paused after step \d+/, { timeout: 60_000 });
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeVisible();
+  const pausedAt = (await status(page).locator('.run-step').textContent())!;
+  await page.waitForTimeout(1500);
+  await expect(status(page).locator('.run-step')).toHaveText(pausedAt);
+  const steps = await rewardRows(page).count();
+  expect(steps).toBeGreaterThanOrEqual(2);
+  await page.screenshot({ path: `${SHOTS}lab-training.png`, fullPage: true });
+  await transcripts.screenshot({ path: `${SHOTS}lab-transcripts.png` });
+  await page.locator('.train-panel').screenshot({ path: `${SHOTS}lab-train-panel.png` });
+  await page.getByRole('heading', { name: 'Charts' }).locator('xpath=ancestor::section').screenshot({ path: `${SHOTS}lab-charts.png` });
+
+  // A click on the reward chart opens that step's dialogues (x = step 1 is the plot's left edge).
+  const plot = page.getByRole('figure', { name: 'Mean reward' }).locator('.u-over');
+  await plot.click({ position: { x: 2, y: 20 } });
+  await expect(transcripts.getByRole('heading')).toHaveText('Transcripts — step 1');
+  await expect(transcripts.locator('.dialogue').first()).toBeVisible();
+
+  // Keyboard: ? lists the keys; Space does nothing while typing in a field.
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}lab-shortcuts.png` });
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // Share: the link holds the config; a fresh browser (nothing stored) opens it and reproduces step 1.
+  await page.getByRole('button', { name: 'Copy share link' }).click();
+  const link = await page.getByLabel(/^Share link/).inputValue();
+  expect(link).toContain('#run=1.');
+  await page.getByLabel(/^Share link/).focus();
+  await page.keyboard.press('Space');
+  await expect(status(page)).toContainText('Paused');
+  const firstReward = await rewardRows(page).first().locator('td').first().textContent();
+
+  const other = await browser.newContext();
+  try {
+    const shared = await other.newPage();
+    await openLab(shared, link.replace(baseURL!.replace(/\/$/, ''), ''));
+    const panel = shared.getByTestId('shared-run');
+    await expect(panel).toBeVisible();
+    for (const [key, value] of [['profilesPerStep', '1'], ['groupSize', '2'], ['maxAgentTurns', '2'], ['maxTurnTokens', '8'], ['steps', '30']]) {
+      await expect(panel.locator(`tr[data-key="${key}"] td`).first()).toHaveText(value);
+    }
+    await shared.screenshot({ path: `${SHOTS}lab-shared-link.png`, fullPage: true });
+    await panel.getByRole('button', { name: 'Reproduce this run' }).click();
+    await expect(field(shared, 'Profiles per step')).toHaveValue('1');
+    await expect(field(shared, 'Group size')).toHaveValue('2');
+    await expect(status(shared)).toContainText('Step 1 of 30', { timeout: 90_000 });
+    await shared.getByRole('button', { name: 'Pause', exact: true }).click();
+    // Same config, seed and starting weights on the same backend: the same first step.
+    await expect(rewardRows(shared).first().locator('td').first()).toHaveText(firstReward!);
+    await shared.getByRole('button', { name: 'Reset' }).click();
+  } finally {
+    await other.close();
+  }
+
+  // Reload mid-run: the run is in the run list, marked interrupted, with its steps kept.
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(status(page)).toContainText(/Training step \d+ of 30/);
+  await page.reload();
+  await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Runs/ }).click();
+  const row = page.locator('.runs-table tbody tr').first();
+  await expect(row).toContainText('ci GRPO seed 1');
+  await expect(row).toContainText('interrupted');
+  await expect(row.locator('td').nth(1)).toContainText(new RegExp(`^(${steps}|${steps + 1}|${steps + 2}) / 30`));
+  await expect(page.getByTestId('storage-used')).toContainText(/\d+ runs?, [\d.]+ (B|KB|MB)/);
+  await page.screenshot({ path: `${SHOTS}lab-runs.png`, fullPage: true });
+  // Export it, then import the file: a second run with the same steps.
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Export' }).click()]);
+  const file = await download.path();
+  expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'empathy-rl-lab/run', run: { config: { profilesPerStep: 1, groupSize: 2 } } });
+  await page.getByLabel('Import a run file').setInputFiles(file);
+  await expect(page.getByText(/^Imported "ci GRPO seed 1"/)).toBeVisible();
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);
+  // Open it: its charts and dialogues come back from storage.
+  await row.getByRole('button', { name: 'Open' }).click();
+  await expect(rewardRows(page)).not.toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Transcripts' }).locator('.dialogue').first()).toBeVisible();
+
+  // A damaged link: a clear message in an alert; the form keeps what was typed; Train still works.
+  await page.goto('/#run=1.@@@');
+  await expect(page.getByRole('alert')).toContainText('This run link is damaged');
+  await expect(field(page, 'Profiles per step')).toHaveValue('1');
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
+  await page.screenshot({ path: `${SHOTS}lab-damaged-link.png`, fullPage: true });
+});
