@@ -16,7 +16,7 @@ import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { benchmarkProfiles } from '../persona/sets';
 import { rollout } from '../rl/rollout';
-import type { DemoLine, DemoRequest, FromWorker, SelfTest, ToWorker, TrainStartRequest, WarmStartRequest } from './protocol';
+import type { DemoLine, DemoRequest, FromWorker, SelfTest, ToWorker, TrainAction, TrainStartRequest, WarmStartRequest } from './protocol';
 import { TrainSession } from './training';
 
 const post = (m: FromWorker, transfer: Transferable[] = []) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(m, transfer);
@@ -187,13 +187,27 @@ async function loadStart(start: string): Promise<Uint8Array> {
   return bytes;
 }
 
-/** Start an RL run once the backend is chosen; one at a time, and not beside a warm start or demo. */
+/** Controls for runs whose start is still waiting (for the probe, or for the last run to end). */
+const earlyControls = new Map<string, TrainAction[]>();
+
+/**
+ * Start an RL run once the backend is chosen; one at a time, and not beside a warm start or demo.
+ * A run that was asked to stop or reset ends first (its step in flight finishes), so Reset then
+ * Train in quick succession just works.
+ */
 async function trainStart(req: TrainStartRequest): Promise<void> {
-  const be = await backendReady;
-  if (busy) throw new Error('the warm start or a demo dialogue is running; try again when it has finished');
-  const open = activeSession();
-  if (open) throw new Error('another run is still open; stop or reset it first');
-  session = new TrainSession(be, req, { post, load: loadStart });
+  earlyControls.set(req.runId, []);
+  try {
+    const be = await backendReady;
+    const open = activeSession();
+    if (open?.ending) await open.finished;
+    else if (open) throw new Error('another run is still open; stop or reset it first');
+    if (busy) throw new Error('the warm start or a demo dialogue is running; try again when it has finished');
+    session = new TrainSession(be, req, { post, load: loadStart });
+    for (const action of earlyControls.get(req.runId) ?? []) session.control(action);
+  } finally {
+    earlyControls.delete(req.runId);
+  }
 }
 
 self.onmessage = (ev: MessageEvent<ToWorker>) => {
@@ -212,5 +226,6 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
     });
   } else if (msg.type === 'train-control') {
     if (session?.runId === msg.runId) session.control(msg.action);
+    else earlyControls.get(msg.runId)?.push(msg.action);
   }
 };

@@ -75,6 +75,7 @@ describe('the worker training session', () => {
     b.s.control('resume');
     await b.until(() => b.rows().length >= 2);
     b.s.control('stop');
+    b.s.control('resume'); // Stop is final
     await b.s.finished;
     expect(b.s.state).toBe('stopped');
     expect(stable(b.rows().slice(0, 2))).toEqual(stable(a.rows()));

@@ -130,11 +130,16 @@ export class TrainSession {
     return this.state === 'done' || this.state === 'stopped' || this.state === 'failed' || this.state === 'reset';
   }
 
+  /** Stop or Reset was asked for: the session ends after the step in flight. */
+  get ending(): boolean {
+    return this.target === 'stop' || this.target === 'reset';
+  }
+
   control(action: TrainAction): void {
-    if (this.ended) return;
-    if (action === 'pause') {
-      if (this.target === 'run' || this.target === 'one-step') this.target = 'pause';
-    } else if (action === 'resume') this.target = 'run';
+    // Stop and Reset are final: nothing after them changes the course.
+    if (this.ended || this.ending) return;
+    if (action === 'pause') this.target = 'pause';
+    else if (action === 'resume') this.target = 'run';
     else if (action === 'step') this.target = 'one-step';
     else this.target = action;
     this.wake?.();
