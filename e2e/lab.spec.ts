@@ -119,7 +119,10 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   }
 
   // Reload mid-run: the run is in the run list, marked interrupted, with its steps kept.
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  // (Space resumes it: the shortcut, away from any field.)
+  await page.locator('h1').click();
+  await page.keyboard.press('Space');
+  await expect(page.getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
   await expect(status(page)).toContainText(/Training step \d+ of 30/);
   await page.reload();
   await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
