@@ -151,4 +151,9 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   await expect(field(page, 'Profiles per step')).toHaveValue('1');
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
   await page.screenshot({ path: `${SHOTS}lab-damaged-link.png`, fullPage: true });
+  // The same page in the dark scheme (charts re-read their colours).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}lab-dark.png`, fullPage: true });
 });
