@@ -73,7 +73,9 @@ describe('multi-turn rollouts', () => {
       expect(r.endReason).not.toBe('context');
       for (const t of r.turns) expect(t.prompt.length + t.response.length).toBeLessThanOrEqual(200);
     }
-    expect(rs.some((r) => r.turns.length >= 6)).toBe(true);
+    // Some dialogue slid (a prompt that does not extend the one before) and went on after it.
+    const slidAt = (r: DialogueRollout) => r.turns.findIndex((t, k) => k > 0 && t.prompt.slice(0, r.turns[k - 1].prompt.length).join() !== r.turns[k - 1].prompt.join());
+    expect(rs.some((r) => slidAt(r) > 0), `turns: ${rs.map((r) => r.turns.length)}`).toBe(true);
   });
 
   it('stops after maxAgentTurns when asked (a preview)', async () => {

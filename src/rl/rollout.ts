@@ -18,6 +18,9 @@ import { KvSession, sampleToken, type SamplingOptions } from '../engine/model/sa
 import type { Tokenizer } from '../engine/model/tokenizer';
 import type { Transformer } from '../engine/model/transformer';
 
+/** Where a full context window slides down to, as a share of the prompt budget. */
+export const SLIDE_TO = 0.6;
+
 export interface RolloutOptions {
   mode: Mode;
   difficulty: Difficulty;
@@ -88,8 +91,15 @@ export async function rollout(
     const c = chunks[b];
     let from = Math.max(windowStart[b], 1);
     const size = (k: number) => c[0].length + 1 + c.slice(k).reduce((s, x) => s + x.length, 0);
-    // Slide by a user line and the agent turn after it, so the window always opens on a user line.
-    while (from + 2 < c.length && size(from) > budget) from += 2;
+    // Slide by whole (user line, agent turn) pairs, so the window always opens on a user line. Once
+    // the context is full it slides down to SLIDE_TO of the budget, not just below it: the cache is
+    // then re-read every few turns rather than every turn, and the turns in between extend one
+    // training sequence.
+    // The latest (agent turn, user line) pair stays unless it alone overflows.
+    if (size(from) > budget) {
+      while (from + 2 < c.length - 2 && size(from) > budget * SLIDE_TO) from += 2;
+      while (from + 2 < c.length && size(from) > budget) from += 2;
+    }
     windowStart[b] = from;
     return [...c[0], ...c.slice(from).flat(), agentOpen];
   };

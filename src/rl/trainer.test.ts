@@ -53,18 +53,18 @@ describe('the RL trainer', () => {
     expect(a.out.map((m) => [m['reward/mean'].toFixed(6), m['losses/policy_loss'].toFixed(6), m['train/grad_norm'].toFixed(6)])).toMatchInlineSnapshot(`
       [
         [
-          "0.150000",
-          "-0.278954",
-          "1.350484",
+          "0.016667",
+          "-0.133728",
+          "0.825411",
         ],
         [
-          "0.150000",
-          "0.010423",
-          "0.871938",
+          "0.016667",
+          "-0.028423",
+          "0.685467",
         ],
       ]
     `);
-    expect(a.weights).toMatchInlineSnapshot(`"d9e3195188420231"`);
+    expect(a.weights).toMatchInlineSnapshot(`"3f8e76a0907521bd"`);
   });
 
   it('PPO trains the value head; GRPO leaves it alone', async () => {
