@@ -46,8 +46,8 @@ export const RunConfigSchema = z
     valueClip: num(0, 10).describe('PPO value clip range around the old value.'),
     normalizeAdvantages: z.boolean().describe('PPO: whiten advantages over the batch\'s agent tokens (verl masked_whiten).'),
     checkpointEvery: int(0, 100000).describe('Keep a checkpoint every N steps (0: only at the end).'),
-    evalEvery: int(0, 100000).describe('Play the benchmark every M steps (0: only before and after).'),
-    evalProfiles: int(0, 100).describe('Benchmark profiles played at each interval (0: all 100); before and after always play all.'),
+    evalEvery: int(0, 100000).describe('Play the benchmark every M steps (0: not during training; npm run experiment also plays all 100 before and after).'),
+    evalProfiles: int(0, 100).describe('Benchmark profiles played at each interval, the first N of the 100 (0: all).'),
   })
   .strict();
 
