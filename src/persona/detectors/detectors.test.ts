@@ -82,6 +82,10 @@ describe('detectors', () => {
       'they they are the theine how into do the the get it it?',
       'What\uFFFD you mean by that',
       'WhatWhatWhat are you doing for this yourself',
+      'I have really really really really the one\'s really really',
+      "I actually you what was've's really, I'm's the course",
+      "'s really hard what's the? I did's it",
+      'It the mentioned the been there, what the?',
     ]) expect(score('nonLanguage', g), JSON.stringify(g)).toBe(1);
     for (const ok of [
       'You handled that so well. Well done for getting through it.',
@@ -89,6 +93,9 @@ describe('detectors', () => {
       'I hear you, the the meeting on Monday sounds hard.',
       'That was very very hard. Okay okay, tell me more.',
       'It sounds like McKenzie really let you down.',
+      'Honestly, what Lucía did says more about them than about you.',
+      "You're right, it's a lot. That's really, really hard. What's the worst part?",
+      "I'm sorry. You've been carrying the kids' stuff and the rota, and it's been a long week.",
     ]) expect(score('nonLanguage', ok), JSON.stringify(ok)).toBe(0);
   });
   it('scorer: instructions to the judge, including at the end of a long reply', () => {

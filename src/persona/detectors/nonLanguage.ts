@@ -29,18 +29,42 @@ const isVowel = (c: string): boolean => 'aeiouy'.includes(c);
 
 /**
  * Garbled text: the slips of a language model that has not learned to write yet, which real
- * sentences almost never make twice in one reply: a word said twice in a row ("the the"; a few
- * words people do double are allowed), two words run together ("theyThe"), broken characters
- * (U+FFFD, counted twice). Two slips or more read as not language.
+ * sentences almost never make twice in one reply:
+ *   - a word said twice in a row ("the the"; a few words people do double are allowed, though not
+ *     three times: "really really really"), each extra repeat one slip;
+ *   - two words run together ("theyThe"), broken characters (U+FFFD, counted twice);
+ *   - broken contractions: a stray "'s" or "'ve" with no word, two in one word ("what's's"), or one
+ *     on a word that takes none ("I's", "did's", "was've");
+ *   - an article or possessive with no noun: before punctuation ("what's the?") or before a word
+ *     that cannot follow it ("the been", "a the", "my you");
+ *   - two subject pronouns in a row ("I you", "we they").
+ * Two slips or more read as not language.
  */
 const GARBLE_MIN = 2;
 const DOUBLED_OK = new Set(['that', 'had', 'very', 'really', 'so', 'no', 'bye', 'ha', 'hey', 'okay', 'ok', 'yes', 'yeah', 'is', 'much', 'more', 'many', 'far', 'long', 'too', 'hmm', 'mm', 'oh', 'please', 'now', 'go', 'again']);
+const DET = 'the|a|an|my|your|their|our';
+const NOT_AFTER_DET = 'the|a|an|been|was|is|are|were|has|have|had|about|not|their|my|your|our|you|i|we|they|he|she|what|of|to|and|but|would|could|will|can|did|do|does|it|is|am|me|him|them|us';
+const GARBLE_PATTERNS: readonly [RegExp, string][] = [
+  [/(?:^|[\s,;.!?(])'(?:s|ve|re|ll|d|m|t)(?![\p{L}])/gu, 'a contraction with no word'],
+  [/[a-z]'[a-z]+'[a-z]/gu, 'two contractions in one word'],
+  [/(?<![\p{L}'])(?:i|you|we|they|did|was|were|had|has|have|been|do|does|my|your|the|a|an|not|really|what|would|could)'s(?![\p{L}])/gu, 'a "\'s" where none goes'],
+  [/(?<![\p{L}'])(?:was|is|are|were|did|had|has|the|a|an|my|your|not|really)'(?:ve|re|ll|m)(?![\p{L}])/gu, 'a contraction where none goes'],
+  [new RegExp(`(?<![\\p{L}'])(?:${DET})\\s*[?.!,;]`, 'gu'), 'an article with no noun'],
+  // (A doubled word, "the the", is counted once, above.)
+  [new RegExp(`(?<![\\p{L}'])(the|a|an|my|your) (?!\\1(?![\\p{L}']))(?:${NOT_AFTER_DET})(?![\\p{L}'])`, 'gu'), 'an article before a word that cannot follow it'],
+  [/(?<![\p{L}'])(?:i|we|they|he|she) (?:i|you|we|they|he|she)(?![\p{L}'])/gu, 'two pronouns in a row'],
+];
 
 function garbleSlips(head: string, lower: string): string[] {
   const slips: string[] = [];
   if (head.includes('\uFFFD')) slips.push('broken characters', 'broken characters');
   for (const m of head.matchAll(/\p{Ll}\p{Lu}/gu)) slips.push(`"${m[0]}" run together`);
-  for (const m of lower.matchAll(/(?<![a-z'])([a-z']+) \1(?![a-z'])/g)) if (!DOUBLED_OK.has(m[1])) slips.push(`"${m[0]}"`);
+  for (const m of lower.matchAll(/(?<![\p{L}'])([\p{L}']+)((?: \1(?![\p{L}']))+)/gu)) {
+    const repeats = m[2].split(' ').length - 1; // "w w w" = 2 repeats
+    const slipsHere = DOUBLED_OK.has(m[1]) ? repeats - 1 : repeats;
+    for (let i = 0; i < slipsHere; i++) slips.push(`"${m[1]} ${m[1]}"`);
+  }
+  for (const [re, what] of GARBLE_PATTERNS) for (const _ of lower.matchAll(re)) slips.push(what);
   return slips;
 }
 /**
