@@ -37,7 +37,8 @@ const SPEC = {
   seed: { type: 'number', help: 'seed (default 1)' },
   init: { type: 'string', help: 'starting checkpoint (default public/warmstart-<preset>.bin)' },
   out: { type: 'string', help: 'output folder (default runs/<preset>-<algo>-s<seed>)' },
-  'no-eval': { type: 'boolean', help: 'skip the benchmark before and after (for quick runs)' },
+  'no-eval': { type: 'boolean', help: 'skip the benchmark and the perplexity before and after (quick runs)' },
+  'bench-limit': { type: 'number', help: 'play only the first N of the 100 benchmark profiles before and after (quick runs)' },
   json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
   help: { type: 'boolean', help: 'this message' },
 } as const;
@@ -136,9 +137,10 @@ async function main(): Promise<void> {
   const transcripts = join(out, 'transcripts.jsonl');
   writeFileSync(transcripts, '');
   const trainer = new Trainer(be, { config, start, trainProfiles: trainingProfiles() });
-  const bench = benchmarkProfiles();
-  const heldOut = buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(trainer.tokenizer, d.turns));
-  const ppl = () => perplexity(trainer.model, heldOut, { batchSize: 16, seqLen: Math.min(256, start.config.contextLength), lossOn: 'agent' });
+  if (f['bench-limit'] !== undefined && !(Number.isInteger(f['bench-limit']) && f['bench-limit'] >= 1)) die('--bench-limit must be a positive integer', 2);
+  const bench = benchmarkProfiles().slice(0, f['bench-limit'] ?? 100);
+  const heldOut = f['no-eval'] ? [] : buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(trainer.tokenizer, d.turns));
+  const ppl = async () => (f['no-eval'] ? NaN : perplexity(trainer.model, heldOut, { batchSize: 16, seqLen: Math.min(256, start.config.contextLength), lossOn: 'agent' }));
 
   let before: EvalResult | null = null;
   const perplexityBefore = await ppl();
@@ -206,7 +208,7 @@ async function main(): Promise<void> {
     steps: trainer.stepsDone,
     seconds: Math.round(seconds),
     backend: be.name,
-    perplexity: { before: round(perplexityBefore, 2), after: round(perplexityAfter, 2) },
+    perplexity: f['no-eval'] ? null : { before: round(perplexityBefore, 2), after: round(perplexityAfter, 2) },
     out,
     ...(stopped ? { stopped } : {}),
   };

@@ -1,0 +1,50 @@
+/**
+ * `npm run experiment` as a person uses it (real spawns of the entry point): a bad config names the
+ * bad field and exits 2; a tiny ci run writes the five files and prints its JSON summary last.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const run = (...args: string[]) => spawnSync('npx', ['tsx', 'src/cli/experiment.ts', ...args], { encoding: 'utf8', timeout: 240_000 });
+
+describe('npm run experiment', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'experiment-'));
+
+  it('refuses a bad config, naming the field, and a bad flag with the usage', () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ preset: 'ci', lr: -1, algo: 'dpo' }));
+    const r = run('--config', bad);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('lr:');
+    expect(r.stderr).toContain('algo:');
+    const f = run('--reward', 'vibes');
+    expect(f.status).toBe(2);
+    expect(f.stderr).toContain('reward:');
+    const u = run('--colour', 'red');
+    expect(u.status).toBe(2);
+    expect(u.stderr).toContain('usage: npm run experiment');
+  }, 240_000);
+
+  it('trains a tiny ci run and writes config, metrics, transcripts and the checkpoint', () => {
+    const cfg = join(dir, 'tiny.json');
+    writeFileSync(cfg, JSON.stringify({ preset: 'ci', profilesPerStep: 1, groupSize: 2, maxAgentTurns: 2, maxTurnTokens: 8, minibatchSize: 4 }));
+    const out = join(dir, 'run');
+    const r = run('--config', cfg, '--steps', '2', '--seed', '3', '--no-eval', '--out', out, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    expect(summary).toMatchObject({ steps: 2, backend: 'cpu', before: null, after: null });
+    for (const f of ['config.json', 'metrics.csv', 'metrics.json', 'transcripts.jsonl', 'checkpoint.bin']) expect(existsSync(join(out, f)), f).toBe(true);
+    const config = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8'));
+    expect(config).toMatchObject({ preset: 'ci', seed: 3, steps: 2, profilesPerStep: 1 });
+    const metrics = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
+    expect(metrics.map((m: { step: number }) => m.step)).toEqual([1, 2]);
+    expect(readFileSync(join(out, 'metrics.csv'), 'utf8').split('\n')[0]).toMatch(/^step,reward\/mean,/);
+    const transcripts = readFileSync(join(out, 'transcripts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(transcripts).toHaveLength(4);
+    expect(transcripts[0]).toMatchObject({ phase: 'train', step: 1 });
+    expect(r.stderr).toMatch(/backend: CPU/);
+  }, 240_000);
+});
