@@ -19,9 +19,9 @@ const series = runs.map((r) => {
   const rows = JSON.parse(readFileSync(join(dir, 'metrics.json'), 'utf8')) as Record<string, number>[];
   return { label, points: rows.map((x) => [x.step, x[metric]] as [number, number]).filter(([, y]) => Number.isFinite(y)) };
 });
-const W = 640;
+const W = 780;
 const H = 300;
-const M = { l: 48, r: 150, t: 24, b: 36 };
+const M = { l: 48, r: 250, t: 24, b: 36 };
 const xs = series.flatMap((s) => s.points.map((p) => p[0]));
 const ys = series.flatMap((s) => s.points.map((p) => p[1]));
 const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
