@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   if (!f['no-eval']) {
     before = await trainer.evaluate(bench);
     for (const d of before.rollouts) appendFileSync(transcripts, `${transcriptLine('before', 0, d)}\n`);
-    console.error(`benchmark before: score ${before.score.toFixed(1)}, success ${(before.success * 100).toFixed(0)}%, failure ${(before.failure * 100).toFixed(0)}% (${before.seconds.toFixed(0)} s); perplexity ${perplexityBefore.toFixed(2)}`);
+    console.error(`benchmark before: score ${round(before.score, 1)}, success ${(before.success * 100).toFixed(0)}%, failure ${(before.failure * 100).toFixed(0)}% (${before.seconds.toFixed(0)} s); perplexity ${perplexityBefore.toFixed(2)}`);
   }
 
   const rows: Record<string, number>[] = [];
@@ -198,7 +198,7 @@ async function main(): Promise<void> {
   if (!f['no-eval']) {
     after = await trainer.evaluate(bench);
     for (const d of after.rollouts) appendFileSync(transcripts, `${transcriptLine('after', trainer.stepsDone, d)}\n`);
-    console.error(`benchmark after: score ${after.score.toFixed(1)}, success ${(after.success * 100).toFixed(0)}%, failure ${(after.failure * 100).toFixed(0)}% (${after.seconds.toFixed(0)} s); perplexity ${perplexityAfter.toFixed(2)}`);
+    console.error(`benchmark after: score ${round(after.score, 1)}, success ${(after.success * 100).toFixed(0)}%, failure ${(after.failure * 100).toFixed(0)}% (${after.seconds.toFixed(0)} s); perplexity ${perplexityAfter.toFixed(2)}`);
   }
   const seconds = (performance.now() - t0) / 1000;
   console.error(`wrote ${out}/{config.json, metrics.csv, metrics.json, transcripts.jsonl, checkpoint.bin} in ${seconds.toFixed(0)} s`);
