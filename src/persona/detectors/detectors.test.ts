@@ -67,6 +67,9 @@ describe('detectors', () => {
   });
   it('length against taste', () => {
     expect(score('length', 'word '.repeat(200))).toBeGreaterThan(0.5);
+    // Backchannel alone brushes the user off (a full score); with something after it, it does not.
+    for (const b of ['Okay.', 'Hm.', 'Yeah, I guess.', 'Oh.', 'Right. Sure.']) expect(score('length', b), b).toBe(1);
+    expect(score('length', 'Okay. What happened with the rota after that?')).toBe(0);
     expect(score('length', 'Sounds like a long week with the rota.')).toBe(0);
   });
   it('non-language: mash, soup, symbols, empty, other scripts; plain English passes', () => {

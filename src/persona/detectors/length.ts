@@ -13,10 +13,23 @@ export const LENGTH_RANGE = {
   long: { min: 10, max: 160 },
 } as const;
 
+/**
+ * Backchannel words: "Okay.", "Hm.", "Yeah, I guess." and nothing else is not a reply to someone
+ * telling you something hard; it brushes them off (a full curt score). Without it a user met a
+ * reply that tries nothing with no change at all, and RL policies learned to say only "Okay."
+ * (docs/RESULTS.md). No reply of the warm-start corpus consists of these words alone.
+ */
+const BACKCHANNEL = new Set('okay ok oh yeah yes yep no nope hm hmm mm mhm right sure maybe i guess wow ah aw cool fine alright well um uh huh k see so really true and but'.split(' '));
+const BACKCHANNEL_MAX_WORDS = 4;
+
 export function detectLength(ctx: DetectorContext): DetectorHit {
   const taste = ctx.profile.lengthTaste;
   const { min, max } = LENGTH_RANGE[taste];
   const n = ctx.reply.wordCountFull;
+  const w = ctx.reply.words;
+  if (w.length > 0 && w.length <= BACKCHANNEL_MAX_WORDS && n <= BACKCHANNEL_MAX_WORDS && w.every((x) => BACKCHANNEL.has(x))) {
+    return { id: 'length', score: 1, reason: `"${ctx.reply.head.slice(0, 40)}" and nothing more brushes me off` };
+  }
   if (n > max) return { id: 'length', score: clamp01((n - max) / max), reason: `${n} words is too long for someone who likes ${taste} replies (over ${max})` };
   if (n > 0 && n < min) return { id: 'length', score: 0.5, reason: `${n} word${n === 1 ? '' : 's'} feels curt to someone who likes ${taste} replies` };
   return { id: 'length', score: 0, reason: `${n} words suits someone who likes ${taste} replies` };
