@@ -1,7 +1,8 @@
 /**
  * The lab's page: where it runs (the adapter line, with a plain notice on a software adapter or the
  * CPU fallback), then three views: the Lab (a shared run, configure, train, charts, transcripts),
- * the Runs kept in this browser, and the supervised warm start with a demo dialogue.
+ * the Runs kept in this browser, the supervised warm start with a demo dialogue, and Play (a person
+ * talks with a simulated user, then watches a policy talk with the same one).
  * A run link in the URL fragment is read on load and whenever the fragment changes.
  */
 import { useEffect } from 'react';
@@ -17,6 +18,7 @@ import { MetricsPanel } from './lab/MetricsPanel';
 import { TranscriptsPanel } from './lab/TranscriptsPanel';
 import { SharedRunPanel } from './lab/SharedRunPanel';
 import { RunsView } from './lab/RunsView';
+import { PlayView } from './play/PlayView';
 import { ShortcutsDialog, useShortcuts } from './lab/Shortcuts';
 import './lab/lab.css';
 
@@ -24,6 +26,7 @@ const VIEWS: { view: View; label: string }[] = [
   { view: 'lab', label: 'Lab' },
   { view: 'runs', label: 'Runs' },
   { view: 'warm-start', label: 'Warm start' },
+  { view: 'play', label: 'Play' },
 ];
 
 function Nav() {
@@ -92,6 +95,7 @@ export function App() {
             </section>
           </>
         )}
+        {view === 'play' && <PlayView />}
         {view === 'warm-start' && (
           <>
             <WarmStartPanel />

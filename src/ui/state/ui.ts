@@ -8,7 +8,7 @@ import { persist } from 'zustand/middleware';
 import { decodeShareFragment, encodeShareLink, type ShareDecodeResult } from '../../lab/share';
 import type { RunConfig } from '../../rl/config';
 
-export type View = 'lab' | 'runs' | 'warm-start';
+export type View = 'lab' | 'runs' | 'warm-start' | 'play';
 
 interface UiState {
   view: View;

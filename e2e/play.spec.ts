@@ -1,0 +1,83 @@
+/**
+ * Play end to end in headless Chromium: a person talks with benchmark user bench-001 (the user runs
+ * in the page), sees each change with its appraisal and the user's next line, is brushed off for a
+ * bare backchannel, keeps a draft across a tab switch, then watches the shipped warm start play the
+ * same user through the engine worker (SwiftShader or the CPU here). Screenshot: e2e/screenshots/play.png.
+ */
+import { test, expect } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+
+const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
+mkdirSync(SHOTS, { recursive: true });
+
+test('a person plays bench-001, sees every change and its reasons, then watches the policy', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Play' }).click();
+
+  const profile = page.getByRole('combobox', { name: 'Profile' });
+  await expect(profile).toHaveValue('bench-001');
+  await expect(profile.locator('option')).toHaveCount(100);
+  await page.getByTestId('play-start').click();
+
+  const transcript = page.getByTestId('play-transcript');
+  await expect(transcript.locator('.line-user').first()).not.toBeEmpty();
+  const reply = page.getByRole('textbox', { name: 'Your reply' });
+  await expect(reply).toBeFocused();
+
+  // Shift+Enter is a new line; Enter sends.
+  await reply.fill('That sounds exhausting.');
+  await reply.press('Shift+Enter');
+  await expect(reply).toHaveValue('That sounds exhausting.\n');
+  await reply.fill("That sounds exhausting. What's been the hardest part?");
+  await reply.press('Enter');
+  const turns = page.getByTestId('play-transcript-turn');
+  await expect(turns).toHaveCount(1);
+  await expect(reply).toHaveValue('');
+  const first = turns.nth(0);
+  await expect(first.getByTestId('change')).toHaveText(/^[+-]?\d+$/);
+  const appraisal = first.getByTestId('play-transcript-appraisal');
+  await expect(appraisal).toContainText('emotion');
+  for (const part of ['What the reply tries', 'Fit to the hidden need', 'Inner reaction']) await expect(appraisal).toContainText(part);
+  await expect(appraisal.locator('dd').first()).not.toBeEmpty();
+  await expect(first.locator('.line-user .text')).not.toBeEmpty();
+
+  // A draft survives a tab switch.
+  await reply.fill('Okay.');
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Lab' }).click();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Play' }).click();
+  await expect(page.getByRole('textbox', { name: 'Your reply' })).toHaveValue('Okay.');
+
+  // A bare backchannel reads as a brush-off: the change is negative.
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(turns).toHaveCount(2);
+  const change = Number(await turns.nth(1).getByTestId('change').textContent());
+  expect(change).toBeLessThan(0);
+  await expect(turns.nth(1).locator('.line-user .text')).not.toBeEmpty();
+  await expect(page.getByRole('img', { name: /Your dialogue: emotion 40 → \d+ → \d+/ })).toBeVisible();
+
+  // The shipped warm start plays the same user, as many replies as the person made (two).
+  await expect(page.getByTestId('watch-button')).toBeEnabled({ timeout: 30_000 });
+  await page.getByTestId('watch-button').click();
+  const policy = page.getByTestId('policy-transcript');
+  await expect(policy).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByTestId('policy-transcript-turn')).toHaveCount(2);
+  await expect(policy.locator('.line-user').first()).toHaveText(await transcript.locator('.line-user').first().textContent() ?? '');
+  await expect(page.getByTestId('policy-transcript-appraisal').first()).toContainText('Fit to the hidden need');
+  await expect(page.getByTestId('policy-final')).toContainText('started at 40');
+
+  await page.screenshot({ path: `${SHOTS}play.png`, fullPage: true });
+
+  // Brushed off again and again, the user gives up (or the turn cap ends it): the hidden intention is revealed.
+  const end = page.getByTestId('play-end');
+  for (let i = 0; i < 8 && !(await end.isVisible()); i++) {
+    await page.getByRole('textbox', { name: 'Your reply' }).fill(i % 2 ? 'Hm.' : 'Okay.');
+    await page.getByRole('textbox', { name: 'Your reply' }).press('Enter');
+    await expect(turns).toHaveCount(3 + i);
+  }
+  await expect(end).toContainText('The dialogue is over');
+  await expect(end).toContainText(/Hidden intention: \S/);
+  await expect(end).toContainText(/Final emotion \d+/);
+  await expect(page.getByRole('textbox', { name: 'Your reply' })).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}play-end.png`, fullPage: true });
+});

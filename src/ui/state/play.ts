@@ -1,0 +1,128 @@
+/**
+ * Store: the Play view. A person talks with one simulated benchmark user (run in the page: the user
+ * is pure TypeScript and cheap), sees every change with its appraisal, and can then watch a policy
+ * (the shipped warm start, or the one trained in this tab) handle the same user through the engine
+ * worker's demo dialogue. The typed draft lives here, so nothing typed is lost on a tab switch.
+ */
+import { create } from 'zustand';
+import { createSimulatedUser, restoreSimulatedUser, type UserState } from '../../persona/user';
+import { START_EMOTION, TURN_CAP, type Difficulty, type EndReason } from '../../persona/dynamics';
+import { benchmarkProfiles } from '../../persona/sets';
+import type { Profile } from '../../persona/profile';
+import type { DemoReport } from '../../worker/protocol';
+import { onWorkerMessage, sendToWorker } from './worker';
+
+/** The user's seed: the same one the worker's demo dialogue uses, so both meet the same user. */
+const USER_SEED = 0;
+
+export interface PlayTurn {
+  reply: string;
+  change: number;
+  emotion: number;
+  appraisal: { intent: string; fit: string; inner: string; feeling: string };
+  /** The user's next line. */
+  line: string;
+}
+
+export interface PlaySession {
+  profileId: string;
+  difficulty: Difficulty;
+  opening: string;
+  startEmotion: number;
+  turns: PlayTurn[];
+  /** Null while the dialogue goes on. */
+  endReason: EndReason | null;
+  /** The user, JSON-able; restored for each reply. */
+  user: UserState;
+}
+
+export type WatchSource = 'shipped' | 'last';
+
+export interface WatchState {
+  status: 'idle' | 'running' | 'done' | 'failed';
+  profileId: string | null;
+  source: WatchSource;
+  report: DemoReport | null;
+  error: string | null;
+}
+
+interface PlayState {
+  profileId: string;
+  difficulty: Difficulty;
+  draft: string;
+  session: PlaySession | null;
+  /** Why the last reply could not be played, if it could not. */
+  error: string | null;
+  watch: WatchState;
+  setProfile(id: string): void;
+  setDifficulty(d: Difficulty): void;
+  setDraft(text: string): void;
+  start(): void;
+  send(): void;
+  /** Play the chosen profile with a policy in the engine worker (replies: 1..10). */
+  watchPolicy(source: WatchSource, checkpoint: string, replies: number): void;
+}
+
+export const DEFAULT_PROFILE = 'bench-001';
+export const PLAY_TURN_CAP = TURN_CAP.benchmark;
+
+export function findProfile(id: string): Profile | undefined {
+  return benchmarkProfiles().find((p) => p.id === id);
+}
+
+let subscribed = false;
+
+export const usePlay = create<PlayState>((set, get) => ({
+  profileId: DEFAULT_PROFILE,
+  difficulty: 'moderate',
+  draft: '',
+  session: null,
+  error: null,
+  watch: { status: 'idle', profileId: null, source: 'shipped', report: null, error: null },
+  setProfile: (profileId) => set({ profileId }),
+  setDifficulty: (difficulty) => set({ difficulty }),
+  setDraft: (draft) => set({ draft }),
+  start() {
+    const { profileId, difficulty } = get();
+    const profile = findProfile(profileId);
+    if (!profile) return set({ error: `No benchmark profile "${profileId}".` });
+    const user = createSimulatedUser(profile, { seed: USER_SEED, difficulty, mode: 'benchmark' });
+    set({
+      error: null,
+      session: {
+        profileId, difficulty, opening: user.opening, startEmotion: START_EMOTION.benchmark, turns: [], endReason: null, user: user.state,
+      },
+    });
+  },
+  send() {
+    const { session, draft } = get();
+    const reply = draft.trim();
+    if (!session || session.endReason !== null || reply === '') return;
+    const profile = findProfile(session.profileId);
+    if (!profile) return set({ error: `No benchmark profile "${session.profileId}".` });
+    try {
+      const user = restoreSimulatedUser(profile, session.user);
+      const r = user.respond(reply);
+      const a = r.appraisal;
+      const turn: PlayTurn = { reply, change: r.change, emotion: r.emotion, appraisal: { intent: a.intent, fit: a.fit, inner: a.inner, feeling: a.feeling }, line: r.line };
+      set({ draft: '', error: null, session: { ...session, turns: [...session.turns, turn], endReason: r.endReason, user: user.state } });
+    } catch (e) {
+      set({ error: e instanceof Error ? e.message : String(e) });
+    }
+  },
+  watchPolicy(source, checkpoint, replies) {
+    if (get().watch.status === 'running') return;
+    if (!subscribed) {
+      subscribed = true;
+      onWorkerMessage((m) => {
+        // Only answers to a request made here (the Warm start view's demo shares the message type).
+        if (get().watch.status !== 'running') return;
+        if (m.type === 'demo-done') set((s) => ({ watch: { ...s.watch, status: 'done', report: m.report } }));
+        else if (m.type === 'demo-failed') set((s) => ({ watch: { ...s.watch, status: 'failed', error: m.message } }));
+      });
+    }
+    const profileId = get().session?.profileId ?? get().profileId;
+    set({ watch: { status: 'running', profileId, source, report: null, error: null } });
+    sendToWorker({ type: 'demo-dialogue', request: { checkpoint, profileId, turns: Math.max(1, Math.min(PLAY_TURN_CAP, Math.round(replies))), seed: 1 } });
+  },
+}));
