@@ -80,4 +80,26 @@ test('a person plays bench-001, sees every change and its reasons, then watches 
   await expect(end).toContainText(/Final emotion \d+/);
   await expect(page.getByRole('textbox', { name: 'Your reply' })).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}play-end.png`, fullPage: true });
+
+  // A user of one's own: the form is checked against the schema, field by field; a valid one plays.
+  await page.getByRole('button', { name: 'Write a user of your own…' }).click();
+  await page.getByLabel('Age', { exact: true }).fill('7');
+  await page.getByLabel('Details', { exact: true }).fill('only one');
+  await page.getByRole('button', { name: 'Check and use this user' }).click();
+  await expect(page.getByTestId('profile-form-errors')).toContainText('2 fields need attention');
+  await expect(page.getByLabel('Age', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel('Age', { exact: true }).fill('29');
+  await page.getByLabel('Details', { exact: true }).fill('the school gate\nthe bedtime talk');
+  await page.getByLabel('Name', { exact: true }).fill('Robin');
+  await page.getByLabel('Opening line', { exact: true }).fill('I keep replaying what the other parents said.');
+  await page.getByRole('button', { name: 'Check and use this user' }).click();
+  await expect(page.getByTestId('profile-form-ok')).toContainText('Robin (custom-bench-001) matches the schema');
+  await expect(profile).toHaveValue('custom-bench-001');
+  await page.getByTestId('play-start').click();
+  await expect(transcript.locator('.line-user').first()).toHaveText('user' + 'I keep replaying what the other parents said.');
+  await page.getByRole('textbox', { name: 'Your reply' }).fill('That sounds painful. What did they say?');
+  await page.getByRole('textbox', { name: 'Your reply' }).press('Enter');
+  await expect(turns).toHaveCount(1);
+  await expect(page.getByTestId('watch-button')).toBeDisabled();
+  await page.screenshot({ path: `${SHOTS}play-custom.png`, fullPage: true });
 });

@@ -13,7 +13,8 @@ import { bandOf } from '../../persona/dynamics';
 import { useEngine } from '../state/engine';
 import { useWarmStart } from '../state/warmstart';
 import { SHIPPED_CHECKPOINT } from '../state/demo';
-import { findProfile, PLAY_TURN_CAP, usePlay, type PlayTurn, type WatchSource } from '../state/play';
+import { findProfile, isBenchmarkId, PLAY_TURN_CAP, usePlay, type PlayTurn, type WatchSource } from '../state/play';
+import { ProfileFormPanel } from './ProfileFormPanel';
 import './play.css';
 
 const END_TEXT: Record<string, string> = {
@@ -205,6 +206,7 @@ function PolicyDialogue() {
   const running = watch.status === 'running';
   const profileId = session?.profileId ?? chosenId;
   const mine = session?.turns.length ?? 0;
+  const benchmark = isBenchmarkId(profileId);
   const count = replies === 'match' ? Math.max(1, Math.min(PLAY_TURN_CAP, mine || 3)) : replies;
   const turns = useMemo(() => (watch.report ? toTurns(watch.report.lines) : []), [watch.report]);
   const report = watch.report;
@@ -246,7 +248,7 @@ function PolicyDialogue() {
         <button
           type="button"
           data-testid="watch-button"
-          disabled={!ready || running}
+          disabled={!ready || running || !benchmark}
           onClick={() => watchPolicy(source, source === 'last' ? 'last' : new URL(`${import.meta.env.BASE_URL}${SHIPPED_CHECKPOINT}`, document.baseURI).href, count)}
         >
           {running ? 'The policy is talking…' : 'Watch the policy'}
@@ -255,6 +257,7 @@ function PolicyDialogue() {
       <p className="muted small">
         The policy plays {profileId} at moderate difficulty{difficulty === 'strict' ? ' (the demo has no strict setting)' : ''}, sampling at temperature 0.7. It
         never sees the hidden intention either.{!ready ? ' The engine is still checking the GPU.' : ''}
+        {!benchmark ? ' The policy demo plays benchmark users only, not one written here.' : ''}
       </p>
       {running && (
         <p className="muted" role="status" data-testid="watch-progress">
@@ -289,6 +292,7 @@ export function PlayView() {
   const setDifficulty = usePlay((s) => s.setDifficulty);
   const start = usePlay((s) => s.start);
   const profiles = useMemo(() => benchmarkProfiles(), []);
+  const custom = usePlay((s) => s.custom);
   const shown = findProfile(session?.profileId ?? profileId);
 
   return (
@@ -303,6 +307,11 @@ export function PlayView() {
         <label>
           Profile
           <select value={profileId} onChange={(e) => setProfile(e.target.value)}>
+            {custom && (
+              <option value={custom.id}>
+                {custom.id} — {custom.name}, {custom.age} — {custom.scenario.domain} (yours)
+              </option>
+            )}
             {profiles.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.id} — {p.name}, {p.age} — {p.scenario.domain}
@@ -321,6 +330,7 @@ export function PlayView() {
           {session ? 'Start again' : 'Start'}
         </button>
       </div>
+      <ProfileFormPanel />
       {shown && (
         <p className="play-who" data-testid="play-who">
           <strong>{shown.name}</strong>, {shown.age}, {shown.occupation} ({shown.pronouns}) — {shown.scenario.domain}

@@ -10,6 +10,7 @@ import { START_EMOTION, TURN_CAP, type Difficulty, type EndReason } from '../../
 import { benchmarkProfiles } from '../../persona/sets';
 import type { Profile } from '../../persona/profile';
 import type { DemoReport } from '../../worker/protocol';
+import type { FormKey, ProfileForm } from '../play/profileForm';
 import { onWorkerMessage, sendToWorker } from './worker';
 
 /** The user's seed: the same one the worker's demo dialogue uses, so both meet the same user. */
@@ -54,6 +55,14 @@ interface PlayState {
   /** Why the last reply could not be played, if it could not. */
   error: string | null;
   watch: WatchState;
+  /** A profile the person wrote (checked against the schema), playable here beside the benchmark ones. */
+  custom: Profile | null;
+  /** The profile form being edited, kept across tab switches; null while closed. */
+  form: ProfileForm | null;
+  setForm(form: ProfileForm | null): void;
+  setFormField(key: FormKey, value: string): void;
+  /** Use a checked profile: it becomes the chosen one. */
+  adoptCustom(profile: Profile): void;
   setProfile(id: string): void;
   setDifficulty(d: Difficulty): void;
   setDraft(text: string): void;
@@ -67,8 +76,13 @@ export const DEFAULT_PROFILE = 'bench-001';
 export const PLAY_TURN_CAP = TURN_CAP.benchmark;
 
 export function findProfile(id: string): Profile | undefined {
+  const custom = usePlay.getState().custom;
+  if (custom?.id === id) return custom;
   return benchmarkProfiles().find((p) => p.id === id);
 }
+
+/** Whether the engine worker's demo can play this user (it plays benchmark users only). */
+export const isBenchmarkId = (id: string): boolean => benchmarkProfiles().some((p) => p.id === id);
 
 let subscribed = false;
 
@@ -79,6 +93,11 @@ export const usePlay = create<PlayState>((set, get) => ({
   session: null,
   error: null,
   watch: { status: 'idle', profileId: null, source: 'shipped', report: null, error: null },
+  custom: null,
+  form: null,
+  setForm: (form) => set({ form }),
+  setFormField: (key, value) => set((s) => (s.form ? { form: { ...s.form, [key]: value } } : {})),
+  adoptCustom: (custom) => set({ custom, profileId: custom.id }),
   setProfile: (profileId) => set({ profileId }),
   setDifficulty: (difficulty) => set({ difficulty }),
   setDraft: (draft) => set({ draft }),
