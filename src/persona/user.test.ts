@@ -120,6 +120,14 @@ describe('simulated user', () => {
     };
     expect(rate('moderate')).toBeGreaterThan(rate('strict'));
   });
+
+  it('meets bare backchannel as a curt brush-off (too short, not too long)', () => {
+    const u = createSimulatedUser(FIXTURE_BENCHMARK_PROFILES[0], { seed: 0, difficulty: 'moderate', mode: 'benchmark' });
+    const r = u.respond('Okay.');
+    expect(r.change).toBeLessThan(0);
+    expect(r.appraisal.reaction).toBe('tooShort');
+    expect(r.appraisal.inner).not.toMatch(/wall of text/);
+  });
 });
 
 /** Pinned: update only on a deliberate change to the engine, and say so in the commit. */

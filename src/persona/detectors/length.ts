@@ -28,7 +28,7 @@ export function detectLength(ctx: DetectorContext): DetectorHit {
   const n = ctx.reply.wordCountFull;
   const w = ctx.reply.words;
   if (w.length > 0 && w.length <= BACKCHANNEL_MAX_WORDS && n <= BACKCHANNEL_MAX_WORDS && w.every((x) => BACKCHANNEL.has(x))) {
-    return { id: 'length', score: 1, reason: `"${ctx.reply.head.slice(0, 40)}" and nothing more brushes me off` };
+    return { id: 'length', score: 1, reason: `"${ctx.reply.head.slice(0, 40)}" and nothing more: curt, it brushes me off` };
   }
   if (n > max) return { id: 'length', score: clamp01((n - max) / max), reason: `${n} words is too long for someone who likes ${taste} replies (over ${max})` };
   if (n > 0 && n < min) return { id: 'length', score: 0.5, reason: `${n} word${n === 1 ? '' : 's'} feels curt to someone who likes ${taste} replies` };

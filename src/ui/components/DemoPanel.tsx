@@ -9,6 +9,7 @@ import { INTENTIONS } from '../../persona/profile';
 import { useEngine } from '../state/engine';
 import { SHIPPED_CHECKPOINT, useDemo } from '../state/demo';
 import { useWarmStart } from '../state/warmstart';
+import { AppraisalList } from './AppraisalList';
 
 export function DemoPanel() {
   const ready = useEngine((s) => s.phase === 'ready');
@@ -95,14 +96,7 @@ export function DemoPanel() {
                     </span>{' '}
                     → emotion {l.emotion}: {l.appraisal.feeling}
                   </summary>
-                  <dl className="kv">
-                    <dt>What the reply tries</dt>
-                    <dd>{l.appraisal.intent}</dd>
-                    <dt>Fit to the hidden need</dt>
-                    <dd>{l.appraisal.fit}</dd>
-                    <dt>Inner reaction</dt>
-                    <dd>{l.appraisal.inner}</dd>
-                  </dl>
+                  <AppraisalList appraisal={l.appraisal} />
                 </details>
               )}
             </li>

@@ -10,6 +10,7 @@ import { INTENTION_IDS, INTENTIONS } from '../../persona/profile';
 import type { TranscriptItem } from '../../worker/protocol';
 import { useTraining } from '../state/training';
 import { useUi } from '../state/ui';
+import { AppraisalList } from '../components/AppraisalList';
 
 export type Outcome = 'success' | 'failure' | 'neither';
 
@@ -85,14 +86,7 @@ function Dialogue({ d, open }: { d: TranscriptItem; open: boolean }) {
               <p className="appraisal-head">
                 <span className={`change ${t.change > 0 ? 'up' : t.change < 0 ? 'down' : ''}`}>{signed(t.change)}</span> → emotion {t.emotion}: {t.appraisal.feeling}
               </p>
-              <dl className="kv">
-                <dt>What the reply tries</dt>
-                <dd>{t.appraisal.intent}</dd>
-                <dt>Fit to the hidden need</dt>
-                <dd>{t.appraisal.fit}</dd>
-                <dt>Inner reaction</dt>
-                <dd>{t.appraisal.inner}</dd>
-              </dl>
+              <AppraisalList appraisal={t.appraisal} />
             </div>
             <div className="line line-user">
               <span className="who">user</span>

@@ -16,6 +16,7 @@ import { SHIPPED_CHECKPOINT } from '../state/demo';
 import { findProfile, isBenchmarkId, PLAY_TURN_CAP, usePlay, type PlayTurn, type WatchSource } from '../state/play';
 import { ProfileFormPanel } from './ProfileFormPanel';
 import './play.css';
+import { AppraisalList } from '../components/AppraisalList';
 
 const END_TEXT: Record<string, string> = {
   success: 'the user left feeling better (emotion reached 100)',
@@ -67,14 +68,7 @@ function Dialogue({ who, opening, turns, testId }: { who: string; opening: strin
               </span>{' '}
               → emotion <strong>{t.emotion}</strong>: {t.appraisal.feeling}
             </p>
-            <dl className="kv">
-              <dt>What the reply tries</dt>
-              <dd>{t.appraisal.intent}</dd>
-              <dt>Fit to the hidden need</dt>
-              <dd>{t.appraisal.fit}</dd>
-              <dt>Inner reaction</dt>
-              <dd>{t.appraisal.inner}</dd>
-            </dl>
+            <AppraisalList appraisal={t.appraisal} />
           </div>
           <div className="line line-user">
             <span className="who">user</span>

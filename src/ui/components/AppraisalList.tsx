@@ -1,0 +1,22 @@
+/**
+ * The user's reading of one reply, as the lab shows it everywhere (transcripts, the demo, play):
+ * what the reply tries, its fit to the hidden need, and the inner reaction. Text only.
+ */
+export interface AppraisalText {
+  intent: string;
+  fit: string;
+  inner: string;
+}
+
+export function AppraisalList({ appraisal }: { appraisal: AppraisalText }) {
+  return (
+    <dl className="kv">
+      <dt>What the reply tries</dt>
+      <dd>{appraisal.intent}</dd>
+      <dt>Fit to the hidden need</dt>
+      <dd>{appraisal.fit}</dd>
+      <dt>Inner reaction</dt>
+      <dd>{appraisal.inner}</dd>
+    </dl>
+  );
+}
