@@ -40,6 +40,8 @@ test('a person plays bench-001, sees every change and its reasons, then watches 
   await expect(appraisal).toContainText('emotion');
   for (const part of ['What the reply tries', 'Fit to the hidden need', 'Inner reaction']) await expect(appraisal).toContainText(part);
   await expect(appraisal.locator('dd').first()).not.toBeEmpty();
+  // The fit names the hidden need, so it waits for the end of the dialogue.
+  await expect(appraisal.locator('dd').nth(1)).toContainText('shown when your dialogue ends');
   await expect(first.locator('.line-user .text')).not.toBeEmpty();
 
   // A draft survives a tab switch.
@@ -78,6 +80,7 @@ test('a person plays bench-001, sees every change and its reasons, then watches 
   await expect(end).toContainText('The dialogue is over');
   await expect(end).toContainText(/Hidden intention: \S/);
   await expect(end).toContainText(/Final emotion \d+/);
+  await expect(turns.nth(0).getByTestId('play-transcript-appraisal').locator('dd').nth(1)).not.toContainText('shown when');
   await expect(page.getByRole('textbox', { name: 'Your reply' })).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}play-end.png`, fullPage: true });
 

@@ -8,13 +8,14 @@ export interface AppraisalText {
   inner: string;
 }
 
-export function AppraisalList({ appraisal }: { appraisal: AppraisalText }) {
+/** hideFit: the fit names the hidden need, so Play keeps it back until the person's dialogue ends. */
+export function AppraisalList({ appraisal, hideFit = false }: { appraisal: AppraisalText; hideFit?: boolean }) {
   return (
     <dl className="kv">
       <dt>What the reply tries</dt>
       <dd>{appraisal.intent}</dd>
       <dt>Fit to the hidden need</dt>
-      <dd>{appraisal.fit}</dd>
+      <dd>{hideFit ? <em>shown when your dialogue ends (it names the need)</em> : appraisal.fit}</dd>
       <dt>Inner reaction</dt>
       <dd>{appraisal.inner}</dd>
     </dl>

@@ -48,7 +48,7 @@ function Trajectory({ values, label }: { values: number[]; label: string }) {
 }
 
 /** One dialogue: the opening, then each reply with its appraisal and the user's answer. */
-function Dialogue({ who, opening, turns, testId }: { who: string; opening: string; turns: PlayTurn[]; testId: string }) {
+function Dialogue({ who, opening, turns, testId, hideFit }: { who: string; opening: string; turns: PlayTurn[]; testId: string; hideFit: boolean }) {
   return (
     <ol className="transcript play-transcript" data-testid={testId}>
       <li className="line line-user">
@@ -68,7 +68,7 @@ function Dialogue({ who, opening, turns, testId }: { who: string; opening: strin
               </span>{' '}
               → emotion <strong>{t.emotion}</strong>: {t.appraisal.feeling}
             </p>
-            <AppraisalList appraisal={t.appraisal} />
+            <AppraisalList appraisal={t.appraisal} hideFit={hideFit} />
           </div>
           <div className="line line-user">
             <span className="who">user</span>
@@ -120,7 +120,7 @@ function YourDialogue() {
         </span>
         <Trajectory values={[session.startEmotion, ...session.turns.map((t) => t.emotion)]} label="Your dialogue" />
       </div>
-      <Dialogue who="you" opening={session.opening} turns={session.turns} testId="play-transcript" />
+      <Dialogue who="you" opening={session.opening} turns={session.turns} testId="play-transcript" hideFit={!over} />
       <p className="visually-hidden" aria-live="polite">
         {last ? `${signed(last.change)}, emotion ${last.emotion}. ${last.appraisal.feeling}. The user says: ${last.line}` : ''}
       </p>
@@ -266,7 +266,7 @@ function PolicyDialogue() {
       {report && (
         <>
           {report.profileId !== profileId && <p className="notice notice-warn">This dialogue is with {report.profileId}, not the user chosen now.</p>}
-          <Dialogue who="policy" opening={report.lines[0]?.text ?? ''} turns={turns} testId="policy-transcript" />
+          <Dialogue who="policy" opening={report.lines[0]?.text ?? ''} turns={turns} testId="policy-transcript" hideFit={session !== null && session.endReason === null} />
           <p className="muted small" data-testid="policy-final">
             Final emotion {report.finalEmotion} (started at {report.startEmotion})
             {report.finalEmotion >= 100 ? '; the user left feeling better' : report.finalEmotion < 10 ? '; the user gave up' : ''}. {turns.length}{' '}
