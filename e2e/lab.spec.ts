@@ -19,6 +19,8 @@ const TINY: [label: string, value: string][] = [
   ['Replies per dialogue', '2'],
   ['Tokens per reply', '8'],
   ['Minibatch size', '4'],
+  // The benchmark is played before step 1 (and after the last): 2 users keep it to seconds.
+  ['Benchmark users', '2'],
 ];
 
 async function openLab(page: Page, path = '/'): Promise<void> {
@@ -59,6 +61,13 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   await expect(transcripts.locator('.dialogue').first()).toBeVisible();
   await expect(transcripts).toContainText('Hidden intention (the policy never sees it)');
   await expect(transcripts).toContainText('Inner reaction');
+  // Evaluate: the starting policy's benchmark (played before step 1) next to the reference policies.
+  const evaluate = page.getByRole('region', { name: 'Evaluate' });
+  await expect(evaluate.locator('tr[data-row="before"] td').first()).toHaveText(/^\d+\.\d$/);
+  await expect(evaluate.locator('tr[data-row="before"] td').last()).toHaveText('2');
+  await expect(evaluate.locator('tr[data-row="oracle"] td').first()).toHaveText(/^\d+\.\d$/);
+  await expect(evaluate.getByRole('table', { name: 'Benchmark score by intention and personality type' })).toContainText('Personality type');
+  await evaluate.screenshot({ path: `${SHOTS}lab-evaluate.png` });
 
   // Pause: the run stops between steps and stays there.
   await page.getByRole('button', { name: 'Pause', exact: true }).click();

@@ -1,7 +1,7 @@
 /**
  * The lab's page: where it runs (the adapter line, with a plain notice on a software adapter or the
- * CPU fallback), then three views: the Lab (a shared run, configure, train, charts, transcripts),
- * the Runs kept in this browser, the supervised warm start with a demo dialogue, and Play (a person
+ * CPU fallback), then three views: the Lab (a shared run, configure, train, charts, the benchmark
+ * before and after next to the reference policies, transcripts), the Runs kept in this browser, the supervised warm start with a demo dialogue, and Play (a person
  * talks with a simulated user, then watches a policy talk with the same one).
  * A run link in the URL fragment is read on load and whenever the fragment changes.
  */
@@ -16,6 +16,7 @@ import { ConfigurePanel } from './lab/ConfigurePanel';
 import { TrainPanel } from './lab/TrainPanel';
 import { MetricsPanel } from './lab/MetricsPanel';
 import { TranscriptsPanel } from './lab/TranscriptsPanel';
+import { EvaluatePanel } from './lab/EvaluatePanel';
 import { SharedRunPanel } from './lab/SharedRunPanel';
 import { RunsView } from './lab/RunsView';
 import { PlayView } from './play/PlayView';
@@ -80,6 +81,7 @@ export function App() {
             <ConfigurePanel />
             <TrainPanel />
             <MetricsPanel />
+            <EvaluatePanel />
             <TranscriptsPanel />
           </>
         )}

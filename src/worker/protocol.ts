@@ -6,6 +6,7 @@ import type { AdapterSummary, GpuFailure } from '../engine/gpu/context';
 
 import type { PresetName } from '../engine/model/config';
 import type { WarmStartProgress } from '../experiment/warmstart';
+import type { Breakdown } from '../lab/breakdown';
 import type { IntentionId } from '../persona/profile';
 import type { RunConfig } from '../rl/config';
 
@@ -135,8 +136,13 @@ export interface TrainProgress {
   rows: Record<string, number>[];
   /** New dialogues (each with its step), in order; at most TRANSCRIPTS_PER_STEP per step. */
   dialogues: TranscriptItem[];
+  /** The benchmark played on the starting policy, before step 1 (the first `evalProfiles` users; 0: all). */
+  benchmarkBefore?: Record<string, number>;
   /** The benchmark played at the end of a finished run. */
   benchmarkAfter?: Record<string, number>;
+  /** Those benchmarks broken down by the users' intention and personality type. */
+  breakdownBefore?: Breakdown;
+  breakdownAfter?: Breakdown;
 }
 
 export interface SelfTest {

@@ -45,6 +45,18 @@ describe('the worker training session', () => {
     const last = progress().at(-1)!;
     expect(last.state).toBe('done');
     expect(progress().some((m) => m.benchmarkAfter?.score !== undefined)).toBe(true);
+    // The benchmark before step 1 and after the last, each with its breakdown (1 user: one intention, one type).
+    const before = progress().find((m) => m.benchmarkBefore);
+    expect(before?.rows).toEqual([]);
+    expect(progress().indexOf(before!)).toBeLessThan(progress().findIndex((m) => m.rows.length > 0));
+    expect(before!.benchmarkBefore).toMatchObject({ dialogues: 1 });
+    expect(before!.breakdownBefore!.overall).toMatchObject({ n: 1, score: before!.benchmarkBefore!.score });
+    expect(Object.values(before!.breakdownBefore!.byIntention).map((f) => f.n)).toEqual([1]);
+    expect(Object.values(before!.breakdownBefore!.byType).map((f) => f.n)).toEqual([1]);
+    const after = progress().find((m) => m.breakdownAfter)!;
+    expect(after.breakdownAfter!.overall.score).toBe(after.benchmarkAfter!.score);
+    expect(progress().filter((m) => m.benchmarkBefore)).toHaveLength(1);
+    expect(progress().some((m) => m.phase === 'Evaluating on 1 benchmark users (before training)')).toBe(true);
     const ck = got.filter((m) => m.type === 'train-checkpoint');
     expect(ck).toHaveLength(1);
     if (ck[0].type === 'train-checkpoint') {

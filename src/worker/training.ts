@@ -8,16 +8,20 @@
  * the phase) into at most one message per OUTBOX_INTERVAL_MS; the page never waits on the worker.
  * Checkpoints go out on their own (every `checkpointEvery` steps and at the end), transferred.
  *
- * Not here: fetching the checkpoint (the worker passes a loader), storage (the page saves runs), the
- * benchmark before training (a full benchmark is minutes on a software adapter; see the report).
+ * The benchmark (the first `evalProfiles` users; 0: all 100) is played on the starting policy before
+ * step 1 and again at the end of a finished run; both go out with their breakdown by intention and
+ * personality type. A tiny run should set few benchmark users: all 100 are minutes on a software adapter.
+ *
+ * Not here: fetching the checkpoint (the worker passes a loader), storage (the page saves runs).
  * No DOM: runs in the worker and, with the CPU backend, in Node tests.
  */
 import type { Backend } from '../engine/backend';
+import { benchmarkBreakdown, type Breakdown } from '../lab/breakdown';
 import { loadCheckpoint } from '../engine/model/checkpoint';
 import { PRESETS } from '../engine/model/config';
 import { START_EMOTION } from '../persona/dynamics';
 import { INTENTIONS, type Profile } from '../persona/profile';
-import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
+import { BENCHMARK_COUNT, benchmarkProfiles, trainingProfiles } from '../persona/sets';
 import type { DialogueRollout } from '../rl/rollout';
 import { Trainer, TrainingStopped } from '../rl/trainer';
 import type { FromWorker, TrainAction, TrainProgress, TrainStartRequest, TrainState, TranscriptItem } from './protocol';
@@ -70,23 +74,31 @@ export function trimDialogue(d: DialogueRollout, step: number, index: number, gr
   };
 }
 
+/** The benchmark results: each goes out once, with the next message. */
+type Evaluations = Pick<TrainProgress, 'benchmarkBefore' | 'benchmarkAfter' | 'breakdownBefore' | 'breakdownAfter'>;
+type Head = Omit<TrainProgress, 'rows' | 'dialogues' | keyof Evaluations>;
+const EVALUATION_KEYS = ['benchmarkBefore', 'benchmarkAfter', 'breakdownBefore', 'breakdownAfter'] as const;
+
 /** Collects progress and posts it at most once per interval (the last state always goes out). */
 class Outbox {
   private rows: Record<string, number>[] = [];
   private dialogues: TranscriptItem[] = [];
-  private benchmarkAfter: Record<string, number> | undefined;
+  private evaluations: Evaluations = {};
   private last = -Infinity;
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private head: Omit<TrainProgress, 'rows' | 'dialogues' | 'benchmarkAfter'>;
+  private head: Head;
 
-  constructor(private readonly post: SessionIO['post'], head: Omit<TrainProgress, 'rows' | 'dialogues' | 'benchmarkAfter'>) {
+  constructor(private readonly post: SessionIO['post'], head: Head) {
     this.head = head;
   }
 
   update(head: Partial<Omit<TrainProgress, 'rows' | 'dialogues'>>, rows: Record<string, number>[] = [], dialogues: TranscriptItem[] = []): void {
-    const { benchmarkAfter, ...rest } = head;
+    const rest: Partial<Head> & Evaluations = { ...head };
+    for (const k of EVALUATION_KEYS) {
+      if (rest[k]) Object.assign(this.evaluations, { [k]: rest[k] });
+      delete rest[k];
+    }
     this.head = { ...this.head, ...rest };
-    if (benchmarkAfter) this.benchmarkAfter = benchmarkAfter;
     this.rows.push(...rows);
     this.dialogues.push(...dialogues);
     const wait = this.last + OUTBOX_INTERVAL_MS - performance.now();
@@ -99,13 +111,22 @@ class Outbox {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.last = performance.now();
-    const m: TrainProgress = { ...this.head, rows: this.rows, dialogues: this.dialogues };
-    if (this.benchmarkAfter) m.benchmarkAfter = this.benchmarkAfter;
+    const m: TrainProgress = { ...this.head, rows: this.rows, dialogues: this.dialogues, ...this.evaluations };
     this.rows = [];
     this.dialogues = [];
-    this.benchmarkAfter = undefined;
+    this.evaluations = {};
     this.post({ type: 'train-progress', ...m });
   }
+}
+
+/** Play the first n benchmark users (0: all) with the trainer's policy: the summary and its breakdown. */
+async function playBenchmark(trainer: Trainer, n: number): Promise<{ summary: Record<string, number>; breakdown: Breakdown }> {
+  const profiles = benchmarkProfiles().slice(0, n);
+  const ev = await trainer.evaluate(profiles);
+  return {
+    summary: { score: ev.score, success: ev.success, failure: ev.failure, meanTurns: ev.meanTurns, meanReplyTokens: ev.meanReplyTokens, dialogues: ev.dialogues, seconds: ev.seconds },
+    breakdown: benchmarkBreakdown(ev.rollouts, profiles),
+  };
 }
 
 export class TrainSession {
@@ -165,6 +186,11 @@ export class TrainSession {
       const byId = new Map(profiles.map((p) => [p.id, p]));
       trainer = new Trainer(this.be, { config, start, trainProfiles: profiles });
       const firstOnGpu = this.be.name === 'webgpu';
+      const evalN = config.evalProfiles === 0 ? BENCHMARK_COUNT : config.evalProfiles;
+      // Before: the starting policy on the benchmark, so the end has something to be compared with.
+      say('running', `Evaluating on ${evalN} benchmark users (before training)`);
+      const before = await playBenchmark(trainer, evalN);
+      this.out.update({ benchmarkBefore: before.summary, breakdownBefore: before.breakdown });
       for (;;) {
         if (this.target === 'reset') {
           say('reset', `Reset after step ${step}`);
@@ -172,14 +198,13 @@ export class TrainSession {
         }
         if (this.target === 'stop' || step >= config.steps) {
           const done = step >= config.steps;
-          let benchmarkAfter: Record<string, number> | undefined;
+          let after: Partial<TrainProgress> = {};
           if (done) {
-            const n = config.evalProfiles === 0 ? 100 : config.evalProfiles;
-            say('running', `Evaluating on ${n} benchmark users`);
-            const ev = await trainer.evaluate(benchmarkProfiles().slice(0, n));
-            benchmarkAfter = { score: ev.score, success: ev.success, failure: ev.failure, meanTurns: ev.meanTurns, meanReplyTokens: ev.meanReplyTokens, dialogues: ev.dialogues, seconds: ev.seconds };
+            say('running', `Evaluating on ${evalN} benchmark users (after training)`);
+            const ev = await playBenchmark(trainer, evalN);
+            after = { benchmarkAfter: ev.summary, breakdownAfter: ev.breakdown };
           }
-          say('running', 'Saving the checkpoint', benchmarkAfter ? { benchmarkAfter } : {});
+          say('running', 'Saving the checkpoint', after);
           await this.sendCheckpoint(trainer, step, true);
           say(done ? 'done' : 'stopped', done ? `Done: ${step} steps` : `Stopped after step ${step}`);
           break;
@@ -196,9 +221,8 @@ export class TrainSession {
         step = r.step;
         const row: Record<string, number> = { step, ...r.metrics };
         if (config.evalEvery > 0 && step % config.evalEvery === 0 && step < config.steps) {
-          const n = config.evalProfiles === 0 ? 100 : config.evalProfiles;
-          say('running', `Evaluating on ${n} benchmark users`);
-          const ev = await trainer.evaluate(benchmarkProfiles().slice(0, n));
+          say('running', `Evaluating on ${evalN} benchmark users`);
+          const ev = await trainer.evaluate(benchmarkProfiles().slice(0, evalN));
           Object.assign(row, { 'eval/score': ev.score, 'eval/success': ev.success, 'eval/failure': ev.failure });
         }
         const dialogues = r.dialogues.slice(0, TRANSCRIPTS_PER_STEP).map((d, i) => trimDialogue(d, step, i, config.groupSize, byId.get(d.profileId)));

@@ -6,6 +6,7 @@
  * Messages of a run the page has moved on from (after Reset) are ignored by run id.
  */
 import { create } from 'zustand';
+import type { Breakdown } from '../../lab/breakdown';
 import type { RunRecord } from '../../lab/runs';
 import type { RunConfig } from '../../rl/config';
 import type { TrainAction, TrainProgress, TranscriptItem } from '../../worker/protocol';
@@ -30,7 +31,12 @@ interface TrainingState {
   rows: MetricsRow[];
   /** Dialogues of the latest KEEP_DIALOGUE_STEPS steps, oldest first. */
   dialogues: { step: number; items: TranscriptItem[] }[];
+  /** The benchmark on the starting policy (played before step 1) and at the end of a finished run. */
+  benchmarkBefore: Record<string, number> | null;
   benchmarkAfter: Record<string, number> | null;
+  /** Their breakdowns by intention and personality type (live runs only: saved runs keep the summaries). */
+  breakdownBefore: Breakdown | null;
+  breakdownAfter: Breakdown | null;
   error: string | null;
   /** Wall-clock ms when the current run started (for throughput while nothing has been timed). */
   startedAt: number;
@@ -49,6 +55,8 @@ interface TrainingState {
 
 /** A run has a live worker session in these states. */
 export const isOpen = (s: SessionStatus) => s === 'starting' || s === 'loading' || s === 'running' || s === 'pausing' || s === 'paused';
+
+const NO_BENCHMARK = { benchmarkBefore: null, benchmarkAfter: null, breakdownBefore: null, breakdownAfter: null } as const;
 
 let subscribed = false;
 /** The status last written to the run store, per run (progress repeats the state; the store needs it once). */
@@ -91,12 +99,19 @@ export const useTraining = create<TrainingState>((set, get) => {
       steps: m.steps,
       rows: m.rows.length ? [...s.rows, ...m.rows] : s.rows,
       dialogues: groupByStep(m.dialogues, s.dialogues),
+      ...(m.benchmarkBefore ? { benchmarkBefore: m.benchmarkBefore } : {}),
       ...(m.benchmarkAfter ? { benchmarkAfter: m.benchmarkAfter } : {}),
+      ...(m.breakdownBefore ? { breakdownBefore: m.breakdownBefore } : {}),
+      ...(m.breakdownAfter ? { breakdownAfter: m.breakdownAfter } : {}),
     });
     const id = m.runId;
     if (m.rows.length) void saveQueue((st) => st.appendMetrics(id, m.rows));
     if (m.dialogues.length) void saveQueue((st) => st.appendTranscripts(id, m.dialogues));
-    if (m.benchmarkAfter) void saveQueue((st) => st.update(id, { benchmark: { after: m.benchmarkAfter } }));
+    if (m.benchmarkBefore || m.benchmarkAfter) {
+      const { benchmarkBefore, benchmarkAfter } = get();
+      const benchmark = { ...(benchmarkBefore ? { before: benchmarkBefore } : {}), ...(benchmarkAfter ? { after: benchmarkAfter } : {}) };
+      void saveQueue((st) => st.update(id, { benchmark }));
+    }
     const runStatus = m.state === 'loading' ? 'running' : m.state;
     if (savedStatus.get(id) !== runStatus) {
       savedStatus.set(id, runStatus);
@@ -108,7 +123,7 @@ export const useTraining = create<TrainingState>((set, get) => {
     const runId = newRunId();
     const now = Date.now();
     const runName = `${config.preset} ${config.algo.toUpperCase()} seed ${config.seed}`;
-    set({ runId, runName, config, status: 'starting', phase: 'Starting', step: 0, steps: config.steps, rows: [], dialogues: [], benchmarkAfter: null, error: null, startedAt: now });
+    set({ runId, runName, config, status: 'starting', phase: 'Starting', step: 0, steps: config.steps, rows: [], dialogues: [], ...NO_BENCHMARK, error: null, startedAt: now });
     const record: RunRecord = { id: runId, name: runName, createdAt: now, updatedAt: now, status: 'running', config, metrics: [], transcripts: [] };
     savedStatus.set(runId, 'running');
     void saveQueue((st) => st.put(record)).then(() => useRuns.getState().refresh());
@@ -140,7 +155,7 @@ export const useTraining = create<TrainingState>((set, get) => {
     steps: 0,
     rows: [],
     dialogues: [],
-    benchmarkAfter: null,
+    ...NO_BENCHMARK,
     error: null,
     startedAt: 0,
     train(config, start) {
@@ -176,7 +191,7 @@ export const useTraining = create<TrainingState>((set, get) => {
         control('reset');
         void saveQueue((st) => st.update(runId, { status: 'stopped', note: 'reset' })).then(() => useRuns.getState().refresh());
       }
-      set({ runId: null, runName: '', status: 'idle', phase: '', step: 0, rows: [], dialogues: [], benchmarkAfter: null, error: null });
+      set({ runId: null, runName: '', status: 'idle', phase: '', step: 0, rows: [], dialogues: [], ...NO_BENCHMARK, error: null });
     },
     showSaved(run) {
       if (isOpen(get().status)) return;
@@ -186,7 +201,7 @@ export const useTraining = create<TrainingState>((set, get) => {
       set({
         runId: run.id, runName: run.name, config: run.config, status: 'saved', phase: `Saved run "${run.name}", ${how}`,
         step: run.metrics.at(-1)?.step ?? 0, steps: run.config.steps, rows: run.metrics, dialogues: groupByStep(items, []),
-        benchmarkAfter: run.benchmark?.after ?? null, error: run.note && run.note !== 'reset' ? run.note : null, startedAt: run.createdAt,
+        ...NO_BENCHMARK, benchmarkBefore: run.benchmark?.before ?? null, benchmarkAfter: run.benchmark?.after ?? null, error: run.note && run.note !== 'reset' ? run.note : null, startedAt: run.createdAt,
       });
     },
   };
