@@ -132,18 +132,7 @@ async function demoDialogue(req: DemoRequest): Promise<void> {
   busy = true;
   try {
     const t0 = performance.now();
-    let bytes: Uint8Array;
-    if (req.checkpoint === 'last') {
-      if (!lastCheckpoint) throw new Error('no warm start has been trained in this tab yet');
-      bytes = lastCheckpoint;
-    } else {
-      const url = new URL(req.checkpoint);
-      if (url.origin !== self.location.origin) throw new Error('checkpoints load only from the lab\'s own origin');
-      const res = await fetch(url);
-      if (!res.ok) throw new Error(`could not load ${url.pathname} (HTTP ${res.status})`);
-      bytes = new Uint8Array(await res.arrayBuffer());
-    }
-    const ck = loadCheckpoint(bytes);
+    const ck = loadCheckpoint(await loadStart(req.checkpoint));
     const profile = benchmarkProfiles().find((p) => p.id === req.profileId);
     if (!profile) throw new Error(`no benchmark profile "${req.profileId}"`);
     const model = new Transformer(backend, ck.config, ck.weights);

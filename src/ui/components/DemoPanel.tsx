@@ -9,7 +9,7 @@ import { INTENTIONS } from '../../persona/profile';
 import { useEngine } from '../state/engine';
 import { SHIPPED_CHECKPOINT, useDemo } from '../state/demo';
 import { useWarmStart } from '../state/warmstart';
-import { AppraisalList } from './AppraisalList';
+import { AppraisalList, ChangeBadge } from './AppraisalList';
 
 export function DemoPanel() {
   const ready = useEngine((s) => s.phase === 'ready');
@@ -90,10 +90,7 @@ export function DemoPanel() {
               {l.appraisal && (
                 <details className="appraisal">
                   <summary>
-                    <span className={`change ${l.change! > 0 ? 'up' : l.change! < 0 ? 'down' : ''}`}>
-                      {l.change! > 0 ? '+' : ''}
-                      {l.change}
-                    </span>{' '}
+                    <ChangeBadge change={l.change!} />{' '}
                     → emotion {l.emotion}: {l.appraisal.feeling}
                   </summary>
                   <AppraisalList appraisal={l.appraisal} />

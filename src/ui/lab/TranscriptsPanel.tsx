@@ -10,7 +10,7 @@ import { INTENTION_IDS, INTENTIONS } from '../../persona/profile';
 import type { TranscriptItem } from '../../worker/protocol';
 import { useTraining } from '../state/training';
 import { useUi } from '../state/ui';
-import { AppraisalList } from '../components/AppraisalList';
+import { AppraisalList, ChangeBadge } from '../components/AppraisalList';
 
 export type Outcome = 'success' | 'failure' | 'neither';
 
@@ -43,10 +43,6 @@ function Trajectory({ d }: { d: TranscriptItem }) {
       ))}
     </svg>
   );
-}
-
-function signed(n: number): string {
-  return n > 0 ? `+${n}` : String(n);
 }
 
 function Dialogue({ d, open }: { d: TranscriptItem; open: boolean }) {
@@ -84,7 +80,7 @@ function Dialogue({ d, open }: { d: TranscriptItem; open: boolean }) {
             </div>
             <div className="appraisal-box">
               <p className="appraisal-head">
-                <span className={`change ${t.change > 0 ? 'up' : t.change < 0 ? 'down' : ''}`}>{signed(t.change)}</span> → emotion {t.emotion}: {t.appraisal.feeling}
+                <ChangeBadge change={t.change} /> → emotion {t.emotion}: {t.appraisal.feeling}
               </p>
               <AppraisalList appraisal={t.appraisal} />
             </div>

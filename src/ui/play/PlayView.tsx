@@ -16,17 +16,13 @@ import { SHIPPED_CHECKPOINT } from '../state/demo';
 import { findProfile, isBenchmarkId, PLAY_TURN_CAP, usePlay, type PlayTurn, type WatchSource } from '../state/play';
 import { ProfileFormPanel } from './ProfileFormPanel';
 import './play.css';
-import { AppraisalList } from '../components/AppraisalList';
+import { AppraisalList, ChangeBadge, signed } from '../components/AppraisalList';
 
 const END_TEXT: Record<string, string> = {
   success: 'the user left feeling better (emotion reached 100)',
   failure: 'the user gave up (emotion fell below 10)',
   cap: `the turn cap (${PLAY_TURN_CAP} replies) ended it`,
 };
-
-function signed(n: number): string {
-  return n > 0 ? `+${n}` : String(n);
-}
 
 /** The emotion after each reply, from the start, with the success (100) and give-up (10) lines. */
 function Trajectory({ values, label }: { values: number[]; label: string }) {
@@ -63,9 +59,7 @@ function Dialogue({ who, opening, turns, testId, hideFit }: { who: string; openi
           </div>
           <div className="appraisal-box" data-testid={`${testId}-appraisal`}>
             <p className="appraisal-head">
-              <span className={`change ${t.change > 0 ? 'up' : t.change < 0 ? 'down' : ''}`} data-testid="change">
-                {signed(t.change)}
-              </span>{' '}
+              <ChangeBadge change={t.change} />{' '}
               → emotion <strong>{t.emotion}</strong>: {t.appraisal.feeling}
             </p>
             <AppraisalList appraisal={t.appraisal} hideFit={hideFit} />
