@@ -12,14 +12,13 @@ import { encodeDialogue } from '../engine/model/format';
 import { perplexity } from '../engine/model/sft';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
-import { Rng } from '../engine/rng';
 import { buildCorpus } from '../corpus/build';
 import { benchmarkProfiles } from '../persona/sets';
 import { parseProfilesJson } from '../persona/validate';
 import type { Profile } from '../persona/profile';
-import { rollout, summariseRollouts } from '../rl/rollout';
+import { BENCHMARK_SAMPLING, playBenchmark, summariseRollouts } from '../rl/rollout';
 import { checkRewardHacking } from '../rl/hacking';
-import { BENCHMARK_SAMPLING, BENCHMARK_SEED, BENCHMARK_TURN_TOKENS } from '../rl/trainer';
+
 import { parseFlags, usage, UsageError } from './args';
 
 const SPEC = {
@@ -83,11 +82,11 @@ async function main(): Promise<void> {
   const tok = Tokenizer.fromJSON(ck.tokenizer);
   const model = new Transformer(be, ck.config, ck.weights);
   const t0 = performance.now();
-  const dialogues = await rollout(model, tok, profiles, {
-    mode: 'benchmark', difficulty, userSeed: BENCHMARK_SEED, think: Boolean(f.think),
+  const dialogues = await playBenchmark(model, tok, profiles, {
+    difficulty, think: Boolean(f.think), seed: f.seed,
     sampling: { temperature: f.temperature ?? BENCHMARK_SAMPLING.temperature, topK: 0, topP: f['top-p'] ?? BENCHMARK_SAMPLING.topP },
-    maxTurnTokens: f['max-turn-tokens'] ?? BENCHMARK_TURN_TOKENS,
-  }, new Rng(f.seed ?? BENCHMARK_SEED));
+    maxTurnTokens: f['max-turn-tokens'],
+  });
   const heldOut = buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(tok, d.turns));
   const ppl = await perplexity(model, heldOut, { batchSize: 16, seqLen: Math.min(256, ck.config.contextLength), lossOn: 'agent' });
   const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;

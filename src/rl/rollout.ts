@@ -12,7 +12,7 @@
 import type { Profile } from '../persona/profile';
 import { createSimulatedUser, type SimulatedUser, type TurnResult } from '../persona/user';
 import { bandOf, rewardOf, type Difficulty, type Mode } from '../persona/dynamics';
-import type { Rng } from '../engine/rng';
+import { Rng } from '../engine/rng';
 import { encodeDialogue, parseAgentTurn, SYSTEM_LINE, SYSTEM_LINE_THINK, userTurnTokens, type Turn } from '../engine/model/format';
 import { KvSession, sampleToken, type SamplingOptions } from '../engine/model/sampler';
 import type { Tokenizer } from '../engine/model/tokenizer';
@@ -173,6 +173,25 @@ export async function rollout(
   }
   for (const d of out) d.reward = rewardOf(d.finalEmotion);
   return out;
+}
+
+/** How the benchmark is played by `npm run evaluate`, the trainer and the lab: users seeded 0, sampling 0.7 / top-p 0.9. */
+export const BENCHMARK_SAMPLING: SamplingOptions = { temperature: 0.7, topK: 0, topP: 0.9 };
+export const BENCHMARK_TURN_TOKENS = 64;
+export const BENCHMARK_SEED = 0;
+
+/** Play benchmark users (Sentient-lite: start 40, at most 10 replies); every option defaults to the benchmark's. */
+export function playBenchmark(
+  model: Transformer,
+  tok: Tokenizer,
+  profiles: readonly Profile[],
+  o: { think?: boolean; difficulty?: Difficulty; sampling?: SamplingOptions; maxTurnTokens?: number; maxAgentTurns?: number; seed?: number } = {},
+): Promise<DialogueRollout[]> {
+  return rollout(model, tok, profiles, {
+    mode: 'benchmark', difficulty: o.difficulty ?? 'moderate', userSeed: BENCHMARK_SEED, think: o.think ?? false,
+    sampling: o.sampling ?? BENCHMARK_SAMPLING, maxTurnTokens: o.maxTurnTokens ?? BENCHMARK_TURN_TOKENS,
+    ...(o.maxAgentTurns !== undefined ? { maxAgentTurns: o.maxAgentTurns } : {}),
+  }, new Rng(o.seed ?? BENCHMARK_SEED));
 }
 
 export interface RolloutSummary {

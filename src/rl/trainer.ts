@@ -13,7 +13,6 @@
  */
 import type { Backend, Tensor } from '../engine/backend';
 import { saveCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
-import type { SamplingOptions } from '../engine/model/sampler';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
@@ -21,13 +20,10 @@ import type { Profile } from '../persona/profile';
 import { computeCredit } from './advantages';
 import { buildSequences } from './batch';
 import type { RunConfig } from './config';
-import { rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
+import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
 import { NonFiniteError, policyUpdate, scoreSamples, type TrainSample } from './update';
 
-/** How the benchmark is played (the same as `npm run evaluate`'s defaults). */
-export const BENCHMARK_SAMPLING: SamplingOptions = { temperature: 0.7, topK: 0, topP: 0.9 };
-export const BENCHMARK_TURN_TOKENS = 64;
-export const BENCHMARK_SEED = 0;
+export { BENCHMARK_SAMPLING, BENCHMARK_SEED, BENCHMARK_TURN_TOKENS } from './rollout';
 
 export class TrainingStopped extends Error {
   override name = 'TrainingStopped';
@@ -175,10 +171,7 @@ export class Trainer {
   /** Play the benchmark profiles (always moderate users: the benchmark's standard) with the current policy. */
   async evaluate(profiles: readonly Profile[], opts: { think?: boolean } = {}): Promise<EvalResult> {
     const t0 = performance.now();
-    const dialogues = await rollout(this.model, this.tokenizer, profiles, {
-      mode: 'benchmark', difficulty: 'moderate', userSeed: BENCHMARK_SEED, think: opts.think ?? this.config.think,
-      sampling: BENCHMARK_SAMPLING, maxTurnTokens: BENCHMARK_TURN_TOKENS,
-    }, new Rng(BENCHMARK_SEED));
+    const dialogues = await playBenchmark(this.model, this.tokenizer, profiles, { think: opts.think ?? this.config.think });
     return { ...summariseRollouts(dialogues), rollouts: dialogues, seconds: (performance.now() - t0) / 1000 };
   }
 

@@ -15,7 +15,7 @@ import { loadCheckpoint } from '../engine/model/checkpoint';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { benchmarkProfiles } from '../persona/sets';
-import { rollout } from '../rl/rollout';
+import { playBenchmark } from '../rl/rollout';
 import type { DemoLine, DemoRequest, FromWorker, SelfTest, ToWorker, TrainAction, TrainStartRequest, WarmStartRequest } from './protocol';
 import { TrainSession } from './training';
 
@@ -137,10 +137,7 @@ async function demoDialogue(req: DemoRequest): Promise<void> {
     if (!profile) throw new Error(`no benchmark profile "${req.profileId}"`);
     const model = new Transformer(backend, ck.config, ck.weights);
     const tok = Tokenizer.fromJSON(ck.tokenizer);
-    const [d] = await rollout(model, tok, [profile], {
-      mode: 'benchmark', difficulty: 'moderate', userSeed: 0, think: false,
-      sampling: { temperature: 0.7, topK: 0, topP: 0.9 }, maxTurnTokens: 48, maxAgentTurns: Math.max(1, Math.min(10, req.turns)),
-    }, new Rng(req.seed));
+    const [d] = await playBenchmark(model, tok, [profile], { maxTurnTokens: 48, maxAgentTurns: Math.max(1, Math.min(10, req.turns)), seed: req.seed });
     const lines: DemoLine[] = [{ role: 'user', text: d.opening }];
     for (const t of d.turns) {
       const a = t.result.appraisal;
