@@ -25,17 +25,25 @@ export interface Stage {
   uses: Partial<Record<StrategyId, number>>;
   /** Consecutive turns, since the user felt heard, in which the need went unmet. */
   unmet: number;
+  /**
+   * Consecutive replies that tried nothing the detectors name (no strategy at all). Optional so a
+   * state saved before it existed restores (missing = 0).
+   */
+  idle?: number;
   /** The previous turn's change (a verbatim repeat must earn less than it). */
   lastChange: Change;
 }
-export const initialStage = (): Stage => ({ heard: 0, uses: {}, unmet: 0, lastChange: 0 });
+export const initialStage = (): Stage => ({ heard: 0, uses: {}, unmet: 0, idle: 0, lastChange: 0 });
 
 /** Overlap with the previous reply at which it counts as the same reply said again. */
 const SAME_AS_LAST = 0.8;
 
 export interface WeightedHit extends Omit<DetectorHit, 'id'> {
-  /** A detector, or 'unmetNeed': the pressure of a need left unmet turn after turn. */
-  id: DetectorId | 'unmetNeed';
+  /**
+   * A detector, or a pressure that builds over turns: 'unmetNeed' (a need left unmet turn after
+   * turn once heard) or 'disengaged' (reply after reply that tries nothing).
+   */
+  id: DetectorId | 'unmetNeed' | 'disengaged';
   weight: number;
   contribution: number;
   /** Why the weight is what it is (intention, stage, traits), for the breakdown. */
@@ -164,6 +172,16 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
     unmetPenalty = knobs.unmetStep * Math.min(stage.unmet, knobs.unmetCap);
     total -= unmetPenalty;
   }
+  // A reply that tries nothing costs nothing once; the next ones in a row wear the user down.
+  // Without this, never engaging is free: a policy learns to say "they are?" ten times and keep
+  // the emotion where it started (docs/RESULTS.md, hole 4).
+  const triedNothing = reply.words.length > 0 && !STRATEGIES.some((s) => score(s) >= PRESENT);
+  const idleBefore = stage.idle ?? 0;
+  let idlePenalty = 0;
+  if (triedNothing && idleBefore > 0) {
+    idlePenalty = knobs.idleStep * Math.min(idleBefore, knobs.idleCap);
+    total -= idlePenalty;
+  }
   total = round(total);
   let change = quantise(total, difficulty);
   // Saying the same thing again earns exactly one step less than it did last time: a readable
@@ -176,7 +194,7 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
   // Hard rules, not weights: talking to the scorer or sending non-language never earns anything.
   if (gate && change > -5) change = -5;
 
-  const reaction = reactionOf(weighted, change, needMet, unmetPenalty, gate, reply.length === 0 || reply.lower.length === 0);
+  const reaction = reactionOf(weighted, change, needMet, unmetPenalty + idlePenalty, gate, reply.length === 0 || reply.lower.length === 0);
   const heardNow = change >= 0 && (score('reflection') >= PRESENT || score('validation') >= PRESENT || score('exoneration') >= PRESENT || (score('details') >= PRESENT && score('openQuestion') >= PRESENT) || (needMet && change > 0));
   const uses = { ...stage.uses };
   for (const s of STRATEGIES) if (score(s) >= PRESENT) uses[s] = (uses[s] ?? 0) + 1;
@@ -184,6 +202,7 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
     heard: stage.heard + (heardNow ? 1 : 0),
     uses,
     unmet: needMet ? 0 : heardBefore || heardNow ? stage.unmet + 1 : stage.unmet,
+    idle: triedNothing ? idleBefore + 1 : 0,
     lastChange: change,
   };
   const appraisal: Appraisal = {
@@ -195,7 +214,10 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
     total,
     needMet,
     reaction,
-    detectors: unmetPenalty > 0 ? weighted.concat(unmetHit(unmetPenalty, stage.unmet)) : weighted,
+    detectors: weighted.concat(
+      unmetPenalty > 0 ? [unmetHit(unmetPenalty, stage.unmet)] : [],
+      idlePenalty > 0 ? [idleHit(idlePenalty, idleBefore)] : [],
+    ),
   };
   return { appraisal, stage: next };
 }
@@ -203,6 +225,12 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
 /** The unmet-need pressure appears in the breakdown as a pseudo-detector so totals add up. */
 function unmetHit(penalty: number, turns: number): WeightedHit {
   return { id: 'unmetNeed', score: 1, weight: round(-penalty), contribution: round(-penalty), reason: `my need has gone unmet for ${turns} turn${turns === 1 ? '' : 's'}`, why: 'patience runs out' };
+}
+
+/** The disengagement pressure, listed the same way. */
+function idleHit(penalty: number, before: number): WeightedHit {
+  const n = before + 1;
+  return { id: 'disengaged', score: 1, weight: round(-penalty), contribution: round(-penalty), reason: `${n} replies in a row have not tried anything`, why: 'they are not engaging with me' };
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
@@ -220,7 +248,7 @@ function reactionOf(hits: readonly WeightedHit[], change: Change, needMet: boole
   if (change < 0 || (change === 0 && worst.contribution <= -0.3)) {
     if (unmet > -worst.contribution) return 'unmet';
     if (worst.id === 'length') return worst.reason.includes('curt') ? 'tooShort' : 'tooLong';
-    return worst.id === 'unmetNeed' ? 'unmet' : (NEG_REACTION[worst.id] ?? 'lukewarm');
+    return worst.id === 'unmetNeed' || worst.id === 'disengaged' ? 'unmet' : (NEG_REACTION[worst.id as DetectorId] ?? 'lukewarm');
   }
   if (change > 0) return needMet ? 'needMet' : 'heard';
   return unmet > 0 ? 'unmet' : 'lukewarm';
@@ -229,7 +257,7 @@ function reactionOf(hits: readonly WeightedHit[], change: Change, needMet: boole
 function intentOf(hits: readonly WeightedHit[]): string {
   const parts: string[] = [];
   for (const h of hits) {
-    const does = h.id === 'unmetNeed' || h.id === 'length' ? undefined : DOES[h.id];
+    const does = h.id === 'unmetNeed' || h.id === 'disengaged' || h.id === 'length' ? undefined : DOES[h.id];
     if (does && h.score >= PRESENT && h.contribution !== 0 && parts.length < 4) parts.push(does);
   }
   if (parts.length === 0) return 'It does not really try anything I can name.';

@@ -128,6 +128,40 @@ describe('simulated user', () => {
     expect(r.appraisal.reaction).toBe('tooShort');
     expect(r.appraisal.inner).not.toMatch(/wall of text/);
   });
+  it('replies that try nothing, one after another, wear the user down (disengagement)', () => {
+    // RL found that "they are?" ten times kept the emotion where it started (docs/RESULTS.md, hole 4).
+    const empty = ['they are?', 'they did it.', 'they are at.', 'I suppose so.'];
+    const u = createSimulatedUser(FIXTURE_BENCHMARK_PROFILES[0], { seed: 1, mode: 'benchmark' });
+    const changes: number[] = [];
+    const pressure: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = u.respond(empty[i % empty.length]);
+      changes.push(r.change);
+      pressure.push(r.appraisal.detectors.find((d) => d.id === 'disengaged')?.contribution ?? 0);
+    }
+    // The first costs nothing of its own; each further one in a row costs more, up to the cap.
+    expect(pressure[0]).toBe(0);
+    for (let i = 1; i < pressure.length; i++) expect(pressure[i]).toBeLessThan(pressure[i - 1]);
+    expect(changes.slice(2).every((c) => c < 0)).toBe(true);
+    expect(u.state.emotion).toBeLessThan(START_EMOTION.benchmark);
+    // A reply that tries something breaks the run: the next empty reply is free again.
+    const v = createSimulatedUser(FIXTURE_BENCHMARK_PROFILES[0], { seed: 1, mode: 'benchmark' });
+    v.respond(empty[0]);
+    v.respond(GOOD[0]);
+    expect(v.respond(empty[1]).appraisal.detectors.some((d) => d.id === 'disengaged')).toBe(false);
+    // Over the whole benchmark, never engaging fails almost every user.
+    const records = FIXTURE_BENCHMARK_PROFILES.map((p) => { let i = 0; return playDialogue(p, () => empty[i++ % empty.length], { seed: 1 }); });
+    expect(records.every((r) => r.finalEmotion < START_EMOTION.benchmark)).toBe(true);
+  });
+
+  it('restores a state saved before the disengagement count existed', () => {
+    const u = createSimulatedUser(FIXTURE_PROFILES[0], { seed: 1, mode: 'train' });
+    u.respond('they are?');
+    const old = JSON.parse(JSON.stringify(u.state));
+    delete old.stage.idle;
+    const r = restoreSimulatedUser(FIXTURE_PROFILES[0], old).respond('they did it.');
+    expect(r.appraisal.detectors.some((d) => d.id === 'disengaged')).toBe(false);
+  });
 });
 
 /** Pinned: update only on a deliberate change to the engine, and say so in the commit. */

@@ -78,6 +78,9 @@ export interface DifficultyKnobs {
   /** Per turn the need has gone unmet since the user felt heard. */
   unmetStep: number;
   unmetCap: number;
+  /** Per reply in a row, after the first, that tries nothing (no strategy): the user disengages. */
+  idleStep: number;
+  idleCap: number;
 }
 
 export const KNOBS: Record<Difficulty, DifficultyKnobs> = {
@@ -89,6 +92,8 @@ export const KNOBS: Record<Difficulty, DifficultyKnobs> = {
     needStale: 0.95,
     unmetStep: 0.12,
     unmetCap: 4,
+    idleStep: 0.2,
+    idleCap: 4,
   },
   strict: {
     heardNeeded: 1,
@@ -98,6 +103,8 @@ export const KNOBS: Record<Difficulty, DifficultyKnobs> = {
     needStale: 0.9,
     unmetStep: 0.2,
     unmetCap: 4,
+    idleStep: 0.25,
+    idleCap: 4,
   },
 };
 
