@@ -48,6 +48,8 @@ export interface TrainerInit {
   /** The starting policy (the warm start), also the frozen reference for the KL. */
   start: Pick<Checkpoint, 'config' | 'tokenizer' | 'weights' | 'meta'>;
   trainProfiles: readonly Profile[];
+  /** The frozen KL reference when it is not `start` (a resumed run starts from its checkpoint; its reference stays the warm start). */
+  reference?: Pick<Checkpoint, 'weights'>;
 }
 
 export class Trainer {
@@ -64,7 +66,7 @@ export class Trainer {
     const c = init.config;
     this.tokenizer = Tokenizer.fromJSON(init.start.tokenizer);
     this.model = new Transformer(be, init.start.config, init.start.weights);
-    if (c.klCoef > 0) this.ref = new Transformer(be, init.start.config, init.start.weights);
+    if (c.klCoef > 0) this.ref = new Transformer(be, init.start.config, (init.reference ?? init.start).weights);
     this.snapshot = be.zeros([this.model.layout.total]);
     if (init.trainProfiles.length === 0) throw new Error('no training profiles');
     this.order = new Rng(`profiles:${c.seed}`).shuffle(init.trainProfiles.map((_, i) => i));

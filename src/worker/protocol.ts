@@ -20,6 +20,8 @@ export interface WarmStartRequest {
 export interface DemoRequest {
   /** Absolute URL of a checkpoint on the lab's own origin, or 'last' for the warm start just trained. */
   checkpoint: string;
+  /** The checkpoint's bytes (an RL run's, from the page's run store); when given, `checkpoint` only names it. */
+  checkpointBytes?: ArrayBuffer;
   profileId: string;
   /** Agent turns to play (1..10). */
   turns: number;
@@ -35,6 +37,17 @@ export interface TrainStartRequest {
   start: string;
   /** 'run': step until paused or done; 'step': one step, then pause (the Step button before any run). */
   mode: 'run' | 'step';
+  /**
+   * Resume: the run's last checkpoint (an RL checkpoint of this run). Training goes on from the step
+   * in its meta to `config.steps`; `start` then names the warm start the run began from (the frozen
+   * reference of the KL penalty). The benchmark before is not played again.
+   */
+  resumeFrom?: ArrayBuffer;
+  /**
+   * Training users written by a person (the Play view's form), instead of the standard training set.
+   * Checked against the profile schema in the worker; a bad one fails the start with the reason.
+   */
+  profiles?: unknown[];
 }
 
 /**
@@ -49,7 +62,9 @@ export type ToWorker =
   | { type: 'warm-start'; request: WarmStartRequest }
   | { type: 'demo-dialogue'; request: DemoRequest }
   | { type: 'train-start'; request: TrainStartRequest }
-  | { type: 'train-control'; runId: string; action: TrainAction };
+  | { type: 'train-control'; runId: string; action: TrainAction }
+  /** Test hook (the page sends it only with ?testHooks=1 in its URL): destroy the GPU device, as a driver reset would lose it. */
+  | { type: 'test-lose-device' };
 
 /** One line of a played dialogue, with the user's appraisal of each agent reply. */
 export interface DemoLine {
@@ -173,5 +188,10 @@ export type FromWorker =
   | { type: 'train-checkpoint'; runId: string; step: number; final: boolean; bytes: ArrayBuffer }
   /** The run could not go on (a non-finite loss: the weights are back at the last good step; or an error). */
   | { type: 'train-error'; runId: string; step: number; message: string }
-  | { type: 'device-lost'; message: string }
+  /**
+   * The GPU device was lost. An open run ends ('failed', its step in flight lost) and says so in
+   * `runId`/`step`; the worker asks for a new device at once (a 'backend' message follows), so the
+   * run can be resumed from its last checkpoint.
+   */
+  | { type: 'device-lost'; message: string; runId?: string; step?: number }
   | { type: 'error'; message: string };

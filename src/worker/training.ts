@@ -17,12 +17,13 @@
  */
 import type { Backend } from '../engine/backend';
 import { benchmarkBreakdown, type Breakdown } from '../lab/breakdown';
-import { loadCheckpoint } from '../engine/model/checkpoint';
+import { loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { PRESETS } from '../engine/model/config';
 import { START_EMOTION } from '../persona/dynamics';
-import { INTENTIONS, type Profile } from '../persona/profile';
+import { INTENTIONS, ProfileSchema, type Profile } from '../persona/profile';
 import { BENCHMARK_COUNT, benchmarkProfiles, trainingProfiles } from '../persona/sets';
 import type { DialogueRollout } from '../rl/rollout';
+import type { RunConfig } from '../rl/config';
 import { Trainer, TrainingStopped } from '../rl/trainer';
 import type { FromWorker, TrainAction, TrainProgress, TrainStartRequest, TrainState, TranscriptItem } from './protocol';
 
@@ -129,17 +130,45 @@ async function playBenchmark(trainer: Trainer, n: number): Promise<{ summary: Re
   };
 }
 
+/** On a GPU, a checkpoint at least this often even when the config asks for none: a lost device then loses at most this much. */
+export const SAFETY_CHECKPOINT_MS = 60_000;
+
+/** The tiny run the compile phase plays once on a throwaway trainer: every kernel the run needs, on small shapes. */
+function warmUpConfig(config: RunConfig): RunConfig {
+  return { ...config, steps: 1, profilesPerStep: 1, groupSize: 2, maxAgentTurns: 1, maxTurnTokens: 4, minibatchSize: 2, epochs: 1, evalEvery: 0, checkpointEvery: 0 };
+}
+
+/** Pipelines the backend has compiled so far (the WebGPU backend counts them; the CPU has none). */
+function pipelinesOf(be: Backend): number {
+  return (be as { stats?: { pipelinesCreated?: number } }).stats?.pipelinesCreated ?? 0;
+}
+
+/** The person's training users, checked against the profile schema; a bad one is refused with the reason. */
+export function checkTrainingProfiles(raw: readonly unknown[]): Profile[] {
+  if (raw.length === 0) throw new Error('the run names its own training users but gives none');
+  return raw.map((p, i) => {
+    const r = ProfileSchema.safeParse(p);
+    if (r.success) return r.data;
+    const why = r.error.issues.slice(0, 3).map((x) => `${x.path.join('.') || '(profile)'}: ${x.message}`).join('; ');
+    throw new Error(`training user ${i + 1} does not match the profile schema (${why}); fix it in Play → "Write a user of your own"`);
+  });
+}
+
 export class TrainSession {
   /** What the person asked for last; read between steps. */
   private target: 'run' | 'pause' | 'one-step' | 'stop' | 'reset';
   private wake: (() => void) | null = null;
   private readonly out: Outbox;
+  /** Why the GPU device was lost, once it was: the run ends at the next chance. */
+  private lostWhy: string | null = null;
   state: TrainState = 'loading';
+  /** Steps completed (the resumed-from step included). */
+  step = 0;
   readonly finished: Promise<void>;
 
   constructor(private readonly be: Backend, readonly req: TrainStartRequest, private readonly io: SessionIO) {
     this.target = req.mode === 'step' ? 'one-step' : 'run';
-    this.out = new Outbox(io.post, { runId: req.runId, state: 'loading', phase: 'Loading the warm start', step: 0, steps: req.config.steps });
+    this.out = new Outbox(io.post, { runId: req.runId, state: 'loading', phase: req.resumeFrom ? 'Loading the checkpoint' : 'Loading the warm start', step: 0, steps: req.config.steps });
     this.finished = this.run();
   }
 
@@ -166,38 +195,95 @@ export class TrainSession {
     this.wake?.();
   }
 
+  /** The GPU device is gone: end the run now (a paused one too); its last checkpoint is where it resumes. */
+  lose(why: string): void {
+    if (this.ended) return;
+    this.lostWhy = why;
+    this.wake?.();
+  }
+
   private async run(): Promise<void> {
     const { config } = this.req;
     const yieldTask = this.io.yieldTask ?? (() => new Promise<void>((r) => setTimeout(r, 0)));
     let trainer: Trainer | null = null;
-    let step = 0;
     const say = (state: TrainState, phase: string, extra: Partial<TrainProgress> = {}) => {
       this.state = state;
-      this.out.update({ state, phase, step, ...extra });
+      this.out.update({ state, phase, step: this.step, ...extra });
     };
+    const checkLost = () => {
+      if (this.lostWhy !== null) throw new Error(this.lostWhy);
+    };
+    const onGpu = this.be.name === 'webgpu';
+    let lastCheckpointAt = performance.now();
     try {
       this.out.update({});
-      const start = loadCheckpoint(await this.io.load(this.req.start));
       const want = PRESETS[config.preset];
-      if (JSON.stringify({ ...start.config, vocabSize: 0 }) !== JSON.stringify({ ...want, vocabSize: 0 })) {
+      const sameShape = (c: typeof want) => JSON.stringify({ ...c, vocabSize: 0 }) === JSON.stringify({ ...want, vocabSize: 0 });
+      let warm: Checkpoint | null;
+      try {
+        warm = loadCheckpoint(await this.io.load(this.req.start));
+      } catch (e) {
+        // A resumed run needs its warm start only as the KL reference; without it the checkpoint stands in.
+        if (!this.req.resumeFrom) throw e;
+        warm = null;
+      }
+      if (warm && !sameShape(warm.config)) {
         throw new Error(`the starting checkpoint holds a model of another shape than the ${config.preset} preset; choose its own preset or another start`);
       }
-      const profiles = trainingProfiles();
+      let start = warm;
+      let resumeStep = 0;
+      if (this.req.resumeFrom) {
+        const ck = loadCheckpoint(new Uint8Array(this.req.resumeFrom));
+        const steps = ck.meta?.steps;
+        if (ck.meta?.kind !== 'rl' || typeof steps !== 'number' || !Number.isInteger(steps) || steps < 0) {
+          throw new Error('the checkpoint to resume from is not an RL checkpoint of a run (no step count in it)');
+        }
+        if (!sameShape(ck.config)) throw new Error(`the checkpoint to resume from holds a model of another shape than the ${config.preset} preset`);
+        if (steps >= config.steps) throw new Error(`the checkpoint is already at step ${steps} of ${config.steps}: nothing is left to train`);
+        start = ck;
+        resumeStep = steps;
+      }
+      if (!start) throw new Error('no starting checkpoint');
+      const profiles = this.req.profiles ? checkTrainingProfiles(this.req.profiles) : trainingProfiles();
       const byId = new Map(profiles.map((p) => [p.id, p]));
-      trainer = new Trainer(this.be, { config, start, trainProfiles: profiles });
-      const firstOnGpu = this.be.name === 'webgpu';
       const evalN = config.evalProfiles === 0 ? BENCHMARK_COUNT : config.evalProfiles;
-      // Before: the starting policy on the benchmark, so the end has something to be compared with.
-      say('running', `Evaluating on ${evalN} benchmark users (before training)`);
-      const before = await playBenchmark(trainer, evalN);
-      this.out.update({ benchmarkBefore: before.summary, breakdownBefore: before.breakdown });
+      if (onGpu) {
+        // Compile every pipeline the run needs before it starts: one tiny step and benchmark dialogue
+        // on a throwaway trainer, so step 1 is timed like the others and the wait has its own label.
+        const t0 = performance.now();
+        const before = pipelinesOf(this.be);
+        say('running', 'Compiling kernels');
+        const tick = setInterval(() => say('running', `Compiling kernels (${pipelinesOf(this.be) - before} compiled)`), OUTBOX_INTERVAL_MS);
+        try {
+          const scratch = new Trainer(this.be, { config: warmUpConfig(config), start, trainProfiles: profiles.slice(0, 1) });
+          await scratch.step();
+          await scratch.evaluate(benchmarkProfiles().slice(0, 1));
+          scratch.release();
+        } finally {
+          clearInterval(tick);
+        }
+        checkLost();
+        say('running', `Compiled ${pipelinesOf(this.be) - before} kernels in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      }
+      trainer = new Trainer(this.be, { config, start, trainProfiles: profiles, ...(this.req.resumeFrom && warm ? { reference: warm } : {}) });
+      trainer.stepsDone = resumeStep;
+      this.step = resumeStep;
+      if (resumeStep === 0) {
+        // Before: the starting policy on the benchmark, so the end has something to be compared with.
+        say('running', `Evaluating on ${evalN} benchmark users (before training)`);
+        const before = await playBenchmark(trainer, evalN);
+        this.out.update({ benchmarkBefore: before.summary, breakdownBefore: before.breakdown });
+      } else {
+        say('running', `Resuming from the checkpoint of step ${resumeStep}`);
+      }
       for (;;) {
+        checkLost();
         if (this.target === 'reset') {
-          say('reset', `Reset after step ${step}`);
+          say('reset', `Reset after step ${this.step}`);
           break;
         }
-        if (this.target === 'stop' || step >= config.steps) {
-          const done = step >= config.steps;
+        if (this.target === 'stop' || this.step >= config.steps) {
+          const done = this.step >= config.steps;
           let after: Partial<TrainProgress> = {};
           if (done) {
             say('running', `Evaluating on ${evalN} benchmark users (after training)`);
@@ -205,20 +291,21 @@ export class TrainSession {
             after = { benchmarkAfter: ev.summary, breakdownAfter: ev.breakdown };
           }
           say('running', 'Saving the checkpoint', after);
-          await this.sendCheckpoint(trainer, step, true);
-          say(done ? 'done' : 'stopped', done ? `Done: ${step} steps` : `Stopped after step ${step}`);
+          await this.sendCheckpoint(trainer, this.step, true);
+          say(done ? 'done' : 'stopped', done ? `Done: ${this.step} steps` : `Stopped after step ${this.step}`);
           break;
         }
         if (this.target === 'pause') {
-          say('paused', `Paused after step ${step}`);
+          say('paused', `Paused after step ${this.step}`);
           await new Promise<void>((r) => (this.wake = r));
           this.wake = null;
           continue;
         }
-        const compiling = firstOnGpu && step === 0 ? 'Compiling kernels and training' : 'Training';
-        say('running', `${compiling} step ${step + 1} of ${config.steps}`);
+        say('running', `Training step ${this.step + 1} of ${config.steps}`);
         const r = await trainer.step();
-        step = r.step;
+        checkLost();
+        this.step = r.step;
+        const step = this.step;
         const row: Record<string, number> = { step, ...r.metrics };
         if (config.evalEvery > 0 && step % config.evalEvery === 0 && step < config.steps) {
           say('running', `Evaluating on ${evalN} benchmark users`);
@@ -227,27 +314,35 @@ export class TrainSession {
         }
         const dialogues = r.dialogues.slice(0, TRANSCRIPTS_PER_STEP).map((d, i) => trimDialogue(d, step, i, config.groupSize, byId.get(d.profileId)));
         this.out.update({ step }, [row], dialogues);
-        if (config.checkpointEvery > 0 && step % config.checkpointEvery === 0 && step < config.steps) {
+        const asked = config.checkpointEvery > 0 && step % config.checkpointEvery === 0;
+        const safety = onGpu && performance.now() - lastCheckpointAt >= SAFETY_CHECKPOINT_MS;
+        if ((asked || safety) && step < config.steps) {
           say('running', 'Saving the checkpoint');
           await this.sendCheckpoint(trainer, step, false);
+          lastCheckpointAt = performance.now();
         }
         if (this.target === 'one-step') this.target = 'pause';
         await yieldTask();
       }
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      this.io.post({ type: 'train-error', runId: this.runId, step, message });
-      if (e instanceof TrainingStopped && trainer) {
+      const lost = this.lostWhy;
+      const message = lost ?? (e instanceof Error ? e.message : String(e));
+      this.io.post({ type: 'train-error', runId: this.runId, step: this.step, message });
+      if (!lost && e instanceof TrainingStopped && trainer) {
         // The weights are the last good step's: keep them as the run's checkpoint.
         try {
-          await this.sendCheckpoint(trainer, step, true);
+          await this.sendCheckpoint(trainer, this.step, true);
         } catch {
           // the message above already says why the run stopped
         }
       }
-      say('failed', e instanceof TrainingStopped ? `Stopped: ${message}` : `Failed: ${message}`);
+      say('failed', lost ? `GPU device lost after step ${this.step}: resume from the last checkpoint` : e instanceof TrainingStopped ? `Stopped: ${message}` : `Failed: ${message}`);
     } finally {
-      trainer?.release();
+      try {
+        trainer?.release();
+      } catch {
+        // a lost device cannot take buffers back; nothing to keep
+      }
       this.out.flush();
     }
   }

@@ -1,0 +1,127 @@
+/**
+ * The engine in Node on the CPU backend: a GPU check that throws (rather than finding no adapter)
+ * still chooses a backend, so a Train request sent meanwhile starts and finishes instead of waiting
+ * for ever; a run resumed from its checkpoint goes on from the checkpoint's step; a run on the
+ * person's own training user trains on that user, and a bad one is refused with the reason; a lost
+ * device ends a paused run with a message that says so.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../engine/cpu/backend';
+import { loadCheckpoint } from '../engine/model/checkpoint';
+import { benchmarkProfiles } from '../persona/sets';
+import { defaultRunConfig, type RunConfig } from '../rl/config';
+import { createEngine } from './engine';
+import type { FromWorker, TrainProgress, TrainStartRequest } from './protocol';
+import { TrainSession } from './training';
+
+const CI = new Uint8Array(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
+const TINY: RunConfig = { ...defaultRunConfig('ci'), profilesPerStep: 1, groupSize: 2, maxAgentTurns: 2, maxTurnTokens: 8, minibatchSize: 4, steps: 3, evalProfiles: 1 };
+
+type Progress = { type: 'train-progress' } & TrainProgress;
+const progressOf = (got: FromWorker[]) => got.filter((m): m is Progress => m.type === 'train-progress');
+
+async function until(ok: () => boolean, ms = 60_000): Promise<void> {
+  const t0 = Date.now();
+  while (!ok() && Date.now() - t0 < ms) await new Promise((r) => setTimeout(r, 10));
+  expect(ok()).toBe(true);
+}
+
+function session(req: Partial<TrainStartRequest>, config: Partial<RunConfig> = {}) {
+  const got: FromWorker[] = [];
+  const s = new TrainSession(new CpuBackend(), { runId: 'r1', config: { ...TINY, ...config }, start: 'ci', mode: 'run', ...req }, {
+    post: (m) => got.push(m),
+    load: async () => CI,
+  });
+  return { s, got, rows: () => progressOf(got).flatMap((m) => m.rows), dialogues: () => progressOf(got).flatMap((m) => m.dialogues) };
+}
+
+describe('the engine', () => {
+  it('falls back to the CPU when the GPU check throws, and a Train request sent meanwhile runs to the end', async () => {
+    const got: FromWorker[] = [];
+    const engine = createEngine({
+      post: (m) => got.push(m),
+      acquire: async () => {
+        throw new Error('adapter exploded');
+      },
+      fetchBytes: async () => CI,
+    });
+    engine.handle({ type: 'probe', forceCpu: false });
+    engine.handle({ type: 'train-start', request: { runId: 'r1', config: { ...TINY, steps: 1 }, start: 'http://lab.test/warmstart-ci.bin', mode: 'run' } });
+    await until(() => progressOf(got).some((m) => m.state === 'done' || m.state === 'failed'));
+    const backend = got.find((m) => m.type === 'backend');
+    expect(backend).toMatchObject({ type: 'backend', backend: 'cpu', failure: { kind: 'adapter-error' } });
+    expect(backend?.type === 'backend' && backend.failure?.message).toContain('adapter exploded');
+    expect(progressOf(got).at(-1)).toMatchObject({ state: 'done', step: 1 });
+    expect(got.some((m) => m.type === 'train-error')).toBe(false);
+  });
+
+  it('a Train request still gets an answer when the GPU check fails with no adapter', async () => {
+    const got: FromWorker[] = [];
+    const engine = createEngine({
+      post: (m) => got.push(m),
+      acquire: async () => ({ ok: false, failure: { kind: 'no-adapter', message: 'none here' } }),
+      fetchBytes: async () => CI,
+    });
+    engine.handle({ type: 'train-start', request: { runId: 'r2', config: { ...TINY, steps: 1 }, start: 'http://lab.test/warmstart-ci.bin', mode: 'step' } });
+    engine.handle({ type: 'probe', forceCpu: false });
+    await until(() => progressOf(got).some((m) => m.state === 'paused' || m.state === 'failed' || m.state === 'done'));
+    expect(progressOf(got).at(-1)?.state).not.toBe('failed');
+  });
+});
+
+describe('the training session', () => {
+  it('resumes from a checkpoint: steps go on from its step, the users are the ones the run would have met, no second benchmark before', async () => {
+    const full = session({}, { checkpointEvery: 2 });
+    await full.s.finished;
+    expect(full.s.state).toBe('done');
+    const ck = full.got.find((m) => m.type === 'train-checkpoint' && m.step === 2);
+    expect(ck).toBeDefined();
+    const bytes = ck!.type === 'train-checkpoint' ? ck!.bytes : new ArrayBuffer(0);
+    expect(loadCheckpoint(new Uint8Array(bytes)).meta).toMatchObject({ kind: 'rl', steps: 2 });
+
+    const resumed = session({ resumeFrom: bytes.slice(0) });
+    await resumed.s.finished;
+    expect(resumed.s.state).toBe('done');
+    expect(resumed.rows().map((r) => r.step)).toEqual([3]);
+    expect(progressOf(resumed.got).some((m) => m.benchmarkBefore)).toBe(false);
+    expect(progressOf(resumed.got).some((m) => m.benchmarkAfter)).toBe(true);
+    const usersAt3 = (ds: { step: number; profileId: string }[]) => ds.filter((d) => d.step === 3).map((d) => d.profileId);
+    expect(usersAt3(resumed.dialogues())).toEqual(usersAt3(full.dialogues()));
+    const last = resumed.got.filter((m) => m.type === 'train-checkpoint').at(-1);
+    expect(last?.type === 'train-checkpoint' && loadCheckpoint(new Uint8Array(last.bytes)).meta.steps).toBe(3);
+  });
+
+  it('refuses to resume a checkpoint that has no steps left, or is not a run\'s', async () => {
+    const warm = session({ resumeFrom: CI.slice().buffer });
+    await warm.s.finished;
+    expect(warm.s.state).toBe('failed');
+    expect(warm.got.find((m) => m.type === 'train-error')).toMatchObject({ message: expect.stringMatching(/not an RL checkpoint/) });
+  });
+
+  it('trains on the person\'s own user when the run names one; a bad one is refused with the field and reason', async () => {
+    const mine = { ...benchmarkProfiles()[3], id: 'custom-robin', name: 'Robin' };
+    const ok = session({ profiles: [mine] }, { steps: 1 });
+    await ok.s.finished;
+    expect(ok.s.state).toBe('done');
+    expect(ok.dialogues().length).toBeGreaterThan(0);
+    expect(new Set(ok.dialogues().map((d) => d.profileId))).toEqual(new Set(['custom-robin']));
+    expect(ok.dialogues()[0].who).toContain('Robin');
+
+    const bad = session({ profiles: [{ ...mine, age: 7 }] }, { steps: 1 });
+    await bad.s.finished;
+    expect(bad.s.state).toBe('failed');
+    const err = bad.got.find((m) => m.type === 'train-error');
+    expect(err?.type === 'train-error' && err.message).toMatch(/training user 1 does not match the profile schema \(age:/);
+  });
+
+  it('a lost device ends a paused run and says so', async () => {
+    const run = session({ mode: 'step' });
+    await until(() => run.s.state === 'paused');
+    run.s.lose('The GPU device was lost (test).');
+    await run.s.finished;
+    expect(run.s.state).toBe('failed');
+    expect(run.got.find((m) => m.type === 'train-error')).toMatchObject({ message: 'The GPU device was lost (test).', step: 1 });
+    expect(progressOf(run.got).at(-1)?.phase).toBe('GPU device lost after step 1: resume from the last checkpoint');
+  });
+});

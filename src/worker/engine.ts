@@ -1,0 +1,290 @@
+/**
+ * The engine behind the worker: acquires WebGPU (or falls back to the CPU backend), checks the GPU
+ * against the CPU reference on a small problem, and reports where the lab runs; then runs what the
+ * page asks for: the supervised warm start, a demo dialogue, or an RL run (training.ts), one at a
+ * time. engine.worker.ts only wires it to `self`; tests drive it in Node with their own `post`,
+ * GPU acquisition and checkpoint loader.
+ *
+ * Every way of checking the GPU ends with a backend chosen: no WebGPU, no adapter, and also an
+ * acquisition that throws (a browser bug, a blocklist that throws instead of answering null) fall
+ * back to the CPU, so a run asked for meanwhile always starts.
+ *
+ * A lost device ends the open run (it says so, with the step reached) and the engine asks for a new
+ * device at once; the page resumes the run from its last checkpoint on it.
+ */
+import { acquireGpu, adapterLine, lostMessage, type GpuAcquisition, type GpuContext } from '../engine/gpu/context';
+import { WebGpuBackend } from '../engine/gpu/backend';
+import { CpuBackend } from '../engine/cpu/backend';
+import type { Backend } from '../engine/backend';
+import { Rng } from '../engine/rng';
+import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
+import { loadCheckpoint } from '../engine/model/checkpoint';
+import { Tokenizer } from '../engine/model/tokenizer';
+import { Transformer } from '../engine/model/transformer';
+import { benchmarkProfiles } from '../persona/sets';
+import { playBenchmark } from '../rl/rollout';
+import type { DemoLine, DemoRequest, FromWorker, SelfTest, ToWorker, TrainAction, TrainStartRequest, WarmStartRequest } from './protocol';
+import { TrainSession } from './training';
+
+export interface EngineIO {
+  post(m: FromWorker, transfer?: Transferable[]): void;
+  /** WebGPU acquisition (acquireGpu in the browser; tests pass their own). */
+  acquire?(): Promise<GpuAcquisition>;
+  /** Bytes of a checkpoint URL on the lab's origin (fetch in the worker). */
+  fetchBytes?(url: string): Promise<Uint8Array>;
+  /** The worker's own origin: checkpoints load only from it. */
+  origin?: string;
+}
+
+export interface Engine {
+  handle(msg: ToWorker): void;
+  /** Resolves with the backend once the probe has chosen one (for tests). */
+  readonly backendReady: Promise<Backend>;
+}
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** A residual add and a scale on 1,000 random values, on both backends; must agree to f32 rounding. */
+async function selfTest(gpu: Backend): Promise<SelfTest> {
+  const cpu = new CpuBackend();
+  const rng = new Rng('self-test');
+  const n = 1000;
+  const a = Float32Array.from({ length: n }, () => rng.normal());
+  const b = Float32Array.from({ length: n }, () => rng.normal());
+  const run = async (be: Backend) => {
+    const ta = be.fromArray(a, [n]);
+    const tb = be.fromArray(b, [n]);
+    const out = be.zeros([n]);
+    be.add(out, ta, tb);
+    be.scale(out, 0.5);
+    return be.read(out);
+  };
+  const [want, got] = [await run(cpu), await run(gpu)];
+  let maxAbsErr = 0;
+  for (let i = 0; i < n; i++) maxAbsErr = Math.max(maxAbsErr, Math.abs(want[i] - got[i]));
+  const ok = maxAbsErr <= 1e-6;
+  return { ok, maxAbsErr, detail: ok ? 'GPU results match the CPU reference' : `GPU results differ from the CPU reference by ${maxAbsErr}` };
+}
+
+async function defaultFetch(url: string): Promise<Uint8Array> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`could not load ${new URL(url).pathname} (HTTP ${res.status})`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+export function createEngine(io: EngineIO): Engine {
+  const post = io.post;
+  const acquire = io.acquire ?? (() => acquireGpu());
+  const fetchBytes = io.fetchBytes ?? defaultFetch;
+  /** The backend the probe chose; training runs on it. */
+  let backend: Backend | null = null;
+  let gpu: GpuContext | null = null;
+  let busy = false;
+  /** The checkpoint of the last warm start, for the demo and as a start of RL runs. */
+  let lastCheckpoint: Uint8Array | null = null;
+  /** The RL run, while it has not ended (paused included: it holds the model). */
+  let session: TrainSession | null = null;
+  /** Resolves once the probe has chosen a backend, so a run asked for early waits for it. */
+  let backendChosen: (be: Backend) => void = () => {};
+  let backendReady = new Promise<Backend>((r) => (backendChosen = r));
+  /** Starting checkpoints fetched this session, by URL: Reset and the next run start without a download. */
+  const fetched = new Map<string, Uint8Array>();
+  /** A test asked for the loss (the device is then 'destroyed', which is otherwise the lab's own doing). */
+  let lossForced = false;
+
+  const activeSession = () => (session && !session.ended ? session : null);
+
+  const choose = (be: Backend) => {
+    backend = be;
+    backendChosen(be);
+  };
+
+  const toCpu = (line: string, failure: { kind: 'no-webgpu' | 'no-adapter' | 'adapter-error' | 'limits' | 'device-error'; message: string; detail?: string }) => {
+    gpu = null;
+    choose(new CpuBackend());
+    post({ type: 'backend', backend: 'cpu', line, adapter: null, failure, selfTest: null });
+  };
+
+  async function probe(forceCpu: boolean): Promise<void> {
+    if (forceCpu) {
+      toCpu('CPU backend (chosen in the URL: ?backend=cpu)', { kind: 'no-adapter', message: 'The CPU backend was requested in the URL (?backend=cpu); remove it to use WebGPU.' });
+      return;
+    }
+    let acq: GpuAcquisition;
+    let be: WebGpuBackend;
+    try {
+      acq = await acquire();
+      if (!acq.ok) {
+        toCpu('CPU backend (no WebGPU)', acq.failure);
+        return;
+      }
+      be = new WebGpuBackend(acq.ctx);
+    } catch (e) {
+      // Not "no adapter" but a throw: still a choice, or a run asked for now would wait for ever.
+      toCpu('CPU backend (checking the GPU failed)', {
+        kind: 'adapter-error',
+        message: `Checking the GPU failed with an error (${messageOf(e)}); the lab runs on the CPU backend meanwhile. Reload to try the GPU again.`,
+        detail: e instanceof Error && e.stack ? e.stack : messageOf(e),
+      });
+      return;
+    }
+    const ctx = acq.ctx;
+    gpu = ctx;
+    void ctx.lost.then((info) => onLost(ctx, lossForced ? 'The GPU device was lost (forced by the test hook).' : lostMessage(info)));
+    let test: SelfTest;
+    try {
+      test = await selfTest(be);
+    } catch (e) {
+      test = { ok: false, maxAbsErr: Infinity, detail: `GPU self-test failed: ${messageOf(e)}` };
+    }
+    choose(be);
+    post({ type: 'backend', backend: 'webgpu', line: adapterLine(ctx.summary), adapter: ctx.summary, failure: null, selfTest: test });
+  }
+
+  /** The device is gone: end the open run, tell the page, and ask for a new device for what comes next. */
+  function onLost(ctx: GpuContext, message: string): void {
+    if (gpu !== ctx) return;
+    lossForced = false;
+    gpu = null;
+    backend = null;
+    backendReady = new Promise<Backend>((r) => (backendChosen = r));
+    const open = activeSession();
+    open?.lose(message);
+    post({ type: 'device-lost', message, ...(open ? { runId: open.runId, step: open.step } : {}) });
+    // Queued work of the lost device settles first; then a new device (or the CPU) takes over.
+    const next = open ? open.finished : Promise.resolve();
+    void next.then(() => probe(false)).catch((e) => post({ type: 'error', message: messageOf(e) }));
+  }
+
+  /** The supervised warm start on this worker's backend, with progress at most ~10 times a second. */
+  async function warmStart(req: WarmStartRequest): Promise<void> {
+    if (!backend) throw new Error('the engine is still checking the GPU; try again in a moment');
+    if (busy) throw new Error('a run is already in progress');
+    if (activeSession()) throw new Error('an RL run is open in the lab; stop or reset it first');
+    busy = true;
+    try {
+      const t0 = performance.now();
+      let lastPost = 0;
+      const defaults = WARM_START_DEFAULTS[req.preset];
+      const result = await runWarmStart(
+        backend,
+        { preset: req.preset, seed: req.seed, steps: req.steps, dialogues: req.dialogues, vocabSize: defaults.vocabSize, sft: defaults.sft },
+        (p) => {
+          const now = performance.now();
+          const last = p.step?.step === req.steps;
+          if (p.phase === 'training' && !last && now - lastPost < 100) return;
+          lastPost = now;
+          post({ type: 'warm-start-progress', phase: p.phase, step: p.step?.step ?? 0, steps: req.steps, loss: p.step?.loss ?? null });
+        },
+      );
+      lastCheckpoint = result.checkpoint;
+      const checkpoint = result.checkpoint.slice().buffer as ArrayBuffer; // a copy to transfer; the worker keeps its own
+      post({
+        type: 'warm-start-done',
+        report: {
+          backend: backend.name, seconds: (performance.now() - t0) / 1000, perplexityBefore: result.perplexityBefore,
+          perplexityAfter: result.perplexityAfter, uniformPerplexity: result.uniformPerplexity, losses: result.losses, checkpoint,
+        },
+      }, [checkpoint]);
+    } finally {
+      busy = false;
+    }
+  }
+
+  /** Play one benchmark user against a checkpoint and report the dialogue with every appraisal. */
+  async function demoDialogue(req: DemoRequest): Promise<void> {
+    if (!backend) throw new Error('the engine is still checking the GPU; try again in a moment');
+    if (busy) throw new Error('a run is already in progress');
+    if (activeSession()) throw new Error('an RL run is open in the lab; stop or reset it first');
+    busy = true;
+    try {
+      const t0 = performance.now();
+      const ck = loadCheckpoint(req.checkpointBytes ? new Uint8Array(req.checkpointBytes) : await loadStart(req.checkpoint));
+      const profile = benchmarkProfiles().find((p) => p.id === req.profileId);
+      if (!profile) throw new Error(`no benchmark profile "${req.profileId}"`);
+      const model = new Transformer(backend, ck.config, ck.weights);
+      const tok = Tokenizer.fromJSON(ck.tokenizer);
+      const [d] = await playBenchmark(model, tok, [profile], { maxTurnTokens: 48, maxAgentTurns: Math.max(1, Math.min(10, req.turns)), seed: req.seed });
+      const lines: DemoLine[] = [{ role: 'user', text: d.opening }];
+      for (const t of d.turns) {
+        const a = t.result.appraisal;
+        lines.push({
+          role: 'agent', text: t.reply, ...(t.think !== null ? { think: t.think } : {}), change: t.result.change, emotion: t.result.emotion,
+          appraisal: { intent: a.intent, fit: a.fit, inner: a.inner, feeling: a.feeling },
+        });
+        lines.push({ role: 'user', text: t.result.line });
+      }
+      post({
+        type: 'demo-done',
+        report: { checkpointMeta: ck.meta, profileId: profile.id, startEmotion: 40, finalEmotion: d.finalEmotion, lines, seconds: (performance.now() - t0) / 1000 },
+      });
+    } finally {
+      busy = false;
+    }
+  }
+
+  /** A checkpoint from the lab's own origin (fetched once per URL), or the warm start trained in this tab. */
+  async function loadStart(start: string): Promise<Uint8Array> {
+    if (start === 'last') {
+      if (!lastCheckpoint) throw new Error('no warm start has been trained in this tab yet');
+      return lastCheckpoint;
+    }
+    const url = new URL(start);
+    if (io.origin !== undefined && url.origin !== io.origin) throw new Error('checkpoints load only from the lab\'s own origin');
+    const known = fetched.get(url.href);
+    if (known) return known;
+    const bytes = await fetchBytes(url.href);
+    fetched.set(url.href, bytes);
+    return bytes;
+  }
+
+  /** Controls for runs whose start is still waiting (for the probe, or for the last run to end). */
+  const earlyControls = new Map<string, TrainAction[]>();
+
+  /**
+   * Start an RL run once the backend is chosen; one at a time, and not beside a warm start or demo.
+   * A run that was asked to stop or reset ends first (its step in flight finishes), so Reset then
+   * Train in quick succession just works.
+   */
+  async function trainStart(req: TrainStartRequest): Promise<void> {
+    earlyControls.set(req.runId, []);
+    try {
+      const open = activeSession();
+      if (open?.ending) await open.finished;
+      else if (open) throw new Error('another run is still open; stop or reset it first');
+      const be = await backendReady;
+      if (busy) throw new Error('the warm start or a demo dialogue is running; try again when it has finished');
+      session = new TrainSession(be, req, { post, load: loadStart });
+      for (const action of earlyControls.get(req.runId) ?? []) session.control(action);
+    } finally {
+      earlyControls.delete(req.runId);
+    }
+  }
+
+  return {
+    get backendReady() {
+      return backendReady;
+    },
+    handle(msg) {
+      if (msg.type === 'probe') {
+        probe(msg.forceCpu).catch((e) => post({ type: 'error', message: messageOf(e) }));
+      } else if (msg.type === 'warm-start') {
+        warmStart(msg.request).catch((e) => post({ type: 'warm-start-failed', message: messageOf(e) }));
+      } else if (msg.type === 'demo-dialogue') {
+        demoDialogue(msg.request).catch((e) => post({ type: 'demo-failed', message: messageOf(e) }));
+      } else if (msg.type === 'train-start') {
+        trainStart(msg.request).catch((e) => {
+          post({ type: 'train-error', runId: msg.request.runId, step: 0, message: messageOf(e) });
+          post({ type: 'train-progress', runId: msg.request.runId, state: 'failed', phase: `Could not start: ${messageOf(e)}`, step: 0, steps: msg.request.config.steps, rows: [], dialogues: [] });
+        });
+      } else if (msg.type === 'train-control') {
+        if (session?.runId === msg.runId) session.control(msg.action);
+        else earlyControls.get(msg.runId)?.push(msg.action);
+      } else if (msg.type === 'test-lose-device') {
+        if (!gpu) return post({ type: 'error', message: 'test hook: there is no GPU device to lose (the lab runs on the CPU)' });
+        lossForced = true;
+        gpu.device.destroy();
+      }
+    },
+  };
+}
