@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { benchmarkProfiles } from '../persona/sets';
 import { defaultRunConfig } from '../rl/config';
 import { exportRun, importRun, metricKeys, metricsCsv, openRunStore, TRANSCRIPT_CAP, type MetricsRow, type RunRecord, type RunStore } from './runs';
 
@@ -215,6 +216,52 @@ describe('run file', () => {
     good.run.config = { version: 1, preset: 'ci', seed: 5 };
     const r = importRun(JSON.stringify(good));
     expect(r.ok && r.run.config).toEqual({ ...defaultRunConfig('ci'), seed: 5 });
+  });
+});
+
+describe('the evaluation breakdown, the start, the training users and the checkpoint step', () => {
+  const figures = (score: number, n: number) => ({ score, success: 0, failure: 0.5, n });
+  const breakdown = {
+    before: { overall: figures(31.5, 2), byIntention: { venting: figures(20, 1), advice: figures(43, 1) }, byType: { anxious: figures(31.5, 2) }, unmatched: 0 },
+    after: { overall: figures(40, 2), byIntention: { venting: figures(35, 1), advice: figures(45, 1) }, byType: { anxious: figures(40, 2) }, unmatched: 0 },
+  };
+  const mine = { ...benchmarkProfiles()[0], id: 'custom-robin', name: 'Robin <b>' };
+
+  it('are kept in the store (update patches the breakdown) and come back with get()', async () => {
+    const store = await freshStore();
+    await store.put(makeRun('a', { start: 'last', profiles: [mine] }));
+    await store.update('a', { breakdown });
+    await store.putCheckpoint('a', new Uint8Array([1, 2, 3]), 7);
+    const got = await store.get('a');
+    expect(got?.breakdown).toEqual(breakdown);
+    expect(got?.start).toBe('last');
+    expect(got?.profiles?.[0].name).toBe('Robin <b>');
+    expect((await store.list())[0]).toMatchObject({ checkpointStep: 7, hasCheckpoint: true });
+    // put() of the whole record keeps the checkpoint and its step.
+    await store.put({ ...got!, metrics: [] });
+    expect((await store.list())[0]).toMatchObject({ checkpointStep: 7 });
+  });
+
+  it('survive export and import', () => {
+    const run = makeRun('b', { breakdown, start: 'shipped', profiles: [mine] });
+    const back = importRun(exportRun(run, new Uint8Array([9, 8]), 5));
+    expect(back.ok).toBe(true);
+    if (!back.ok) return;
+    expect(back.run.breakdown).toEqual(breakdown);
+    expect(back.run.start).toBe('shipped');
+    expect(back.run.profiles).toEqual([mine]);
+    expect(back.checkpointStep).toBe(5);
+  });
+
+  it('a file with a broken training user is refused with the field', () => {
+    const text = exportRun(makeRun('c', { profiles: [{ ...mine, age: 7 }] }));
+    const back = importRun(text);
+    expect(back).toMatchObject({ ok: false, message: expect.stringMatching(/run\.profiles\.0 .*profile schema: age:/) });
+  });
+
+  it('files without them (older ones) still open', () => {
+    const back = importRun(exportRun(makeRun('d')));
+    expect(back.ok && back.run.breakdown === undefined && back.run.profiles === undefined).toBe(true);
   });
 });
 

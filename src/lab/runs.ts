@@ -19,7 +19,9 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { z } from 'zod';
+import { ProfileSchema, type Profile } from '../persona/profile';
 import { parseRunConfig, type RunConfig } from '../rl/config';
+import type { Breakdown } from './breakdown';
 import { fromBase64, toBase64 } from './share';
 
 export const RUN_STATUSES = ['running', 'paused', 'done', 'stopped', 'failed'] as const;
@@ -42,6 +44,12 @@ export type RunRecord = {
   /** The latest TRANSCRIPT_CAP sampled dialogues, oldest first; their shape is the trainer's. */
   transcripts: unknown[];
   benchmark?: { before?: BenchmarkSummary; after?: BenchmarkSummary };
+  /** The benchmark before and after broken down by the users' intention and personality type. */
+  breakdown?: { before?: Breakdown; after?: Breakdown };
+  /** Where the run began: the preset's shipped warm start, or the one trained in that tab (absent: shipped). */
+  start?: 'shipped' | 'last';
+  /** Training users the person wrote (Play's form), when the run trained on them instead of the standard set. */
+  profiles?: Profile[];
   note?: string;
 };
 
@@ -52,12 +60,14 @@ export type RunSummary = Omit<RunRecord, 'metrics' | 'transcripts'> & {
   lastMetrics?: MetricsRow;
   transcriptCount: number;
   hasCheckpoint: boolean;
+  /** The step the checkpoint was taken at, when known. */
+  checkpointStep?: number;
   /** Approximate bytes this run takes (JSON characters plus checkpoint bytes). */
   bytes: number;
 };
 
 /** The fields update() may change without rewriting metrics or transcripts. */
-export type RunPatch = Partial<Pick<RunRecord, 'name' | 'status' | 'benchmark' | 'note' | 'updatedAt'>>;
+export type RunPatch = Partial<Pick<RunRecord, 'name' | 'status' | 'benchmark' | 'breakdown' | 'note' | 'updatedAt'>>;
 
 export interface RunStore {
   /** Every run's summary, newest first. */
@@ -72,7 +82,8 @@ export interface RunStore {
   appendMetrics(id: string, rows: readonly MetricsRow[]): Promise<void>;
   /** Add transcripts, keeping only the latest TRANSCRIPT_CAP. */
   appendTranscripts(id: string, items: readonly unknown[]): Promise<void>;
-  putCheckpoint(id: string, bytes: Uint8Array): Promise<void>;
+  /** Keep the run's checkpoint (replacing the last), with the step it was taken at when known. */
+  putCheckpoint(id: string, bytes: Uint8Array, step?: number): Promise<void>;
   getCheckpoint(id: string): Promise<Uint8Array | undefined>;
   /** Remove the run, its metrics, transcripts and checkpoint. */
   delete(id: string): Promise<void>;
@@ -136,7 +147,7 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
         tx.done,
       ]);
       if (!meta) return undefined;
-      const { sizes: _s, metricRows: _m, lastMetrics: _l, transcriptCount: _t, hasCheckpoint: _c, ...record } = meta;
+      const { sizes: _s, metricRows: _m, lastMetrics: _l, transcriptCount: _t, hasCheckpoint: _c, checkpointStep: _k, ...record } = meta;
       return { ...record, metrics: rows.map((r) => r.row), transcripts: transcripts?.items ?? [] };
     },
 
@@ -158,6 +169,7 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
         metricRows: metrics.length,
         transcriptCount: items.length,
         hasCheckpoint: old?.hasCheckpoint ?? false,
+        ...(old?.checkpointStep !== undefined ? { checkpointStep: old.checkpointStep } : {}),
         sizes: { meta: 0, metrics: metricBytes, transcripts: jsonSize(items), checkpoint: old?.sizes.checkpoint ?? 0 },
       };
       if (metrics.length) meta.lastMetrics = metrics[metrics.length - 1];
@@ -176,6 +188,7 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
       // `note: undefined` / `benchmark: undefined` in the patch removes them.
       if ('note' in patch) patch.note === undefined ? delete next.note : (next.note = patch.note);
       if ('benchmark' in patch) patch.benchmark === undefined ? delete next.benchmark : (next.benchmark = patch.benchmark);
+      if ('breakdown' in patch) patch.breakdown === undefined ? delete next.breakdown : (next.breakdown = patch.breakdown);
       await Promise.all([tx.objectStore('runs').put(withMetaSize(next)), tx.done]);
     },
 
@@ -211,11 +224,13 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
       await Promise.all([tx.objectStore('transcripts').put({ runId: id, items }), tx.objectStore('runs').put(withMetaSize(next)), tx.done]);
     },
 
-    async putCheckpoint(id, bytes) {
+    async putCheckpoint(id, bytes, step) {
       const tx = db.transaction(['runs', 'checkpoints'], 'readwrite');
       const meta = await tx.objectStore('runs').get(id);
       if (!meta) throw noRun(id);
       const next: StoredRun = { ...meta, updatedAt: Date.now(), hasCheckpoint: true, sizes: { ...meta.sizes, checkpoint: bytes.byteLength } };
+      if (step === undefined) delete next.checkpointStep;
+      else next.checkpointStep = step;
       // A copy: the caller may reuse or transfer its buffer; the store keeps these bytes.
       await Promise.all([tx.objectStore('checkpoints').put({ runId: id, bytes: bytes.slice() }), tx.objectStore('runs').put(withMetaSize(next)), tx.done]);
     },
@@ -277,6 +292,13 @@ function fromCell(v: NumberCellValue): number {
 }
 
 const SummarySchema = z.record(z.string(), NumberCell);
+const FiguresSchema = z.object({ score: z.number(), success: z.number(), failure: z.number(), n: z.number() });
+const BreakdownSchema = z.object({
+  overall: FiguresSchema,
+  byIntention: z.record(z.string(), FiguresSchema),
+  byType: z.record(z.string(), FiguresSchema),
+  unmatched: z.number(),
+});
 
 /** The run file. Metrics are columnar (one array per key, all the same length): far smaller than rows. */
 const RunFileSchema = z.object({
@@ -293,14 +315,18 @@ const RunFileSchema = z.object({
     metrics: z.record(z.string(), z.array(NumberCell.nullable())),
     transcripts: z.array(z.unknown()),
     benchmark: z.object({ before: SummarySchema.optional(), after: SummarySchema.optional() }).optional(),
+    // Added within file version 1: optional, so older files still open and older labs skip them.
+    breakdown: z.object({ before: BreakdownSchema.optional(), after: BreakdownSchema.optional() }).optional(),
+    start: z.enum(['shipped', 'last']).optional(),
+    profiles: z.array(z.unknown()).optional(),
     note: z.string().optional(),
   }),
-  checkpoint: z.object({ encoding: z.literal('base64'), bytes: z.number().int().min(0), data: z.string() }).optional(),
+  checkpoint: z.object({ encoding: z.literal('base64'), bytes: z.number().int().min(0), data: z.string(), step: z.number().int().min(0).optional() }).optional(),
 });
 type RunFile = z.infer<typeof RunFileSchema>;
 
-/** One JSON document for the run, with its checkpoint (base64) when given. */
-export function exportRun(run: RunRecord, checkpoint?: Uint8Array): string {
+/** One JSON document for the run, with its checkpoint (base64, and the step it was taken at) when given. */
+export function exportRun(run: RunRecord, checkpoint?: Uint8Array, checkpointStep?: number): string {
   const keys = metricKeys(run.metrics);
   const metrics: Record<string, (NumberCellValue | null)[]> = {};
   for (const k of keys) metrics[k] = run.metrics.map((row) => (k in row ? toCell(row[k]) : null));
@@ -319,14 +345,17 @@ export function exportRun(run: RunRecord, checkpoint?: Uint8Array): string {
       metrics,
       transcripts: run.transcripts,
       benchmark: run.benchmark && { before: mapSummary(run.benchmark.before), after: mapSummary(run.benchmark.after) },
+      breakdown: run.breakdown,
+      start: run.start,
+      profiles: run.profiles,
       note: run.note,
     },
-    checkpoint: checkpoint && { encoding: 'base64', bytes: checkpoint.byteLength, data: toBase64(checkpoint) },
+    checkpoint: checkpoint && { encoding: 'base64', bytes: checkpoint.byteLength, data: toBase64(checkpoint), ...(checkpointStep !== undefined ? { step: checkpointStep } : {}) },
   };
   return JSON.stringify(file);
 }
 
-export type ImportResult = { ok: true; run: RunRecord; checkpoint?: Uint8Array } | { ok: false; message: string };
+export type ImportResult = { ok: true; run: RunRecord; checkpoint?: Uint8Array; checkpointStep?: number } | { ok: false; message: string };
 
 /** Read a run file. Never throws: a bad file gets a message naming what is wrong with it. */
 export function importRun(text: string): ImportResult {
@@ -365,6 +394,16 @@ export function importRun(text: string): ImportResult {
   }
   const mapSummary = (s?: Record<string, NumberCellValue>) => (s ? Object.fromEntries(Object.entries(s).map(([k, v]) => [k, fromCell(v)])) : undefined);
 
+  let profiles: Profile[] | undefined;
+  if (file.run.profiles) {
+    profiles = [];
+    for (const [i, p] of file.run.profiles.entries()) {
+      const r = ProfileSchema.safeParse(p);
+      if (!r.success) return fail(`run.profiles.${i} (a training user) does not match the profile schema: ${r.error.issues.slice(0, 3).map((x) => `${x.path.join('.') || '(profile)'}: ${x.message}`).join('; ')}.`);
+      profiles.push(r.data);
+    }
+  }
+
   let checkpoint: Uint8Array | undefined;
   if (file.checkpoint) {
     const bytes = fromBase64(file.checkpoint.data);
@@ -387,8 +426,12 @@ export function importRun(text: string): ImportResult {
     transcripts: r.transcripts.slice(-TRANSCRIPT_CAP),
   };
   if (r.benchmark) run.benchmark = { before: mapSummary(r.benchmark.before), after: mapSummary(r.benchmark.after) };
+  if (r.breakdown) run.breakdown = r.breakdown;
+  if (r.start) run.start = r.start;
+  if (profiles) run.profiles = profiles;
   if (r.note !== undefined) run.note = r.note;
-  return checkpoint ? { ok: true, run, checkpoint } : { ok: true, run };
+  if (!checkpoint) return { ok: true, run };
+  return file.checkpoint?.step !== undefined ? { ok: true, run, checkpoint, checkpointStep: file.checkpoint.step } : { ok: true, run, checkpoint };
 }
 
 // ---- CSV ------------------------------------------------------------------------------------------
