@@ -141,11 +141,10 @@ describe('exportOnnx: structure', () => {
 });
 
 describe('exportOnnx: parity with the engine under onnxruntime-web (wasm, in Node)', () => {
-  for (const [name, config] of [['tiny', TINY], ['ci', PRESETS.ci], ['micro', PRESETS.micro]] as const) {
+  const cases = [['tiny', TINY, 2, 12], ['ci', PRESETS.ci, 2, 12], ['micro', PRESETS.micro, 2, 12], ['mini', PRESETS.mini, 1, 8], ['small', PRESETS.small, 1, 6]] as const;
+  for (const [name, config, B, T] of cases) {
     it(`${name}: logits and values match the CPU engine to 1e-4, with and without the KV cache`, async () => {
       const weights = randomWeights(config, 11);
-      const B = 2;
-      const T = Math.min(12, config.contextLength);
       const ids = randomIds(config.vocabSize, B * T, 12);
       const ref = await engineForward(config, weights, ids, B, T);
       expect(maxAbs(ref.logits)).toBeGreaterThan(0.5); // the check is not passing on near-zero logits

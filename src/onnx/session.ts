@@ -31,7 +31,7 @@ export async function createPolicySession(ort: OrtModule, model: Uint8Array, eps
       continue;
     }
     try {
-      const session = await ort.InferenceSession.create(model, { executionProviders: [ep], graphOptimizationLevel: 'all' });
+      const session = await ort.InferenceSession.create(model, { executionProviders: [ep], graphOptimizationLevel: 'all', logSeverityLevel: 3 });
       return { session, ep, fallbacks };
     } catch (e) {
       fallbacks.push(`${ep}: ${message(e)}`);
