@@ -1,6 +1,7 @@
 import { deflateSync, strToU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { PRESETS, type PresetName } from '../engine/model/config';
+import { benchmarkProfiles } from '../persona/sets';
 import { defaultRunConfig, parseRunConfig, type RunConfig } from '../rl/config';
 import {
   compactConfig,
@@ -171,5 +172,29 @@ describe('base64', () => {
     expect(fromBase64('ab$c')).toBeNull();
     expect(fromBase64('abcde')).toBeNull();
     expect(fromBase64Url('ab+c')).toBeNull();
+  });
+});
+
+describe('share links with the run\'s own training users', () => {
+  const mine = { ...benchmarkProfiles()[0], id: 'custom-robin', name: 'Robin' };
+  const config = { ...defaultRunConfig('ci'), seed: 42 };
+
+  it('carry the users beside the config, and come back checked; a link without them has none', () => {
+    const link = encodeShareLink(config, 'https://lab.example/app/', [mine]);
+    expect(link).toMatch(/#run=1\.[A-Za-z0-9_-]+&users=1\.[A-Za-z0-9_-]+$/);
+    expect(link.length).toBeLessThan(2000);
+    const back = decodeShareFragment(link);
+    expect(back).toEqual({ ok: true, config, profiles: [mine] });
+    const plain = decodeShareFragment(encodeShareLink(config, 'https://lab.example/app/'));
+    expect(plain.ok && plain.profiles).toBeUndefined();
+  });
+
+  it('a damaged or invalid user gets a clear message', () => {
+    const link = encodeShareLink(config, 'https://lab.example/', [mine]);
+    const cut = decodeShareFragment(link.slice(0, -12));
+    expect(cut).toMatchObject({ ok: false, message: expect.stringMatching(/training users are damaged/) });
+    const bad = encodeShareLink(config, 'https://lab.example/', [{ ...mine, age: 7 }]);
+    expect(decodeShareFragment(bad)).toMatchObject({ ok: false, message: expect.stringMatching(/training user 1 does not match the profile schema \(age:/) });
+    expect(decodeShareFragment(`${link.split('&')[0]}&users=9.abc`)).toMatchObject({ ok: false, message: expect.stringMatching(/newer version/) });
   });
 });

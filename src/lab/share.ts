@@ -13,18 +13,28 @@
  * A field added to the schema later is absent from the baseline, so old links get its current
  * default: give a new field the default that reproduces the old behaviour (as config files need too).
  *
+ * A run on the person's own training users (written in Play) carries them beside the config, in
+ * `&users=1.<payload>` (the same JSON, raw DEFLATE, base64url packing; `1.` is its own format
+ * number): a link without it is the standard training set, so every older link keeps its meaning.
+ * Each user is checked against the profile schema like any profile file.
+ *
  * Decoding never throws and never trusts the link: length and inflate caps, then the same zod schema
  * and cross-field checks as config files (parseRunConfig); each way it can fail has its own message.
  * Pure: no DOM beyond `atob`/`btoa`/TextEncoder, which browsers, workers and Node all have.
  */
 import { deflateSync, Inflate, strFromU8, strToU8 } from 'fflate';
 import type { PresetName } from '../engine/model/config';
+import { ProfileSchema, type Profile } from '../persona/profile';
 import { parseRunConfig, RUN_CONFIG_VERSION, RunConfigSchema, type RunConfig } from '../rl/config';
 
 /** The link format this lab writes and the newest it reads. */
 export const SHARE_LINK_FORMAT = 1;
 /** The fragment key: `#run=1.<payload>`; other `key=value` pairs may stand beside it (`&hide=...`). */
 export const SHARE_KEY = 'run';
+/** The fragment key of the run's own training users: `&users=1.<payload>`. */
+export const USERS_KEY = 'users';
+/** The users' packing format this lab writes and the newest it reads. */
+export const USERS_FORMAT = 1;
 /** Longest fragment value we try to read; a real link is a few hundred characters. */
 const MAX_PAYLOAD_CHARS = 8192;
 /** Largest inflated payload accepted (a full config is ~520 bytes): stops a deflate bomb early. */
@@ -72,13 +82,14 @@ export const LINK_BASELINE_V1: Readonly<Record<PresetName, Readonly<Baseline>>> 
   small: { ...BASELINE_V1, steps: 300, lr: 5e-5, profilesPerStep: 16 },
 };
 
-export type ShareDecodeResult = { ok: true; config: RunConfig } | { ok: false; message: string };
+export type ShareDecodeResult = { ok: true; config: RunConfig; profiles?: Profile[] } | { ok: false; message: string };
 
-/** The link to `config`: `baseUrl` without its fragment, then `#run=1.<payload>`. */
-export function encodeShareLink(config: RunConfig, baseUrl: string): string {
+/** The link to `config` (and its own training users): `baseUrl` without its fragment, then `#run=1.<payload>[&users=1.<payload>]`. */
+export function encodeShareLink(config: RunConfig, baseUrl: string, profiles?: readonly Profile[]): string {
   const hashAt = baseUrl.indexOf('#');
   const base = hashAt < 0 ? baseUrl : baseUrl.slice(0, hashAt);
-  return `${base}#${SHARE_KEY}=${encodeSharePayload(config)}`;
+  const users = profiles?.length ? `&${USERS_KEY}=${USERS_FORMAT}.${toBase64Url(deflateSync(strToU8(JSON.stringify(profiles)), { level: 9 }))}` : '';
+  return `${base}#${SHARE_KEY}=${encodeSharePayload(config)}${users}`;
 }
 
 /** Just the fragment value, `1.<payload>` (for callers that build the fragment themselves). */
@@ -107,8 +118,11 @@ export function decodeShareFragment(hash: string): ShareDecodeResult {
   const fragment = (hashAt < 0 ? hash : hash.slice(hashAt + 1)).trim();
   if (fragment === '') return fail('This link has no run in it: there is nothing after the "#".');
   let value: string | null;
+  let users: string | null = null;
   try {
-    value = new URLSearchParams(fragment).get(SHARE_KEY);
+    const params = new URLSearchParams(fragment);
+    value = params.get(SHARE_KEY);
+    users = params.get(USERS_KEY);
   } catch {
     value = null;
   }
@@ -135,7 +149,41 @@ export function decodeShareFragment(hash: string): ShareDecodeResult {
     return damaged('its run data is not readable settings');
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return damaged('its run data is not a set of settings');
-  return expandPayload(payload as Record<string, unknown>);
+  const run = expandPayload(payload as Record<string, unknown>);
+  if (!run.ok || users === null) return run;
+  const profiles = decodeUsers(users);
+  return typeof profiles === 'string' ? fail(profiles) : { ...run, profiles };
+}
+
+/** The `users=` value → the training users, or the message for the person who opened the link. */
+function decodeUsers(value: string): Profile[] | string {
+  const bad = (why: string) => `This run link's training users are damaged: ${why}. Ask for the link again, or copy all of it.`;
+  if (value.length > MAX_PAYLOAD_CHARS) return bad(`they are ${value.length} characters long, far longer than any link's`);
+  const dot = value.indexOf('.');
+  const head = dot < 0 ? '' : value.slice(0, dot);
+  if (!/^[1-9][0-9]{0,5}$/.test(head)) return bad('they do not start with a format number such as "1."');
+  if (Number(head) > USERS_FORMAT) return `This link's training users were packed by a newer version of the lab (format ${head}; this lab reads up to ${USERS_FORMAT}). Open it in the current lab.`;
+  const bytes = fromBase64Url(value.slice(dot + 1));
+  if (!bytes) return bad('they have characters that do not belong there');
+  const inflated = inflateCapped(bytes, MAX_INFLATED_BYTES);
+  if (typeof inflated === 'string') return bad(inflated.replace('its run data', 'the data'));
+  let list: unknown;
+  try {
+    list = JSON.parse(strFromU8(inflated));
+  } catch {
+    return bad('they are not readable');
+  }
+  if (!Array.isArray(list) || list.length === 0) return bad('they are not a list of users');
+  const out: Profile[] = [];
+  for (const [i, p] of list.entries()) {
+    const r = ProfileSchema.safeParse(p);
+    if (!r.success) {
+      const why = r.error.issues.slice(0, 3).map((x) => `${x.path.join('.') || '(profile)'}: ${x.message}`).join('; ');
+      return `This link's training user ${i + 1} does not match the profile schema (${why}); the run cannot be reproduced from it.`;
+    }
+    out.push(r.data);
+  }
+  return out;
 }
 
 /** Payload (format 1) → full config: version check, the frozen baseline under it, then validation. */

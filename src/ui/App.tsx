@@ -1,8 +1,9 @@
 /**
  * The lab's page: where it runs (the adapter line, with a plain notice on a software adapter or the
  * CPU fallback), then three views: the Lab (a shared run, configure, train, charts, the benchmark
- * before and after next to the reference policies, transcripts), the Runs kept in this browser, the supervised warm start with a demo dialogue, and Play (a person
- * talks with a simulated user, then watches a policy talk with the same one).
+ * before and after next to the reference policies, transcripts), the Runs kept in this browser, the supervised warm start with a demo dialogue, Play (a person
+ * talks with a simulated user, then watches a policy talk with the same one), and Chat (any saved
+ * policy, exported to ONNX and run by onnxruntime-web; the Lab also offers the ONNX download).
  * A run link in the URL fragment is read on load and whenever the fragment changes.
  */
 import { useEffect } from 'react';
@@ -20,14 +21,25 @@ import { EvaluatePanel } from './lab/EvaluatePanel';
 import { SharedRunPanel } from './lab/SharedRunPanel';
 import { RunsView } from './lab/RunsView';
 import { PlayView } from './play/PlayView';
+import { ChatView } from './chat/ChatView';
+import { OnnxExportPanel } from './chat/OnnxExportPanel';
 import { ShortcutsDialog, useShortcuts } from './lab/Shortcuts';
 import './lab/lab.css';
+import { sendToWorker } from './state/worker';
+
+declare global {
+  interface Window {
+    /** End-to-end test hooks, present only with ?testHooks=1 in the URL. */
+    __labTest?: { loseDevice(): void };
+  }
+}
 
 const VIEWS: { view: View; label: string }[] = [
   { view: 'lab', label: 'Lab' },
   { view: 'runs', label: 'Runs' },
   { view: 'warm-start', label: 'Warm start' },
   { view: 'play', label: 'Play' },
+  { view: 'chat', label: 'Chat' },
 ];
 
 function Nav() {
@@ -54,7 +66,10 @@ export function App() {
   const view = useUi((s) => s.view);
   useShortcuts();
   useEffect(() => {
-    const forceCpu = new URLSearchParams(window.location.search).get('backend') === 'cpu';
+    const query = new URLSearchParams(window.location.search);
+    const forceCpu = query.get('backend') === 'cpu';
+    // Lose the GPU device on purpose, as a driver reset would: for the device-lost test.
+    if (query.get('testHooks') === '1') window.__labTest = { loseDevice: () => sendToWorker({ type: 'test-lose-device' }) };
     start(forceCpu);
     void useRuns.getState().refresh();
     const read = () => useUi.getState().readFragment(window.location.hash);
@@ -83,6 +98,7 @@ export function App() {
             <MetricsPanel />
             <EvaluatePanel />
             <TranscriptsPanel />
+            <OnnxExportPanel />
           </>
         )}
         {view === 'runs' && (
@@ -98,6 +114,7 @@ export function App() {
           </>
         )}
         {view === 'play' && <PlayView />}
+        {view === 'chat' && <ChatView />}
         {view === 'warm-start' && (
           <>
             <WarmStartPanel />

@@ -191,12 +191,20 @@ export function createEngine(io: EngineIO): Engine {
     }
   }
 
-  /** Play one benchmark user against a checkpoint and report the dialogue with every appraisal. */
+  /** Controls of a paused run that came while a demo dialogue played beside it: applied when it ends. */
+  let heldControls: TrainAction[] | null = null;
+
+  /**
+   * Play one benchmark user against a checkpoint and report the dialogue with every appraisal. A
+   * paused RL run may stay open meanwhile (its controls wait for the dialogue to end).
+   */
   async function demoDialogue(req: DemoRequest): Promise<void> {
     if (!backend) throw new Error('the engine is still checking the GPU; try again in a moment');
     if (busy) throw new Error('a run is already in progress');
-    if (activeSession()) throw new Error('an RL run is open in the lab; stop or reset it first');
+    const open = activeSession();
+    if (open && open.state !== 'paused') throw new Error('an RL run is training in the lab; pause it first');
     busy = true;
+    heldControls = [];
     try {
       const t0 = performance.now();
       const ck = loadCheckpoint(req.checkpointBytes ? new Uint8Array(req.checkpointBytes) : await loadStart(req.checkpoint));
@@ -220,6 +228,9 @@ export function createEngine(io: EngineIO): Engine {
       });
     } finally {
       busy = false;
+      const held = heldControls ?? [];
+      heldControls = null;
+      for (const action of held) session?.control(action);
     }
   }
 
@@ -278,7 +289,8 @@ export function createEngine(io: EngineIO): Engine {
           post({ type: 'train-progress', runId: msg.request.runId, state: 'failed', phase: `Could not start: ${messageOf(e)}`, step: 0, steps: msg.request.config.steps, rows: [], dialogues: [] });
         });
       } else if (msg.type === 'train-control') {
-        if (session?.runId === msg.runId) session.control(msg.action);
+        if (session?.runId === msg.runId && heldControls) heldControls.push(msg.action);
+        else if (session?.runId === msg.runId) session.control(msg.action);
         else earlyControls.get(msg.runId)?.push(msg.action);
       } else if (msg.type === 'test-lose-device') {
         if (!gpu) return post({ type: 'error', message: 'test hook: there is no GPU device to lose (the lab runs on the CPU)' });

@@ -9,6 +9,8 @@ import { fieldHelp } from '../../rl/config';
 import { useConfig } from '../state/config';
 import { isOpen, useTraining } from '../state/training';
 import { useWarmStart } from '../state/warmstart';
+import { useEngine } from '../state/engine';
+import { presetFit } from '../../lab/presetFit';
 import { BASIC_FIELDS, checkDraft, FIELDS, PRESET_LABELS, PRESET_NAMES, SHIPPED_STARTS, type FieldSpec } from './fields';
 
 function range(spec: FieldSpec): string {
@@ -74,12 +76,17 @@ export function ConfigurePanel() {
   const start = useConfig((s) => s.start);
   const setPreset = useConfig((s) => s.setPreset);
   const setStart = useConfig((s) => s.setStart);
+  const trainUser = useConfig((s) => s.trainUser);
+  const setTrainUser = useConfig((s) => s.setTrainUser);
   const locked = useTraining((s) => isOpen(s.status));
   const warmTrained = useWarmStart((s) => s.status === 'done');
   const check = useMemo(() => checkDraft(draft), [draft]);
   const advanced = FIELDS.filter((f) => !BASIC_FIELDS.includes(f.key));
   const advancedErrors = advanced.filter((f) => check.fieldErrors[f.key]).length;
   const noStart = start === 'shipped' && !SHIPPED_STARTS.includes(draft.preset);
+  const limits = useEngine((s) => (s.backend === 'webgpu' ? s.adapter?.limits ?? null : null));
+  const fit = useMemo(() => Object.fromEntries(PRESET_NAMES.map((p) => [p, presetFit(p, limits)])), [limits]);
+  const chosenFit = fit[draft.preset];
   const field = (spec: FieldSpec) => <Field key={spec.key} spec={spec} value={draft[spec.key]} error={check.fieldErrors[spec.key]} disabled={locked} />;
 
   return (
@@ -87,7 +94,7 @@ export function ConfigurePanel() {
       <h2 id="configure-h">Configure</h2>
       {locked && <p className="muted">The settings are locked while a run is open. Reset (or Stop) to change them.</p>}
       <div className="field-grid">
-        <div className={`field field-choice${noStart ? ' field-bad' : ''}`}>
+        <div className={`field field-choice${noStart || !chosenFit.fits ? ' field-bad' : ''}`}>
           <div className="field-head">
             <label htmlFor="cfg-preset">Preset</label>
             <code className="field-key">preset</code>
@@ -96,6 +103,7 @@ export function ConfigurePanel() {
             {PRESET_NAMES.map((p) => (
               <option key={p} value={p}>
                 {PRESET_LABELS[p]}
+                {fit[p].fits ? '' : ' — does not fit this GPU'}
               </option>
             ))}
           </select>
@@ -103,6 +111,7 @@ export function ConfigurePanel() {
             {fieldHelp().preset} Choosing one loads its defaults (the seed stays).
           </p>
           {noStart && <p className="field-error">No shipped warm start for {draft.preset} yet: choose {SHIPPED_STARTS.join(' or ')}.</p>}
+          {!chosenFit.fits && <p className="field-error" data-testid="preset-fit">Does not fit this GPU: {chosenFit.reason}. Choose a smaller preset.</p>}
         </div>
         <div className="field field-choice">
           <div className="field-head">
@@ -117,6 +126,24 @@ export function ConfigurePanel() {
           <p className="field-help" id="cfg-start-help">
             The supervised model RL begins from; it is also the reference for the KL penalty.
           </p>
+        </div>
+        <div className="field field-choice" data-testid="train-users">
+          <div className="field-head">
+            <span className="field-label">Training users</span>
+          </div>
+          {trainUser ? (
+            <p className="train-user">
+              Your own user <strong>{trainUser.name}</strong> ({trainUser.id}, {trainUser.intention}), written in Play.{' '}
+              <button type="button" disabled={locked} onClick={() => setTrainUser(null)}>
+                Use the standard set
+              </button>
+            </p>
+          ) : (
+            <p className="train-user">
+              The standard training set. Write a user of your own in Play and choose "Use for training" to train on it.
+            </p>
+          )}
+          <p className="field-help">Who the policy talks with in training; the benchmark always plays the held-out users.</p>
         </div>
         {BASIC_FIELDS.map((k) => field(FIELDS.find((f) => f.key === k)!))}
       </div>

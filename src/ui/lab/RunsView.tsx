@@ -1,10 +1,14 @@
 /**
  * Runs kept in this browser: each with its status, steps, last reward and size; open one to see its
- * charts and dialogues, export it (one JSON file, checkpoint included) or its metrics (CSV), delete
- * it; import a run file. Storage used is shown beside the browser's own estimate.
+ * charts and dialogues, resume one from its last checkpoint, export it (one JSON file, checkpoint
+ * included) or its metrics (CSV), delete it; import a run file. Storage used is shown beside the
+ * browser's own estimate. Tick two runs to compare them: their curves on the same charts, A solid
+ * and B dashed in two colour-blind-safe colours, each line labelled with its run.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { COMPARE_FIGURES, compareSeries, RUN_LETTERS, type ComparedRun } from '../../lab/compare';
 import type { RunSummary } from '../../lab/runs';
+import { CHART_PALETTE, LineChart } from '../charts/LineChart';
 import { isOpen, useTraining } from '../state/training';
 import { useRuns } from '../state/runs';
 import { useUi } from '../state/ui';
@@ -23,7 +27,7 @@ function statusText(r: RunSummary, liveId: string | null, liveOpen: boolean): st
   return r.status;
 }
 
-function RunRow({ r }: { r: RunSummary }) {
+function RunRow({ r, compared, onCompare, onProblem }: { r: RunSummary; compared: number; onCompare: (on: boolean) => void; onProblem: (text: string | null) => void }) {
   const liveId = useTraining((s) => s.runId);
   const liveOpen = useTraining((s) => isOpen(s.status));
   const { remove, exportJson, exportCsv, get } = useRuns();
@@ -31,6 +35,15 @@ function RunRow({ r }: { r: RunSummary }) {
   const [confirm, setConfirm] = useState(false);
   const live = r.id === liveId && liveOpen;
   const reward = r.lastMetrics?.['reward/mean'];
+  const canResume = r.hasCheckpoint && r.status !== 'done' && (r.checkpointStep === undefined || r.checkpointStep < r.config.steps);
+  const resume = async () => {
+    const why = await useTraining.getState().resumeSaved(r.id);
+    onProblem(why);
+    if (why === null) {
+      useUi.getState().showStep(null);
+      setView('lab');
+    }
+  };
   const open = async () => {
     const run = await get(r.id);
     if (run) {
@@ -41,6 +54,13 @@ function RunRow({ r }: { r: RunSummary }) {
   };
   return (
     <tr data-run-id={r.id}>
+      <td className="compare-cell">
+        <label>
+          <input type="checkbox" checked={compared >= 0} onChange={(e) => onCompare(e.target.checked)} />
+          <span className="visually-hidden">Compare {r.name}</span>
+          {compared >= 0 && <span className={`compare-letter compare-letter-${compared}`} aria-hidden="true">{RUN_LETTERS[compared]}</span>}
+        </label>
+      </td>
       <th scope="row">
         {r.name}
         <div className="muted small">{new Date(r.createdAt).toLocaleString()}</div>
@@ -63,6 +83,11 @@ function RunRow({ r }: { r: RunSummary }) {
         <button type="button" onClick={open} disabled={liveOpen} title={liveOpen ? 'Pause and reset the open run first' : undefined}>
           Open
         </button>
+        {canResume && (
+          <button type="button" onClick={() => void resume()} disabled={liveOpen} title={liveOpen ? 'Pause and reset the open run first' : `Go on training from the checkpoint${r.checkpointStep !== undefined ? ` of step ${r.checkpointStep}` : ''}`}>
+            Resume
+          </button>
+        )}
         <button type="button" onClick={() => void exportJson(r.id)}>
           Export
         </button>
@@ -89,11 +114,71 @@ function RunRow({ r }: { r: RunSummary }) {
   );
 }
 
+/** A swatch of a compared run's line: its colour and its dash, as the charts draw it. */
+function LineKey({ index }: { index: number }) {
+  return (
+    <svg width="36" height="10" aria-hidden="true" className="compare-key">
+      <line x1="1" x2="35" y1="5" y2="5" stroke={CHART_PALETTE[index]} strokeWidth="3" strokeDasharray={index === 0 ? undefined : '6 3'} />
+    </svg>
+  );
+}
+
+function ComparePanel({ ids }: { ids: readonly string[] }) {
+  const get = useRuns((s) => s.get);
+  const smoothing = useUi((s) => s.smoothing);
+  const [runs, setRuns] = useState<ComparedRun[] | null>(null);
+  const key = ids.join('|');
+  useEffect(() => {
+    let live = true;
+    void Promise.all(ids.map((id) => get(id))).then((got) => {
+      if (live) setRuns(got.flatMap((r) => (r ? [{ name: r.name, metrics: r.metrics, benchmark: r.benchmark }] : [])));
+    });
+    return () => {
+      live = false;
+    };
+  }, [key, get]);
+  const figures = useMemo(() => (runs ? COMPARE_FIGURES.map((f) => ({ f, series: compareSeries(runs, f.key) })) : []), [runs]);
+  if (!runs) return null;
+  return (
+    <section className="compare" aria-labelledby="compare-h" data-testid="compare">
+      <h3 id="compare-h">Compare two runs</h3>
+      <ul className="compare-legend">
+        {runs.map((r, i) => (
+          <li key={i}>
+            <LineKey index={i} /> <strong>{RUN_LETTERS[i]}</strong> ({i === 0 ? 'solid' : 'dashed'}): {r.name}
+          </li>
+        ))}
+      </ul>
+      <div className="chart-grid">
+        {figures.map(({ f, series }) => (
+          <div className="chart-cell" key={f.key}>
+            <LineChart title={f.title} series={series} smoothing={f.key === 'benchmark' ? 0 : smoothing} height={170} />
+            <p className="chart-help">{f.help}</p>
+            {series.some((s) => s.points.length === 0) && (
+              <p className="chart-help">{series.filter((s) => s.points.length === 0).map((s) => s.label.split(':')[0]).join(' and ')} has no points here yet.</p>
+            )}
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
 export function RunsView() {
   const { runs, loaded, bytes, estimate, error, importMessage, refresh, importText } = useRuns();
+  const [compare, setCompare] = useState<string[]>([]);
+  const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     void refresh();
   }, [refresh]);
+  // Ticked runs that were deleted meanwhile drop out.
+  const ticked = compare.filter((id) => runs.some((r) => r.id === id));
+  const tick = (id: string, on: boolean) =>
+    setCompare((c) => {
+      const rest = c.filter((x) => x !== id && runs.some((r) => r.id === x));
+      // Two at most: a third tick replaces the older one.
+      return on ? [...rest, id].slice(-2) : rest;
+    });
 
   return (
     <section className="panel" aria-labelledby="runs-h">
@@ -112,11 +197,20 @@ export function RunsView() {
         {estimate && ` · this site uses ${bytesText(estimate.usage)} of the ${bytesText(estimate.quota)} the browser allows`}
       </p>
       {loaded && runs.length === 0 && <p className="muted">No runs yet: train one in the Lab, or import a run file.</p>}
+      {problem && (
+        <p className="notice notice-bad" role="alert">
+          {problem}
+        </p>
+      )}
+      {runs.length > 1 && <p className="muted small">Tick two runs to compare their curves.</p>}
       {runs.length > 0 && (
         <div className="table-wrap">
           <table className="runs-table">
             <thead>
               <tr>
+                <th scope="col">
+                  <span className="visually-hidden">Compare</span>
+                </th>
                 <th scope="col">Run</th>
                 <th scope="col">Status</th>
                 <th scope="col">Steps</th>
@@ -130,12 +224,13 @@ export function RunsView() {
             </thead>
             <tbody>
               {runs.map((r) => (
-                <RunRow key={r.id} r={r} />
+                <RunRow key={r.id} r={r} compared={ticked.indexOf(r.id)} onCompare={(on) => tick(r.id, on)} onProblem={setProblem} />
               ))}
             </tbody>
           </table>
         </div>
       )}
+      {ticked.length === 2 && <ComparePanel ids={ticked} />}
       <div className="form-row">
         <label>
           Import a run file

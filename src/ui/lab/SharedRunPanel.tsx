@@ -56,11 +56,14 @@ export function SharedRunPanel() {
     );
   }
   const config = shared.config;
+  const users = shared.profiles ?? null;
   const changed = changedFields(config);
   const reproduce = (train: boolean) => {
     useTraining.getState().reset();
     useConfig.getState().load(config);
     useConfig.getState().setStart('shipped');
+    // The link's training users, or none: the standard set (a user kept from earlier would change the run).
+    useConfig.getState().setTrainUser(users?.[0] ?? null);
     if (train) labActions.toggle();
     dismiss();
   };
@@ -72,6 +75,17 @@ export function SharedRunPanel() {
         {config.steps} steps, from the shipped {config.preset} warm start. The same settings on the same kind of backend give the same run.
       </p>
       <ConfigTable config={config} keys={['preset', 'seed', ...changed.filter((k) => k !== 'seed')]} />
+      <p data-testid="shared-users">
+        Training users:{' '}
+        {users ? (
+          <>
+            their own, <strong>{users.map((u) => `${u.name} (${u.id})`).join(', ')}</strong>, written in Play and carried in the link
+          </>
+        ) : (
+          'the standard training set'
+        )}
+        .
+      </p>
       <details>
         <summary>All {FIELDS.length + 1} settings</summary>
         <ConfigTable config={config} keys={['preset', ...FIELDS.map((f) => f.key)]} />

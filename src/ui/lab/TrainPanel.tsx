@@ -3,7 +3,7 @@
  * line: step, phase, steps/s, tokens/s, time left, and where it runs ("software GPU", "CPU").
  * The status line is a polite live region; the buttons and the keyboard do the same things.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useEngine } from '../state/engine';
 import { useConfig } from '../state/config';
 import { isOpen, useTraining, type MetricsRow } from '../state/training';
@@ -64,6 +64,58 @@ function StatusLine() {
   );
 }
 
+/**
+ * After a lost GPU device (an alert: what happened, that a new device is ready, and Resume), or for
+ * a saved run that stopped short of its steps: resume from the last checkpoint.
+ */
+function ResumeNotice() {
+  const { runId, status, lost, checkpointStep, step, steps } = useTraining();
+  const engineReady = useEngine((s) => s.phase === 'ready');
+  const [why, setWhy] = useState<string | null>(null);
+  const [asked, setAsked] = useState(false);
+  const ended = status === 'failed' || status === 'stopped' || status === 'saved';
+  if (!runId || !ended) return why ? <p className="notice notice-bad" role="alert">{why}</p> : null;
+  const canResume = checkpointStep !== null && checkpointStep < steps;
+  const resume = async () => {
+    setAsked(true);
+    const r = await useTraining.getState().resumeSaved(runId);
+    setAsked(false);
+    setWhy(r);
+  };
+  const button = canResume && (
+    <button type="button" className="primary" onClick={() => void resume()} disabled={asked || !engineReady}>
+      Resume from the checkpoint of step {checkpointStep}
+    </button>
+  );
+  if (lost) {
+    return (
+      <div className="notice notice-bad" role="alert" data-testid="device-lost-run">
+        <p>
+          <strong>The GPU device was lost after step {step}.</strong> {lost}
+        </p>
+        <p>
+          {canResume
+            ? `Everything up to the last checkpoint (step ${checkpointStep}) is kept. ${engineReady ? 'The lab has a new device: resume the run where it left off.' : 'The lab is asking for a new device…'}`
+            : 'The run has no checkpoint yet, so it cannot be resumed: start it again (a smaller preset asks less of the GPU).'}
+        </p>
+        {button}
+        {why && <p>{why}</p>}
+      </div>
+    );
+  }
+  if (!canResume && !why) return null;
+  return (
+    <div className="resume-row">
+      {button}
+      {why && (
+        <p className="notice notice-bad" role="alert">
+          {why}
+        </p>
+      )}
+    </div>
+  );
+}
+
 export function TrainPanel() {
   const actions = useLabActions();
   const status = useTraining((s) => s.status);
@@ -73,8 +125,9 @@ export function TrainPanel() {
   const shareCopied = useUi((s) => s.shareCopied);
   const formOk = useMemo(() => checkDraft(draft).config !== null, [draft]);
   const start = useConfig((s) => s.start);
-  // whyNotStart reads the stores itself; draft and start are here to recompute when they change.
-  const blocked = useMemo(() => (isOpen(status) || !draft || !start ? null : whyNotStart()), [status, draft, start]);
+  // whyNotStart reads the stores itself; draft, start and the adapter are here to recompute when they change.
+  const adapter = useEngine((s) => s.adapter);
+  const blocked = useMemo(() => (isOpen(status) || !draft || !start ? null : whyNotStart()), [status, draft, start, adapter]);
   const clipboardOk = Boolean(navigator.clipboard);
   const running = status === 'running' || status === 'loading' || status === 'starting';
   const open = isOpen(status);
@@ -105,6 +158,7 @@ export function TrainPanel() {
       </div>
       {blocked && !open && <p className="notice notice-bad">{blocked}</p>}
       <StatusLine />
+      <ResumeNotice />
       {shareLink && (
         <div className="share-link">
           <label htmlFor="share-link">{shareCopied ? 'Share link (copied to the clipboard)' : clipboardOk ? 'Share link (copy it from here)' : 'Share link'}</label>

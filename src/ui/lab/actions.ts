@@ -5,14 +5,20 @@
  */
 import { useMemo } from 'react';
 import { SHIPPED_STARTS, checkDraft } from './fields';
-import { useConfig } from '../state/config';
-import { isOpen, useTraining } from '../state/training';
+import { startUrl, useConfig } from '../state/config';
+import { useEngine } from '../state/engine';
+import { presetFit } from '../../lab/presetFit';
+import { isOpen, useTraining, type RunExtras } from '../state/training';
 import { useUi } from '../state/ui';
 import type { RunConfig } from '../../rl/config';
 
 /** Where the run starts: a checkpoint URL on the lab's own origin, or 'last' (the warm start trained in this tab). */
-export function startOf(config: RunConfig, start: 'shipped' | 'last'): string {
-  return start === 'last' ? 'last' : new URL(`warmstart-${config.preset}.bin`, document.baseURI).href;
+export const startOf = (config: RunConfig, start: 'shipped' | 'last'): string => startUrl(config, start);
+
+/** Where the form's run starts, and its training user (the person's own, when one is chosen). */
+function extrasOf(): RunExtras {
+  const { start, trainUser } = useConfig.getState();
+  return { startFrom: start, ...(trainUser ? { profiles: [trainUser] } : {}) };
 }
 
 /** Why the form's config cannot start a run now (null when it can). */
@@ -20,6 +26,9 @@ export function whyNotStart(): string | null {
   const { draft, start } = useConfig.getState();
   const check = checkDraft(draft);
   if (!check.config) return 'Some settings are not valid: see the marked fields.';
+  const engine = useEngine.getState();
+  const fit = presetFit(check.config.preset, engine.backend === 'webgpu' ? engine.adapter?.limits ?? null : null);
+  if (!fit.fits) return `The ${check.config.preset} preset does not fit this GPU: ${fit.reason}. Choose a smaller preset.`;
   if (start === 'shipped' && !SHIPPED_STARTS.includes(check.config.preset)) {
     return `The lab ships no warm start for ${check.config.preset} yet: choose ${SHIPPED_STARTS.join(' or ')}.`;
   }
@@ -47,7 +56,7 @@ export const labActions: LabActions = {
     if (t.status === 'paused' || t.status === 'pausing') return t.train(t.config!, '');
     const config = formConfig();
     if (!config || whyNotStart()) return;
-    t.train(config, startOf(config, useConfig.getState().start));
+    t.train(config, startOf(config, useConfig.getState().start), extrasOf());
   },
   step() {
     const t = useTraining.getState();
@@ -55,7 +64,7 @@ export const labActions: LabActions = {
     if (isOpen(t.status)) return;
     const config = formConfig();
     if (!config || whyNotStart()) return;
-    t.stepOnce(config, startOf(config, useConfig.getState().start));
+    t.stepOnce(config, startOf(config, useConfig.getState().start), extrasOf());
   },
   reset() {
     useTraining.getState().reset();
@@ -69,8 +78,10 @@ export const labActions: LabActions = {
   },
   copyShare() {
     const t = useTraining.getState();
-    const config = t.config && t.status !== 'idle' ? t.config : formConfig();
-    if (config) void useUi.getState().copyShareLink(config);
+    const fromRun = t.config !== null && t.status !== 'idle';
+    const config = fromRun ? t.config : formConfig();
+    const users = fromRun ? t.profiles : useConfig.getState().trainUser ? [useConfig.getState().trainUser!] : null;
+    if (config) void useUi.getState().copyShareLink(config, users ?? undefined);
   },
 };
 

@@ -13,6 +13,8 @@ import { bandOf } from '../../persona/dynamics';
 import { useEngine } from '../state/engine';
 import { useWarmStart } from '../state/warmstart';
 import { SHIPPED_CHECKPOINT } from '../state/demo';
+import { runStore, useRuns } from '../state/runs';
+import { useTraining } from '../state/training';
 import { findProfile, isBenchmarkId, PLAY_TURN_CAP, usePlay, type PlayTurn, type WatchSource } from '../state/play';
 import { ProfileFormPanel } from './ProfileFormPanel';
 import './play.css';
@@ -190,6 +192,28 @@ function PolicyDialogue() {
   const chosenId = usePlay((s) => s.profileId);
   const difficulty = session?.difficulty ?? usePlay.getState().difficulty;
   const [source, setSource] = useState<WatchSource>('shipped');
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const liveRun = useTraining((s) => s.runId);
+  const allRuns = useRuns((s) => s.runs);
+  // RL runs with a checkpoint: the one in the Lab first, then the others, newest first.
+  const withCheckpoint = useMemo(
+    () => allRuns.filter((r) => r.hasCheckpoint).sort((a, b) => Number(b.id === liveRun) - Number(a.id === liveRun)),
+    [allRuns, liveRun],
+  );
+  useEffect(() => {
+    void useRuns.getState().refresh();
+  }, []);
+  const watchNow = async () => {
+    setLoadError(null);
+    if (source === 'shipped' || source === 'last') {
+      watchPolicy(source, source === 'last' ? 'last' : new URL(`${import.meta.env.BASE_URL}${SHIPPED_CHECKPOINT}`, document.baseURI).href, count);
+      return;
+    }
+    const id = source.slice('run:'.length);
+    const bytes = await (await runStore()).getCheckpoint(id);
+    if (!bytes) return setLoadError('That run has no checkpoint any more (it was deleted, or replaced by an import).');
+    watchPolicy(source, `run:${id}`, count, bytes);
+  };
   const [replies, setReplies] = useState<number | 'match'>('match');
   const running = watch.status === 'running';
   const profileId = session?.profileId ?? chosenId;
@@ -220,6 +244,17 @@ function PolicyDialogue() {
             <option value="last" disabled={!trained}>
               the warm start trained in this tab{trained ? '' : ' (none yet)'}
             </option>
+            {withCheckpoint.length > 0 && (
+              <optgroup label="Trained with RL (the run's latest checkpoint)">
+                {withCheckpoint.map((r) => (
+                  <option key={r.id} value={`run:${r.id}`}>
+                    {r.name}
+                    {r.checkpointStep !== undefined ? `, step ${r.checkpointStep}` : ''}
+                    {r.id === liveRun ? ' (the run in the Lab)' : ''}
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </select>
         </label>
         <label>
@@ -237,7 +272,7 @@ function PolicyDialogue() {
           type="button"
           data-testid="watch-button"
           disabled={!ready || running || !benchmark}
-          onClick={() => watchPolicy(source, source === 'last' ? 'last' : new URL(`${import.meta.env.BASE_URL}${SHIPPED_CHECKPOINT}`, document.baseURI).href, count)}
+          onClick={() => void watchNow()}
         >
           {running ? 'The policy is talking…' : 'Watch the policy'}
         </button>
@@ -250,6 +285,11 @@ function PolicyDialogue() {
       {running && (
         <p className="muted" role="status" data-testid="watch-progress">
           Loading the checkpoint and generating {count} {count === 1 ? 'reply' : 'replies'}; on a software GPU or the CPU this takes a minute.
+        </p>
+      )}
+      {loadError && (
+        <p className="notice notice-bad" role="alert">
+          {loadError}
         </p>
       )}
       {watch.error && (

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { DOMAINS, INTENTION_IDS, INTENTIONS, PERSONALITY_TYPES, TRAIT_POOLS, type Profile } from '../../persona/profile';
 import { benchmarkProfiles, trainingProfiles } from '../../persona/sets';
 import { findProfile, usePlay } from '../state/play';
+import { useConfig } from '../state/config';
 import { checkForm, formOf, type FormKey } from './profileForm';
 
 interface FieldSpec {
@@ -55,6 +56,8 @@ export function ProfileFormPanel() {
   const adoptCustom = usePlay((s) => s.adoptCustom);
   const [errors, setErrors] = useState<Partial<Record<FormKey | 'form', string>>>({});
   const [ready, setReady] = useState<Profile | null>(null);
+  const trainUser = useConfig((s) => s.trainUser);
+  const setTrainUser = useConfig((s) => s.setTrainUser);
   const download = useMemo(() => (ready ? URL.createObjectURL(new Blob([JSON.stringify(ready, null, 2)], { type: 'application/json' })) : null), [ready]);
   useEffect(() => () => {
     if (download) URL.revokeObjectURL(download);
@@ -92,8 +95,9 @@ export function ProfileFormPanel() {
     >
       <h3 id="play-form-h">A user of your own</h3>
       <p className="muted small">
-        Prefilled from the chosen profile; every field is checked against the profile schema. A valid user can be played here
-        (the policy demo and training use the fixed benchmark and training sets, so they cannot take it yet); download its JSON to keep it.
+        Prefilled from the chosen profile; every field is checked against the profile schema. A valid user can be played here, used
+        for training (the Lab's next runs then train on this user instead of the standard training set), and downloaded as JSON. The
+        policy demo plays benchmark users only.
       </p>
       <div className="field-grid">
         {FIELDS.map((f) => {
@@ -148,6 +152,18 @@ export function ProfileFormPanel() {
             </a>
           )}
         </p>
+      )}
+      {ready && count === 0 && (
+        <div className="controls">
+          <button type="button" onClick={() => setTrainUser(ready)} disabled={trainUser !== null && JSON.stringify(trainUser) === JSON.stringify(ready)}>
+            Use for training
+          </button>
+          {trainUser && JSON.stringify(trainUser) === JSON.stringify(ready) && (
+            <span className="muted" role="status" data-testid="train-user-set">
+              {ready.name} ({ready.id}) is the training user of the Lab's next runs (Configure shows it; choose the standard set there to go back).
+            </span>
+          )}
+        </div>
       )}
       <div className="controls">
         <button type="submit" className="primary">

@@ -6,15 +6,23 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import type { PresetName } from '../../engine/model/config';
+import { ProfileSchema, type Profile } from '../../persona/profile';
 import { defaultRunConfig, type RunConfig } from '../../rl/config';
 import { draftOf, FIELDS, PRESET_NAMES, type Draft, type FieldKey } from '../lab/fields';
 
 /** Where an RL run starts: the preset's shipped warm start, or the warm start trained in this tab. */
 export type StartFrom = 'shipped' | 'last';
 
+/** Where the run starts: a checkpoint URL on the lab's own origin, or 'last' (the warm start trained in this tab). */
+export function startUrl(config: Pick<RunConfig, 'preset'>, start: StartFrom): string {
+  return start === 'last' ? 'last' : new URL(`warmstart-${config.preset}.bin`, document.baseURI).href;
+}
+
 interface ConfigState {
   draft: Draft;
   start: StartFrom;
+  /** A training user the person wrote in Play ("Use for training"): runs train on it instead of the standard set. */
+  trainUser: Profile | null;
   setField(key: FieldKey, value: string | boolean): void;
   /** Take the preset's defaults, keeping the seed. */
   setPreset(preset: PresetName): void;
@@ -23,6 +31,7 @@ interface ConfigState {
   /** A fresh random seed in the form. */
   newSeed(): number;
   setStart(start: StartFrom): void;
+  setTrainUser(profile: Profile | null): void;
 }
 
 /** The lab's first preset: ci trains in minutes on any machine, the CPU and software GPUs included. */
@@ -33,6 +42,7 @@ export const useConfig = create<ConfigState>()(
     (set, get) => ({
       draft: draftOf(defaultRunConfig(DEFAULT_PRESET)),
       start: 'shipped',
+      trainUser: null,
       setField: (key, value) => set((s) => ({ draft: { ...s.draft, [key]: value } })),
       setPreset: (preset) => set((s) => ({ draft: { ...draftOf(defaultRunConfig(preset)), seed: s.draft.seed } })),
       load: (config) => set({ draft: draftOf(config) }),
@@ -42,14 +52,15 @@ export const useConfig = create<ConfigState>()(
         return seed;
       },
       setStart: (start) => set({ start }),
+      setTrainUser: (trainUser) => set({ trainUser }),
     }),
     {
       name: 'empathy-rl-lab/configure',
       version: 1,
-      partialize: (s) => ({ draft: s.draft, start: s.start }),
+      partialize: (s) => ({ draft: s.draft, start: s.start, trainUser: s.trainUser }),
       // Whatever was stored is only a starting point: unknown keys dropped, missing ones from the preset.
       merge: (stored, current) => {
-        const s = (stored ?? {}) as Partial<Pick<ConfigState, 'draft' | 'start'>>;
+        const s = (stored ?? {}) as Partial<Pick<ConfigState, 'draft' | 'start'>> & { trainUser?: unknown };
         const raw = (s.draft ?? {}) as Record<string, unknown>;
         const preset = PRESET_NAMES.includes(raw.preset as PresetName) ? (raw.preset as PresetName) : DEFAULT_PRESET;
         const draft = draftOf(defaultRunConfig(preset)) as Record<string, string | boolean>;
@@ -57,7 +68,9 @@ export const useConfig = create<ConfigState>()(
           const v = raw[f.key];
           if (typeof v === typeof draft[f.key]) draft[f.key] = v as string | boolean;
         }
-        return { ...current, draft: draft as Draft, start: s.start === 'last' ? 'last' : 'shipped' };
+        // A stored training user is checked again (the schema may have moved on): a bad one is dropped.
+        const user = s.trainUser ? ProfileSchema.safeParse(s.trainUser) : null;
+        return { ...current, draft: draft as Draft, start: s.start === 'last' ? 'last' : 'shipped', trainUser: user?.success ? user.data : null };
       },
     },
   ),

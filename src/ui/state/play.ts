@@ -37,7 +37,8 @@ export interface PlaySession {
   user: UserState;
 }
 
-export type WatchSource = 'shipped' | 'last';
+/** The shipped warm start, the warm start trained in this tab, or a saved RL run's checkpoint (`run:<id>`). */
+export type WatchSource = 'shipped' | 'last' | `run:${string}`;
 
 export interface WatchState {
   status: 'idle' | 'running' | 'done' | 'failed';
@@ -68,8 +69,8 @@ interface PlayState {
   setDraft(text: string): void;
   start(): void;
   send(): void;
-  /** Play the chosen profile with a policy in the engine worker (replies: 1..10). */
-  watchPolicy(source: WatchSource, checkpoint: string, replies: number): void;
+  /** Play the chosen profile with a policy in the engine worker (replies: 1..10); `bytes`: the checkpoint itself (a run's). */
+  watchPolicy(source: WatchSource, checkpoint: string, replies: number, bytes?: Uint8Array): void;
 }
 
 export const DEFAULT_PROFILE = 'bench-001';
@@ -129,7 +130,7 @@ export const usePlay = create<PlayState>((set, get) => ({
       set({ error: e instanceof Error ? e.message : String(e) });
     }
   },
-  watchPolicy(source, checkpoint, replies) {
+  watchPolicy(source, checkpoint, replies, bytes) {
     if (get().watch.status === 'running') return;
     if (!subscribed) {
       subscribed = true;
@@ -142,6 +143,7 @@ export const usePlay = create<PlayState>((set, get) => ({
     }
     const profileId = get().session?.profileId ?? get().profileId;
     set({ watch: { status: 'running', profileId, source, report: null, error: null } });
-    sendToWorker({ type: 'demo-dialogue', request: { checkpoint, profileId, turns: Math.max(1, Math.min(PLAY_TURN_CAP, Math.round(replies))), seed: 1 } });
+    const checkpointBytes = bytes ? (bytes.slice().buffer as ArrayBuffer) : undefined;
+    sendToWorker({ type: 'demo-dialogue', request: { checkpoint, ...(checkpointBytes ? { checkpointBytes } : {}), profileId, turns: Math.max(1, Math.min(PLAY_TURN_CAP, Math.round(replies))), seed: 1 } });
   },
 }));

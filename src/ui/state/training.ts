@@ -6,12 +6,21 @@
  * Messages of a run the page has moved on from (after Reset) are ignored by run id.
  */
 import { create } from 'zustand';
+import { loadCheckpoint } from '../../engine/model/checkpoint';
 import type { Breakdown } from '../../lab/breakdown';
 import type { RunRecord } from '../../lab/runs';
+import type { Profile } from '../../persona/profile';
 import type { RunConfig } from '../../rl/config';
 import type { TrainAction, TrainProgress, TranscriptItem } from '../../worker/protocol';
 import { onWorkerMessage, sendToWorker } from './worker';
-import { askPersistentStorage, saveQueue, useRuns } from './runs';
+import { askPersistentStorage, runStore, saveQueue, useRuns } from './runs';
+import { startUrl, type StartFrom } from './config';
+
+/** What a run trains on beyond its config: where it starts, and the person's own training users. */
+export interface RunExtras {
+  startFrom?: StartFrom;
+  profiles?: Profile[];
+}
 
 /** Steps whose dialogues stay in memory, for clicking back along the reward chart. */
 export const KEEP_DIALOGUE_STEPS = 50;
@@ -34,17 +43,28 @@ interface TrainingState {
   /** The benchmark on the starting policy (played before step 1) and at the end of a finished run. */
   benchmarkBefore: Record<string, number> | null;
   benchmarkAfter: Record<string, number> | null;
-  /** Their breakdowns by intention and personality type (live runs only: saved runs keep the summaries). */
+  /** Their breakdowns by intention and personality type. */
   breakdownBefore: Breakdown | null;
   breakdownAfter: Breakdown | null;
+  /** The person's own training users of the run on screen (null: the standard training set). */
+  profiles: Profile[] | null;
   error: string | null;
+  /** Why the GPU device was lost during the run on screen (the run can be resumed from its last checkpoint). */
+  lost: string | null;
+  /** The step of the run's latest saved checkpoint (null: none yet). */
+  checkpointStep: number | null;
   /** Wall-clock ms when the current run started (for throughput while nothing has been timed). */
   startedAt: number;
   /** Start a new run, or resume the paused one. */
-  train(config: RunConfig, start: string): void;
+  train(config: RunConfig, start: string, extras?: RunExtras): void;
   pause(): void;
   /** One step: of the paused run, or the first of a new one. */
-  stepOnce(config: RunConfig, start: string): void;
+  stepOnce(config: RunConfig, start: string, extras?: RunExtras): void;
+  /**
+   * Go on training a saved run from its last checkpoint, with its config; the metrics after that
+   * checkpoint's step (if any) are dropped and new ones appended. Resolves with why not, or null.
+   */
+  resumeSaved(id: string): Promise<string | null>;
   /** Save a checkpoint and end the run. */
   stop(): void;
   /** End the run without saving more; the next Train starts again from the same seed and weights. */
@@ -56,7 +76,7 @@ interface TrainingState {
 /** A run has a live worker session in these states. */
 export const isOpen = (s: SessionStatus) => s === 'starting' || s === 'loading' || s === 'running' || s === 'pausing' || s === 'paused';
 
-const NO_BENCHMARK = { benchmarkBefore: null, benchmarkAfter: null, breakdownBefore: null, breakdownAfter: null } as const;
+const NO_BENCHMARK = { benchmarkBefore: null, benchmarkAfter: null, breakdownBefore: null, breakdownAfter: null, lost: null, checkpointStep: null } as const;
 
 let subscribed = false;
 /** The status last written to the run store, per run (progress repeats the state; the store needs it once). */
@@ -107,10 +127,11 @@ export const useTraining = create<TrainingState>((set, get) => {
     const id = m.runId;
     if (m.rows.length) void saveQueue((st) => st.appendMetrics(id, m.rows));
     if (m.dialogues.length) void saveQueue((st) => st.appendTranscripts(id, m.dialogues));
-    if (m.benchmarkBefore || m.benchmarkAfter) {
-      const { benchmarkBefore, benchmarkAfter } = get();
+    if (m.benchmarkBefore || m.benchmarkAfter || m.breakdownBefore || m.breakdownAfter) {
+      const { benchmarkBefore, benchmarkAfter, breakdownBefore, breakdownAfter } = get();
       const benchmark = { ...(benchmarkBefore ? { before: benchmarkBefore } : {}), ...(benchmarkAfter ? { after: benchmarkAfter } : {}) };
-      void saveQueue((st) => st.update(id, { benchmark }));
+      const breakdown = { ...(breakdownBefore ? { before: breakdownBefore } : {}), ...(breakdownAfter ? { after: breakdownAfter } : {}) };
+      void saveQueue((st) => st.update(id, { benchmark, breakdown }));
     }
     const runStatus = m.state === 'loading' ? 'running' : m.state;
     if (savedStatus.get(id) !== runStatus) {
@@ -119,16 +140,20 @@ export const useTraining = create<TrainingState>((set, get) => {
     }
   };
 
-  const begin = (config: RunConfig, start: string, mode: 'run' | 'step') => {
+  const begin = (config: RunConfig, start: string, mode: 'run' | 'step', extras: RunExtras = {}) => {
     const runId = newRunId();
     const now = Date.now();
-    const runName = `${config.preset} ${config.algo.toUpperCase()} seed ${config.seed}`;
-    set({ runId, runName, config, status: 'starting', phase: 'Starting', step: 0, steps: config.steps, rows: [], dialogues: [], ...NO_BENCHMARK, error: null, startedAt: now });
-    const record: RunRecord = { id: runId, name: runName, createdAt: now, updatedAt: now, status: 'running', config, metrics: [], transcripts: [] };
+    const profiles = extras.profiles?.length ? extras.profiles : undefined;
+    const runName = `${config.preset} ${config.algo.toUpperCase()} seed ${config.seed}${profiles ? ` on ${profiles.map((p) => p.name).join(', ')}` : ''}`;
+    set({ runId, runName, config, status: 'starting', phase: 'Starting', step: 0, steps: config.steps, rows: [], dialogues: [], ...NO_BENCHMARK, profiles: profiles ?? null, error: null, startedAt: now });
+    const record: RunRecord = {
+      id: runId, name: runName, createdAt: now, updatedAt: now, status: 'running', config, metrics: [], transcripts: [],
+      start: extras.startFrom ?? (start === 'last' ? 'last' : 'shipped'), ...(profiles ? { profiles } : {}),
+    };
     savedStatus.set(runId, 'running');
     void saveQueue((st) => st.put(record)).then(() => useRuns.getState().refresh());
     askPersistentStorage();
-    sendToWorker({ type: 'train-start', request: { runId, config, start, mode } });
+    sendToWorker({ type: 'train-start', request: { runId, config, start, mode, ...(profiles ? { profiles } : {}) } });
   };
 
   if (!subscribed) {
@@ -137,10 +162,13 @@ export const useTraining = create<TrainingState>((set, get) => {
       if (m.type === 'train-progress') onProgress(m);
       else if (m.type === 'train-checkpoint') {
         const bytes = new Uint8Array(m.bytes);
-        void saveQueue((st) => st.putCheckpoint(m.runId, bytes)).then(() => useRuns.getState().refresh());
+        if (m.runId === get().runId) set({ checkpointStep: m.step });
+        void saveQueue((st) => st.putCheckpoint(m.runId, bytes, m.step)).then(() => useRuns.getState().refresh());
       } else if (m.type === 'train-error') {
         if (m.runId === get().runId) set({ error: m.message });
         void saveQueue((st) => st.update(m.runId, { note: m.message }));
+      } else if (m.type === 'device-lost') {
+        if (m.runId !== undefined && m.runId === get().runId) set({ lost: m.message });
       }
     });
   }
@@ -156,9 +184,10 @@ export const useTraining = create<TrainingState>((set, get) => {
     rows: [],
     dialogues: [],
     ...NO_BENCHMARK,
+    profiles: null,
     error: null,
     startedAt: 0,
-    train(config, start) {
+    train(config, start, extras) {
       const s = get().status;
       if (s === 'paused') {
         set({ status: 'running' });
@@ -166,7 +195,7 @@ export const useTraining = create<TrainingState>((set, get) => {
       } else if (s === 'pausing') {
         set({ status: 'running' });
         control('resume');
-      } else if (!isOpen(s)) begin(config, start, 'run');
+      } else if (!isOpen(s)) begin(config, start, 'run', extras);
     },
     pause() {
       const s = get().status;
@@ -175,12 +204,50 @@ export const useTraining = create<TrainingState>((set, get) => {
         control('pause');
       }
     },
-    stepOnce(config, start) {
+    stepOnce(config, start, extras) {
       const s = get().status;
       if (s === 'paused') {
         set({ status: 'running' });
         control('step');
-      } else if (!isOpen(s)) begin(config, start, 'step');
+      } else if (!isOpen(s)) begin(config, start, 'step', extras);
+    },
+    async resumeSaved(id) {
+      if (isOpen(get().status)) return 'A run is open: pause and reset it first.';
+      const store = await runStore();
+      const [run, bytes] = await Promise.all([store.get(id), store.getCheckpoint(id)]);
+      if (!run) return 'This run is no longer in the browser.';
+      if (!bytes) return `"${run.name}" has no checkpoint to resume from (checkpoints are kept every "Checkpoint every" steps, every minute on a GPU, and at the end).`;
+      let at: number;
+      try {
+        const steps = loadCheckpoint(bytes).meta.steps;
+        if (typeof steps !== 'number') return `The checkpoint of "${run.name}" is not a training checkpoint (it has no step count).`;
+        at = steps;
+      } catch (e) {
+        return `The checkpoint of "${run.name}" cannot be read: ${e instanceof Error ? e.message : String(e)}.`;
+      }
+      if (at >= run.config.steps) return `"${run.name}" has already trained all ${run.config.steps} steps.`;
+      const rows = run.metrics.filter((r) => r.step <= at);
+      const items = run.transcripts.filter(isTranscript).filter((t) => t.step <= at);
+      const now = Date.now();
+      set({
+        runId: run.id, runName: run.name, config: run.config, status: 'starting', phase: `Resuming from the checkpoint of step ${at}`, step: at, steps: run.config.steps,
+        rows, dialogues: groupByStep(items, []), ...NO_BENCHMARK, checkpointStep: at, profiles: run.profiles ?? null,
+        benchmarkBefore: run.benchmark?.before ?? null, breakdownBefore: run.breakdown?.before ?? null, error: null, startedAt: now,
+      });
+      // The record is rewritten without what came after the checkpoint; its checkpoint stays.
+      const { after: _a, ...benchmark } = run.benchmark ?? {};
+      const { after: _b, ...breakdown } = run.breakdown ?? {};
+      const record: RunRecord = { ...run, status: 'running', updatedAt: now, metrics: rows, transcripts: items, benchmark, breakdown };
+      delete record.note;
+      savedStatus.set(run.id, 'running');
+      await saveQueue((st) => st.put(record));
+      void useRuns.getState().refresh();
+      const resumeFrom = bytes.slice().buffer as ArrayBuffer;
+      sendToWorker({
+        type: 'train-start',
+        request: { runId: run.id, config: run.config, start: startUrl(run.config, run.start ?? 'shipped'), mode: 'run', resumeFrom, ...(run.profiles ? { profiles: run.profiles } : {}) },
+      });
+      return null;
     },
     stop() {
       if (isOpen(get().status)) control('stop');
@@ -191,7 +258,7 @@ export const useTraining = create<TrainingState>((set, get) => {
         control('reset');
         void saveQueue((st) => st.update(runId, { status: 'stopped', note: 'reset' })).then(() => useRuns.getState().refresh());
       }
-      set({ runId: null, runName: '', status: 'idle', phase: '', step: 0, rows: [], dialogues: [], ...NO_BENCHMARK, error: null });
+      set({ runId: null, runName: '', status: 'idle', phase: '', step: 0, rows: [], dialogues: [], ...NO_BENCHMARK, profiles: null, error: null });
     },
     showSaved(run) {
       if (isOpen(get().status)) return;
@@ -201,7 +268,10 @@ export const useTraining = create<TrainingState>((set, get) => {
       set({
         runId: run.id, runName: run.name, config: run.config, status: 'saved', phase: `Saved run "${run.name}", ${how}`,
         step: run.metrics.at(-1)?.step ?? 0, steps: run.config.steps, rows: run.metrics, dialogues: groupByStep(items, []),
-        ...NO_BENCHMARK, benchmarkBefore: run.benchmark?.before ?? null, benchmarkAfter: run.benchmark?.after ?? null, error: run.note && run.note !== 'reset' ? run.note : null, startedAt: run.createdAt,
+        ...NO_BENCHMARK, benchmarkBefore: run.benchmark?.before ?? null, benchmarkAfter: run.benchmark?.after ?? null,
+        breakdownBefore: run.breakdown?.before ?? null, breakdownAfter: run.breakdown?.after ?? null, profiles: run.profiles ?? null,
+        checkpointStep: useRuns.getState().runs.find((r) => r.id === run.id)?.checkpointStep ?? null,
+        error: run.note && run.note !== 'reset' ? run.note : null, startedAt: run.createdAt,
       });
     },
   };

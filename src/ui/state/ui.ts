@@ -6,9 +6,10 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { decodeShareFragment, encodeShareLink, type ShareDecodeResult } from '../../lab/share';
+import type { Profile } from '../../persona/profile';
 import type { RunConfig } from '../../rl/config';
 
-export type View = 'lab' | 'runs' | 'warm-start' | 'play';
+export type View = 'lab' | 'runs' | 'warm-start' | 'play' | 'chat';
 
 interface UiState {
   view: View;
@@ -29,7 +30,7 @@ interface UiState {
   /** Read `location.hash`; an empty fragment clears the panel. */
   readFragment(hash: string): void;
   dismissShared(): void;
-  copyShareLink(config: RunConfig): Promise<void>;
+  copyShareLink(config: RunConfig, profiles?: readonly Profile[]): Promise<void>;
 }
 
 export const useUi = create<UiState>()(
@@ -58,8 +59,8 @@ export const useUi = create<UiState>()(
         // Leave the address without the fragment, so a reload does not bring the panel back.
         history.replaceState(null, '', location.pathname + location.search);
       },
-      async copyShareLink(config) {
-        const link = encodeShareLink(config, location.href);
+      async copyShareLink(config, profiles) {
+        const link = encodeShareLink(config, location.href, profiles);
         let copied = false;
         try {
           await navigator.clipboard.writeText(link);
