@@ -32,7 +32,7 @@ export default defineConfig({
   },
   projects: [
     { name: 'kernels', testMatch: /(kernels|onnx)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${DEV_PORT}` } },
-    { name: 'app', testMatch: /(app|lab|play|a11y)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PREVIEW_PORT}` } },
+    { name: 'app', testMatch: /(app|lab|play|a11y|chat)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PREVIEW_PORT}` } },
   ],
   webServer: [
     {

@@ -1,9 +1,17 @@
 import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { CpuBackend } from '../engine/cpu/backend';
+import { loadCheckpoint } from '../engine/model/checkpoint';
 import { paramLayout, PRESETS, type ModelConfig } from '../engine/model/config';
+import { agentTurnPrefix, encodeDialogue, SYSTEM_LINE } from '../engine/model/format';
+import { generate, GREEDY } from '../engine/model/sampler';
+import { Tokenizer } from '../engine/model/tokenizer';
+import { Transformer } from '../engine/model/transformer';
+import { Rng } from '../engine/rng';
 import { OnnxExportError, exportOnnx, onnxIoNames } from './export';
 import { engineForward, maxAbs, maxAbsDiff, randomIds, randomWeights } from './parity';
-import { createPolicySession, runLogits } from './session';
+import { createPolicySession, generateOnnx, runLogits } from './session';
 
 ort.env.wasm.numThreads = 1;
 
@@ -173,5 +181,20 @@ describe('exportOnnx: parity with the engine under onnxruntime-web (wasm, in Nod
     const s = await createPolicySession(ort, exportOnnx({ config: TINY, weights: moved }), ['wasm']);
     const out = await s.session.run({ input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, 8]) });
     expect(maxAbsDiff(out.logits.data as Float32Array, ref.logits)).toBeGreaterThan(1e-4);
+  });
+});
+
+describe('generateOnnx: decoding through the exported model', () => {
+  it('greedy decoding of the shipped ci warm start gives the same tokens as the engine\'s sampler', async () => {
+    const ck = loadCheckpoint(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
+    const tok = Tokenizer.fromJSON(ck.tokenizer);
+    const prompt = [...encodeDialogue(tok, [{ role: 'system', text: SYSTEM_LINE }, { role: 'user', text: 'I failed my driving test again and I feel stupid.' }]).ids, ...agentTurnPrefix(tok)];
+    const stop = [tok.special('<|end|>')];
+    const [engine] = await generate(new Transformer(new CpuBackend(), ck.config, ck.weights), [prompt], { maxNewTokens: 24, stop, sampling: GREEDY, rng: new Rng(0) });
+    const ps = await createPolicySession(ort, exportOnnx(ck, { kvCache: true, values: false }), ['wasm']);
+    const onnx = await generateOnnx(ort, ps, ck.config, prompt, { maxNewTokens: 24, stop, sampling: GREEDY, rng: new Rng(0) });
+    expect(engine.length).toBeGreaterThan(3);
+    expect(onnx).toEqual(engine);
+    await ps.session.release();
   });
 });
