@@ -1,5 +1,9 @@
 /**
  * `npm run bench [-- --json] [-- --quick]`: the WebGPU kernel benchmark in headless Chromium.
+ * `npm run bench -- --peers [--json] [--quick] [--preset P] [--check]`: our engine against
+ * onnxruntime-web (forward), TensorFlow.js (training step) and itself at batch 1–64 (decoding), in
+ * one page (bench/peers.html, bench/peers.ts); --check runs only the harness self-check (the peers
+ * compute the same model at a tiny shape) and prints it.
  * Starts a Vite dev server on a free port (root = the repo), opens bench/kernels.html in Chromium
  * with WebGPU enabled (the SwiftShader software adapter where there is no GPU), runs
  * `window.__bench.run()` and prints a table, or with --json one JSON object on stdout (progress
@@ -13,11 +17,19 @@ import { createServer, type ViteDevServer } from 'vite';
 import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
 import type { BenchResult, BenchRow } from './kernels';
+import type { CheckResult, PeersOptions, PeersResult } from './peers';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
 const JSON_OUT = args.has('--json');
 const QUICK = args.has('--quick');
+const PEERS = args.has('--peers');
+const CHECK = args.has('--check');
+const flagValue = (name: string): string | undefined => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
 const progress = (msg: string): void => void process.stderr.write(`${msg}\n`);
 
 function fmt(x: number | null, digits: number): string {
@@ -50,20 +62,119 @@ function table(r: BenchResult): string {
   return out.join('\n');
 }
 
+const ms = (x: number): string => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+const speedup = (x: number | null): string => (x === null ? 'n/a' : `${x.toFixed(2)}x`);
+
+function peersTable(r: PeersResult): string {
+  const c = r.model.config;
+  const f = r.forward;
+  const t = r.training;
+  const out = [
+    `Adapter: ${r.adapter.line}`,
+    `Browser: ${r.userAgent}`,
+    `Model: ${r.model.preset} (V=${c.vocabSize} C=${c.channels} L=${c.layers} H=${c.heads}, ${r.model.parameters.toLocaleString('en-US')} parameters)`,
+    '',
+    'speedup = peer ms / our ms (> 1: we are faster); medians after warm-up',
+    '',
+    '| comparison | shape | ours ms | peer ms | speedup |',
+    '|---|---|---:|---:|---:|',
+  ];
+  if (f) {
+    const peer = f.ort ? `${ms(f.ort.medianMs)} (onnxruntime-web ${f.ortEp} EP${f.ortEp === 'wasm' ? `, ${f.ortWasmThreads} thread(s)` : ''})` : `n/a (${f.ortError ?? 'failed'})`;
+    out.push(`| (a) forward vs onnxruntime-web | B=${f.B} T=${f.T} | ${ms(f.ours.medianMs)} | ${peer} | ${speedup(r.speedupVsOnnxruntime)} |`);
+  }
+  const tpeer = t.tfjs ? `${ms(t.tfjs.medianMs)} (TensorFlow.js ${t.tfjsBackend})` : `n/a (${t.tfjsError ?? 'failed'})`;
+  out.push(`| (b) training step vs TensorFlow.js | B=${t.B} T=${t.T} | ${ms(t.ours.medianMs)} | ${tpeer} | ${speedup(r.speedupVsTfjs)} |`);
+  if (f?.ortError && f.ort) out.push('', `onnxruntime-web note: ${f.ortError}`);
+  out.push('', '(c) batched decoding with the KV cache (one new token per sequence; forward + logits readback):', '',
+    '| batch | ms / step | tokens / s | step / batch-1 step | host sampling ms |', '|---:|---:|---:|---:|---:|');
+  const d1 = r.decode.find((d) => d.B === 1);
+  for (const d of r.decode) {
+    out.push(`| ${d.B} | ${ms(d.stepMs.medianMs)} | ${d.tokensPerSecond.toFixed(1)} | ${d1 ? (d.stepMs.medianMs / d1.stepMs.medianMs).toFixed(2) : '-'} | ${ms(d.hostSampleMs)} |`);
+  }
+  out.push('', `decodeBatch64OverBatch1 = ${r.decodeBatch64OverBatch1 === null ? 'n/a' : r.decodeBatch64OverBatch1.toFixed(2)}`,
+    `losses (ours / tfjs, first steps): ${t.oursLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')} / ${t.tfjsLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')}`,
+    `total ${r.totalSeconds.toFixed(1)} s`);
+  return out.join('\n');
+}
+
+function checkTable(r: CheckResult): string {
+  const rows = r.oursLoss.map((x, i) => `  ${['initial', 'after 1 step', 'after 2 steps'][i]}: ours ${x.toFixed(6)}, tfjs ${r.tfjsLoss[i]?.toFixed(6)}, |diff| ${Math.abs(x - r.tfjsLoss[i]).toExponential(2)}`);
+  return [
+    `Adapter: ${r.adapter}`,
+    `check model ${JSON.stringify(r.config)}, B=${r.B} T=${r.T}`,
+    'loss, our engine vs TensorFlow.js (same weights and batch):', ...rows,
+    r.ortMaxAbsDiff === null ? `onnxruntime-web: n/a (${r.ortError})` : `onnxruntime-web (${r.ortEp} EP): max |logit diff| ${r.ortMaxAbsDiff.toExponential(2)} (max |logit| ${r.ortMaxAbsLogit?.toFixed(3)})`,
+  ].join('\n');
+}
+
+async function runPeers(page: import('@playwright/test').Page, base: string): Promise<number> {
+  await page.goto(`${base}/bench/peers.html`);
+  await page.waitForFunction(() => Boolean(window.__peers), null, { timeout: 120_000 });
+  const profileMode = flagValue('--profile');
+  if (profileMode) {
+    if (profileMode !== 'train' && profileMode !== 'decode') throw new Error('--profile takes train or decode');
+    const num = (f: string) => (flagValue(f) === undefined ? undefined : Number(flagValue(f)));
+    const o = { mode: profileMode as 'train' | 'decode', preset: flagValue('--preset') as PeersOptions['preset'] | undefined, B: num('--batch'), T: num('--tokens') };
+    const r = await page.evaluate((x) => window.__peers.profile(x), o);
+    if (JSON_OUT) process.stdout.write(`${JSON.stringify(r)}\n`);
+    else {
+      process.stdout.write([
+        `Adapter: ${r.adapter}`,
+        `${r.mode} step, ${r.preset}, B=${r.B} T=${r.T}: ${ms(r.stepMs)} ms a step (${r.dispatches} dispatches); the ops alone ${ms(r.sumOfOpsMs)} ms`,
+        '', '| op (tensor shapes) | calls | ms / call | ms / step | share |', '|---|---:|---:|---:|---:|',
+        ...r.rows.map((x) => `| ${x.label} | ${x.calls} | ${ms(x.msPerCall)} | ${ms(x.totalMs)} | ${((100 * x.totalMs) / r.sumOfOpsMs).toFixed(1)}% |`),
+      ].join('\n') + '\n');
+    }
+    return 0;
+  }
+  if (CHECK) {
+    const r = await page.evaluate(() => window.__peers.check());
+    process.stdout.write(`${JSON_OUT ? JSON.stringify(r) : checkTable(r)}\n`);
+    return 0;
+  }
+  const opts: Partial<PeersOptions> = {};
+  const preset = flagValue('--preset');
+  if (preset) opts.preset = preset as PeersOptions['preset'];
+  if (QUICK) Object.assign(opts, { trainSteps: 3, fwdReps: 3, decodeSteps: 4, warmup: 1 });
+  const r = await page.evaluate((o) => window.__peers.run(o), opts);
+  if (JSON_OUT) {
+    progress(peersTable(r));
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+  } else {
+    process.stdout.write(`${peersTable(r)}\n`);
+  }
+  return r.training.tfjs && r.forward?.ort ? 0 : 1;
+}
+
 async function main(): Promise<number> {
   let server: ViteDevServer | null = null;
   let browser: Browser | null = null;
   try {
-    server = await createServer({ root: ROOT, logLevel: 'error', server: { port: 0, host: '127.0.0.1', strictPort: false, hmr: false } });
+    server = await createServer({
+      root: ROOT,
+      logLevel: 'error',
+      server: { port: 0, host: '127.0.0.1', strictPort: false, hmr: false },
+      // The peers page pulls big dependencies: pre-bundle them up front, in a cache of its own (so a
+      // dev server of someone else's cannot make them "outdated" mid-load, a 504 and a dead page).
+      ...(PEERS ? {
+        cacheDir: 'node_modules/.vite-bench-peers',
+        optimizeDeps: {
+          entries: ['bench/peers.html'],
+          include: ['onnxruntime-web', '@tensorflow/tfjs-core', '@tensorflow/tfjs-core/dist/register_all_gradients', '@tensorflow/tfjs-backend-webgpu'],
+        },
+      } : {}),
+    });
     await server.listen();
     const port = (server.httpServer?.address() as AddressInfo | null)?.port;
     if (!port) throw new Error('the Vite dev server did not report a port');
-    const url = `http://127.0.0.1:${port}/bench/kernels.html`;
+    const url = `http://127.0.0.1:${port}/bench/${PEERS ? 'peers' : 'kernels'}.html`;
     progress(`bench: ${url}`);
     browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS, headless: true });
     const page = await browser.newPage();
     page.on('console', (m) => progress(m.text()));
     page.on('pageerror', (e) => progress(`[page error] ${e.message}`));
+    if (PEERS) return await runPeers(page, `http://127.0.0.1:${port}`);
     await page.goto(url);
     await page.waitForFunction(() => Boolean(window.__bench), null, { timeout: 60_000 });
     const result = await page.evaluate((quick) => window.__bench.run({ quick }), QUICK);

@@ -31,7 +31,7 @@ export default defineConfig({
     headless: true,
   },
   projects: [
-    { name: 'kernels', testMatch: /(kernels|onnx)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${DEV_PORT}` } },
+    { name: 'kernels', testMatch: /(kernels|onnx|peers)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${DEV_PORT}` } },
     { name: 'app', testMatch: /(app|lab|play|a11y|chat)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PREVIEW_PORT}` } },
   ],
   webServer: [

@@ -1,0 +1,161 @@
+/**
+ * Where a training step or a decoding step of our engine spends its time, op by op
+ * (`npm run bench -- --peers --profile train|decode [--batch B] [--tokens T]`). One step is run
+ * through a recording proxy of the backend (every Backend call and its arguments, in order), then
+ * each recorded call is replayed on its own: a warm-up call, then samples of `reps` calls ending in
+ * `sync()`, median per call. Ops are pure functions of their arguments (forward ops overwrite, backward
+ * ops accumulate), so replaying one changes values, never costs. The sum of the op times against the
+ * whole step's time shows what submission and readback add. Bench code: nothing here is a test.
+ */
+import type { Backend, Tensor } from '../src/engine/backend';
+import type { WebGpuBackend } from '../src/engine/gpu/backend';
+import { PRESETS, type PresetName } from '../src/engine/model/config';
+import { KvSession } from '../src/engine/model/sampler';
+import { initParams, Transformer } from '../src/engine/model/transformer';
+import { Rng } from '../src/engine/rng';
+
+export interface ProfileRow {
+  /** Op and the shapes of its tensors. */
+  label: string;
+  calls: number;
+  /** Median ms of one call × calls: this op's share of one step. */
+  totalMs: number;
+  msPerCall: number;
+}
+
+export interface ProfileResult {
+  mode: 'train' | 'decode';
+  preset: PresetName;
+  B: number;
+  T: number;
+  /** The whole step, median of a few (with its readback). */
+  stepMs: number;
+  /** Σ totalMs over the rows. */
+  sumOfOpsMs: number;
+  dispatches: number;
+  rows: ProfileRow[];
+}
+
+const OPS = new Set([
+  'fill', 'copy', 'add', 'addInto', 'scale', 'matmul', 'addBias', 'biasBackward', 'embedding', 'embeddingBackward',
+  'layerNorm', 'layerNormBackward', 'gelu', 'geluBackward', 'attention', 'attentionBackward', 'attentionCached',
+  'softmax', 'softmaxBackward', 'logSoftmax', 'logSoftmaxBackward', 'crossEntropy', 'crossEntropyBackward', 'adamw', 'clipGradNorm',
+]);
+
+interface Call { op: string; args: unknown[] }
+
+function isTensor(x: unknown): x is Tensor {
+  return typeof x === 'object' && x !== null && 'shape' in x && 'dtype' in x;
+}
+
+function label(c: Call): string {
+  const shapes = c.args.filter(isTensor).map((t) => t.shape.join('x'));
+  const opts = c.args.find((a) => !isTensor(a) && typeof a === 'object' && a !== null) as Record<string, unknown> | undefined;
+  const flags = c.op === 'matmul' && opts ? ['transA', 'transB', 'accumulate'].filter((k) => opts[k]).map((k) => ` ${k}`).join('') : '';
+  return `${c.op} ${shapes.join(', ')}${flags}`;
+}
+
+/** A backend whose op calls are recorded (and still run). */
+function recording(be: WebGpuBackend): { proxy: Backend; calls: Call[] } {
+  const calls: Call[] = [];
+  const proxy = new Proxy(be, {
+    get(target, key) {
+      const v = Reflect.get(target, key, target) as unknown;
+      if (typeof v !== 'function') return v;
+      if (typeof key === 'string' && OPS.has(key)) {
+        return (...args: unknown[]) => {
+          calls.push({ op: key, args });
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return (v as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+  return { proxy: proxy as unknown as Backend, calls };
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function replay(be: WebGpuBackend, c: Call): Promise<number> {
+  const fn = (be as unknown as Record<string, (...a: unknown[]) => void>)[c.op].bind(be);
+  fn(...c.args);
+  await be.sync();
+  let t0 = performance.now();
+  fn(...c.args);
+  await be.sync();
+  const probe = performance.now() - t0;
+  const reps = Math.max(1, Math.min(20, Math.round(30 / Math.max(probe, 1e-3))));
+  const samples: number[] = [];
+  for (let s = 0; s < 3; s++) {
+    t0 = performance.now();
+    for (let r = 0; r < reps; r++) fn(...c.args);
+    await be.sync();
+    samples.push((performance.now() - t0) / reps);
+  }
+  return median(samples);
+}
+
+export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decode'; preset: PresetName; B: number; T: number }): Promise<ProfileResult> {
+  const config = PRESETS[o.preset];
+  const V = config.vocabSize;
+  const rng = new Rng('peers-profile');
+  const { proxy, calls } = recording(be);
+  const model = new Transformer(proxy, config, initParams(config, 'peers'));
+  const ids = (n: number) => Int32Array.from({ length: n }, () => rng.int(0, V - 1));
+  let step: () => Promise<void>;
+  if (o.mode === 'train') {
+    const N = o.B * o.T;
+    const idsT = be.fromArray(ids(N), [N]);
+    const targets = be.fromArray(ids(N), [N]);
+    const losses = be.zeros([N]);
+    const dLosses = be.fromArray(new Float32Array(N).fill(1 / N), [N]);
+    const dLogits = be.zeros([N, V]);
+    const norm = be.zeros([1]);
+    let t = 0;
+    step = async () => {
+      const { logits } = model.forward(idsT, o.B, o.T);
+      proxy.crossEntropy(losses, logits, targets);
+      model.zeroGrads();
+      proxy.fill(dLogits, 0);
+      proxy.crossEntropyBackward(dLogits, logits, targets, dLosses);
+      model.backward(idsT, dLogits, null);
+      proxy.clipGradNorm(norm, model.grads, 1);
+      proxy.adamw(model.params, model.grads, model.adamM, model.adamV, { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01, step: ++t });
+      await be.read(losses);
+    };
+  } else {
+    // Decoding: a session of B sequences with T tokens already cached, one new token each per step.
+    const session = new KvSession(model, o.B);
+    await session.step(Array.from({ length: o.B }, () => Array.from(ids(o.T))));
+    step = async () => {
+      await session.step(Array.from({ length: o.B }, () => [rng.int(0, V - 1)]));
+    };
+  }
+  await step();
+  await step();
+  const stepTimes: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    calls.length = 0;
+    const d0 = be.stats.dispatches;
+    const t0 = performance.now();
+    await step();
+    stepTimes.push(performance.now() - t0);
+    (step as { dispatches?: number }).dispatches = be.stats.dispatches - d0;
+  }
+  const recorded = calls.slice();
+  const byLabel = new Map<string, ProfileRow>();
+  for (const c of recorded) {
+    const ms = await replay(be, c);
+    const l = label(c);
+    const row = byLabel.get(l) ?? { label: l, calls: 0, totalMs: 0, msPerCall: 0 };
+    row.calls++;
+    row.totalMs += ms;
+    row.msPerCall = row.totalMs / row.calls;
+    byLabel.set(l, row);
+  }
+  const rows = [...byLabel.values()].sort((a, b) => b.totalMs - a.totalMs);
+  return {
+    mode: o.mode, preset: o.preset, B: o.B, T: o.T, stepMs: median(stepTimes),
+    sumOfOpsMs: rows.reduce((s, r) => s + r.totalMs, 0), dispatches: (step as { dispatches?: number }).dispatches ?? 0, rows,
+  };
+}

@@ -1,0 +1,472 @@
+/**
+ * Browser side of `npm run bench -- --peers` (bench/run.ts drives it in headless Chromium):
+ * our engine measured against the libraries a person would otherwise use, in one page, on the same
+ * WebGPU adapter, same model, same weights, same shapes:
+ *   (a) forward pass: our engine vs onnxruntime-web on the model exported by src/onnx/export.ts
+ *       (WebGPU execution provider where it works on this adapter, else wasm; `ortEp` says which);
+ *   (b) one training step (forward, backward, clip, AdamW, loss read back): our engine vs the same
+ *       transformer written with TensorFlow.js on its WebGPU backend (bench/peers-tfjs.ts);
+ *   (c) batched rollout decoding with the KV cache (KvSession.step, as src/rl/rollout.ts does) at
+ *       batch 1, 8, 32 and 64: ms per step and tokens/s.
+ * Speedups are the peer's time over ours (> 1: we are faster). Timing: warm-up (pipelines, first
+ * dispatch at a size), then the median of several timed repetitions, each ending in a readback.
+ * `window.__peers.check()` is the harness's own test (e2e/peers.spec.ts): at a tiny shape the three
+ * implementations must compute the same model (losses, logits) before their times mean anything.
+ * Progress goes to console.log with a "[peers]" prefix. Not a test of speed: nothing is asserted.
+ */
+import type * as Ort from 'onnxruntime-web';
+import { ort } from '../src/onnx/ortBrowser';
+import { exportOnnx } from '../src/onnx/export';
+import { createPolicySession } from '../src/onnx/session';
+import type { Tensor } from '../src/engine/backend';
+import { acquireGpu, adapterLine, type AdapterSummary } from '../src/engine/gpu/context';
+import { WebGpuBackend } from '../src/engine/gpu/backend';
+import { PRESETS, paramLayout, type ModelConfig, type PresetName } from '../src/engine/model/config';
+import { KvSession, sampleToken } from '../src/engine/model/sampler';
+import { initParams, Transformer } from '../src/engine/model/transformer';
+import { Rng } from '../src/engine/rng';
+import { TfjsTransformer, tfjsWebGpu, type AdamWSettings } from './peers-tfjs';
+import { profileStep, type ProfileResult } from './peers-profile';
+
+export interface PeersOptions {
+  /** Model preset (default micro). */
+  preset: PresetName;
+  /** Training step shape (batch × tokens). */
+  trainB: number;
+  trainT: number;
+  /** Timed training steps per side (after `warmup`). */
+  trainSteps: number;
+  /** Forward-pass shape for the onnxruntime comparison. */
+  fwdB: number;
+  fwdT: number;
+  fwdReps: number;
+  /** Decoding: batch sizes, prompt tokens prefilled per sequence, timed steps per batch size. */
+  decodeBatches: number[];
+  decodePrompt: number;
+  decodeSteps: number;
+  /** Untimed repetitions before timing (each side). */
+  warmup: number;
+}
+
+export const PEERS_DEFAULTS: PeersOptions = {
+  preset: 'micro', trainB: 4, trainT: 64, trainSteps: 5, fwdB: 4, fwdT: 64, fwdReps: 5,
+  decodeBatches: [1, 8, 32, 64], decodePrompt: 16, decodeSteps: 8, warmup: 2,
+};
+
+export interface Timing {
+  /** Median ms per repetition. */
+  medianMs: number;
+  /** Every timed repetition, ms. */
+  samplesMs: number[];
+}
+
+export interface PeersResult {
+  adapter: { line: string; vendor: string; architecture: string; device: string; description: string; isFallback: boolean; features: string[] };
+  userAgent: string;
+  crossOriginIsolated: boolean;
+  model: { preset: PresetName; config: ModelConfig; parameters: number };
+  options: PeersOptions;
+  /** (a) */
+  forward: { B: number; T: number; ours: Timing; ort: Timing | null; ortEp: 'webgpu' | 'wasm' | null; ortWasmThreads: number | null; ortError?: string } | null;
+  /** (b) */
+  training: { B: number; T: number; ours: Timing; tfjs: Timing | null; tfjsBackend: string | null; tfjsError?: string; oursLoss: number[]; tfjsLoss: number[] };
+  /** (c) ms per decoding step (forward of one new token per sequence + logits readback) and tokens/s. */
+  decode: { B: number; stepMs: Timing; tokensPerSecond: number; hostSampleMs: number }[];
+  speedupVsOnnxruntime: number | null;
+  speedupVsTfjs: number | null;
+  decodeBatch64OverBatch1: number | null;
+  totalSeconds: number;
+}
+
+export interface CheckResult {
+  adapter: string;
+  config: ModelConfig;
+  B: number;
+  T: number;
+  /** Mean next-token CE on the same weights and batch: before any update, after 1 and after 2 AdamW steps. */
+  oursLoss: number[];
+  tfjsLoss: number[];
+  tfjsBackend: string;
+  /** Our first step's gradient norm before clipping, and the clip it was held to. */
+  gradNorm: number;
+  maxGradNorm: number;
+  /** max |logits_ours − logits_ort| over the batch, and the largest |logit| (scale). */
+  ortMaxAbsDiff: number | null;
+  ortMaxAbsLogit: number | null;
+  ortEp: 'webgpu' | 'wasm' | null;
+  ortError?: string;
+}
+
+const log = (msg: string): void => console.log(`[peers] ${msg}`);
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const timing = (samples: number[]): Timing => ({ medianMs: median(samples), samplesMs: samples.map((x) => Math.round(x * 1000) / 1000) });
+const errText = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0] : String(e));
+
+/** The training settings both sides use (SFT_DEFAULTS' optimiser, a fixed lr). */
+const ADAMW: AdamWSettings = { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01, maxGradNorm: 1 };
+
+// ---- our engine ------------------------------------------------------------------------------------
+
+/** Our training step exactly as SftTrainer.trainStep runs it, on a fixed batch (every target scored). */
+class OurTrainer {
+  private readonly ids: Tensor;
+  private readonly targets: Tensor;
+  private readonly losses: Tensor;
+  private readonly dLosses: Tensor;
+  private readonly dLogits: Tensor;
+  private readonly norm: Tensor;
+  private step = 0;
+  /** The pre-clip gradient norm of the last step (read back only when asked). */
+  readNorm(): Promise<number> {
+    return this.model.be.read(this.norm).then((x) => x[0]);
+  }
+
+  constructor(readonly model: Transformer, readonly B: number, readonly T: number, ids: Int32Array, targets: Int32Array) {
+    const be = model.be;
+    const N = B * T;
+    this.ids = be.fromArray(ids, [N]);
+    this.targets = be.fromArray(targets, [N]);
+    this.losses = be.zeros([N]);
+    this.dLosses = be.fromArray(new Float32Array(N).fill(1 / N), [N]);
+    this.dLogits = be.zeros([N, model.config.vocabSize]);
+    this.norm = be.zeros([1]);
+  }
+
+  private async meanLoss(): Promise<number> {
+    const l = await this.model.be.read(this.losses);
+    let s = 0;
+    for (let i = 0; i < l.length; i++) s += l[i];
+    return s / l.length;
+  }
+
+  async lossValue(): Promise<number> {
+    const { logits } = this.model.forward(this.ids, this.B, this.T);
+    this.model.be.crossEntropy(this.losses, logits, this.targets);
+    return this.meanLoss();
+  }
+
+  /** Forward, CE, backward, clip, AdamW; returns the step's loss (before the update). */
+  async trainStep(o: AdamWSettings): Promise<number> {
+    const { model } = this;
+    const be = model.be;
+    const { logits } = model.forward(this.ids, this.B, this.T);
+    be.crossEntropy(this.losses, logits, this.targets);
+    model.zeroGrads();
+    be.fill(this.dLogits, 0);
+    be.crossEntropyBackward(this.dLogits, logits, this.targets, this.dLosses);
+    model.backward(this.ids, this.dLogits, null);
+    be.clipGradNorm(this.norm, model.grads, o.maxGradNorm);
+    this.step++;
+    be.adamw(model.params, model.grads, model.adamM, model.adamV, { lr: o.lr, beta1: o.beta1, beta2: o.beta2, eps: o.eps, weightDecay: o.weightDecay, step: this.step });
+    return this.meanLoss();
+  }
+
+  release(): void {
+    for (const t of [this.ids, this.targets, this.losses, this.dLosses, this.dLogits, this.norm]) this.model.be.release(t);
+  }
+}
+
+function randomIds(rng: Rng, n: number, V: number): Int32Array {
+  return Int32Array.from({ length: n }, () => rng.int(0, V - 1));
+}
+
+/** A batch of B rows of T + 1 random tokens as inputs and next-token targets. */
+function randomBatch(rng: Rng, B: number, T: number, V: number): { ids: Int32Array; targets: Int32Array } {
+  const rows = randomIds(rng, B * (T + 1), V);
+  const ids = new Int32Array(B * T);
+  const targets = new Int32Array(B * T);
+  for (let b = 0; b < B; b++) {
+    for (let t = 0; t < T; t++) {
+      ids[b * T + t] = rows[b * (T + 1) + t];
+      targets[b * T + t] = rows[b * (T + 1) + t + 1];
+    }
+  }
+  return { ids, targets };
+}
+
+// ---- onnxruntime-web ---------------------------------------------------------------------------------
+
+/**
+ * A session on the WebGPU EP if it works on this adapter (created and one run succeeds), else on
+ * wasm (single-threaded: src/onnx/ortBrowser.ts serves ORT from our origin, not isolated).
+ */
+async function ortSession(model: Uint8Array, probe: Record<string, Ort.Tensor>): Promise<{ session: Ort.InferenceSession; ep: 'webgpu' | 'wasm'; webgpuError?: string }> {
+  let webgpuError: string | undefined;
+  try {
+    const s = await createPolicySession(ort, model, ['webgpu']);
+    try {
+      await s.session.run(probe);
+      return { session: s.session, ep: 'webgpu' };
+    } catch (e) {
+      await s.session.release();
+      throw e;
+    }
+  } catch (e) {
+    webgpuError = errText(e);
+    log(`onnxruntime-web: the WebGPU EP did not run here (${webgpuError}); using wasm`);
+  }
+  const s = await createPolicySession(ort, model, ['wasm']);
+  return { session: s.session, ep: 'wasm', webgpuError };
+}
+
+function ortIds(ids: Int32Array, B: number, T: number): Ort.Tensor {
+  return new ort.Tensor('int64', BigInt64Array.from(ids, (v) => BigInt(v)), [B, T]);
+}
+
+// ---- shared ---------------------------------------------------------------------------------------
+
+async function engine(): Promise<{ be: WebGpuBackend; summary: AdapterSummary }> {
+  const acq = await acquireGpu();
+  if (!acq.ok) throw new Error(`no WebGPU adapter: ${acq.failure.kind}: ${acq.failure.message}`);
+  return { be: new WebGpuBackend(acq.ctx), summary: acq.ctx.summary };
+}
+
+async function timeReps(reps: number, warmup: number, fn: () => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const out: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    await fn();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+// ---- the benchmark -------------------------------------------------------------------------------------
+
+async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
+  const o: PeersOptions = { ...PEERS_DEFAULTS, ...partial };
+  const t0 = performance.now();
+  const { be, summary } = await engine();
+  const line = adapterLine(summary);
+  log(line);
+  const config = PRESETS[o.preset];
+  const V = config.vocabSize;
+  const weights = initParams(config, 'peers');
+  const rng = new Rng('peers-bench');
+
+  // (b) training step: ours vs TFJS, alternating steps so both see the same machine load.
+  log(`training step: ${o.preset}, B=${o.trainB} T=${o.trainT}`);
+  const batch = randomBatch(rng, o.trainB, o.trainT, V);
+  const ours = new OurTrainer(new Transformer(be, config, weights), o.trainB, o.trainT, batch.ids, batch.targets);
+  let tfjs: TfjsTransformer | null = null;
+  let tfjsBackend: string | null = null;
+  let tfjsError: string | undefined;
+  try {
+    tfjsBackend = await tfjsWebGpu();
+    tfjs = new TfjsTransformer(config, weights, o.trainB, o.trainT, batch.ids, batch.targets);
+  } catch (e) {
+    tfjsError = errText(e);
+    log(`TensorFlow.js failed: ${tfjsError}`);
+  }
+  const oursLoss: number[] = [];
+  const tfjsLoss: number[] = [];
+  const oursTrain: number[] = [];
+  const tfjsTrain: number[] = [];
+  for (let i = 0; i < o.warmup + o.trainSteps; i++) {
+    let s = performance.now();
+    oursLoss.push(await ours.trainStep(ADAMW));
+    const oursMs = performance.now() - s;
+    let tfjsMs = NaN;
+    if (tfjs) {
+      try {
+        s = performance.now();
+        tfjsLoss.push(await tfjs.trainStep(ADAMW));
+        tfjsMs = performance.now() - s;
+      } catch (e) {
+        tfjsError = errText(e);
+        log(`TensorFlow.js step failed: ${tfjsError}`);
+        tfjs.dispose();
+        tfjs = null;
+      }
+    }
+    log(`  step ${i + 1}${i < o.warmup ? ' (warm-up)' : ''}: ours ${oursMs.toFixed(1)} ms, tfjs ${tfjsMs.toFixed(1)} ms`);
+    if (i >= o.warmup) {
+      oursTrain.push(oursMs);
+      if (Number.isFinite(tfjsMs)) tfjsTrain.push(tfjsMs);
+    }
+  }
+  tfjs?.dispose();
+  ours.release();
+  const tfjsTiming = tfjsTrain.length === o.trainSteps ? timing(tfjsTrain) : null;
+  const training = {
+    B: o.trainB, T: o.trainT, ours: timing(oursTrain), tfjs: tfjsTiming, tfjsBackend, ...(tfjsError ? { tfjsError } : {}),
+    oursLoss, tfjsLoss,
+  };
+
+  // (a) forward: ours vs onnxruntime-web on the exported model (same weights), alternating.
+  let forward: PeersResult['forward'] = null;
+  {
+    log(`forward: B=${o.fwdB} T=${o.fwdT}`);
+    const model = new Transformer(be, config, weights);
+    const ids = randomIds(rng, o.fwdB * o.fwdT, V);
+    const idsT = be.fromArray(ids, [ids.length]);
+    const oursFwd = async (): Promise<void> => {
+      const { logits } = model.forward(idsT, o.fwdB, o.fwdT);
+      await be.read(logits);
+    };
+    let ortRun: (() => Promise<void>) | null = null;
+    let ortEp: 'webgpu' | 'wasm' | null = null;
+    let ortError: string | undefined;
+    let session: Ort.InferenceSession | null = null;
+    try {
+      const feeds = { input_ids: ortIds(ids, o.fwdB, o.fwdT) };
+      const s = await ortSession(exportOnnx({ config, weights }), feeds);
+      session = s.session;
+      ortEp = s.ep;
+      if (s.webgpuError) ortError = `WebGPU EP: ${s.webgpuError}`;
+      ortRun = async () => {
+        const out = await s.session.run(feeds);
+        for (const t of Object.values(out)) t.dispose();
+      };
+    } catch (e) {
+      ortError = errText(e);
+      log(`onnxruntime-web failed: ${ortError}`);
+    }
+    const oursS: number[] = [];
+    const ortS: number[] = [];
+    for (let i = 0; i < o.warmup + o.fwdReps; i++) {
+      let s = performance.now();
+      await oursFwd();
+      const a = performance.now() - s;
+      let b = NaN;
+      if (ortRun) {
+        s = performance.now();
+        await ortRun();
+        b = performance.now() - s;
+      }
+      log(`  rep ${i + 1}${i < o.warmup ? ' (warm-up)' : ''}: ours ${a.toFixed(1)} ms, onnxruntime ${b.toFixed(1)} ms`);
+      if (i >= o.warmup) {
+        oursS.push(a);
+        if (Number.isFinite(b)) ortS.push(b);
+      }
+    }
+    await session?.release();
+    be.release(idsT);
+    forward = {
+      B: o.fwdB, T: o.fwdT, ours: timing(oursS), ort: ortS.length > 0 ? timing(ortS) : null, ortEp,
+      ortWasmThreads: ortRun ? Number(ort.env.wasm.numThreads ?? 1) : null, ...(ortError ? { ortError } : {}),
+    };
+  }
+
+  // (c) batched decoding with the KV cache, as the RL rollouts do.
+  const decode: PeersResult['decode'] = [];
+  {
+    const model = new Transformer(be, config, weights);
+    const sampling = { temperature: 0.7, topK: 0, topP: 1 };
+    const sampleRng = new Rng('peers-sample');
+    for (const B of o.decodeBatches) {
+      log(`decode: batch ${B}`);
+      const session = new KvSession(model, B);
+      let logits = await session.step(Array.from({ length: B }, () => Array.from(randomIds(rng, o.decodePrompt, V))));
+      const stepMs: number[] = [];
+      let sampleMs = 0;
+      for (let i = 0; i < o.warmup + o.decodeSteps; i++) {
+        const s0 = performance.now();
+        const next = logits.map((row) => [sampleToken(row, sampling, sampleRng)]);
+        const s1 = performance.now();
+        logits = await session.step(next);
+        const s2 = performance.now();
+        if (i >= o.warmup) {
+          stepMs.push(s2 - s1);
+          sampleMs += s1 - s0;
+        }
+      }
+      session.release();
+      const t = timing(stepMs);
+      decode.push({ B, stepMs: t, tokensPerSecond: (B * 1000) / t.medianMs, hostSampleMs: sampleMs / o.decodeSteps });
+      log(`  ${t.medianMs.toFixed(1)} ms/step, ${((B * 1000) / t.medianMs).toFixed(1)} tokens/s`);
+    }
+  }
+
+  const d1 = decode.find((d) => d.B === 1);
+  const d64 = decode.find((d) => d.B === 64);
+  return {
+    adapter: { line, vendor: summary.vendor, architecture: summary.architecture, device: summary.device, description: summary.description, isFallback: summary.isFallback, features: summary.features },
+    userAgent: navigator.userAgent,
+    crossOriginIsolated: globalThis.crossOriginIsolated,
+    model: { preset: o.preset, config, parameters: paramLayout(config).count },
+    options: o,
+    forward,
+    training,
+    decode,
+    speedupVsOnnxruntime: forward?.ort ? forward.ort.medianMs / forward.ours.medianMs : null,
+    speedupVsTfjs: training.tfjs ? training.tfjs.medianMs / training.ours.medianMs : null,
+    decodeBatch64OverBatch1: d1 && d64 ? d64.stepMs.medianMs / d1.stepMs.medianMs : null,
+    totalSeconds: (performance.now() - t0) / 1000,
+  };
+}
+
+/** The tiny model of the harness check: every code path of the big one (2 blocks, 2 heads, tied head). */
+export const CHECK_CONFIG: ModelConfig = { vocabSize: 64, contextLength: 16, channels: 16, layers: 2, heads: 2 };
+
+/**
+ * Does the harness compare like with like? At a tiny shape, from the same weights and batch: our
+ * engine's and TFJS's losses before any update and after one and two AdamW steps (forward, backward,
+ * clip and optimiser all equal), and onnxruntime's logits against ours on the exported model.
+ */
+async function check(): Promise<CheckResult> {
+  const { be, summary } = await engine();
+  const config = CHECK_CONFIG;
+  const [B, T] = [3, 8];
+  // Weights with some spread (random LayerNorm weights, biases), so a wrong wiring shows.
+  const rng = new Rng('peers-check');
+  const weights = initParams(config, 'peers-check');
+  for (let i = 0; i < weights.length; i++) weights[i] += 0.1 * rng.normal();
+  const batch = randomBatch(rng, B, T, config.vocabSize);
+  const ours = new OurTrainer(new Transformer(be, config, weights), B, T, batch.ids, batch.targets);
+  const tfjsBackend = await tfjsWebGpu();
+  const tfjs = new TfjsTransformer(config, weights, B, T, batch.ids, batch.targets);
+  // A large lr and a clip that bites, so a wrong optimiser or clip would move the losses apart.
+  const o: AdamWSettings = { ...ADAMW, lr: 1e-2, weightDecay: 0.1, maxGradNorm: 0.5 };
+  // trainStep returns the loss before its update: [initial, after step 1, after step 2].
+  const oursLoss = [await ours.trainStep(o)];
+  const gradNorm = await ours.readNorm();
+  oursLoss.push(await ours.trainStep(o), await ours.lossValue());
+  const tfjsLoss = [await tfjs.trainStep(o), await tfjs.trainStep(o), await tfjs.lossValue()];
+  tfjs.dispose();
+  ours.release();
+
+  let ortMaxAbsDiff: number | null = null;
+  let ortMaxAbsLogit: number | null = null;
+  let ortEp: CheckResult['ortEp'] = null;
+  let ortError: string | undefined;
+  try {
+    const ids = randomIds(rng, B * T, config.vocabSize);
+    const feeds = { input_ids: ortIds(ids, B, T) };
+    const s = await ortSession(exportOnnx({ config, weights }), feeds);
+    ortEp = s.ep;
+    const out = await s.session.run(feeds);
+    const theirs = out.logits.data as Float32Array;
+    const model = new Transformer(be, config, weights);
+    const idsT = be.fromArray(ids, [ids.length]);
+    const mine = await be.read(model.forward(idsT, B, T).logits);
+    ortMaxAbsDiff = 0;
+    ortMaxAbsLogit = 0;
+    for (let i = 0; i < mine.length; i++) {
+      ortMaxAbsDiff = Math.max(ortMaxAbsDiff, Math.abs(mine[i] - theirs[i]));
+      ortMaxAbsLogit = Math.max(ortMaxAbsLogit, Math.abs(mine[i]));
+    }
+    if (mine.length !== theirs.length) throw new Error(`onnxruntime gave ${theirs.length} logits, ours ${mine.length}`);
+    await s.session.release();
+  } catch (e) {
+    ortError = errText(e);
+  }
+  return { adapter: adapterLine(summary), config, B, T, oursLoss, tfjsLoss, tfjsBackend, gradNorm, maxGradNorm: o.maxGradNorm, ortMaxAbsDiff, ortMaxAbsLogit, ortEp, ...(ortError ? { ortError } : {}) };
+}
+
+/** Our step op by op (bench/peers-profile.ts). */
+async function profile(o: { mode: 'train' | 'decode'; preset?: PresetName; B?: number; T?: number }): Promise<ProfileResult & { adapter: string }> {
+  const { be, summary } = await engine();
+  const r = await profileStep(be, { mode: o.mode, preset: o.preset ?? 'micro', B: o.B ?? (o.mode === 'train' ? 4 : 64), T: o.T ?? (o.mode === 'train' ? 64 : 16) });
+  return { ...r, adapter: adapterLine(summary) };
+}
+
+declare global {
+  interface Window {
+    __peers: { run: typeof run; check: typeof check; profile: typeof profile };
+  }
+}
+
+window.__peers = { run, check, profile };
+log('ready');
