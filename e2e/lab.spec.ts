@@ -139,7 +139,8 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   const row = page.locator('.runs-table tbody tr').first();
   await expect(row).toContainText('ci GRPO seed 1');
   await expect(row).toContainText('interrupted');
-  await expect(row.locator('td').nth(1)).toContainText(new RegExp(`^(${steps}|${steps + 1}|${steps + 2}) / 30`));
+  // Cells: compare tick, status, steps, ...
+  await expect(row.locator('td').nth(2)).toContainText(new RegExp(`^(${steps}|${steps + 1}|${steps + 2}) / 30`));
   await expect(page.getByTestId('storage-used')).toContainText(/\d+ runs?, [\d.]+ (B|KB|MB)/);
   await page.screenshot({ path: `${SHOTS}lab-runs.png`, fullPage: true });
   // Export it, then import the file: a second run with the same steps.
@@ -165,4 +166,111 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   await page.getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
   await expect(page.getByRole('alert')).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}lab-dark.png`, fullPage: true });
+});
+
+test('a lost GPU device: an alert, then Resume from the last checkpoint loses nothing; the breakdown stays with the saved run', async ({ page }) => {
+  test.setTimeout(300_000);
+  await openLab(page, '/?testHooks=1');
+  await field(page, 'Preset').selectOption('ci');
+  await page.getByText(/^Advanced \(/).click();
+  for (const [label, value] of TINY) await field(page, label).fill(value);
+  await field(page, 'Steps').fill('3');
+  await field(page, 'Checkpoint every').fill('1');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  // The pipelines are compiled first, under their own label.
+  await expect(status(page)).toContainText('Compiling kernels', { timeout: 60_000 });
+  await expect(status(page)).toContainText('Step 2 of 3', { timeout: 120_000 });
+
+  await page.evaluate(() => window.__labTest!.loseDevice());
+  const alert = page.getByTestId('device-lost-run');
+  await expect(alert).toBeVisible({ timeout: 60_000 });
+  await expect(alert).toHaveAttribute('role', 'alert');
+  await expect(alert).toContainText('The GPU device was lost');
+  await expect(status(page)).toHaveAttribute('data-status', 'failed');
+  const resume = alert.getByRole('button', { name: /^Resume from the checkpoint of step \d+$/ });
+  await expect(resume).toBeEnabled({ timeout: 60_000 });
+  await page.screenshot({ path: `${SHOTS}lab-device-lost.png`, fullPage: true });
+  const from = Number((await resume.textContent())!.match(/step (\d+)/)![1]);
+  expect(from).toBeGreaterThanOrEqual(1);
+  await resume.click();
+  await expect(status(page)).toContainText('Done: 3 steps', { timeout: 180_000 });
+  // Nothing lost, nothing twice: one row per step 1..3.
+  await expect(rewardRows(page)).toHaveCount(3);
+  expect(await rewardRows(page).locator('th').allTextContents()).toEqual(['1', '2', '3']);
+  await expect(page.getByTestId('device-lost-run')).toHaveCount(0);
+  const evaluate = page.getByRole('region', { name: 'Evaluate' });
+  await expect(evaluate.locator('tr[data-row="after"] td').first()).toHaveText(/^\d+\.\d$/);
+  const byGroup = evaluate.getByRole('table', { name: 'Benchmark score by intention and personality type' });
+  const afterCells = async () => (await byGroup.locator('tr[data-group] td:nth-child(4)').allTextContents()).filter((t) => t !== '—');
+  expect((await afterCells()).length).toBeGreaterThan(0);
+
+  // Opened again from the run list (after a reload), the breakdown before and after is still there.
+  await page.reload();
+  await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Runs/ }).click();
+  const row = page.locator('.runs-table tbody tr').first();
+  await expect(row).toContainText('done');
+  await row.getByRole('button', { name: 'Open' }).click();
+  await expect(byGroup).toBeVisible();
+  expect((await afterCells()).length).toBeGreaterThan(0);
+  await expect(evaluate.locator('tr[data-row="before"] td').first()).toHaveText(/^\d+\.\d$/);
+});
+
+/** A run file as the lab exports it (format 1), written here: three steps of metrics and the benchmark. */
+function runFile(id: string, name: string, rewards: number[], before: number, after: number): string {
+  const steps = rewards.map((_, i) => i + 1);
+  return JSON.stringify({
+    format: 'empathy-rl-lab/run', version: 1,
+    run: {
+      id, name, createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000, status: 'done',
+      config: { version: 1, preset: 'ci', seed: 1, steps: rewards.length },
+      metrics: { step: steps, 'reward/mean': rewards, 'emotion/success': rewards.map(() => 0), 'emotion/final': rewards.map((r) => r * 100) },
+      transcripts: [],
+      benchmark: { before: { score: before }, after: { score: after } },
+    },
+  });
+}
+
+test('compare two saved runs: both curves on the same charts, told apart by colour, dash and label', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Runs/ }).click();
+  const file = (name: string, text: string) => ({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+  await page.getByLabel('Import a run file').setInputFiles(file('a.json', runFile('cmp-a', 'GRPO <i>a</i>', [0.25, 0.5, 0.75], 20, 41.5)));
+  await expect(page.getByText(/^Imported "GRPO <i>a<\/i>"/)).toBeVisible();
+  await page.getByLabel('Import a run file').setInputFiles(file('b.json', runFile('cmp-b', 'PPO b', [0.125, 0.25, 0.375], 18, 22)));
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);
+  await expect(page.getByTestId('compare')).toHaveCount(0);
+
+  await page.getByLabel('Compare GRPO <i>a</i>').check();
+  await page.getByLabel('Compare PPO b').check();
+  const compare = page.getByTestId('compare');
+  await expect(compare).toBeVisible();
+  // The legend names each run with its letter and its line (text, never HTML).
+  await expect(compare.locator('.compare-legend')).toContainText('A (solid): GRPO <i>a</i>');
+  await expect(compare.locator('.compare-legend')).toContainText('B (dashed): PPO b');
+
+  const reward = compare.getByRole('figure', { name: 'Mean reward' }).getByRole('table');
+  const heads = await reward.locator('thead th').allTextContents();
+  expect(heads).toContain('A: GRPO <i>a</i>');
+  expect(heads).toContain('B: PPO b');
+  await expect(reward.locator('tbody tr')).toHaveCount(3);
+  const col = heads.indexOf('A: GRPO <i>a</i>');
+  const colB = heads.indexOf('B: PPO b');
+  const cells = async (c: number) => reward.locator(`tbody tr td:nth-child(${c + 1})`).allTextContents();
+  expect((await cells(col)).map(Number)).toEqual([0.25, 0.5, 0.75]);
+  expect((await cells(colB)).map(Number)).toEqual([0.125, 0.25, 0.375]);
+
+  const bench = compare.getByRole('figure', { name: 'Benchmark score' }).getByRole('table');
+  expect(await bench.locator('tbody th').allTextContents()).toEqual(['0', '3']);
+  await expect(bench.locator('tbody tr').last()).toContainText('41.5');
+  await expect(bench.locator('tbody tr').last()).toContainText('22');
+  // The two lines really are drawn differently: uPlot's legend shows each series' colour and dash.
+  const markers = compare.getByRole('figure', { name: 'Mean reward' }).locator('.u-legend .u-series .u-marker');
+  const styles = await markers.evaluateAll((els) => els.map((e) => { const s = getComputedStyle(e); return `${s.borderColor}|${s.borderStyle}`; }));
+  expect(new Set(styles.slice(1)).size).toBeGreaterThan(1);
+  await page.screenshot({ path: `${SHOTS}runs-compare.png`, fullPage: true });
+
+  // Unticking one closes the comparison.
+  await page.getByLabel('Compare PPO b').uncheck();
+  await expect(page.getByTestId('compare')).toHaveCount(0);
 });

@@ -44,6 +44,9 @@ export interface Engine {
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** A run that failed this shortly before the device was reported lost is counted as lost with it. */
+export const LOSS_ATTRIBUTION_MS = 10_000;
+
 /** A residual add and a scale on 1,000 random values, on both backends; must agree to f32 rounding. */
 async function selfTest(gpu: Backend): Promise<SelfTest> {
   const cpu = new CpuBackend();
@@ -150,7 +153,9 @@ export function createEngine(io: EngineIO): Engine {
     backendReady = new Promise<Backend>((r) => (backendChosen = r));
     const open = activeSession();
     open?.lose(message);
-    post({ type: 'device-lost', message, ...(open ? { runId: open.runId, step: open.step } : {}) });
+    // A read on the lost device can fail before `lost` resolves: a run that failed just now failed of this.
+    const victim = open ?? (session && session.state === 'failed' && session.endedAt !== null && performance.now() - session.endedAt < LOSS_ATTRIBUTION_MS ? session : null);
+    post({ type: 'device-lost', message, ...(victim ? { runId: victim.runId, step: victim.step } : {}) });
     // Queued work of the lost device settles first; then a new device (or the CPU) takes over.
     const next = open ? open.finished : Promise.resolve();
     void next.then(() => probe(false)).catch((e) => post({ type: 'error', message: messageOf(e) }));

@@ -164,6 +164,8 @@ export class TrainSession {
   state: TrainState = 'loading';
   /** Steps completed (the resumed-from step included). */
   step = 0;
+  /** performance.now() when the session ended (null while it runs). */
+  endedAt: number | null = null;
   readonly finished: Promise<void>;
 
   constructor(private readonly be: Backend, readonly req: TrainStartRequest, private readonly io: SessionIO) {
@@ -343,6 +345,7 @@ export class TrainSession {
       } catch {
         // a lost device cannot take buffers back; nothing to keep
       }
+      this.endedAt = performance.now();
       this.out.flush();
     }
   }

@@ -183,6 +183,12 @@ function toTurns(lines: { role: string; text: string; change?: number; emotion?:
   return turns;
 }
 
+/** Which policy a demo dialogue was played by, from its checkpoint's provenance. */
+function sourceText(meta: Record<string, unknown>): string {
+  if (meta.kind === 'rl') return `an RL checkpoint, step ${typeof meta.steps === 'number' ? meta.steps : '?'}${typeof meta.runId === 'string' ? ` of run ${meta.runId}` : ''}`;
+  return 'a supervised warm start';
+}
+
 function PolicyDialogue() {
   const ready = useEngine((s) => s.phase === 'ready');
   const trained = useWarmStart((s) => s.status === 'done');
@@ -300,6 +306,9 @@ function PolicyDialogue() {
       {report && (
         <>
           {report.profileId !== profileId && <p className="notice notice-warn">This dialogue is with {report.profileId}, not the user chosen now.</p>}
+          <p className="muted small" data-testid="policy-source">
+            Played by {sourceText(report.checkpointMeta)}.
+          </p>
           <Dialogue who="policy" opening={report.lines[0]?.text ?? ''} turns={turns} testId="policy-transcript" hideFit={session !== null && session.endReason === null} />
           <p className="muted small" data-testid="policy-final">
             Final emotion {report.finalEmotion} (started at {report.startEmotion})

@@ -168,7 +168,10 @@ export const useTraining = create<TrainingState>((set, get) => {
         if (m.runId === get().runId) set({ error: m.message });
         void saveQueue((st) => st.update(m.runId, { note: m.message }));
       } else if (m.type === 'device-lost') {
-        if (m.runId !== undefined && m.runId === get().runId) set({ lost: m.message });
+        if (m.runId !== undefined && m.runId === get().runId) {
+          set({ lost: m.message, error: m.message, status: 'failed', phase: `GPU device lost after step ${m.step ?? get().step}: resume from the last checkpoint` });
+          void saveQueue((st) => st.update(m.runId!, { note: m.message }));
+        }
       }
     });
   }
