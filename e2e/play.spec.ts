@@ -106,3 +106,64 @@ test('a person plays bench-001, sees every change and its reasons, then watches 
   await expect(page.getByTestId('watch-button')).toBeDisabled();
   await page.screenshot({ path: `${SHOTS}play-custom.png`, fullPage: true });
 });
+
+const TINY: [label: string, value: string][] = [
+  ['Steps', '1'], ['Profiles per step', '1'], ['Group size', '2'], ['Replies per dialogue', '2'], ['Tokens per reply', '8'], ['Minibatch size', '4'], ['Benchmark users', '1'],
+];
+
+test('a user written in Play is used for training: the run trains on them, and the share link carries them', async ({ page, browser, baseURL }) => {
+  test.setTimeout(240_000);
+  await page.goto('/');
+  await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Write a user of your own…' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Robin <script>');
+  await page.getByLabel('Id', { exact: true }).fill('custom-robin');
+  await page.getByRole('button', { name: 'Check and use this user' }).click();
+  await expect(page.getByTestId('profile-form-ok')).toContainText('matches the schema');
+  await page.getByRole('button', { name: 'Use for training' }).click();
+  await expect(page.getByTestId('train-user-set')).toContainText('Robin <script> (custom-robin) is the training user');
+
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Lab' }).click();
+  await expect(page.getByTestId('train-users')).toContainText('Your own user Robin <script> (custom-robin');
+  await page.getByLabel('Preset', { exact: true }).selectOption('ci');
+  await page.getByText(/^Advanced \(/).click();
+  for (const [label, value] of TINY) await page.getByLabel(label, { exact: true }).fill(value);
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  const status = page.getByRole('status', { name: 'Training status' });
+  await expect(status).toContainText('Done: 1 steps', { timeout: 180_000 });
+  const dialogues = page.getByRole('region', { name: 'Transcripts' }).locator('.dialogue-who');
+  await expect(dialogues.first()).toBeVisible();
+  // Every training dialogue was with the person's user (shown as text, never HTML).
+  for (const who of await dialogues.allTextContents()) expect(who).toMatch(/^Robin <script>, \d+: /);
+
+  // The share link carries the user; a fresh browser opens it and sees who the run trained on.
+  await page.getByRole('button', { name: 'Copy share link' }).click();
+  const link = await page.getByLabel(/^Share link/).inputValue();
+  expect(link).toMatch(/#run=1\.[\w-]+&users=1\.[\w-]+$/);
+  expect(link.length).toBeLessThan(2000);
+  const other = await browser.newContext();
+  try {
+    const shared = await other.newPage();
+    await shared.goto(link.replace(baseURL!.replace(/\/$/, ''), ''));
+    await expect(shared.getByTestId('shared-users')).toContainText('Robin <script> (custom-robin)');
+    await shared.getByRole('button', { name: 'Load into the form' }).click();
+    await expect(shared.getByTestId('train-users')).toContainText('Your own user Robin <script>');
+  } finally {
+    await other.close();
+  }
+
+  // Play: watch the policy this run trained (its checkpoint), on a benchmark user.
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('combobox', { name: 'Profile' }).selectOption('bench-001');
+  const policy = page.getByRole('combobox', { name: 'Policy', exact: true });
+  const option = policy.locator('option', { hasText: '(the run in the Lab)' });
+  await expect(option).toHaveText(/Robin <script>, step 1 \(the run in the Lab\)/);
+  await policy.selectOption({ value: (await option.getAttribute('value'))! });
+  await page.getByRole('combobox', { name: 'Policy replies' }).selectOption('2');
+  await page.getByTestId('watch-button').click();
+  await expect(page.getByTestId('policy-transcript')).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByTestId('policy-transcript-turn')).toHaveCount(2);
+  await expect(page.getByTestId('policy-source')).toContainText('RL checkpoint, step 1');
+  await page.screenshot({ path: `${SHOTS}play-rl-policy.png`, fullPage: true });
+});

@@ -102,7 +102,7 @@ export const useRuns = create<RunsState>((set, get) => ({
     const run = existing ? { ...r.run, id: `${r.run.id}-imported-${Date.now().toString(36)}` } : r.run;
     await saveQueue(async (s) => {
       await s.put(run);
-      if (r.checkpoint) await s.putCheckpoint(run.id, r.checkpoint);
+      if (r.checkpoint) await s.putCheckpoint(run.id, r.checkpoint, r.checkpointStep);
     });
     set({ importMessage: { ok: true, text: `Imported "${run.name}": ${run.metrics.length} steps, ${run.transcripts.length} dialogues${r.checkpoint ? ', with its checkpoint' : ''}.` } });
     askPersistentStorage();
@@ -112,7 +112,8 @@ export const useRuns = create<RunsState>((set, get) => ({
     const store = await runStore();
     const run = await store.get(id);
     if (!run) return;
-    download(`${id}.json`, exportRun(run, await store.getCheckpoint(id)));
+    const step = (await store.list()).find((r) => r.id === id)?.checkpointStep;
+    download(`${id}.json`, exportRun(run, await store.getCheckpoint(id), step));
   },
   async exportCsv(id) {
     const run = await (await runStore()).get(id);
