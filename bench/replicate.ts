@@ -6,7 +6,8 @@
  * per core is right on the CPU backend); finished runs are kept, so an interrupted grid resumes.
  * Prints a markdown table of benchmark score, success and failure (mean ± sample std over seeds)
  * before and after, the gain, perplexity and the reward-hacking share, and writes it with every
- * run's summary to DIR/summary.json.
+ * run's summary to DIR/summary.json. The starting policy's benchmark is played once per think mode and
+ * kept in DIR/.cache (experiment --cache).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -47,7 +48,7 @@ function run(job: (typeof jobsList)[number]): Promise<Summary> {
   const done = join(job.dir, 'summary.json');
   if (existsSync(done)) return Promise.resolve(JSON.parse(readFileSync(done, 'utf8')) as Summary);
   mkdirSync(job.dir, { recursive: true });
-  const args = ['tsx', 'src/cli/experiment.ts', '--preset', preset, ...job.v.args, '--seed', String(job.seed), '--out', job.dir, '--json', ...(steps ? ['--steps', steps] : [])];
+  const args = ['tsx', 'src/cli/experiment.ts', '--preset', preset, ...job.v.args, '--seed', String(job.seed), '--out', job.dir, '--cache', join(root, '.cache'), '--json', ...(steps ? ['--steps', steps] : [])];
   return new Promise((resolve, reject) => {
     const p = spawn('npx', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

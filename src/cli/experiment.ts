@@ -17,6 +17,7 @@ import { CheckpointError, loadCheckpoint, type Checkpoint } from '../engine/mode
 import { PRESETS, type PresetName } from '../engine/model/config';
 import { encodeDialogue } from '../engine/model/format';
 import { perplexity } from '../engine/model/sft';
+import { createHash } from 'node:crypto';
 import { buildCorpus } from '../corpus/build';
 import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
 import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
@@ -39,6 +40,7 @@ const SPEC = {
   out: { type: 'string', help: 'output folder (default runs/<preset>-<algo>-s<seed>)' },
   'no-eval': { type: 'boolean', help: 'skip the benchmark and the perplexity before and after (quick runs)' },
   'bench-limit': { type: 'number', help: 'play only the first N of the 100 benchmark profiles before and after (quick runs)' },
+  cache: { type: 'string', help: 'folder to keep the starting policy\'s benchmark and perplexity in, reused by runs from the same start (npm run replicate uses it)' },
   json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
   help: { type: 'boolean', help: 'this message' },
 } as const;
@@ -143,9 +145,20 @@ async function main(): Promise<void> {
   const ppl = async () => (f['no-eval'] ? NaN : perplexity(trainer.model, heldOut, { batchSize: 16, seqLen: Math.min(256, start.config.contextLength), lossOn: 'agent' }));
 
   let before: EvalResult | null = null;
-  const perplexityBefore = await ppl();
+  // The starting policy's figures depend only on the start file, the think flag and the users
+  // played (and the code): a grid of runs from one start can play them once (--cache DIR).
+  const cacheFile = f.cache && !f['no-eval'] && existsSync(initPath)
+    ? join(f.cache, `before-${createHash('sha256').update(readFileSync(initPath)).update(JSON.stringify({ think: config.think, bench: bench.map((p) => p.id), backend: be.name })).digest('hex').slice(0, 16)}.json`)
+    : null;
+  const cached = cacheFile && existsSync(cacheFile) ? (JSON.parse(readFileSync(cacheFile, 'utf8')) as { perplexity: number; before: EvalResult }) : null;
+  const perplexityBefore = cached ? cached.perplexity : await ppl();
   if (!f['no-eval']) {
-    before = await trainer.evaluate(bench);
+    before = cached ? cached.before : await trainer.evaluate(bench);
+    if (cacheFile && !cached) {
+      mkdirSync(f.cache!, { recursive: true });
+      writeFileSync(cacheFile, JSON.stringify({ perplexity: perplexityBefore, before }));
+    }
+    if (cached) console.error(`benchmark before: from ${cacheFile}`);
     for (const d of before.rollouts) appendFileSync(transcripts, `${transcriptLine('before', 0, d)}\n`);
     console.error(`benchmark before: score ${round(before.score, 1)}, success ${(before.success * 100).toFixed(0)}%, failure ${(before.failure * 100).toFixed(0)}% (${before.seconds.toFixed(0)} s); perplexity ${perplexityBefore.toFixed(2)}`);
   }
