@@ -250,8 +250,9 @@ export class TrainSession {
       const byId = new Map(profiles.map((p) => [p.id, p]));
       const evalN = config.evalProfiles === 0 ? BENCHMARK_COUNT : config.evalProfiles;
       if (onGpu) {
-        // Compile every pipeline the run needs before it starts: one tiny step and benchmark dialogue
-        // on a throwaway trainer, so step 1 is timed like the others and the wait has its own label.
+        // Compile the pipelines of a training step before the run starts: one tiny step (one user,
+        // two dialogues of one short reply, one update) on a throwaway trainer, so the wait has its own
+        // label and step 1 is timed like the others. Its rollout compiles the sampler the benchmark uses.
         const t0 = performance.now();
         const before = pipelinesOf(this.be);
         say('running', 'Compiling kernels');
@@ -259,7 +260,6 @@ export class TrainSession {
         try {
           const scratch = new Trainer(this.be, { config: warmUpConfig(config), start, trainProfiles: profiles.slice(0, 1) });
           await scratch.step();
-          await scratch.evaluate(benchmarkProfiles().slice(0, 1));
           scratch.release();
         } finally {
           clearInterval(tick);
