@@ -8,6 +8,10 @@ const CASES = [
   { B: 3, S: 1, maxT: 13, C: 12, H: 3 },
   { B: 2, S: 5, maxT: 17, C: 8, H: 2 },
   { B: 4, S: 7, maxT: 70, C: 20, H: 5 },
+  // Long caches (several positions per thread of the split-K kernel) and head sizes 32 and 64
+  // (64 threads and 32 threads a workgroup).
+  { B: 3, S: 1, maxT: 300, C: 64, H: 2 },
+  { B: 2, S: 2, maxT: 200, C: 128, H: 2 },
 ];
 
 export const kvattentionGpuTests: GpuTest[] = [
