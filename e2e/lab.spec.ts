@@ -5,6 +5,7 @@
  * browser context (same first-step reward), reload mid-run and find the run in the run list, and
  * export and import it, open a damaged link. Screenshots of each view go to e2e/screenshots/.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 
@@ -270,6 +271,10 @@ test('compare two saved runs: both curves on the same charts, told apart by colo
   const styles = await markers.evaluateAll((els) => els.map((e) => { const s = getComputedStyle(e); return `${s.borderColor}|${s.borderStyle}`; }));
   expect(new Set(styles.slice(1)).size).toBeGreaterThan(1);
   await page.screenshot({ path: `${SHOTS}runs-compare.png`, fullPage: true });
+  // The run list with its ticks and the comparison pass axe (WCAG 2.1 A/AA) without a serious violation.
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+  expect(serious, serious.join('\n')).toEqual([]);
 
   // Unticking one closes the comparison.
   await page.getByLabel('Compare PPO b').uncheck();
