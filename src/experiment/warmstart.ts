@@ -25,7 +25,7 @@ export interface WarmStartOptions {
 
 /** Per preset: what trains in reasonable time where that preset is meant to run. */
 export const WARM_START_DEFAULTS: Record<PresetName, Omit<WarmStartOptions, 'preset' | 'seed'>> = {
-  ci: { steps: 200, dialogues: 2000, vocabSize: DEFAULT_VOCAB, sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 128, lr: 3e-3, warmupSteps: 20 } },
+  ci: { steps: 600, dialogues: 2000, vocabSize: DEFAULT_VOCAB, sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 128, lr: 3e-3, warmupSteps: 20 } },
   // micro: sized so the CPU backend reproduces the shipped checkpoint in about an hour on one core.
   micro: { steps: 300, dialogues: 4000, vocabSize: DEFAULT_VOCAB, sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 256, lr: 2e-3, warmupSteps: 20 } },
   mini: { steps: 1500, dialogues: 4000, vocabSize: DEFAULT_VOCAB, sft: { ...SFT_DEFAULTS, batchSize: 32, seqLen: 256, lr: 1e-3, warmupSteps: 50 } },
