@@ -49,8 +49,8 @@ export interface PeersOptions {
 }
 
 export const PEERS_DEFAULTS: PeersOptions = {
-  preset: 'micro', trainB: 4, trainT: 64, trainSteps: 5, fwdB: 4, fwdT: 64, fwdReps: 5,
-  decodeBatches: [1, 8, 32, 64], decodePrompt: 16, decodeSteps: 8, warmup: 2,
+  preset: 'micro', trainB: 4, trainT: 32, trainSteps: 5, fwdB: 4, fwdT: 32, fwdReps: 5,
+  decodeBatches: [1, 8, 32, 64], decodePrompt: 16, decodeSteps: 6, warmup: 2,
 };
 
 export interface Timing {
