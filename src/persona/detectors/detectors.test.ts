@@ -89,12 +89,16 @@ describe('detectors', () => {
       "I actually you what was've's really, I'm's the course",
       "'s really hard what's the? I did's it",
       'It the mentioned the been there, what the?',
+      // A phrase looped three times (what RL found next: docs/RESULTS.md, point 6).
+      'Okay, found a pattern with a pattern in em, and a pattern with a pattern with a pattern in gred.',
+      'You sound that stronger, not know what you know what to work out what you know what you know.',
     ]) expect(score('nonLanguage', g), JSON.stringify(g)).toBe(1);
     for (const ok of [
       'You handled that so well. Well done for getting through it.',
       'Sorry you are going through this. This too shall pass.',
       'I hear you, the the meeting on Monday sounds hard.',
       'That was very very hard. Okay okay, tell me more.',
+      'It sounds like a lot. It sounds like you are tired. What sounds like rest to you?',
       'It sounds like McKenzie really let you down.',
       'Honestly, what Lucía did says more about them than about you.',
       "You're right, it's a lot. That's really, really hard. What's the worst part?",

@@ -37,10 +37,15 @@ const isVowel = (c: string): boolean => 'aeiouy'.includes(c);
  *     on a word that takes none ("I's", "did's", "was've");
  *   - an article or possessive with no noun: before punctuation ("what's the?") or before a word
  *     that cannot follow it ("the been", "a the", "my you");
- *   - two subject pronouns in a row ("I you", "we they").
+ *   - two subject pronouns in a row ("I you", "we they");
+ *   - a phrase of three words looped: three times or more within 16 words ("a pattern with a
+ *     pattern with a pattern in"), each time after the first one slip: the loop of a model that
+ *     has found words the reader likes. A topic named three times across a long reply is fine.
  * Two slips or more read as not language.
  */
 const GARBLE_MIN = 2;
+/** Words from a looped phrase's first start to its third (and later ones). */
+const LOOP_SPAN = 16;
 const DOUBLED_OK = new Set(['that', 'had', 'very', 'really', 'so', 'no', 'bye', 'ha', 'hey', 'okay', 'ok', 'yes', 'yeah', 'is', 'much', 'more', 'many', 'far', 'long', 'too', 'hmm', 'mm', 'oh', 'please', 'now', 'go', 'again']);
 const DET = 'the|a|an|my|your|their|our';
 const NOT_AFTER_DET = 'the|a|an|been|was|is|are|were|has|have|had|about|not|their|my|your|our|you|i|we|they|he|she|what|of|to|and|but|would|could|will|can|did|do|does|it|is|am|me|him|them|us';
@@ -65,6 +70,20 @@ function garbleSlips(head: string, lower: string): string[] {
     for (let i = 0; i < slipsHere; i++) slips.push(`"${m[1]} ${m[1]}"`);
   }
   for (const [re, what] of GARBLE_PATTERNS) for (const _ of lower.matchAll(re)) slips.push(what);
+  // A loop: one three-word phrase three times within LOOP_SPAN words (a phrase that comes back
+  // across a long reply, as a person repeating the topic does, is not a loop).
+  const words = lower.match(/[\p{L}']+/gu) ?? [];
+  const starts = new Map<string, number[]>();
+  let loop = '';
+  let most = 0;
+  for (let i = 0; i + 3 <= words.length; i++) {
+    const g = `${words[i]} ${words[i + 1]} ${words[i + 2]}`;
+    const at = (starts.get(g) ?? []).filter((j) => i - j <= LOOP_SPAN);
+    at.push(i);
+    starts.set(g, at);
+    if (at.length > most) [most, loop] = [at.length, g];
+  }
+  if (most >= 3) for (let i = 1; i < most; i++) slips.push(`"${loop}" ${most} times`);
   return slips;
 }
 /**
