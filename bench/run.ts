@@ -3,7 +3,8 @@
  * `npm run bench -- --peers [--json] [--quick] [--preset P] [--check]`: our engine against
  * onnxruntime-web (forward), TensorFlow.js (training step) and itself at batch 1–64 (decoding), in
  * one page (bench/peers.html, bench/peers.ts); --check runs only the harness self-check (the peers
- * compute the same model at a tiny shape) and prints it.
+ * compute the same model at a tiny shape) and prints it; --profile train|decode [--batch B]
+ * [--tokens T] times our training or decoding step op by op (bench/peers-profile.ts).
  * Starts a Vite dev server on a free port (root = the repo), opens bench/kernels.html in Chromium
  * with WebGPU enabled (the SwiftShader software adapter where there is no GPU), runs
  * `window.__bench.run()` and prints a table, or with --json one JSON object on stdout (progress
