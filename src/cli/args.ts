@@ -2,6 +2,27 @@
  * A tiny, strict command-line flag parser shared by the lab's Node commands: known flags only,
  * typed values, and a usage message (exit 2) for anything else.
  */
+import { readFileSync } from 'node:fs';
+import { CheckpointError, loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
+
+/**
+ * Read and check a checkpoint file for a command: an unreadable or damaged file ends the command
+ * through `die` with the file's name and the reason (exit 1).
+ */
+export function readCheckpointFile(path: string, die: (message: string) => never): Checkpoint {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    die(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return loadCheckpoint(bytes);
+  } catch (e) {
+    if (e instanceof CheckpointError) die(`${path}: ${e.message}`);
+    throw e;
+  }
+}
 
 export type FlagSpec = Record<string, { type: 'string' | 'number' | 'boolean'; help: string }>;
 export type Flags<S extends FlagSpec> = {

@@ -7,7 +7,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { CpuBackend } from '../engine/cpu/backend';
-import { CheckpointError, loadCheckpoint } from '../engine/model/checkpoint';
 import { encodeDialogue } from '../engine/model/format';
 import { perplexity } from '../engine/model/sft';
 import { Tokenizer } from '../engine/model/tokenizer';
@@ -19,7 +18,7 @@ import type { Profile } from '../persona/profile';
 import { BENCHMARK_SAMPLING, playBenchmark, summariseRollouts } from '../rl/rollout';
 import { checkRewardHacking } from '../rl/hacking';
 
-import { parseFlags, usage, UsageError } from './args';
+import { parseFlags, readCheckpointFile, usage, UsageError } from './args';
 
 const SPEC = {
   checkpoint: { type: 'string', help: 'checkpoint file (required)' },
@@ -57,19 +56,7 @@ async function main(): Promise<void> {
   if (f['top-p'] !== undefined && !(f['top-p'] > 0 && f['top-p'] <= 1)) die('--top-p must be in (0, 1]', 2);
   if (f['max-turn-tokens'] !== undefined && !(Number.isInteger(f['max-turn-tokens']) && f['max-turn-tokens'] >= 2)) die('--max-turn-tokens must be an integer >= 2', 2);
   if (f.limit !== undefined && !(Number.isInteger(f.limit) && f.limit >= 1)) die('--limit must be a positive integer', 2);
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(f.checkpoint);
-  } catch (e) {
-    die(`cannot read ${f.checkpoint}: ${(e as Error).message}`);
-  }
-  let ck;
-  try {
-    ck = loadCheckpoint(bytes);
-  } catch (e) {
-    if (e instanceof CheckpointError) die(`${f.checkpoint}: ${e.message}`);
-    throw e;
-  }
+  const ck = readCheckpointFile(f.checkpoint, (m) => die(m));
   let profiles: Profile[] = benchmarkProfiles();
   if (f.profiles) {
     const parsed = parseProfilesJson(readFileSync(f.profiles, 'utf8'));

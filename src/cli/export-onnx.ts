@@ -5,12 +5,11 @@
  * layer). --verify then runs the file in onnxruntime-web (wasm, in Node) on random ids and compares
  * the logits with the engine's CPU forward (fails above 1e-4). Exit 2 on bad flags, 1 on a bad file.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { CheckpointError, loadCheckpoint } from '../engine/model/checkpoint';
+import { writeFileSync } from 'node:fs';
 import { exportOnnx, OnnxExportError } from '../onnx/export';
 import { engineForward, maxAbsDiff, randomIds } from '../onnx/parity';
 import { createPolicySession, runLogits } from '../onnx/session';
-import { parseFlags, usage, UsageError } from './args';
+import { parseFlags, readCheckpointFile, usage, UsageError } from './args';
 
 const SPEC = {
   checkpoint: { type: 'string', help: 'checkpoint file (required)' },
@@ -40,19 +39,7 @@ async function main(): Promise<void> {
   if (f.help) return void console.log(usage(COMMAND, SPEC));
   if (!f.checkpoint) die(`--checkpoint is required\n${usage(COMMAND, SPEC)}`, 2);
   if (!f.out) die(`--out is required\n${usage(COMMAND, SPEC)}`, 2);
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(f.checkpoint);
-  } catch (e) {
-    die(`cannot read ${f.checkpoint}: ${(e as Error).message}`);
-  }
-  let ck;
-  try {
-    ck = loadCheckpoint(bytes);
-  } catch (e) {
-    if (e instanceof CheckpointError) die(`${f.checkpoint}: ${e.message}`);
-    throw e;
-  }
+  const ck = readCheckpointFile(f.checkpoint, (m) => die(m));
   const options = { kvCache: f['kv-cache'] === true, values: f['no-values'] !== true };
   let model: Uint8Array;
   try {
