@@ -9,9 +9,10 @@
  * live `defaultRunConfig` instead would make every old link silently change meaning the day a
  * default changes; the frozen copy costs forty lines and keeps links at about a hundred characters
  * (a full config is about 420), while a changed default only makes new links a few bytes longer.
- * Never edit LINK_BASELINE_V1: a new baseline needs a new link format (`run=2.`) beside this one.
- * A field added to the schema later is absent from the baseline, so old links get its current
- * default: give a new field the default that reproduces the old behaviour (as config files need too).
+ * Never change a value in LINK_BASELINE_V1: a new baseline needs a new link format (`run=2.`) beside
+ * this one. A field added to the schema later goes INTO the baseline with the value that reproduces
+ * the behaviour from before it existed (ptxCoef 0), so every older link keeps its meaning even when
+ * a preset's default for the new field is something else; new links then carry it as a difference.
  *
  * A run on the person's own training users (written in Play) carries them beside the config, in
  * `&users=1.<payload>` (the same JSON, raw DEFLATE, base64url packing; `1.` is its own format
@@ -65,6 +66,8 @@ const BASELINE_V1: Baseline = {
   entropyCoef: 0.001,
   klCoef: 0,
   klEstimator: 'k3',
+  ptxCoef: 0, // added after format 1: 0 is what links before it meant
+  ptxBatch: 4,
   gamma: 1,
   lambda: 1,
   valueCoef: 0.1,

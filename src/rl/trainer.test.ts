@@ -6,14 +6,15 @@ import { initParams } from '../engine/model/transformer';
 import { digest } from '../engine/rng';
 import { trainingProfiles } from '../persona/sets';
 import { defaultRunConfig, type RunConfig } from './config';
-import { Trainer, TrainingStopped } from './trainer';
+import { buildCorpus } from '../corpus/build';
+import { REPLAY_CORPUS, Trainer, TrainingStopped } from './trainer';
 
 const profiles = trainingProfiles().slice(0, 4);
 const tok = Tokenizer.train(profiles.flatMap((p) => [p.scenario.event, p.scenario.problem]), 320);
 const modelConfig = { vocabSize: tok.vocabSize, contextLength: 256, channels: 16, layers: 1, heads: 2 };
 const start = { config: modelConfig, tokenizer: tok.toJSON(), weights: initParams(modelConfig, 3), meta: { kind: 'test' } };
 const CONFIG: RunConfig = {
-  ...defaultRunConfig('ci'), reward: 'final', temperature: 1, klCoef: 0, seed: 5, profilesPerStep: 2, groupSize: 3, maxTurnTokens: 5, maxAgentTurns: 3, minibatchSize: 4, lr: 3e-3,
+  ...defaultRunConfig('ci'), reward: 'final', temperature: 1, klCoef: 0, ptxCoef: 0, seed: 5, profilesPerStep: 2, groupSize: 3, maxTurnTokens: 5, maxAgentTurns: 3, minibatchSize: 4, lr: 3e-3,
 };
 const trainer = (o: Partial<RunConfig> = {}) => new Trainer(new CpuBackend(), { config: { ...CONFIG, ...o }, start, trainProfiles: profiles });
 const stable = (m: Record<string, number>) => Object.fromEntries(Object.entries(m).filter(([k]) => !k.startsWith('speed/')));
@@ -108,5 +109,30 @@ describe('the RL trainer', () => {
     const ck = loadCheckpoint(await t.checkpoint());
     expect(Array.from(ck.weights)).toEqual(Array.from(good));
     expect(ck.meta.kind).toBe('rl');
+  });
+
+  it('with replay (ptxCoef), reports the replay loss, stays deterministic, and moves the weights differently', async () => {
+    const replay = Array.from({ length: 4 }, (_, i) => ({ ids: tok.encode(`I hear you ${i}, that sounds hard.`), agentMask: [] as number[] }))
+      .map((e) => ({ ...e, agentMask: e.ids.map(() => 1) }));
+    const run = async (ptxCoef: number) => {
+      const t = new Trainer(new CpuBackend(), { config: { ...CONFIG, ptxCoef, ptxBatch: 2 }, start, trainProfiles: profiles, ptxData: replay });
+      const m = stable((await t.step()).metrics);
+      return { m, weights: digest(Array.from(await t.model.readParams()).join(',')) };
+    };
+    const a = await run(1);
+    expect(await run(1)).toEqual(a);
+    expect(a.m['losses/ptx_loss']).toBeGreaterThan(0);
+    const off = await run(0);
+    expect(off.m['losses/ptx_loss']).toBe(0);
+    expect(off.weights).not.toBe(a.weights);
+    expect(off.m['reward/mean']).toBe(a.m['reward/mean']); // the rollout is the same; only the update differs
+  });
+
+  it('the replay corpus is the training split: none of its dialogues comes from a held-out profile', () => {
+    const corpus = buildCorpus(REPLAY_CORPUS);
+    const held = new Set(corpus.heldOut.map((d) => d.profileId));
+    expect(held.size).toBeGreaterThan(0);
+    expect(corpus.train.length).toBeGreaterThan(500);
+    for (const d of corpus.train) expect(held.has(d.profileId), d.profileId).toBe(false);
   });
 });

@@ -12,7 +12,9 @@
  * failing step (the last good state), and `step()` throws TrainingStopped with the reason.
  */
 import type { Backend, Tensor } from '../engine/backend';
+import { buildCorpus } from '../corpus/build';
 import { saveCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
+import { encodeDialogue, type Encoded } from '../engine/model/format';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
@@ -50,6 +52,20 @@ export interface TrainerInit {
   trainProfiles: readonly Profile[];
   /** The frozen KL reference when it is not `start` (a resumed run starts from its checkpoint; its reference stays the warm start). */
   reference?: Pick<Checkpoint, 'weights'>;
+  /**
+   * The replay text when ptxCoef > 0; by default the training split of the generated corpus the
+   * warm starts learn from (REPLAY_CORPUS), encoded with the start's tokenizer. Never the held-out
+   * split, on which perplexity is measured.
+   */
+  ptxData?: readonly Encoded[];
+}
+
+/** The corpus the replay term draws from: seed 1 (the shipped warm starts'), its training split only. */
+export const REPLAY_CORPUS = { seed: 1, dialogues: 1000 } as const;
+
+/** The replay dialogues for `tokenizer`: REPLAY_CORPUS's training split. */
+export function replayData(tokenizer: Tokenizer): Encoded[] {
+  return buildCorpus(REPLAY_CORPUS).train.map((d) => encodeDialogue(tokenizer, d.turns));
 }
 
 export class Trainer {
@@ -59,6 +75,7 @@ export class Trainer {
   private snapshot: Tensor;
   private order: number[];
   private optimizerStep = { value: 0 };
+  private readonly ptxData: readonly Encoded[];
   /** Steps completed. */
   stepsDone = 0;
 
@@ -68,6 +85,7 @@ export class Trainer {
     this.model = new Transformer(be, init.start.config, init.start.weights);
     if (c.klCoef > 0) this.ref = new Transformer(be, init.start.config, (init.reference ?? init.start).weights);
     this.snapshot = be.zeros([this.model.layout.total]);
+    this.ptxData = c.ptxCoef > 0 ? (init.ptxData ?? replayData(this.tokenizer)) : [];
     if (init.trainProfiles.length === 0) throw new Error('no training profiles');
     this.order = new Rng(`profiles:${c.seed}`).shuffle(init.trainProfiles.map((_, i) => i));
   }
@@ -121,7 +139,8 @@ export class Trainer {
         epochs: c.epochs, minibatchSize: c.minibatchSize, lr: c.lr, maxGradNorm: c.maxGradNorm, clipLow: c.clipLow, clipHigh: c.clipHigh,
         entropyCoef: c.entropyCoef, klCoef: c.klCoef, klEstimator: c.klEstimator, weightDecay: 0,
         valueCoef: c.algo === 'ppo' ? c.valueCoef : 0, valueClip: c.valueClip, temperature: c.temperature,
-      }, rng, this.optimizerStep);
+        ptxCoef: c.ptxCoef, ptxBatch: c.ptxBatch,
+      }, rng, this.optimizerStep, this.ptxData);
     } catch (e) {
       if (!(e instanceof NonFiniteError)) throw e;
       be.copy(this.model.params, this.snapshot);
@@ -157,6 +176,7 @@ export class Trainer {
       'losses/entropy': update['losses/entropy'] ?? 0,
       'losses/approx_kl': update['losses/approx_kl'] ?? 0,
       'losses/kl_ref': ref ? klRef : 0,
+      'losses/ptx_loss': update['losses/ptx_loss'] ?? 0,
       'losses/clipfrac': update['losses/clipfrac'] ?? 0,
       'losses/value_clipfrac': update['losses/value_clipfrac'] ?? 0,
       'losses/explained_variance': c.algo === 'ppo' && Number.isFinite(credit.explainedVariance) ? credit.explainedVariance : 0,

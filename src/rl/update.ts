@@ -5,12 +5,15 @@
  * with the same weights, so the first minibatch's ratio is exactly 1: cleanrl's order). The update
  * runs K epochs of minibatches through the fused policy-loss op (clipped surrogate, entropy bonus,
  * optional KL to a frozen reference), PPO's clipped value loss on the value head where there is a
- * critic, backward, global clipping and AdamW.
+ * critic, optionally the warm start's next-token loss on a few corpus dialogues (InstructGPT's
+ * PPO-ptx: the gradients add up before the step), backward, global clipping and AdamW.
  *
  * Shape legend: B sequences per minibatch, T padded length, N = B·T, V vocab.
  */
 import type { Backend, Tensor } from '../engine/backend';
 import { policyLossMetrics, POLICY_STATS, VALUE_STAT, VALUE_STATS, type PolicyLossMetrics } from '../engine/ops/policyloss';
+import type { Encoded } from '../engine/model/format';
+import { makeBatch } from '../engine/model/sft';
 import type { Transformer } from '../engine/model/transformer';
 import type { Rng } from '../engine/rng';
 
@@ -49,6 +52,14 @@ export interface UpdateOptions {
    * that actually produced the tokens, so the ratio and the KL are on-policy at any τ.
    */
   temperature: number;
+  /**
+   * Replay (PPO-ptx): each minibatch also takes ptxCoef × the mean next-token cross-entropy on the
+   * agent's tokens of ptxBatch dialogues drawn from ptxData (the warm start's training text), cut to
+   * ptxSeqLen tokens. 0 (or no data): none.
+   */
+  ptxCoef?: number;
+  ptxBatch?: number;
+  ptxSeqLen?: number;
 }
 
 /** RLVER's defaults where they fit a small model (clip 0.2, entropy 0.001, no KL); lr is ours (tiny models need more). */
@@ -63,6 +74,8 @@ export interface UpdateMetrics extends PolicyLossMetrics {
   'train/grad_norm': number;
   'train/tokens': number;
   'train/minibatches': number;
+  /** Mean replay cross-entropy (nats per agent token) before each minibatch's step; 0 without replay. */
+  'losses/ptx_loss': number;
 }
 
 /** A sample whose response is ids[responseStart..], every token with the same advantage. */
@@ -171,6 +184,7 @@ export async function policyUpdate(
   o: UpdateOptions,
   rng: Rng,
   step: { value: number },
+  ptxData: readonly Encoded[] = [],
 ): Promise<UpdateMetrics> {
   const be: Backend = model.be;
   const maxT = model.config.contextLength;
@@ -179,6 +193,8 @@ export async function policyUpdate(
   let count = 0;
   const norm = be.zeros([1]);
   const add = (k: string, v: number) => (sums[k] = (sums[k] ?? 0) + v);
+  // Forked only with replay on, so runs without it draw exactly the numbers they always did.
+  const ptxRng = (o.ptxCoef ?? 0) > 0 && ptxData.length > 0 ? rng.fork('ptx') : null;
   try {
     for (let epoch = 0; epoch < o.epochs; epoch++) {
       const order = rng.shuffle(samples.map((_, i) => i));
@@ -213,6 +229,7 @@ export async function policyUpdate(
         }
         model.zeroGrads();
         model.backwardRows(t.ids, dLogits, dValues);
+        const ptxLoss = ptxRng ? await replayGradients(model, ptxData, ptxRng, o) : 0;
         be.clipGradNorm(norm, model.grads, o.maxGradNorm);
         const g = (await be.read(norm))[0];
         const m = policyLossMetrics(await be.read(stats), mask);
@@ -238,6 +255,7 @@ export async function policyUpdate(
         add('losses/value_loss', vLoss);
         add('losses/value_clipfrac', vClip);
         add('train/grad_norm', g);
+        add('losses/ptx_loss', ptxLoss);
         add('train/tokens', mb.tokens);
         count++;
       }
@@ -249,4 +267,32 @@ export async function policyUpdate(
   for (const [key, v] of Object.entries(sums)) out[key] = key === 'train/tokens' ? v : v / Math.max(1, count);
   out['train/minibatches'] = count;
   return out as unknown as UpdateMetrics;
+}
+
+/**
+ * The replay term: forward ptxBatch dialogues (drawn with replacement by `rng`), and ACCUMULATE
+ * ptxCoef × ∂(mean cross-entropy on their agent tokens) into the gradient arena. Returns the mean
+ * cross-entropy (for the metrics). Call after the policy loss's backward, before the clip and step.
+ */
+async function replayGradients(model: Transformer, data: readonly Encoded[], rng: Rng, o: UpdateOptions): Promise<number> {
+  const be = model.be;
+  const B = Math.max(1, o.ptxBatch ?? 4);
+  const T = Math.min(o.ptxSeqLen ?? 128, model.config.contextLength);
+  const batch = makeBatch(Array.from({ length: B }, () => data[rng.int(0, data.length - 1)]), T, 'agent');
+  if (batch.count === 0) return 0;
+  const scale = (o.ptxCoef ?? 0) / batch.count;
+  const ids = be.fromArray(batch.ids, [B * T]);
+  const targets = be.fromArray(batch.targets, [B * T]);
+  const dLosses = be.fromArray(Float32Array.from(batch.targets, (x) => (x < 0 ? 0 : scale)), [B * T]);
+  const losses = be.zeros([B * T]);
+  const dLogits = be.zeros([B * T, model.config.vocabSize]);
+  const { logits } = model.forward(ids, B, T);
+  be.crossEntropy(losses, logits, targets);
+  be.crossEntropyBackward(dLogits, logits, targets, dLosses);
+  model.backward(ids, dLogits, null);
+  const l = await be.read(losses);
+  for (const x of [ids, targets, dLosses, losses, dLogits]) be.release(x);
+  let sum = 0;
+  for (let i = 0; i < l.length; i++) if (batch.targets[i] >= 0) sum += l[i];
+  return sum / batch.count;
 }

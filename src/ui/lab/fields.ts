@@ -42,6 +42,8 @@ const LABELS: Record<FieldKey, string> = {
   entropyCoef: 'Entropy coefficient',
   klCoef: 'KL coefficient',
   klEstimator: 'KL estimator',
+  ptxCoef: 'Replay weight',
+  ptxBatch: 'Replay dialogues',
   gamma: 'Gamma',
   lambda: 'Lambda',
   valueCoef: 'Value loss weight',
