@@ -91,6 +91,9 @@ describe('share links', () => {
     // If this fails, old links have changed meaning: keep the old decoder and add a new format.
     const golden = '#run=1.q1YqSy0qzszPU7Iy1FEqKEotTi1RslJKzlTSUSpOTU1RsjIx0lHKKVKyMtAzMDCqBQA';
     expect(decodeOk(golden)).toEqual({ ...LINK_BASELINE_V1.ci, version: 1, preset: 'ci', seed: 42, lr: 0.002 });
+    // A field added after format 1 (replay) means what links meant before it: off, though ci now defaults to it.
+    expect((decodeOk(golden) as RunConfig).ptxCoef).toBe(0);
+    expect(defaultRunConfig('ci').ptxCoef).toBeGreaterThan(0);
     for (const preset of Object.keys(LINK_BASELINE_V1) as PresetName[]) {
       expect(parseRunConfig({ ...LINK_BASELINE_V1[preset], version: 1, preset, seed: 1 }).ok).toBe(true);
     }
