@@ -22,6 +22,7 @@ export const CHARTS: ChartSpec[] = [
   { title: 'Losses', help: 'The clipped policy-gradient loss (and, for PPO, the value loss) of the update.', keys: [['losses/policy_loss', 'policy loss'], ['losses/value_loss', 'value loss']] },
   { title: 'Entropy', help: 'Mean entropy of the policy over agent tokens: how spread its choices are.', keys: [['losses/entropy', 'entropy']] },
   { title: 'KL', help: 'approx KL: how far one update moved the policy (k3). KL to the start: distance from the warm start, when the KL penalty is on.', keys: [['losses/approx_kl', 'approx KL'], ['losses/kl_ref', 'KL to the start']] },
+  { title: 'Replay loss', help: 'Next-token loss (nats per agent token) on the warm start\'s own training text, the replay term that keeps the language while RL changes the strategy. Flat is good; a rising line means RL is costing the language.', keys: [['losses/ptx_loss', 'replay loss']], when: (c) => !!c && c.ptxCoef > 0 },
   { title: 'Clip fraction', help: 'Share of tokens whose probability ratio hit the clip range.', keys: [['losses/clipfrac', 'clip fraction']] },
   { title: 'Gradient norm', help: 'Global gradient norm before clipping.', keys: [['train/grad_norm', 'gradient norm']] },
   { title: 'Throughput', help: 'Tokens per second generated in rollouts, and processed in the update.', keys: [['speed/rollout_tokens_per_s', 'generated tokens/s'], ['speed/train_tokens_per_s', 'trained tokens/s']] },
