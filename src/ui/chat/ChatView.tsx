@@ -10,6 +10,7 @@ import { useRuns } from '../state/runs';
 import { CHAT_TURN_CAP, useChat, type ChatTurn, type Runtime } from './chatStore';
 import { usePolicySources } from './sources';
 import './chat.css';
+import { CheckpointFileInput } from '../components/CheckpointFileInput';
 
 const END_TEXT: Record<string, string> = {
   success: 'the user left feeling better (emotion reached 100)',
@@ -52,20 +53,7 @@ function PolicyPanel() {
         <button type="button" onClick={() => void s.load(label)} disabled={loading}>
           {loading ? 'Loading…' : 'Load policy'}
         </button>
-        <label className="chat-file">
-          Or a checkpoint file
-          <input
-            type="file"
-            accept=".bin,application/octet-stream"
-            disabled={loading}
-            data-testid="chat-file"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              e.target.value = '';
-              if (f) void s.loadFile(f);
-            }}
-          />
-        </label>
+        <CheckpointFileInput disabled={loading} testId="chat-file" onFile={(f) => void s.loadFile(f)} />
       </div>
       {s.policy && (
         <p className="notice notice-ok" role="status" data-testid="chat-loaded">

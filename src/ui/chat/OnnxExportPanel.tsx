@@ -8,6 +8,7 @@ import { exportOnnx } from '../../onnx/export';
 import { download } from '../state/runs';
 import { parseCheckpoint, sourceBytes, usePolicySources } from './sources';
 import './chat.css';
+import { CheckpointFileInput } from '../components/CheckpointFileInput';
 
 export function OnnxExportPanel() {
   const sources = usePolicySources();
@@ -61,20 +62,11 @@ export function OnnxExportPanel() {
         <button type="button" disabled={busy} onClick={() => void run(async () => save(await sourceBytes(source.id), source.label, source.slug))}>
           Download ONNX
         </button>
-        <label className="chat-file">
-          Or a checkpoint file
-          <input
-            type="file"
-            accept=".bin,application/octet-stream"
-            disabled={busy}
-            data-testid="onnx-file"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              e.target.value = '';
-              if (f) void run(async () => save(new Uint8Array(await f.arrayBuffer()), f.name, f.name.replace(/\.[^.]*$/, '') || 'policy'));
-            }}
-          />
-        </label>
+        <CheckpointFileInput
+          disabled={busy}
+          testId="onnx-file"
+          onFile={(f) => void run(async () => save(new Uint8Array(await f.arrayBuffer()), f.name, f.name.replace(/\.[^.]*$/, '') || 'policy'))}
+        />
       </div>
       {message && (
         <p className={`notice ${message.ok ? 'notice-ok' : 'notice-bad'}`} role={message.ok ? 'status' : 'alert'} data-testid="onnx-export-message">
