@@ -229,7 +229,7 @@ export async function policyUpdate(
         }
         model.zeroGrads();
         model.backwardRows(t.ids, dLogits, dValues);
-        const ptxLoss = ptxRng ? await replayGradients(model, ptxData, ptxRng, o) : 0;
+        const ptxLoss = ptxRng ? replayGradients(model, ptxData, ptxRng, o) : null;
         be.clipGradNorm(norm, model.grads, o.maxGradNorm);
         const g = (await be.read(norm))[0];
         const m = policyLossMetrics(await be.read(stats), mask);
@@ -255,7 +255,7 @@ export async function policyUpdate(
         add('losses/value_loss', vLoss);
         add('losses/value_clipfrac', vClip);
         add('train/grad_norm', g);
-        add('losses/ptx_loss', ptxLoss);
+        add('losses/ptx_loss', ptxLoss ? await ptxLoss() : 0);
         add('train/tokens', mb.tokens);
         count++;
       }
@@ -271,15 +271,16 @@ export async function policyUpdate(
 
 /**
  * The replay term: forward ptxBatch dialogues (drawn with replacement by `rng`), and ACCUMULATE
- * ptxCoef × ∂(mean cross-entropy on their agent tokens) into the gradient arena. Returns the mean
- * cross-entropy (for the metrics). Call after the policy loss's backward, before the clip and step.
+ * ptxCoef × ∂(mean cross-entropy on their agent tokens) into the gradient arena. Call after the
+ * policy loss's backward, before the clip and step. Records only: the returned function reads the
+ * mean cross-entropy back (for the metrics) once the step is queued, so replay adds no readback.
  */
-async function replayGradients(model: Transformer, data: readonly Encoded[], rng: Rng, o: UpdateOptions): Promise<number> {
+function replayGradients(model: Transformer, data: readonly Encoded[], rng: Rng, o: UpdateOptions): () => Promise<number> {
   const be = model.be;
   const B = Math.max(1, o.ptxBatch ?? 4);
   const T = Math.min(o.ptxSeqLen ?? 128, model.config.contextLength);
   const batch = makeBatch(Array.from({ length: B }, () => data[rng.int(0, data.length - 1)]), T, 'agent');
-  if (batch.count === 0) return 0;
+  if (batch.count === 0) return async () => 0;
   const scale = (o.ptxCoef ?? 0) / batch.count;
   const ids = be.fromArray(batch.ids, [B * T]);
   const targets = be.fromArray(batch.targets, [B * T]);
@@ -290,9 +291,12 @@ async function replayGradients(model: Transformer, data: readonly Encoded[], rng
   be.crossEntropy(losses, logits, targets);
   be.crossEntropyBackward(dLogits, logits, targets, dLosses);
   model.backward(ids, dLogits, null);
-  const l = await be.read(losses);
-  for (const x of [ids, targets, dLosses, losses, dLogits]) be.release(x);
-  let sum = 0;
-  for (let i = 0; i < l.length; i++) if (batch.targets[i] >= 0) sum += l[i];
-  return sum / batch.count;
+  for (const x of [ids, targets, dLosses, dLogits]) be.release(x);
+  return async () => {
+    const l = await be.read(losses);
+    be.release(losses);
+    let sum = 0;
+    for (let i = 0; i < l.length; i++) if (batch.targets[i] >= 0) sum += l[i];
+    return sum / batch.count;
+  };
 }
