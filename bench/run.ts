@@ -56,7 +56,7 @@ function table(r: BenchResult): string {
     ...body.map(line),
     '',
     'matmul tiled vs naive (speedup = naive ms / tiled ms):',
-    ...r.speedups.map((s) => `  ${s.size}^3: naive ${fmt(s.naiveMs, 1)} ms, tiled ${fmt(s.tiledMs, 1)} ms, speedup ${fmt(s.speedup, 2)}x`),
+    ...r.speedups.map((s) => `  ${s.size}^3: naive ${fmt(s.naiveMs, 1)} ms, tiled ${fmt(s.tiledMs, 1)} ms, speedup ${fmt(s.speedup, 2)}x; regs ${fmt(s.regsMs, 1)} ms`),
     '',
     `total ${r.totalSeconds.toFixed(1)} s${r.quick ? ' (--quick)' : ''}`,
   ];

@@ -33,8 +33,8 @@ export interface MatmulOptions {
   transB?: boolean;
   /** out += result instead of out = result (gradient accumulation). */
   accumulate?: boolean;
-  /** Kernel choice on webgpu; `auto` picks the tiled kernel where it pays. Ignored on cpu. */
-  variant?: 'auto' | 'naive' | 'tiled';
+  /** Kernel choice on webgpu (`rows`: at most 8 rows of op(a)); `auto` picks by shape. Ignored on cpu. */
+  variant?: 'auto' | 'naive' | 'tiled' | 'regs' | 'rows';
 }
 
 export interface AttentionShape {

@@ -1,8 +1,10 @@
 /**
- * GPU tests for matmul: both kernels (naive, tiled) against the CPU reference for every
+ * GPU tests for matmul: the four kernels (naive, tiled, regs; rows on its shapes, M ≤ 8) against the CPU reference for every
  * (transA, transB), 2-D / batched / broadcast b, overwrite and accumulate, on shapes that are not
  * multiples of the 64×64×16 tile (scalar loads) and on multiples of 4 (vec4 loads); the backward
- * plan on both backends; and bit-identical repeat runs. Shapes stay tiny: CI runs on SwiftShader.
+ * plan on both backends; bit-identical repeat runs; and `regs` giving `tiled`'s bits exactly (the
+ * two sum k in the same order, so which one runs never changes a result), and `rows` giving
+ * `naive`'s bits exactly for the same reason. Shapes stay tiny: CI runs on SwiftShader.
  */
 import { VIEW_ALIGN, type Backend, type MatmulOptions, type Tensor } from '../backend';
 import { Rng } from '../rng';
@@ -13,7 +15,7 @@ import { matmulBackward } from './matmul';
 /** f32 sums of up to ~70 products of N(0,1) values: allow a little more than the default. */
 const MM_TOL: Tolerance = { abs: 1e-4, rel: 1e-4 };
 
-type Variant = 'naive' | 'tiled';
+type Variant = 'naive' | 'tiled' | 'regs' | 'rows';
 
 interface Shape {
   /** Batch size, or null for plain 2-D. */
@@ -35,6 +37,15 @@ const SHAPES: Shape[] = [
   { Z: 2, M: 36, K: 16, N: 40, bBatched: false },
 ];
 
+/** Small M for the rows kernel (decoding): a matrix-vector product, a few rows, a folded broadcast batch. */
+const ROWS_SHAPES: Shape[] = [
+  { Z: null, M: 1, K: 1, N: 1, bBatched: false },
+  { Z: null, M: 1, K: 37, N: 70, bBatched: false },
+  { Z: null, M: 8, K: 20, N: 131, bBatched: false },
+  { Z: 2, M: 5, K: 19, N: 9, bBatched: true },
+  { Z: 2, M: 3, K: 16, N: 67, bBatched: false },
+];
+
 const TRANS: [boolean, boolean][] = [[false, false], [false, true], [true, false], [true, true]];
 
 function layout(s: Shape, transA: boolean, transB: boolean): { a: number[]; b: number[]; out: number[] } {
@@ -54,7 +65,7 @@ const describe = (s: Shape, transA: boolean, transB: boolean): string =>
 async function forwardAll(env: GpuTestEnv, variant: Variant): Promise<CompareReport[]> {
   const rng = new Rng(`matmul forward ${variant}`);
   const reports: CompareReport[] = [];
-  for (const s of SHAPES) {
+  for (const s of variant === 'rows' ? ROWS_SHAPES : SHAPES) {
     for (const [transA, transB] of TRANS) {
       if (transA && !s.bBatched && s.Z !== null) continue; // broadcast b needs transA = false
       const L = layout(s, transA, transB);
@@ -132,25 +143,79 @@ async function onViews(env: GpuTestEnv, variant: Variant): Promise<CompareReport
   }, MM_TOL);
 }
 
+/** regs and tiled on the same inputs: every shape and transpose, overwrite and accumulate, bit for bit. */
+async function regsIsTiled(env: GpuTestEnv): Promise<CompareReport[]> {
+  const rng = new Rng('matmul regs vs tiled');
+  const reports: CompareReport[] = [];
+  for (const s of [...SHAPES, { Z: null, M: 130, K: 70, N: 68, bBatched: false }]) {
+    for (const [transA, transB] of TRANS) {
+      if (transA && !s.bBatched && s.Z !== null) continue;
+      const L = layout(s, transA, transB);
+      const [a, b, init] = [randn(rng, size(L.a)), randn(rng, size(L.b)), randn(rng, size(L.out))];
+      const run = async (variant: Variant, accumulate: boolean): Promise<Float32Array> => {
+        const be = env.gpu;
+        const out = be.fromArray(init, L.out);
+        be.matmul(out, be.fromArray(a, L.a), be.fromArray(b, L.b), { transA, transB, variant, accumulate });
+        return be.read(out);
+      };
+      for (const accumulate of [false, true]) {
+        const name = `regs = tiled bit for bit, ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`;
+        reports.push(compare(name, await run('regs', accumulate), await run('tiled', accumulate), { abs: 0, rel: 0 }));
+      }
+    }
+  }
+  return reports;
+}
+
+/** rows and naive on the same small-M inputs, bit for bit; and what `auto` picks at M <= 8 is rows. */
+async function rowsIsNaive(env: GpuTestEnv): Promise<CompareReport[]> {
+  const rng = new Rng('matmul rows vs naive');
+  const reports: CompareReport[] = [];
+  for (const s of ROWS_SHAPES) {
+    for (const [transA, transB] of TRANS) {
+      if (transA && !s.bBatched && s.Z !== null) continue;
+      const L = layout(s, transA, transB);
+      const [a, b, init] = [randn(rng, size(L.a)), randn(rng, size(L.b)), randn(rng, size(L.out))];
+      const run = async (variant: MatmulOptions['variant'], accumulate: boolean): Promise<Float32Array> => {
+        const be = env.gpu;
+        const out = be.fromArray(init, L.out);
+        be.matmul(out, be.fromArray(a, L.a), be.fromArray(b, L.b), { transA, transB, variant, accumulate });
+        return be.read(out);
+      };
+      for (const accumulate of [false, true]) {
+        const name = `rows = naive bit for bit, ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`;
+        const naive = await run('naive', accumulate);
+        reports.push(compare(name, await run('rows', accumulate), naive, { abs: 0, rel: 0 }));
+        reports.push(compare(`auto = naive bit for bit, ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`, await run('auto', accumulate), naive, { abs: 0, rel: 0 }));
+      }
+    }
+  }
+  return reports;
+}
+
 export const matmulGpuTests: GpuTest[] = [
   { name: 'matmul naive: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'naive') },
   { name: 'matmul tiled: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'tiled') },
+  { name: 'matmul regs: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'regs') },
+  { name: 'matmul regs gives the tiled kernel\'s bits exactly', run: regsIsTiled },
+  { name: 'matmul rows (M <= 8): transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'rows') },
+  { name: 'matmul rows gives the naive kernel\'s bits exactly', run: rowsIsNaive },
   {
-    name: 'matmul backward: naive and tiled, batched and broadcast',
+    name: 'matmul backward: naive, tiled and regs, batched and broadcast',
     async run(env) {
-      return [...(await backwardAll(env, 'naive')), ...(await backwardAll(env, 'tiled'))];
+      return [...(await backwardAll(env, 'naive')), ...(await backwardAll(env, 'tiled')), ...(await backwardAll(env, 'regs'))];
     },
   },
   {
-    name: 'matmul on arena views (offset bindings): naive and tiled',
+    name: 'matmul on arena views (offset bindings): naive, tiled and regs',
     async run(env) {
-      return [...(await onViews(env, 'naive')), ...(await onViews(env, 'tiled'))];
+      return [...(await onViews(env, 'naive')), ...(await onViews(env, 'tiled')), ...(await onViews(env, 'regs'))];
     },
   },
   {
-    name: 'matmul determinism: naive, tiled and auto twice give identical bits',
+    name: 'matmul determinism: naive, tiled, regs and auto twice give identical bits',
     async run(env) {
-      return [await repeatable(env, 'naive'), await repeatable(env, 'tiled'), await repeatable(env, 'auto')];
+      return [await repeatable(env, 'naive'), await repeatable(env, 'tiled'), await repeatable(env, 'regs'), await repeatable(env, 'auto')];
     },
   },
 ];

@@ -152,8 +152,10 @@ describe('matmul shape errors', () => {
     expect(() => be.matmul(t(2, 2, 2), t(2, 2, 3), t(3, 3, 2))).toThrow(/batch dims of b \[3\] must equal those of a \[2\]/);
     expect(() => be.matmul(t(2, 2, 2), t(2, 3, 2), t(3, 2), { transA: true })).toThrow(/broadcast over the batch only with transA = false/);
   });
-  it('auto picks tiled only for big enough problems', () => {
-    expect(pickMatmulVariant(matmulDims([8, 8], [8, 8], [8, 8]))).toBe('naive');
+  it('auto picks rows for at most 8 rows of op(a), tiled only for big enough problems', () => {
+    expect(pickMatmulVariant(matmulDims([8, 8], [8, 8], [8, 8]))).toBe('rows');
+    expect(pickMatmulVariant(matmulDims([1, 1024], [1, 128], [1024, 128], { transB: true }))).toBe('rows');
+    expect(pickMatmulVariant(matmulDims([9, 16], [9, 8], [8, 16]))).toBe('naive');
     expect(pickMatmulVariant(matmulDims([64, 64], [64, 32], [32, 64]))).toBe('tiled');
     expect(pickMatmulVariant(matmulDims([64, 64], [64, 32], [32, 64]), 'naive')).toBe('naive');
   });

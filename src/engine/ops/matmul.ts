@@ -8,7 +8,9 @@
  *   2. `tiled`: a 64×64 tile of C per workgroup of 16×16 threads, each thread a 4×4 register block,
  *      A and B staged through `var<workgroup>` memory 16 values of K at a time, vec4 loads where
  *      the operand's contiguous dim is a multiple of 4, bounds-checked loads everywhere else.
- * Not here: fused epilogues (bias, GELU), an autotuner, a GEMV path for M = 1 (see docs/PERFORMANCE.md).
+ *   3. `regs`: a 32×32 tile per 8×8 threads, 4×4 per thread, no workgroup memory and no barriers.
+ *   4. `rows`: M ≤ 8 (decoding), one thread per column holding every row's sum.
+ * Not here: fused epilogues (bias, GELU), an autotuner (see docs/PERFORMANCE.md).
  *
  * Shape legend: Z batch (product of leading dims), M rows of op(a), K inner dim, N columns of op(b).
  */
@@ -273,6 +275,102 @@ var<workgroup> Bs: array<vec4<f32>, ${(TK * TILE) / 4}>;
 }`);
 }
 
+/** `auto` uses the small-M kernel for at most this many rows of op(A) (decoding: one row per sequence). */
+export const ROWS_MAX_M = 8;
+const ROWS_WG = 64;
+
+/**
+ * Version 4: small M (decoding, a matrix-vector product when M = 1). One thread per output column
+ * n holds all M ≤ ROWS_MAX_M sums (M baked into the pipeline, one register each) and reads each
+ * op(B)[k, n] once for every row, where `naive` reads it M times and `tiled` computes a 64-row tile of which M rows are kept. Each sum runs k = 0,
+ * 1, 2, … in order like `naive`'s, so the two give the same bits (a test holds them to that).
+ */
+function rowsKernel(transA: boolean, transB: boolean, M: number): Kernel {
+  const aIdx = (m: number): string => (transA ? `ao + k * ${M}u + ${m}u` : `ao + ${m}u * P.K + k`);
+  const bIdx = transB ? 'bo + n * P.K + k' : 'bo + k * P.N + n';
+  const rows = Array.from({ length: M }, (_, m) => m);
+  // M is baked in (one pipeline per M ≤ ROWS_MAX_M), so each row's sum is its own register.
+  return memo(`matmul_rows_tA${+transA}_tB${+transB}_M${M}`, () => /* wgsl */ `${PARAMS}
+@group(0) @binding(2) var<storage, read> a: array<f32>;
+@group(0) @binding(3) var<storage, read> b: array<f32>;
+@compute @workgroup_size(${ROWS_WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let n = gid.x;
+  if (n >= P.N) { return; }
+  let ao = gid.z * P.strideA;
+  let bo = gid.z * P.strideB;
+  ${rows.map((m) => `var s${m} = 0.0;`).join(' ')}
+  for (var k = 0u; k < P.K; k++) {
+    let bv = b[${bIdx}];
+    ${rows.map((m) => `s${m} += a[${aIdx(m)}] * bv;`).join('\n    ')}
+  }
+  let o = gid.z * P.strideC + n;
+  ${rows.map((m) => `if (P.acc != 0u) { s${m} = out[o + ${m}u * P.N] + s${m}; }\n  out[o + ${m}u * P.N] = s${m};`).join('\n  ')}
+}`);
+}
+
+/** Side of the output block of one `regs` workgroup (8×8 threads, 4×4 outputs each). */
+const REGS_TILE = 32;
+
+/**
+ * Version 3: registers only. Each thread owns a 4×4 block of C and walks K four at a time, loading
+ * a 4×4 block of op(A) and of op(B) straight from storage (vec4 along each operand's contiguous dim
+ * where it is a multiple of 4), transposing in registers where needed. No workgroup memory and no
+ * barriers: on a software adapter, where a barrier costs a context switch, this can beat `tiled`;
+ * on a GPU, `tiled`'s shared-memory reuse usually wins. Each output accumulates
+ * op(A)[m, k]·op(B)[k, n] for k = 0, 1, 2, … in the same order as `tiled` (padding with zero
+ * products past K, as `tiled` does), so the two give the same bits; a test holds them to that.
+ */
+function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean): Kernel {
+  // ra[r] = 4 values of row (k0 + r) or (m0 + r) of a along its contiguous dim; same for rb.
+  const loadA = transA
+    ? `for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('a', 'ao', 'P.K', 'P.M', 'k0 + r', 'm0', vecA)} ra[r] = v; }
+    for (var i = 0u; i < 4u; i++) { a4[i] = vec4<f32>(ra[0][i], ra[1][i], ra[2][i], ra[3][i]); }`
+    : `for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('a', 'ao', 'P.M', 'P.K', 'm0 + r', 'k0', vecA)} a4[r] = v; }`;
+  const loadB = transB
+    ? `for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('b', 'bo', 'P.N', 'P.K', 'n0 + r', 'k0', vecB)} rb[r] = v; }
+    for (var i = 0u; i < 4u; i++) { b4[i] = vec4<f32>(rb[0][i], rb[1][i], rb[2][i], rb[3][i]); }`
+    : `for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('b', 'bo', 'P.K', 'P.N', 'k0 + r', 'n0', vecB)} b4[r] = v; }`;
+  const arr = (vec: boolean): string => (vec ? 'array<vec4<f32>>' : 'array<f32>');
+  return memo(`matmul_regs_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}`, () => /* wgsl */ `${PARAMS}
+@group(0) @binding(2) var<storage, read> a: ${arr(vecA)};
+@group(0) @binding(3) var<storage, read> b: ${arr(vecB)};
+@compute @workgroup_size(8, 8) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  let m0 = gid.y * 4u;
+  let n0 = gid.x * 4u;
+  if (m0 >= P.M || n0 >= P.N) { return; }
+  let ao = gid.z * P.strideA;
+  let bo = gid.z * P.strideB;
+  var acc: array<vec4<f32>, 4>; // acc[i][j] = C[m0 + i, n0 + j]
+  var a4: array<vec4<f32>, 4>; // a4[i][kk] = op(A)[m0 + i, k0 + kk]
+  var b4: array<vec4<f32>, 4>; // b4[kk][j] = op(B)[k0 + kk, n0 + j]
+  var ra: array<vec4<f32>, 4>;
+  var rb: array<vec4<f32>, 4>;
+  for (var k0 = 0u; k0 < P.K; k0 += 4u) {
+    { ${loadA} }
+    { ${loadB} }
+    for (var kk = 0u; kk < 4u; kk++) {
+      let bv = b4[kk];
+      acc[0] += a4[0][kk] * bv;
+      acc[1] += a4[1][kk] * bv;
+      acc[2] += a4[2][kk] * bv;
+      acc[3] += a4[3][kk] * bv;
+    }
+  }
+  for (var i = 0u; i < 4u; i++) {
+    let m = m0 + i;
+    if (m >= P.M) { break; }
+    for (var j = 0u; j < 4u; j++) {
+      let n = n0 + j;
+      if (n >= P.N) { break; }
+      let o = gid.z * P.strideC + m * P.N + n;
+      var s = acc[i][j];
+      if (P.acc != 0u) { s = out[o] + s; }
+      out[o] = s;
+    }
+  }
+}`);
+}
+
 // ---- entry points ------------------------------------------------------------------------------------------
 
 /** `auto` uses the tiled kernel once there are at least this many outputs (one full tile) and K >= TK. */
@@ -334,8 +432,9 @@ export function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, o
 }
 
 /** Which kernel `variant` resolves to for these dims. */
-export function pickMatmulVariant(d: MatmulDims, variant: MatmulOptions['variant'] = 'auto'): 'naive' | 'tiled' {
+export function pickMatmulVariant(d: MatmulDims, variant: MatmulOptions['variant'] = 'auto'): 'naive' | 'tiled' | 'regs' | 'rows' {
   if (variant !== 'auto') return variant;
+  if (d.M <= ROWS_MAX_M) return 'rows';
   return d.batch * d.M * d.N >= TILED_MIN_OUTPUTS && d.K >= TK ? 'tiled' : 'naive';
 }
 
@@ -351,11 +450,21 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
     throw new Error(`matmul: batch ${d.batch} × (${M}, ${N}) needs more than ${MAX_GROUPS_PER_DIM} workgroups per grid dim`);
   }
   const uniforms = [u32(M), u32(N), u32(K), u32(M * K), u32(d.bBatched ? K * N : 0), u32(M * N), u32(d.accumulate ? 1 : 0)];
-  if (pickMatmulVariant(d, opts.variant) === 'naive') {
+  const variant = pickMatmulVariant(d, opts.variant);
+  if (variant === 'naive') {
     be.dispatch(naiveKernel(d.transA, d.transB), [out, a, b], uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
     return;
   }
   const vecA = (d.transA ? M : K) % 4 === 0; // a's contiguous dim
   const vecB = (d.transB ? K : N) % 4 === 0; // b's contiguous dim
+  if (variant === 'rows') {
+    if (M > ROWS_MAX_M) throw new Error(`matmul: the rows kernel takes at most ${ROWS_MAX_M} rows of op(a), got ${M}`);
+    be.dispatch(rowsKernel(d.transA, d.transB, M), [out, a, b], uniforms, [Math.ceil(N / ROWS_WG), 1, d.batch]);
+    return;
+  }
+  if (variant === 'regs') {
+    be.dispatch(regsKernel(d.transA, d.transB, vecA, vecB), [out, a, b], uniforms, [Math.ceil(N / REGS_TILE), Math.ceil(M / REGS_TILE), d.batch]);
+    return;
+  }
   be.dispatch(tiledKernel(d.transA, d.transB, vecA, vecB), [out, a, b], uniforms, [Math.ceil(N / TILE), Math.ceil(M / TILE), d.batch]);
 }
