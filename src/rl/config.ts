@@ -94,9 +94,10 @@ const BASE: Omit<RunConfig, 'preset'> = {
 
 export const RUN_PRESET_OVERRIDES: Record<PresetName, Partial<RunConfig>> = {
   // CPU-sized: 16 dialogues a step, rollouts at 0.7 (fluent enough for the users to read a
-  // strategy), dense turn credit on top of the final reward, a KL leash, and replay of the warm
-  // start's text so RL does not cost the language (docs/ALGORITHMS.md, docs/RESULTS.md).
-  ci: { steps: 40, profilesPerStep: 4, temperature: 0.7, reward: 'both', klCoef: 0.1, ptxCoef: 0.3 },
+  // strategy), dense turn credit on top of the final reward, a KL leash, replay of the warm
+  // start's text so RL does not cost the language, and two passes over each step's dialogues
+  // (docs/ALGORITHMS.md, docs/RESULTS.md).
+  ci: { steps: 40, profilesPerStep: 4, temperature: 0.7, reward: 'both', klCoef: 0.1, ptxCoef: 0.3, epochs: 2 },
   micro: { steps: 100, lr: 3e-4 },
   mini: { steps: 200, lr: 1e-4, profilesPerStep: 16 },
   small: { steps: 300, lr: 5e-5, profilesPerStep: 16 },

@@ -14,7 +14,7 @@ const tok = Tokenizer.train(profiles.flatMap((p) => [p.scenario.event, p.scenari
 const modelConfig = { vocabSize: tok.vocabSize, contextLength: 256, channels: 16, layers: 1, heads: 2 };
 const start = { config: modelConfig, tokenizer: tok.toJSON(), weights: initParams(modelConfig, 3), meta: { kind: 'test' } };
 const CONFIG: RunConfig = {
-  ...defaultRunConfig('ci'), reward: 'final', temperature: 1, klCoef: 0, ptxCoef: 0, seed: 5, profilesPerStep: 2, groupSize: 3, maxTurnTokens: 5, maxAgentTurns: 3, minibatchSize: 4, lr: 3e-3,
+  ...defaultRunConfig('ci'), reward: 'final', temperature: 1, klCoef: 0, ptxCoef: 0, epochs: 1, seed: 5, profilesPerStep: 2, groupSize: 3, maxTurnTokens: 5, maxAgentTurns: 3, minibatchSize: 4, lr: 3e-3,
 };
 const trainer = (o: Partial<RunConfig> = {}) => new Trainer(new CpuBackend(), { config: { ...CONFIG, ...o }, start, trainProfiles: profiles });
 const stable = (m: Record<string, number>) => Object.fromEntries(Object.entries(m).filter(([k]) => !k.startsWith('speed/')));
