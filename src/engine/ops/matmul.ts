@@ -3,7 +3,7 @@
  * `a` and `out`; `b` is either batched the same way or 2-D and broadcast over the batch.
  * Here: shape resolution (with errors that name the shapes), the CPU reference (a plain triple
  * loop, the spec), the backward written as a plan of forward matmuls with transposed operands
- * (no transpose is ever materialised), and two WGSL kernels:
+ * (no transpose is ever materialised), and four WGSL kernels:
  *   1. `naive`: one thread per output element, K loop from global memory.
  *   2. `tiled`: a 64×64 tile of C per workgroup of 16×16 threads, each thread a 4×4 register block,
  *      A and B staged through `var<workgroup>` memory 16 values of K at a time, vec4 loads where
