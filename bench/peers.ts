@@ -25,6 +25,7 @@ import { PRESETS, paramLayout, type ModelConfig, type PresetName } from '../src/
 import { KvSession, sampleToken } from '../src/engine/model/sampler';
 import { initParams, Transformer } from '../src/engine/model/transformer';
 import { Rng } from '../src/engine/rng';
+import { tuneMatmuls, type MatmulTuneRow } from '../src/engine/ops/matmul';
 import { TfjsTransformer, tfjsWebGpu, type AdamWSettings } from './peers-tfjs';
 import { profileStep, type ProfileResult } from './peers-profile';
 
@@ -75,6 +76,8 @@ export interface PeersResult {
   speedupVsOnnxruntime: number | null;
   speedupVsTfjs: number | null;
   decodeBatch64OverBatch1: number | null;
+  /** The start-up choice of matmul kernel per shape (tiled or regs), timed after each section's first call. */
+  matmulTuning: MatmulTuneRow[];
   totalSeconds: number;
 }
 
@@ -244,6 +247,14 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
   const V = config.vocabSize;
   const weights = initParams(config, 'peers');
   const rng = new Rng('peers-bench');
+  // Our engine picks tiled or regs per matmul shape at start-up (same bits either way): after the
+  // first call of each section, the shapes it used are timed once, before anything is measured.
+  const matmulTuning: MatmulTuneRow[] = [];
+  const tune = async (what: string): Promise<void> => {
+    const rows = await tuneMatmuls(be);
+    for (const r of rows) log(`  matmul ${r.shape}: tiled ${r.tiledMs.toFixed(1)} ms, regs ${r.regsMs.toFixed(1)} ms -> ${r.choice} (${what})`);
+    matmulTuning.push(...rows);
+  };
 
   // (b) training step: ours vs TFJS, alternating steps so both see the same machine load.
   log(`training step: ${o.preset}, B=${o.trainB} T=${o.trainT}`);
@@ -267,6 +278,7 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
     let s = performance.now();
     oursLoss.push(await ours.trainStep(ADAMW));
     const oursMs = performance.now() - s;
+    if (i === 0) await tune('training step');
     let tfjsMs = NaN;
     if (tfjs) {
       try {
@@ -329,6 +341,7 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
       let s = performance.now();
       await oursFwd();
       const a = performance.now() - s;
+      if (i === 0) await tune('forward');
       let b = NaN;
       if (ortRun) {
         s = performance.now();
@@ -367,6 +380,7 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
         const s1 = performance.now();
         logits = await session.step(next);
         const s2 = performance.now();
+        if (i === 0) await tune(`decode batch ${B}`);
         if (i >= o.warmup) {
           stepMs.push(s2 - s1);
           sampleMs += s1 - s0;
@@ -393,6 +407,7 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
     speedupVsOnnxruntime: forward?.ort ? forward.ort.medianMs / forward.ours.medianMs : null,
     speedupVsTfjs: training.tfjs ? training.tfjs.medianMs / training.ours.medianMs : null,
     decodeBatch64OverBatch1: d1 && d64 ? d64.stepMs.medianMs / d1.stepMs.medianMs : null,
+    matmulTuning,
     totalSeconds: (performance.now() - t0) / 1000,
   };
 }

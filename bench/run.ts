@@ -93,6 +93,11 @@ function peersTable(r: PeersResult): string {
   for (const d of r.decode) {
     out.push(`| ${d.B} | ${ms(d.stepMs.medianMs)} | ${d.tokensPerSecond.toFixed(1)} | ${d1 ? (d.stepMs.medianMs / d1.stepMs.medianMs).toFixed(2) : '-'} | ${ms(d.hostSampleMs)} |`);
   }
+  if (r.matmulTuning.length > 0) {
+    out.push('', 'matmul kernel chosen at start-up per shape (tiled or regs; same bits either way):', '',
+      '| shape | calls before | tiled ms | regs ms | chosen |', '|---|---:|---:|---:|---|',
+      ...r.matmulTuning.map((m) => `| ${m.shape} | ${m.calls} | ${ms(m.tiledMs)} | ${ms(m.regsMs)} | ${m.choice} |`));
+  }
   out.push('', `decodeBatch64OverBatch1 = ${r.decodeBatch64OverBatch1 === null ? 'n/a' : r.decodeBatch64OverBatch1.toFixed(2)}`,
     `losses (ours / tfjs, first steps): ${t.oursLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')} / ${t.tfjsLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')}`,
     `total ${r.totalSeconds.toFixed(1)} s`);

@@ -19,6 +19,8 @@ import type { Backend } from '../engine/backend';
 import { benchmarkBreakdown, type Breakdown } from '../lab/breakdown';
 import { loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { PRESETS } from '../engine/model/config';
+import { WebGpuBackend } from '../engine/gpu/backend';
+import { tuneMatmuls } from '../engine/ops/matmul';
 import { START_EMOTION } from '../persona/dynamics';
 import { INTENTIONS, ProfileSchema, type Profile } from '../persona/profile';
 import { BENCHMARK_COUNT, benchmarkProfiles, trainingProfiles } from '../persona/sets';
@@ -208,6 +210,7 @@ export class TrainSession {
     const { config } = this.req;
     const yieldTask = this.io.yieldTask ?? (() => new Promise<void>((r) => setTimeout(r, 0)));
     let trainer: Trainer | null = null;
+    let tuned = false;
     const say = (state: TrainState, phase: string, extra: Partial<TrainProgress> = {}) => {
       this.state = state;
       this.out.update({ state, phase, step: this.step, ...extra });
@@ -306,6 +309,14 @@ export class TrainSession {
         say('running', `Training step ${this.step + 1} of ${config.steps}`);
         const r = await trainer.step();
         checkLost();
+        if (!tuned && this.be instanceof WebGpuBackend) {
+          // The first step has used every matmul shape of this run: time the two big-matmul kernels
+          // on the most used ones and keep the faster (they give the same bits, so no number moves).
+          tuned = true;
+          say('running', 'Choosing the fastest matmul kernels for this GPU');
+          await tuneMatmuls(this.be, { maxShapes: 8, samples: 2 });
+          checkLost();
+        }
         this.step = r.step;
         const step = this.step;
         const row: Record<string, number> = { step, ...r.metrics };

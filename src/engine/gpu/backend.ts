@@ -58,6 +58,8 @@ export class WebGpuBackend implements Backend {
   private pass: GPUComputePassEncoder | null = null;
   /** Counters for tests and benchmarks: allocation must stop growing after the first step. */
   readonly stats = { buffersCreated: 0, pipelinesCreated: 0, dispatches: 0, submits: 0 };
+  /** Which big-matmul kernel `auto` runs per shape (ops.tuneMatmuls times them). */
+  readonly matmulChooser = new ops.MatmulChooser();
 
   constructor(ctx: GpuContext) {
     this.device = ctx.device;

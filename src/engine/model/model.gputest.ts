@@ -1,9 +1,12 @@
 /**
  * The policy model on both backends: the same seed gives the same initial weights; forward logits
  * and values, and the whole backward (the gradient arena), agree with the CPU reference; cached
- * decoding agrees; greedy decoding of the `ci` preset gives identical tokens on both backends.
+ * decoding agrees; greedy decoding of the `ci` preset gives identical tokens on both backends; the
+ * start-up choice between the two big-matmul kernels never changes a forward or backward bit.
  */
 import type { Backend } from '../backend';
+import type { WebGpuBackend } from '../gpu/backend';
+import { tuneMatmuls } from '../ops/matmul';
 import { Rng } from '../rng';
 import { compare, type CompareReport } from '../testing/compare';
 import type { GpuTest } from '../testing/gpu-test';
@@ -16,6 +19,46 @@ import { initParams, Transformer } from './transformer';
 const TINY: ModelConfig = { vocabSize: 37, contextLength: 12, channels: 16, layers: 2, heads: 4 };
 
 export const modelGpuTests: GpuTest[] = [
+  {
+    name: 'matmul start-up choice: tuneMatmuls times the model\'s big matmuls; tiled or regs, same bits',
+    async run(env) {
+      const cfg: ModelConfig = { vocabSize: 96, contextLength: 48, channels: 64, layers: 1, heads: 2 };
+      const [B, T] = [2, 40]; // 80 rows: the QKV, MLP and logits matmuls and their gradients are big enough for tiled
+      const N = B * T;
+      const rng = new Rng('matmul-choice');
+      const ids = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
+      const targets = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
+      const weights = initParams(cfg, 'matmul-choice');
+      const be: WebGpuBackend = env.gpu;
+      const run = async () => {
+        const model = new Transformer(be, cfg, weights);
+        const tIds = be.fromArray(ids, [N]);
+        const { logits, values } = model.forward(tIds, B, T);
+        const dLogits = be.zeros([N, cfg.vocabSize]);
+        be.crossEntropyBackward(dLogits, logits, be.fromArray(targets, [N]), be.fromArray(new Float32Array(N).fill(1 / N), [N]));
+        model.zeroGrads();
+        model.backward(tIds, dLogits, be.fromArray(new Float32Array(N), [N, 1]));
+        return { logits: await be.read(logits), values: await be.read(values), grads: await be.read(model.grads) };
+      };
+      const first = await run();
+      const rows = await tuneMatmuls(be, { samples: 1, maxShapes: 3 });
+      if (rows.length === 0) throw new Error('tuneMatmuls timed no shape: the model\'s matmuls did not reach the tiled kernel');
+      for (const r of rows) {
+        if (!(r.tiledMs > 0 && r.regsMs > 0 && Number.isFinite(r.tiledMs + r.regsMs))) throw new Error(`tuneMatmuls: bad timing ${JSON.stringify(r)}`);
+      }
+      be.matmulChooser.force('regs');
+      const regs = await run();
+      be.matmulChooser.force('tiled');
+      const tiled = await run();
+      const exact = { abs: 0, rel: 0 };
+      return [
+        compare(`regs everywhere: logits (tuned ${rows.map((r) => `${r.shape} ${r.choice}`).join(', ')})`, regs.logits, first.logits, exact),
+        compare('regs everywhere: values', regs.values, first.values, exact),
+        compare('regs everywhere: gradient arena', regs.grads, first.grads, exact),
+        compare('tiled everywhere: gradient arena', tiled.grads, first.grads, exact),
+      ];
+    },
+  },
   {
     name: 'transformer: forward and full backward agree on both backends',
     async run(env) {

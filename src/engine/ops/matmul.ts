@@ -10,7 +10,8 @@
  *      the operand's contiguous dim is a multiple of 4, bounds-checked loads everywhere else.
  *   3. `regs`: a 32×32 tile per 8×8 threads, 4×4 per thread, no workgroup memory and no barriers.
  *   4. `rows`: M ≤ 8 (decoding), one thread per column holding every row's sum.
- * Not here: fused epilogues (bias, GELU), an autotuner (see docs/PERFORMANCE.md).
+ * `auto` runs rows for M ≤ 8, naive below one tile, else tiled or regs as `tuneMatmuls` chose for
+ * the shape (timed at start-up; the two give the same bits). Not here: fused epilogues (bias, GELU).
  *
  * Shape legend: Z batch (product of leading dims), M rows of op(a), K inner dim, N columns of op(b).
  */
@@ -371,6 +372,95 @@ function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boole
 }`);
 }
 
+// ---- start-up choice between tiled and regs -------------------------------------------------------
+
+/** One shape's timing from `tuneMatmuls`. */
+export interface MatmulTuneRow {
+  shape: string;
+  /** How often this shape was dispatched before tuning (the most used are tuned first). */
+  calls: number;
+  tiledMs: number;
+  regsMs: number;
+  choice: 'tiled' | 'regs';
+}
+
+const shapeKey = (d: MatmulDims): string =>
+  `${d.batch > 1 ? `${d.batch}×` : ''}(${d.M}×${d.K})·(${d.K}×${d.N})${d.transA ? ' tA' : ''}${d.transB ? ' tB' : ''}${d.bBatched ? ' batched' : ''}`;
+
+/**
+ * Per backend: which of the two big-matmul kernels `auto` runs for each shape. `tiled` until
+ * `tuneMatmuls` has timed both on that shape. The two kernels give the same bits (a kernel test
+ * holds them to it), so the choice, and any noise in the timing behind it, never changes a number.
+ */
+export class MatmulChooser {
+  private readonly calls = new Map<string, { d: MatmulDims; n: number }>();
+  private readonly chosen = new Map<string, 'tiled' | 'regs'>();
+  /** Shapes remembered for tuning at most (rollouts see many prompt lengths). */
+  static readonly MAX_SEEN = 512;
+
+  pick(d: MatmulDims): 'tiled' | 'regs' {
+    const k = shapeKey(d);
+    const c = this.calls.get(k);
+    if (c) c.n++;
+    else if (this.calls.size < MatmulChooser.MAX_SEEN) this.calls.set(k, { d, n: 1 });
+    return this.chosen.get(k) ?? 'tiled';
+  }
+
+  /** The untuned shapes seen so far, most dispatched first. */
+  untuned(): { key: string; d: MatmulDims; n: number }[] {
+    return [...this.calls].filter(([k]) => !this.chosen.has(k)).map(([key, v]) => ({ key, ...v })).sort((x, y) => y.n - x.n);
+  }
+
+  set(key: string, choice: 'tiled' | 'regs'): void { this.chosen.set(key, choice); }
+
+  /** Every shape seen runs `choice` (tests: the choice must not change results). */
+  force(choice: 'tiled' | 'regs'): void { for (const k of this.calls.keys()) this.chosen.set(k, choice); }
+
+  get choices(): ReadonlyMap<string, 'tiled' | 'regs'> { return this.chosen; }
+}
+
+/**
+ * Time `tiled` against `regs` on the most dispatched shapes `auto` has sent to the tiled kernel
+ * and not yet tuned (at most `maxShapes`), and keep the faster one per shape; `regs` must beat
+ * `tiled` by `margin` (default 10%) to be chosen. Each shape: one warm-up call of each (pipeline
+ * compilation), then `samples` alternating timed calls of each, submit and wait per call; medians.
+ * Call between steps, never while a step is being recorded (it submits and waits).
+ */
+export async function tuneMatmuls(be: WebGpuBackend, o: { maxShapes?: number; samples?: number; margin?: number } = {}): Promise<MatmulTuneRow[]> {
+  await be.sync();
+  const samples = Math.max(1, o.samples ?? 3);
+  const margin = o.margin ?? 0.1;
+  const rows: MatmulTuneRow[] = [];
+  for (const { key, d, n } of be.matmulChooser.untuned().slice(0, o.maxShapes ?? 16)) {
+    const lead = d.batch > 1 ? [d.batch] : [];
+    const a = be.zeros([...lead, ...(d.transA ? [d.K, d.M] : [d.M, d.K])]);
+    const b = be.zeros([...(d.bBatched ? lead : []), ...(d.transB ? [d.N, d.K] : [d.K, d.N])]);
+    const out = be.zeros([...lead, d.M, d.N]);
+    const opts = { transA: d.transA, transB: d.transB, accumulate: d.accumulate };
+    const time = async (variant: 'tiled' | 'regs'): Promise<number> => {
+      const t0 = performance.now();
+      be.matmul(out, a, b, { ...opts, variant });
+      await be.sync();
+      return performance.now() - t0;
+    };
+    await time('tiled');
+    await time('regs');
+    const t: number[] = [];
+    const r: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      t.push(await time('tiled'));
+      r.push(await time('regs'));
+    }
+    const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    const [tiledMs, regsMs] = [median(t), median(r)];
+    const choice = regsMs < tiledMs * (1 - margin) ? 'regs' : 'tiled';
+    be.matmulChooser.set(key, choice);
+    rows.push({ shape: key, calls: n, tiledMs, regsMs, choice });
+    for (const x of [a, b, out]) be.release(x);
+  }
+  return rows;
+}
+
 // ---- entry points ------------------------------------------------------------------------------------------
 
 /** `auto` uses the tiled kernel once there are at least this many outputs (one full tile) and K >= TK. */
@@ -450,7 +540,8 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
     throw new Error(`matmul: batch ${d.batch} × (${M}, ${N}) needs more than ${MAX_GROUPS_PER_DIM} workgroups per grid dim`);
   }
   const uniforms = [u32(M), u32(N), u32(K), u32(M * K), u32(d.bBatched ? K * N : 0), u32(M * N), u32(d.accumulate ? 1 : 0)];
-  const variant = pickMatmulVariant(d, opts.variant);
+  let variant = pickMatmulVariant(d, opts.variant);
+  if (variant === 'tiled' && (opts.variant ?? 'auto') === 'auto') variant = be.matmulChooser.pick(d);
   if (variant === 'naive') {
     be.dispatch(naiveKernel(d.transA, d.transB), [out, a, b], uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
     return;
