@@ -143,35 +143,14 @@ async function onViews(env: GpuTestEnv, variant: Variant): Promise<CompareReport
   }, MM_TOL);
 }
 
-/** regs and tiled on the same inputs: every shape and transpose, overwrite and accumulate, bit for bit. */
-async function regsIsTiled(env: GpuTestEnv): Promise<CompareReport[]> {
-  const rng = new Rng('matmul regs vs tiled');
+/**
+ * `variants` against `reference` on the same inputs, bit for bit: every shape and transpose,
+ * overwrite and accumulate (two kernels that sum k in the same order must agree exactly).
+ */
+async function sameBits(env: GpuTestEnv, shapes: Shape[], reference: Variant, variants: MatmulOptions['variant'][]): Promise<CompareReport[]> {
+  const rng = new Rng(`matmul ${variants.join(',')} vs ${reference}`);
   const reports: CompareReport[] = [];
-  for (const s of [...SHAPES, { Z: null, M: 130, K: 70, N: 68, bBatched: false }]) {
-    for (const [transA, transB] of TRANS) {
-      if (transA && !s.bBatched && s.Z !== null) continue;
-      const L = layout(s, transA, transB);
-      const [a, b, init] = [randn(rng, size(L.a)), randn(rng, size(L.b)), randn(rng, size(L.out))];
-      const run = async (variant: Variant, accumulate: boolean): Promise<Float32Array> => {
-        const be = env.gpu;
-        const out = be.fromArray(init, L.out);
-        be.matmul(out, be.fromArray(a, L.a), be.fromArray(b, L.b), { transA, transB, variant, accumulate });
-        return be.read(out);
-      };
-      for (const accumulate of [false, true]) {
-        const name = `regs = tiled bit for bit, ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`;
-        reports.push(compare(name, await run('regs', accumulate), await run('tiled', accumulate), { abs: 0, rel: 0 }));
-      }
-    }
-  }
-  return reports;
-}
-
-/** rows and naive on the same small-M inputs, bit for bit; and what `auto` picks at M <= 8 is rows. */
-async function rowsIsNaive(env: GpuTestEnv): Promise<CompareReport[]> {
-  const rng = new Rng('matmul rows vs naive');
-  const reports: CompareReport[] = [];
-  for (const s of ROWS_SHAPES) {
+  for (const s of shapes) {
     for (const [transA, transB] of TRANS) {
       if (transA && !s.bBatched && s.Z !== null) continue;
       const L = layout(s, transA, transB);
@@ -183,10 +162,10 @@ async function rowsIsNaive(env: GpuTestEnv): Promise<CompareReport[]> {
         return be.read(out);
       };
       for (const accumulate of [false, true]) {
-        const name = `rows = naive bit for bit, ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`;
-        const naive = await run('naive', accumulate);
-        reports.push(compare(name, await run('rows', accumulate), naive, { abs: 0, rel: 0 }));
-        reports.push(compare(`auto = naive bit for bit, ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`, await run('auto', accumulate), naive, { abs: 0, rel: 0 }));
+        const want = await run(reference, accumulate);
+        for (const v of variants) {
+          reports.push(compare(`${v} = ${reference} bit for bit, ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`, await run(v, accumulate), want, { abs: 0, rel: 0 }));
+        }
       }
     }
   }
@@ -197,9 +176,13 @@ export const matmulGpuTests: GpuTest[] = [
   { name: 'matmul naive: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'naive') },
   { name: 'matmul tiled: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'tiled') },
   { name: 'matmul regs: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'regs') },
-  { name: 'matmul regs gives the tiled kernel\'s bits exactly', run: regsIsTiled },
+  {
+    name: 'matmul regs gives the tiled kernel\'s bits exactly',
+    run: (env) => sameBits(env, [...SHAPES, { Z: null, M: 130, K: 70, N: 68, bBatched: false }], 'tiled', ['regs']),
+  },
   { name: 'matmul rows (M <= 8): transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'rows') },
-  { name: 'matmul rows gives the naive kernel\'s bits exactly', run: rowsIsNaive },
+  // ...and what `auto` runs at M <= 8 (rows) too.
+  { name: 'matmul rows gives the naive kernel\'s bits exactly', run: (env) => sameBits(env, ROWS_SHAPES, 'naive', ['rows', 'auto']) },
   {
     name: 'matmul backward: naive, tiled and regs, batched and broadcast',
     async run(env) {
