@@ -18,6 +18,23 @@ import { initParams, Transformer } from './transformer';
 
 const TINY: ModelConfig = { vocabSize: 37, contextLength: 12, channels: 16, layers: 2, heads: 4 };
 
+/**
+ * One forward and full backward of a fresh model: next-token cross-entropy (mean over the N = B·T
+ * positions; target -1 is skipped) into the logits, `dValues` into the value head.
+ */
+async function forwardBackward(be: Backend, cfg: ModelConfig, weights: Float32Array, B: number, T: number,
+  ids: Int32Array, targets: Int32Array, dValues: Float32Array): Promise<{ logits: Float32Array; values: Float32Array; grads: Float32Array }> {
+  const N = B * T;
+  const model = new Transformer(be, cfg, weights);
+  const tIds = be.fromArray(ids, [N]);
+  const { logits, values } = model.forward(tIds, B, T);
+  const dLogits = be.zeros([N, cfg.vocabSize]);
+  be.crossEntropyBackward(dLogits, logits, be.fromArray(targets, [N]), be.fromArray(new Float32Array(N).fill(1 / N), [N]));
+  model.zeroGrads();
+  model.backward(tIds, dLogits, be.fromArray(dValues, [N, 1]));
+  return { logits: await be.read(logits), values: await be.read(values), grads: await be.read(model.grads) };
+}
+
 export const modelGpuTests: GpuTest[] = [
   {
     name: 'matmul start-up choice: tuneMatmuls times the model\'s big matmuls; tiled or regs, same bits',
@@ -30,16 +47,7 @@ export const modelGpuTests: GpuTest[] = [
       const targets = Int32Array.from({ length: N }, () => rng.int(0, cfg.vocabSize - 1));
       const weights = initParams(cfg, 'matmul-choice');
       const be: WebGpuBackend = env.gpu;
-      const run = async () => {
-        const model = new Transformer(be, cfg, weights);
-        const tIds = be.fromArray(ids, [N]);
-        const { logits, values } = model.forward(tIds, B, T);
-        const dLogits = be.zeros([N, cfg.vocabSize]);
-        be.crossEntropyBackward(dLogits, logits, be.fromArray(targets, [N]), be.fromArray(new Float32Array(N).fill(1 / N), [N]));
-        model.zeroGrads();
-        model.backward(tIds, dLogits, be.fromArray(new Float32Array(N), [N, 1]));
-        return { logits: await be.read(logits), values: await be.read(values), grads: await be.read(model.grads) };
-      };
+      const run = () => forwardBackward(be, cfg, weights, B, T, ids, targets, new Float32Array(N));
       const first = await run();
       const rows = await tuneMatmuls(be, { samples: 1, maxShapes: 3 });
       if (rows.length === 0) throw new Error('tuneMatmuls timed no shape: the model\'s matmuls did not reach the tiled kernel');
@@ -71,16 +79,7 @@ export const modelGpuTests: GpuTest[] = [
       const dValues = Float32Array.from({ length: N }, () => rng.normal());
       const weights = initParams(TINY, 'model-gpu');
       for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.05;
-      const run = async (be: Backend) => {
-        const model = new Transformer(be, TINY, weights);
-        const tIds = be.fromArray(ids, [N]);
-        const { logits, values } = model.forward(tIds, B, T);
-        const dLogits = be.zeros([N, TINY.vocabSize]);
-        be.crossEntropyBackward(dLogits, logits, be.fromArray(targets, [N]), be.fromArray(new Float32Array(N).fill(1 / N), [N]));
-        model.zeroGrads();
-        model.backward(tIds, dLogits, be.fromArray(dValues, [N, 1]));
-        return { logits: await be.read(logits), values: await be.read(values), grads: await be.read(model.grads) };
-      };
+      const run = (be: Backend) => forwardBackward(be, TINY, weights, B, T, ids, targets, dValues);
       const want = await run(env.cpu);
       const got = await run(env.gpu);
       return [

@@ -212,6 +212,25 @@ function loadChunk(name: string, off: string, rows: string, cols: string, row: s
 }
 
 /**
+ * WGSL that writes (or, with P.acc, adds) a thread's 4×4 block `acc[i][j]` to C[row0 + i, col0 + j]
+ * of batch entry `z`, skipping what falls outside M × N. Shared by `tiled` and `regs`.
+ */
+function storeBlock(row0: string, col0: string, z: string): string {
+  return `for (var i = 0u; i < 4u; i++) {
+    let m = ${row0} + i;
+    if (m >= P.M) { break; }
+    for (var j = 0u; j < 4u; j++) {
+      let n = ${col0} + j;
+      if (n >= P.N) { break; }
+      let o = ${z} * P.strideC + m * P.N + n;
+      var s = acc[i][j];
+      if (P.acc != 0u) { s = out[o] + s; }
+      out[o] = s;
+    }
+  }`;
+}
+
+/**
  * Version 2: register-tiled. Shared tiles hold op(A)ᵀ and op(B) as rows of K:
  *   As[k * 16 + i] = op(A)[m0 + 4i .. 4i+3, k0 + k],  Bs[k * 16 + j] = op(B)[k0 + k, n0 + 4j .. 4j+3]
  * so the inner loop is two vec4 reads and four vec4 FMAs into a 4×4 block per thread. Each of the
@@ -261,18 +280,7 @@ var<workgroup> Bs: array<vec4<f32>, ${(TK * TILE) / 4}>;
     }
     workgroupBarrier();
   }
-  for (var i = 0u; i < 4u; i++) {
-    let m = m0 + lid.y * 4u + i;
-    if (m >= P.M) { break; }
-    for (var j = 0u; j < 4u; j++) {
-      let n = n0 + lid.x * 4u + j;
-      if (n >= P.N) { break; }
-      let o = wid.z * P.strideC + m * P.N + n;
-      var s = acc[i][j];
-      if (P.acc != 0u) { s = out[o] + s; }
-      out[o] = s;
-    }
-  }
+  ${storeBlock('m0 + lid.y * 4u', 'n0 + lid.x * 4u', 'wid.z')}
 }`);
 }
 
@@ -322,13 +330,15 @@ const REGS_TILE = 32;
  * products past K, as `tiled` does), so the two give the same bits; a test holds them to that.
  */
 function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean): Kernel {
-  // ra[r] = 4 values of row (k0 + r) or (m0 + r) of a along its contiguous dim; same for rb.
+  // Transposed operand: ra[r] = 4 values of row k0 + r of a along m, turned into a4 (same for rb).
   const loadA = transA
-    ? `for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('a', 'ao', 'P.K', 'P.M', 'k0 + r', 'm0', vecA)} ra[r] = v; }
+    ? `var ra: array<vec4<f32>, 4>;
+    for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('a', 'ao', 'P.K', 'P.M', 'k0 + r', 'm0', vecA)} ra[r] = v; }
     for (var i = 0u; i < 4u; i++) { a4[i] = vec4<f32>(ra[0][i], ra[1][i], ra[2][i], ra[3][i]); }`
     : `for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('a', 'ao', 'P.M', 'P.K', 'm0 + r', 'k0', vecA)} a4[r] = v; }`;
   const loadB = transB
-    ? `for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('b', 'bo', 'P.N', 'P.K', 'n0 + r', 'k0', vecB)} rb[r] = v; }
+    ? `var rb: array<vec4<f32>, 4>;
+    for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('b', 'bo', 'P.N', 'P.K', 'n0 + r', 'k0', vecB)} rb[r] = v; }
     for (var i = 0u; i < 4u; i++) { b4[i] = vec4<f32>(rb[0][i], rb[1][i], rb[2][i], rb[3][i]); }`
     : `for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('b', 'bo', 'P.K', 'P.N', 'k0 + r', 'n0', vecB)} b4[r] = v; }`;
   const arr = (vec: boolean): string => (vec ? 'array<vec4<f32>>' : 'array<f32>');
@@ -344,8 +354,6 @@ function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boole
   var acc: array<vec4<f32>, 4>; // acc[i][j] = C[m0 + i, n0 + j]
   var a4: array<vec4<f32>, 4>; // a4[i][kk] = op(A)[m0 + i, k0 + kk]
   var b4: array<vec4<f32>, 4>; // b4[kk][j] = op(B)[k0 + kk, n0 + j]
-  var ra: array<vec4<f32>, 4>;
-  var rb: array<vec4<f32>, 4>;
   for (var k0 = 0u; k0 < P.K; k0 += 4u) {
     { ${loadA} }
     { ${loadB} }
@@ -357,18 +365,7 @@ function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boole
       acc[3] += a4[3][kk] * bv;
     }
   }
-  for (var i = 0u; i < 4u; i++) {
-    let m = m0 + i;
-    if (m >= P.M) { break; }
-    for (var j = 0u; j < 4u; j++) {
-      let n = n0 + j;
-      if (n >= P.N) { break; }
-      let o = gid.z * P.strideC + m * P.N + n;
-      var s = acc[i][j];
-      if (P.acc != 0u) { s = out[o] + s; }
-      out[o] = s;
-    }
-  }
+  ${storeBlock('m0', 'n0', 'gid.z')}
 }`);
 }
 
@@ -415,8 +412,6 @@ export class MatmulChooser {
 
   /** Every shape seen runs `choice` (tests: the choice must not change results). */
   force(choice: 'tiled' | 'regs'): void { for (const k of this.calls.keys()) this.chosen.set(k, choice); }
-
-  get choices(): ReadonlyMap<string, 'tiled' | 'regs'> { return this.chosen; }
 }
 
 /**
@@ -546,13 +541,13 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
     be.dispatch(naiveKernel(d.transA, d.transB), [out, a, b], uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
     return;
   }
-  const vecA = (d.transA ? M : K) % 4 === 0; // a's contiguous dim
-  const vecB = (d.transB ? K : N) % 4 === 0; // b's contiguous dim
   if (variant === 'rows') {
     if (M > ROWS_MAX_M) throw new Error(`matmul: the rows kernel takes at most ${ROWS_MAX_M} rows of op(a), got ${M}`);
     be.dispatch(rowsKernel(d.transA, d.transB, M), [out, a, b], uniforms, [Math.ceil(N / ROWS_WG), 1, d.batch]);
     return;
   }
+  const vecA = (d.transA ? M : K) % 4 === 0; // a's contiguous dim
+  const vecB = (d.transB ? K : N) % 4 === 0; // b's contiguous dim
   if (variant === 'regs') {
     be.dispatch(regsKernel(d.transA, d.transB, vecA, vecB), [out, a, b], uniforms, [Math.ceil(N / REGS_TILE), Math.ceil(M / REGS_TILE), d.batch]);
     return;
