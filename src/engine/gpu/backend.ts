@@ -43,6 +43,8 @@ export class WebGpuBackend implements Backend {
   readonly description: string;
   readonly device: GPUDevice;
   readonly features: ReadonlySet<string>;
+  /** A software adapter (SwiftShader, WARP, lavapipe): kernels that avoid barriers are chosen. */
+  readonly isFallback: boolean;
   /** Validation and compilation errors seen so far; read(), sync() throw while any are pending. */
   readonly errors: string[] = [];
 
@@ -65,6 +67,7 @@ export class WebGpuBackend implements Backend {
     this.device = ctx.device;
     this.description = adapterLine(ctx.summary);
     this.features = new Set(ctx.summary.features);
+    this.isFallback = ctx.summary.isFallback;
     this.device.addEventListener('uncapturederror', (ev) => {
       this.errors.push(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`);
     });

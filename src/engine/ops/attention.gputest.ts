@@ -16,6 +16,7 @@ const SHAPES: AttentionShape[] = [
   { B: 2, T: 7, C: 6, H: 2 },
   { B: 1, T: 13, C: 10, H: 2 },
   { B: 1, T: 67, C: 4, H: 1 },
+  { B: 3, T: 29, C: 8, H: 2 }, // 174 rows: three workgroups of rows in `thread` mode
 ];
 
 function build(s: AttentionShape, seed: string): (be: Backend) => Tensor[] {

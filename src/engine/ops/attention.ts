@@ -21,7 +21,7 @@ import { assertSize, type AttentionShape, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel, type Uniform } from '../gpu/kernel';
-import { ROW_WG, rowKernel, rowReduceMode, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
+import { dispatchRows, ROW_WG, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
 
 // ---- CPU references -------------------------------------------------------------------------------
@@ -174,7 +174,7 @@ ${rowHelpers}
   let q = qkv_at(rw.b, rw.t, 0u, rw.h);
   let a = r * P.t;
   var m = ${WGSL_NEG_MAX};
-  for (var t2 = lid; t2 < P.t; t2 += ${WG}u) {
+  for (var t2 = lid; t2 < P.t; t2 += ROW_STRIDE) {
     var s = 0.0;
     if (t2 <= rw.t) {
       let k = qkv_at(rw.b, t2, 1u, rw.h);
@@ -186,16 +186,16 @@ ${rowHelpers}
   }
   m = wg_max(m, lid);
   var sum = 0.0;
-  for (var t2 = lid; t2 <= rw.t; t2 += ${WG}u) {
+  for (var t2 = lid; t2 <= rw.t; t2 += ROW_STRIDE) {
     let e = exp(att[a + t2] - m);
     att[a + t2] = e;
     sum += e;
   }
   let inv = 1.0 / wg_sum(sum, lid);
-  for (var t2 = lid; t2 <= rw.t; t2 += ${WG}u) { att[a + t2] = att[a + t2] * inv; }
-  storageBarrier(); // out below reads probabilities written by other threads
+  for (var t2 = lid; t2 <= rw.t; t2 += ROW_STRIDE) { att[a + t2] = att[a + t2] * inv; }
+  row_sync(); // out below reads probabilities written by other threads
   let o = (rw.b * P.t + rw.t) * P.c + rw.h * P.hs;
-  for (var i = lid; i < P.hs; i += ${WG}u) {
+  for (var i = lid; i < P.hs; i += ROW_STRIDE) {
     var acc = 0.0;
     for (var t2 = 0u; t2 <= rw.t; t2++) { acc += att[a + t2] * qkv[qkv_at(rw.b, t2, 2u, rw.h) + i]; }
     out[o + i] = acc;
@@ -220,7 +220,7 @@ ${rowHelpers}
   let o = (rw.b * P.t + rw.t) * P.c + rw.h * P.hs;
   let a = r * P.t;
   var dot = 0.0;
-  for (var t2 = lid; t2 <= rw.t; t2 += ${WG}u) {
+  for (var t2 = lid; t2 <= rw.t; t2 += ROW_STRIDE) {
     let v = qkv_at(rw.b, t2, 2u, rw.h);
     var d = 0.0;
     for (var i = 0u; i < P.hs; i++) { d += dout[o + i] * qkv[v + i]; }
@@ -228,7 +228,7 @@ ${rowHelpers}
     dot += att[a + t2] * d;
   }
   dot = wg_sum(dot, lid);
-  for (var t2 = lid; t2 <= rw.t; t2 += ${WG}u) { dp[a + t2] = att[a + t2] * (dp[a + t2] - dot); }
+  for (var t2 = lid; t2 <= rw.t; t2 += ROW_STRIDE) { dp[a + t2] = att[a + t2] * (dp[a + t2] - dot); }
 }`,
 };
 
@@ -308,7 +308,7 @@ export function attentionOnGpuVariant(be: WebGpuBackend, out: Tensor, att: Tenso
   forwardChecks(out, att, qkv, s);
   const rows = s.B * s.H * s.T;
   if (variant === 1) be.dispatch(ATTN_FWD_1, [out, att, qkv], uniforms(s), grid1d(rows, ELEM_WG));
-  else be.dispatch(rowKernel(ATTN_FWD_FUSED, rowReduceMode(be)), [out, att, qkv], uniforms(s), grid1d(rows, 1));
+  else dispatchRows(be, ATTN_FWD_FUSED, [out, att, qkv], uniforms(s), rows);
 }
 
 export function attentionBackwardOnCpu(be: CpuBackend, dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
@@ -319,7 +319,7 @@ export function attentionBackwardOnGpu(be: WebGpuBackend, dqkv: Tensor, dOut: Te
   backwardChecks(dqkv, dOut, qkv, att, s);
   const { B, T, C, H } = s;
   const dp = be.scratch([B, H, T, T]); // dpreatt: (B, H, T, T), lower triangle only
-  be.dispatch(rowKernel(ATTN_BWD_DPREATT, rowReduceMode(be)), [dp, dOut, qkv, att], uniforms(s), grid1d(B * H * T, 1));
+  dispatchRows(be, ATTN_BWD_DPREATT, [dp, dOut, qkv, att], uniforms(s), B * H * T);
   be.dispatch(ATTN_BWD_DQKV, [dqkv, dp, dOut, qkv, att], uniforms(s), grid1d(B * T * C, ELEM_WG));
   be.release(dp);
 }

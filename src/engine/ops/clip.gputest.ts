@@ -1,18 +1,19 @@
 /**
  * GPU tests for global gradient-norm clipping against the CPU reference: the norm on the device
  * and the clipped gradient, for sizes around the pass-1 chunk (2048) and the workgroup size,
- * clipping and non-clipping limits, and a bit-identical repeat.
+ * clipping and non-clipping limits, and a bit-identical repeat, in every row-reduction mode.
  */
 import { Rng } from '../rng';
 import { compare, type CompareReport } from '../testing/compare';
 import { AWKWARD, randn, sameOnBoth, type GpuTest } from '../testing/gpu-test';
+import { eachRowReduceMode } from '../testing/twice';
 
-const SIZES = [...AWKWARD, 256, 2047, 2048, 2049, 70_001];
+const SIZES = [...AWKWARD, 256, 2047, 2048, 2049, 70_001, 300_001]; // 300,001: 147 chunks, three workgroups of rows in `thread` mode
 
 export const clipGpuTests: GpuTest[] = [
   {
     name: 'clip: grad-norm on the device and in-place scaling, awkward sizes, bit-identical repeat',
-    async run(env) {
+    run: (env) => eachRowReduceMode(env, async () => {
       const rng = new Rng('clip');
       const reports: CompareReport[] = [];
       for (const n of SIZES) {
@@ -36,6 +37,6 @@ export const clipGpuTests: GpuTest[] = [
       const first = await once();
       reports.push(compare('clip norm repeat', await once(), first, { abs: 0, rel: 0 }));
       return reports;
-    },
+    }),
   },
 ];

@@ -3,10 +3,12 @@
  *   norm = ‖grad‖₂                                   (written to `norm`, shape [1], on the device)
  *   grad ← grad · min(1, maxNorm / (norm + CLIP_EPS))  (as torch.nn.utils.clip_grad_norm_)
  * The norm is a fixed-order two-pass reduction, so it has the same bits every run:
- *   pass 1: workgroup w sums the squares of its contiguous chunk of CHUNK elements: each thread
- *           a strided run in order, then a tree in workgroup memory → partial[w];
- *   pass 2: one workgroup sums the partials the same way and writes sqrt(total) to norm[0];
+ *   pass 1: chunk w of CHUNK contiguous elements is one "row" of a row kernel (rowreduce.ts):
+ *           its sum of squares → partial[w];
+ *   pass 2: the partials are one row: sqrt(their sum) → norm[0];
  *   pass 3: every element is scaled by a factor the kernel reads from norm[0].
+ * A row is summed in the backend's row mode: a workgroup's strided runs and a tree (or subgroups)
+ * on a GPU, one thread serially in order on a software adapter (no barriers).
  * A non-finite gradient gives a non-finite norm and NaN gradients (torch's default,
  * error_if_nonfinite = false); the trainer checks the norm it reads back.
  *
@@ -16,12 +18,12 @@ import type { Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
+import { dispatchRows, ROW_WG, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
 
 const WG = 256;
-/** Elements per thread in pass 1: fewer partials and barriers for big arenas. */
-const PER_THREAD = 8;
-const CHUNK = WG * PER_THREAD;
+/** Elements per pass-1 chunk (one partial each): 32 per thread of a row workgroup. */
+const CHUNK = ROW_WG * 32;
 /** Added to the norm before dividing, as torch does, so an all-zero gradient stays finite. */
 export const CLIP_EPS = 1e-6;
 
@@ -44,17 +46,6 @@ function checkArgs(norm: Tensor, maxNorm: number): void {
 
 // ---- WGSL -------------------------------------------------------------------------------------------
 
-/** Tree sum of `red` in workgroup memory, fixed pairing; leaves the total in red[0]. */
-const TREE = /* wgsl */ `
-var<workgroup> red: array<f32, ${WG}>;
-fn tree_sum(t: u32) {
-  for (var s = ${WG / 2}u; s > 0u; s >>= 1u) {
-    workgroupBarrier();
-    if (t < s) { red[t] += red[t + s]; }
-  }
-  workgroupBarrier();
-}`;
-
 /** Pass 1 (final = 0): partial[w] = Σ x² over chunk w. Pass 2 (final = 1): out[0] = sqrt(Σ x) over all of x. */
 const SUM_SQUARES: Kernel = {
   name: 'clip_sum_squares',
@@ -63,20 +54,20 @@ struct Params { n: u32, span: u32, final_: u32 }
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @group(0) @binding(2) var<storage, read> x: array<f32>;
-${TREE}
-@compute @workgroup_size(${WG}) fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-  let t = lid.x;
-  let start = wid.x * P.span;
+${wgslRowReduce(ROW_WG)}
+@compute @workgroup_size(${ROW_WG}) fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let w = row_index(wid, nwg);
+  if (w * P.span >= P.n) { return; }
+  let start = w * P.span;
   let end = min(start + P.span, P.n);
   var s = 0.0;
-  for (var i = start + t; i < end; i += ${WG}u) {
+  for (var i = start + lid; i < end; i += ROW_STRIDE) {
     let v = x[i];
     if (P.final_ != 0u) { s += v; } else { s += v * v; }
   }
-  red[t] = s;
-  tree_sum(t);
-  if (t == 0u) {
-    if (P.final_ != 0u) { out[0] = sqrt(red[0]); } else { out[wid.x] = red[0]; }
+  s = wg_sum(s, lid);
+  if (lid == 0u) {
+    if (P.final_ != 0u) { out[0] = sqrt(s); } else { out[w] = s; }
   }
 }`,
 };
@@ -108,10 +99,9 @@ export function clipGradNormOnGpu(be: WebGpuBackend, norm: Tensor, grad: Tensor,
   checkArgs(norm, maxNorm);
   const n = grad.size;
   const W = Math.max(1, Math.ceil(n / CHUNK));
-  if (W > 65535) throw new Error(`clipGradNorm: ${n} elements need ${W} workgroups (max 65535); clip in slices`);
   const partial = be.scratch([W]); // partial: (W)
-  be.dispatch(SUM_SQUARES, [partial, grad], [u32(n), u32(CHUNK), u32(0)], [W]);
-  be.dispatch(SUM_SQUARES, [norm, partial], [u32(W), u32(W), u32(1)], [1]);
+  dispatchRows(be, SUM_SQUARES, [partial, grad], [u32(n), u32(CHUNK), u32(0)], W);
+  dispatchRows(be, SUM_SQUARES, [norm, partial], [u32(W), u32(W), u32(1)], 1);
   be.dispatch(SCALE_BY_NORM, [grad, norm], [u32(n), f32(maxNorm), f32(CLIP_EPS)], grid1d(n, WG));
   be.release(partial); // safe: later users of this memory are ordered after these dispatches
 }

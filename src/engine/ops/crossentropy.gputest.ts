@@ -9,7 +9,7 @@ import { randn, sameOnBoth, type GpuTest } from '../testing/gpu-test';
 import { eachRowReduceMode, sameTwiceOnGpu } from '../testing/twice';
 
 // (N, V, scale of the logits)
-const SHAPES: [number, number, number][] = [[1, 1, 1], [4, 7, 1], [5, 65, 2], [3, 257, 1], [2, 1031, 1], [6, 13, 1e4]];
+const SHAPES: [number, number, number][] = [[1, 1, 1], [4, 7, 1], [5, 65, 2], [3, 257, 1], [2, 1031, 1], [6, 13, 1e4], [70, 11, 1]]; // 70 rows: two workgroups of rows in `thread` mode
 
 function build(N: number, V: number, scale: number, seed: string): (be: Backend) => Tensor[] {
   const rng = new Rng(seed);

@@ -14,7 +14,7 @@ import { assertSize, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { grid1d, u32, type Kernel } from '../gpu/kernel';
-import { ROW_WG, rowKernel, rowReduceMode, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
+import { dispatchRows, ROW_WG, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
 
 /** A target that names a row's class; anything else marks the row ignored. */
@@ -74,10 +74,10 @@ ${wgslRowReduce(WG)}
 struct RowStats { m: f32, s: f32 }
 fn row_stats(o: u32, lid: u32) -> RowStats {
   var m = ${WGSL_NEG_MAX};
-  for (var i = lid; i < P.v; i += ${WG}u) { m = max(m, logits[o + i]); }
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { m = max(m, logits[o + i]); }
   m = wg_max(m, lid);
   var s = 0.0;
-  for (var i = lid; i < P.v; i += ${WG}u) { s += exp(logits[o + i] - m); }
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { s += exp(logits[o + i] - m); }
   s = wg_sum(s, lid);
   return RowStats(m, s);
 }`;
@@ -114,7 +114,7 @@ const CE_BWD: Kernel = {
   if (t < 0 || u32(t) >= P.v) { return; }
   let inv = 1.0 / st.s;
   let dl = dlosses[row];
-  for (var i = lid; i < P.v; i += ${WG}u) {
+  for (var i = lid; i < P.v; i += ROW_STRIDE) {
     let p = exp(logits[o + i] - st.m) * inv;
     dlogits[o + i] = dlogits[o + i] + (p - select(0.0, 1.0, i == u32(t))) * dl;
   }
@@ -137,7 +137,7 @@ export function crossEntropyOnCpu(be: CpuBackend, losses: Tensor, logits: Tensor
 }
 export function crossEntropyOnGpu(be: WebGpuBackend, losses: Tensor, logits: Tensor, targets: Tensor): void {
   const { N, V } = checkShapes(logits, targets, losses, 'crossEntropy');
-  be.dispatch(rowKernel(CE_FWD, rowReduceMode(be)), [losses, logits, targets], [u32(N), u32(V)], grid1d(N, 1));
+  dispatchRows(be, CE_FWD, [losses, logits, targets], [u32(N), u32(V)], N);
 }
 
 export function crossEntropyBackwardOnCpu(be: CpuBackend, dLogits: Tensor, logits: Tensor, targets: Tensor, dLosses: Tensor): void {
@@ -148,5 +148,5 @@ export function crossEntropyBackwardOnCpu(be: CpuBackend, dLogits: Tensor, logit
 export function crossEntropyBackwardOnGpu(be: WebGpuBackend, dLogits: Tensor, logits: Tensor, targets: Tensor, dLosses: Tensor): void {
   const { N, V } = checkShapes(logits, targets, dLosses, 'crossEntropyBackward');
   assertSize(dLogits, logits.size, 'crossEntropyBackward dLogits');
-  be.dispatch(rowKernel(CE_BWD, rowReduceMode(be)), [dLogits, logits, targets, dLosses], [u32(N), u32(V)], grid1d(N, 1));
+  dispatchRows(be, CE_BWD, [dLogits, logits, targets, dLosses], [u32(N), u32(V)], N);
 }

@@ -16,7 +16,7 @@ import { assertSize, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
-import { ROW_WG, rowKernel, rowReduceMode, rowsOf, wgslRowReduce } from './rowreduce';
+import { dispatchRows, ROW_WG, rowsOf, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
 
 /** Rows per partial column sum: the first pass's chunk, and the largest N summed in one pass. */
@@ -92,12 +92,12 @@ ${wgslRowReduce(WG)}
   let o = row * P.c;
   let cf = f32(P.c);
   var s = 0.0;
-  for (var i = lid; i < P.c; i += ${WG}u) { s += x[o + i]; }
+  for (var i = lid; i < P.c; i += ROW_STRIDE) { s += x[o + i]; }
   let m = wg_sum(s, lid) / cf;
   var v = 0.0;
-  for (var i = lid; i < P.c; i += ${WG}u) { let d = x[o + i] - m; v += d * d; }
+  for (var i = lid; i < P.c; i += ROW_STRIDE) { let d = x[o + i] - m; v += d * d; }
   let r = 1.0 / sqrt(wg_sum(v, lid) / cf + P.eps);
-  for (var i = lid; i < P.c; i += ${WG}u) { out[o + i] = (x[o + i] - m) * r * w[i] + b[i]; }
+  for (var i = lid; i < P.c; i += ROW_STRIDE) { out[o + i] = (x[o + i] - m) * r * w[i] + b[i]; }
   if (lid == 0u) { mean[row] = m; rstd[row] = r; }
 }`,
 };
@@ -122,7 +122,7 @@ ${wgslRowReduce(WG)}
   let r = rstd[row];
   var a = 0.0;
   var b = 0.0;
-  for (var i = lid; i < P.c; i += ${WG}u) {
+  for (var i = lid; i < P.c; i += ROW_STRIDE) {
     let dn = w[i] * dout[o + i];
     a += dn;
     b += dn * (x[o + i] - m) * r;
@@ -130,7 +130,7 @@ ${wgslRowReduce(WG)}
   let cf = f32(P.c);
   let dnMean = wg_sum(a, lid) / cf;
   let dnXhatMean = wg_sum(b, lid) / cf;
-  for (var i = lid; i < P.c; i += ${WG}u) {
+  for (var i = lid; i < P.c; i += ROW_STRIDE) {
     let xhat = (x[o + i] - m) * r;
     dx[o + i] = dx[o + i] + (w[i] * dout[o + i] - dnMean - xhat * dnXhatMean) * r;
   }
@@ -247,7 +247,7 @@ export function layerNormOnCpu(be: CpuBackend, out: Tensor, mean: Tensor, rstd: 
 }
 export function layerNormOnGpu(be: WebGpuBackend, out: Tensor, mean: Tensor, rstd: Tensor, x: Tensor, weight: Tensor, bias: Tensor, eps: number): void {
   const { N, C } = forwardShapes(out, mean, rstd, x, weight, bias);
-  be.dispatch(rowKernel(LN_FWD, rowReduceMode(be)), [out, mean, rstd, x, weight, bias], [u32(N), u32(C), f32(eps)], grid1d(N, 1));
+  dispatchRows(be, LN_FWD, [out, mean, rstd, x, weight, bias], [u32(N), u32(C), f32(eps)], N);
 }
 
 export function layerNormBackwardOnCpu(be: CpuBackend, dx: Tensor, dWeight: Tensor, dBias: Tensor, dOut: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor): void {
@@ -256,7 +256,7 @@ export function layerNormBackwardOnCpu(be: CpuBackend, dx: Tensor, dWeight: Tens
 }
 export function layerNormBackwardOnGpu(be: WebGpuBackend, dx: Tensor, dWeight: Tensor, dBias: Tensor, dOut: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor): void {
   const { N, C } = backwardShapes(dx, dWeight, dBias, dOut, x, mean, rstd, weight);
-  be.dispatch(rowKernel(LN_BWD_DX, rowReduceMode(be)), [dx, dOut, x, mean, rstd, weight], [u32(N), u32(C)], grid1d(N, 1));
+  dispatchRows(be, LN_BWD_DX, [dx, dOut, x, mean, rstd, weight], [u32(N), u32(C)], N);
   const chunks = Math.ceil(N / COL_CHUNK_ROWS);
   if (chunks <= 1) {
     be.dispatch(LN_BWD_PARAMS_DIRECT, [dWeight, dBias, dOut, x, mean, rstd], [u32(N), u32(C), u32(N)], grid1d(C, COL_WG));

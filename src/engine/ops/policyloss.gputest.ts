@@ -11,7 +11,7 @@ import { eachRowReduceMode, sameTwiceOnGpu } from '../testing/twice';
 import { POLICY_STATS, tokenLogprobsRef, VALUE_STATS } from './policyloss';
 
 // (N, V): one row, V < workgroup, V just past it, V past two, a V that is prime and > 1024.
-const SHAPES: [number, number][] = [[1, 1], [7, 13], [9, 65], [5, 130], [3, 1031]];
+const SHAPES: [number, number][] = [[1, 1], [7, 13], [9, 65], [5, 130], [3, 1031], [70, 9]]; // 70 rows: two workgroups of rows in `thread` mode
 // old − logp, so ratio = e^{−offset}: well away from the clip edges 0.8 and 1.2 (and 1.28).
 const OFFSETS = [0, 0.05, -0.1, 0.1, -0.5, 0.5, 25, -25];
 

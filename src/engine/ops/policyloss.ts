@@ -29,7 +29,7 @@ import { assertSize, type PolicyLossOptions, type Tensor, type ValueLossOptions 
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
-import { ROW_WG, rowKernel, rowReduceMode, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
+import { dispatchRows, ROW_WG, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
 
 /** The log-ratio is clamped to ±20 before exp, as verl's compute_policy_loss (ratio <= e^20). */
@@ -217,11 +217,11 @@ ${wgslRowReduce(WG)}
 struct RowStats { m: f32, ls: f32, lse: f32, ent: f32 }
 fn row_stats(o: u32, lid: u32) -> RowStats {
   var m = ${WGSL_NEG_MAX};
-  for (var i = lid; i < P.v; i += ${WG}u) { m = max(m, logits[o + i]); }
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { m = max(m, logits[o + i]); }
   m = wg_max(m, lid);
   var s = 0.0;
   var t = 0.0;
-  for (var i = lid; i < P.v; i += ${WG}u) { let d = logits[o + i] - m; let e = exp(d); s += e; t += e * d; }
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { let d = logits[o + i] - m; let e = exp(d); s += e; t += e * d; }
   s = wg_sum(s, lid);
   t = wg_sum(t, lid);
   let ls = log(s);
@@ -309,7 +309,7 @@ ${ENTRY}
   }
   if (!live) { return; }
   let w = mask * P.loss_scale;
-  for (var i = lid; i < P.v; i += ${WG}u) {
+  for (var i = lid; i < P.v; i += ROW_STRIDE) {
     let lp = logits[o + i] - st.m - st.ls;
     let p = exp(lp);
     let onehot = select(0.0, 1.0, i == ai);
@@ -380,7 +380,7 @@ export function tokenLogprobsOnGpu(be: WebGpuBackend, logprobs: Tensor, entropy:
   const { N, V } = checkRows(logits, actions, 'tokenLogprobs');
   assertSize(logprobs, N, 'tokenLogprobs logprobs');
   assertSize(entropy, N, 'tokenLogprobs entropy');
-  be.dispatch(rowKernel(TOKEN_LOGPROBS, rowReduceMode(be)), [logprobs, entropy, logits, actions], [u32(N), u32(V)], grid1d(N, 1));
+  dispatchRows(be, TOKEN_LOGPROBS, [logprobs, entropy, logits, actions], [u32(N), u32(V)], N);
 }
 
 export function policyLossOnCpu(
@@ -399,14 +399,15 @@ export function policyLossOnGpu(
 ): void {
   const { N, V } = checkPolicy(dLogits, stats, logits, actions, { oldLogprobs, advantages, responseMask, refLogprobs }, o);
   // Without a reference, oldLogprobs stands in at binding 8 (read-only twice is allowed; has_ref = 0).
-  be.dispatch(
-    rowKernel(POLICY_LOSS, rowReduceMode(be)),
+  dispatchRows(
+    be,
+    POLICY_LOSS,
     [dLogits, stats, logits, actions, oldLogprobs, advantages, responseMask, refLogprobs ?? oldLogprobs],
     [
       u32(N), u32(V), f32(o.clipLow), f32(o.clipHigh), f32(o.entropyCoef), f32(o.klCoef),
       u32(o.klEstimator === 'k3' ? 1 : 0), u32(refLogprobs ? 1 : 0), f32(o.lossScale), f32(LOG_RATIO_CLAMP), f32(KL_CLAMP),
     ],
-    grid1d(N, 1),
+    N,
   );
 }
 

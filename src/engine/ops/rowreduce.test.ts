@@ -1,7 +1,7 @@
 /** Row-reduction WGSL plumbing: the subgroup rewrite of a row kernel, and its guards (pure string checks). */
 import { describe, expect, it } from 'vitest';
 import type { Kernel } from '../gpu/kernel';
-import { ROW_WG, rowKernel, wgslRowReduce } from './rowreduce';
+import { ROW_WG, rowGrid, rowKernel, wgslRowReduce } from './rowreduce';
 
 const ROW: Kernel = {
   name: 'test_row',
@@ -25,6 +25,24 @@ describe('rowKernel', () => {
     expect(k.code).toContain('@builtin(subgroup_invocation_id) sgi: u32) {\n  sg_lane = sgi;');
     expect(k.code).not.toContain('for (var s = ');
     expect(rowKernel(ROW, 'subgroup')).toBe(k); // cached
+  });
+
+  it('builds a thread kernel: one row per invocation, lid 0, unit stride, no workgroup memory or barrier', () => {
+    const k = rowKernel(ROW, 'thread');
+    expect(k.name).toBe('test_row_thread');
+    expect(k.code).toContain('const ROW_STRIDE = 1u;');
+    expect(k.code).toContain(`return (wid.x + wid.y * nwg.x) * ${ROW_WG}u + row_thread;`);
+    expect(k.code).toContain('@builtin(local_invocation_index) row_inv: u32) {\n  row_thread = row_inv;\n  let lid = 0u;');
+    expect(k.code).toContain('fn wg_sum(v: f32, lid: u32) -> f32 { return v; }');
+    expect(k.code).not.toMatch(/Barrier|var<workgroup>/);
+    expect(rowKernel(ROW, 'workgroup').code).toMatch(/workgroupBarrier/);
+  });
+
+  it('dispatches a workgroup per row, or one per ROW_WG rows in thread mode', () => {
+    expect(rowGrid('workgroup', 130)).toEqual([130, 1]);
+    expect(rowGrid('subgroup', 130)).toEqual([130, 1]);
+    expect(rowGrid('thread', 130)).toEqual([Math.ceil(130 / ROW_WG), 1]);
+    expect(rowGrid('thread', 1)).toEqual([1, 1]);
   });
 
   it('refuses kernels that are not row kernels, and workgroup sizes that are not powers of two', () => {

@@ -9,7 +9,7 @@ import { randn, sameOnBoth, type GpuTest } from '../testing/gpu-test';
 import { eachRowReduceMode, sameTwiceOnGpu } from '../testing/twice';
 
 // (N, V, scale of the inputs)
-const SHAPES: [number, number, number][] = [[1, 1, 1], [3, 7, 1], [2, 63, 2], [5, 65, 1], [2, 127, 3], [3, 300, 1], [1, 1031, 2], [4, 13, 1e4]];
+const SHAPES: [number, number, number][] = [[1, 1, 1], [3, 7, 1], [2, 63, 2], [5, 65, 1], [2, 127, 3], [3, 300, 1], [1, 1031, 2], [4, 13, 1e4], [130, 9, 1]]; // 130 rows: three workgroups of rows in `thread` mode
 
 function build(N: number, V: number, scale: number, seed: string): (be: Backend) => Tensor[] {
   const rng = new Rng(seed);

@@ -10,7 +10,7 @@ import { assertSize, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { grid1d, u32, type Kernel } from '../gpu/kernel';
-import { ROW_WG, rowKernel, rowReduceMode, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
+import { dispatchRows, ROW_WG, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
 
 // ---- CPU references -------------------------------------------------------------------------------
@@ -71,16 +71,16 @@ function forwardKernel(logs: boolean): Kernel {
   if (row >= P.n) { return; }
   let o = row * P.v;
   var m = ${WGSL_NEG_MAX};
-  for (var i = lid; i < P.v; i += ${WG}u) { m = max(m, x[o + i]); }
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { m = max(m, x[o + i]); }
   m = wg_max(m, lid);
   var s = 0.0;
-  for (var i = lid; i < P.v; i += ${WG}u) { s += exp(x[o + i] - m); }
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { s += exp(x[o + i] - m); }
   s = wg_sum(s, lid);
   ${logs
     ? `let ls = log(s);
-  for (var i = lid; i < P.v; i += ${WG}u) { y[o + i] = x[o + i] - m - ls; }`
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { y[o + i] = x[o + i] - m - ls; }`
     : `let inv = 1.0 / s;
-  for (var i = lid; i < P.v; i += ${WG}u) { y[o + i] = exp(x[o + i] - m) * inv; }`}
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { y[o + i] = exp(x[o + i] - m) * inv; }`}
 }`,
   };
 }
@@ -99,9 +99,9 @@ const SOFTMAX_BWD: Kernel = {
   if (row >= P.n) { return; }
   let o = row * P.v;
   var d = 0.0;
-  for (var i = lid; i < P.v; i += ${WG}u) { d += dy[o + i] * y[o + i]; }
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { d += dy[o + i] * y[o + i]; }
   d = wg_sum(d, lid);
-  for (var i = lid; i < P.v; i += ${WG}u) { dx[o + i] = dx[o + i] + y[o + i] * (dy[o + i] - d); }
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { dx[o + i] = dx[o + i] + y[o + i] * (dy[o + i] - d); }
 }`,
 };
 
@@ -116,9 +116,9 @@ const LOG_SOFTMAX_BWD: Kernel = {
   if (row >= P.n) { return; }
   let o = row * P.v;
   var s = 0.0;
-  for (var i = lid; i < P.v; i += ${WG}u) { s += dy[o + i]; }
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { s += dy[o + i]; }
   s = wg_sum(s, lid);
-  for (var i = lid; i < P.v; i += ${WG}u) { dx[o + i] = dx[o + i] + dy[o + i] - exp(y[o + i]) * s; }
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { dx[o + i] = dx[o + i] + dy[o + i] - exp(y[o + i]) * s; }
 }`,
 };
 
@@ -143,7 +143,7 @@ export function softmaxOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
 }
 export function softmaxOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
   const { N, V } = rows(out, x, 'softmax');
-  be.dispatch(rowKernel(SOFTMAX_FWD, rowReduceMode(be)), [out, x], [u32(N), u32(V)], grid1d(N, 1));
+  dispatchRows(be, SOFTMAX_FWD, [out, x], [u32(N), u32(V)], N);
 }
 
 export function softmaxBackwardOnCpu(be: CpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
@@ -152,7 +152,7 @@ export function softmaxBackwardOnCpu(be: CpuBackend, dx: Tensor, y: Tensor, dy: 
 }
 export function softmaxBackwardOnGpu(be: WebGpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
   const { N, V } = backwardRows(dx, y, dy, 'softmaxBackward');
-  be.dispatch(rowKernel(SOFTMAX_BWD, rowReduceMode(be)), [dx, y, dy], [u32(N), u32(V)], grid1d(N, 1));
+  dispatchRows(be, SOFTMAX_BWD, [dx, y, dy], [u32(N), u32(V)], N);
 }
 
 export function logSoftmaxOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
@@ -161,7 +161,7 @@ export function logSoftmaxOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
 }
 export function logSoftmaxOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
   const { N, V } = rows(out, x, 'logSoftmax');
-  be.dispatch(rowKernel(LOG_SOFTMAX_FWD, rowReduceMode(be)), [out, x], [u32(N), u32(V)], grid1d(N, 1));
+  dispatchRows(be, LOG_SOFTMAX_FWD, [out, x], [u32(N), u32(V)], N);
 }
 
 export function logSoftmaxBackwardOnCpu(be: CpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
@@ -170,5 +170,5 @@ export function logSoftmaxBackwardOnCpu(be: CpuBackend, dx: Tensor, y: Tensor, d
 }
 export function logSoftmaxBackwardOnGpu(be: WebGpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
   const { N, V } = backwardRows(dx, y, dy, 'logSoftmaxBackward');
-  be.dispatch(rowKernel(LOG_SOFTMAX_BWD, rowReduceMode(be)), [dx, y, dy], [u32(N), u32(V)], grid1d(N, 1));
+  dispatchRows(be, LOG_SOFTMAX_BWD, [dx, y, dy], [u32(N), u32(V)], N);
 }
