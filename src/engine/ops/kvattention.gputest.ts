@@ -1,7 +1,11 @@
-/** GPU tests for cached attention: the kernel against its CPU reference, and the cache against full attention. */
+/**
+ * GPU tests for cached attention: the kernel against its CPU reference in every row-reduction mode
+ * (split-K lanes; one lane in `thread` mode), and the cache against full attention.
+ */
 import { Rng } from '../rng';
 import { compare } from '../testing/compare';
 import { randn, sameOnBoth, type GpuTest } from '../testing/gpu-test';
+import { eachRowReduceMode } from '../testing/twice';
 
 const CASES = [
   { B: 1, S: 1, maxT: 1, C: 4, H: 1 },
@@ -17,7 +21,7 @@ const CASES = [
 export const kvattentionGpuTests: GpuTest[] = [
   {
     name: 'attentionCached: decode steps and ragged chunks, output and cache contents',
-    async run(env) {
+    run: (env) => eachRowReduceMode(env, async () => {
       const rng = new Rng('kvattention');
       const reports = [];
       for (const s of CASES) {
@@ -39,7 +43,7 @@ export const kvattentionGpuTests: GpuTest[] = [
         );
       }
       return reports;
-    },
+    }),
   },
   {
     name: 'attentionCached: a prefill equals full causal attention on the GPU',

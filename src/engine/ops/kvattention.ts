@@ -11,6 +11,7 @@ import type { CachedAttentionShape, Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
+import { rowReduceMode } from './rowreduce';
 import type { Vec } from './types';
 
 /** The longest cache the op accepts (kept from the first kernel, which held every score in workgroup memory). */
@@ -131,10 +132,13 @@ export function attendLanes(maxT: number, hs: number): number {
  * atomics: bit-identical runs. Replaced a kernel with a workgroup per query that held every score
  * in workgroup memory and reduced with two barrier trees (~16 barriers and 4·maxT bytes of
  * workgroup memory a query): that cost 45% of a batch-64 decoding step on SwiftShader.
+ * With one lane (G = 1, the backend's `thread` row mode: a software adapter) there is nothing to
+ * merge: out = acc / l straight from registers, no workgroup memory and no barrier; that is the
+ * G = 1 merge's arithmetic exactly (its weight is exp(0) = 1).
  */
 function attendKernel(hs: number, lanes: number): Kernel {
   const wg = attendThreads(hs);
-  return {
+  return lanes === 1 ? attendOneLaneKernel(hs, wg) : {
     name: `kv_attend_split_${hs}_${lanes}`,
     code: /* wgsl */ `${PARAMS}
 ${WGSL_LINEAR_INDEX}
@@ -203,6 +207,53 @@ var<workgroup> pacc: array<f32, ${wg * hs}>;
   };
 }
 
+function attendOneLaneKernel(hs: number, wg: number): Kernel {
+  return {
+    name: `kv_attend_thread_${hs}`,
+    code: /* wgsl */ `${PARAMS}
+${WGSL_LINEAR_INDEX}
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<storage, read> kc: array<f32>;
+@group(0) @binding(3) var<storage, read> vc: array<f32>;
+@group(0) @binding(4) var<storage, read> qkv: array<f32>;
+@group(0) @binding(5) var<storage, read> start: array<i32>;
+@group(0) @binding(6) var<storage, read> len: array<i32>;
+const HS = ${hs}u;
+@compute @workgroup_size(${wg}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let item = linear_index(gid, nwg, ${wg}u);
+  if (item >= P.B * P.S * P.H) { return; }
+  let h = item % P.H;
+  let j = (item / P.H) % P.S;
+  let b = item / (P.H * P.S);
+  let pos = start[b] + i32(j);
+  let live = i32(j) < len[b] && pos >= 0 && pos < i32(P.maxT);
+  let o = (b * P.S + j) * P.C + h * HS;
+  if (!live) {
+    for (var i = 0u; i < HS; i++) { out[o + i] = 0.0; }
+    return;
+  }
+  var q: array<f32, HS>;
+  var acc: array<f32, HS>;
+  var m = -3.4e38;
+  var l = 0.0;
+  let q0 = (b * P.S + j) * 3u * P.C + h * HS;
+  for (var i = 0u; i < HS; i++) { q[i] = qkv[q0 + i] * P.scale; }
+  for (var u = 0u; u <= u32(pos); u++) {
+    let base = (b * P.maxT + u) * P.C + h * HS;
+    var s = 0.0;
+    for (var i = 0u; i < HS; i++) { s += q[i] * kc[base + i]; }
+    let mNew = max(m, s);
+    let c = exp(m - mNew);
+    let e = exp(s - mNew);
+    l = l * c + e;
+    for (var i = 0u; i < HS; i++) { acc[i] = acc[i] * c + e * vc[base + i]; }
+    m = mNew;
+  }
+  for (var i = 0u; i < HS; i++) { out[o + i] = acc[i] / l; }
+}`,
+  };
+}
+
 export function attentionCachedOnCpu(
   be: CpuBackend, out: Tensor, kCache: Tensor, vCache: Tensor, qkv: Tensor, start: Tensor, len: Tensor, s: CachedAttentionShape,
 ): void {
@@ -218,6 +269,6 @@ export function attentionCachedOnGpu(
   const u = [u32(B), u32(S), u32(maxT), u32(C), u32(H), f32(1 / Math.sqrt(C / H))];
   be.dispatch(WRITE, [kCache, vCache, qkv, start, len], u, grid1d(B * S * C, 256));
   const hs = C / H;
-  const lanes = attendLanes(maxT, hs);
+  const lanes = rowReduceMode(be) === 'thread' ? 1 : attendLanes(maxT, hs);
   be.dispatch(attendKernel(hs, lanes), [out, kCache, vCache, qkv, start, len], u, grid1d(B * S * H * lanes, attendThreads(hs)));
 }
