@@ -35,6 +35,22 @@ export interface MatmulOptions {
   accumulate?: boolean;
   /** Kernel choice on webgpu (`rows`: at most 8 rows of op(a)); `auto` picks by shape. Ignored on cpu. */
   variant?: 'auto' | 'naive' | 'tiled' | 'regs' | 'rows';
+  /**
+   * Epilogue: add bias (N), broadcast over rows, after the product (and after `accumulate`'s add):
+   * the same numbers as matmul then addBias(out, out, bias), in one pass.
+   */
+  bias?: Tensor;
+  /**
+   * Epilogue: also write geluOut (shape of out) = gelu(out), out keeping the pre-activation that
+   * geluBackward needs: the same numbers as a following gelu(geluOut, out).
+   */
+  geluOut?: Tensor;
+  /**
+   * Epilogue for the backward through GELU: the product is multiplied elementwise by
+   * gelu'(geluGradOf) (shape of out, the saved pre-activation) before `accumulate` adds it: the same
+   * numbers as the product into a scratch then geluBackward(out, geluGradOf, scratch).
+   */
+  geluGradOf?: Tensor;
 }
 
 export interface AttentionShape {

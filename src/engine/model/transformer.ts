@@ -34,16 +34,17 @@ export function initParams(config: ModelConfig, seed: number | string): Float32A
   return out;
 }
 
-/** out (N, O) = x (N, I) · w (I, O) + b (O). */
+/** out (N, O) = x (N, I) · w (I, O) + b (O): one matmul with the bias in its epilogue. */
 export function linear(be: Backend, out: Tensor, x: Tensor, w: Tensor, b: Tensor): void {
-  be.matmul(out, x, w);
-  be.addBias(out, out, b);
+  be.matmul(out, x, w, { bias: b });
 }
 
-/** Block l's MLP: out = proj(GELU(fc(x))); fc and fcGelu (N, 4C) keep the activations for backward. */
+/**
+ * Block l's MLP: out = proj(GELU(fc(x))); fc and fcGelu (N, 4C) keep the activations for backward.
+ * The fc matmul's epilogue adds the bias and writes GELU too: two dispatches for the whole MLP.
+ */
 export function mlp(be: Backend, p: Record<string, Tensor>, l: number, out: Tensor, fc: Tensor, fcGelu: Tensor, x: Tensor): void {
-  linear(be, fc, x, p[`h${l}.mlp.fc.w`], p[`h${l}.mlp.fc.b`]);
-  be.gelu(fcGelu, fc);
+  be.matmul(fc, x, p[`h${l}.mlp.fc.w`], { bias: p[`h${l}.mlp.fc.b`], geluOut: fcGelu });
   linear(be, out, fcGelu, p[`h${l}.mlp.proj.w`], p[`h${l}.mlp.proj.b`]);
 }
 
@@ -75,7 +76,6 @@ class Activations {
   readonly dAtty: Tensor; // (N, C)
   readonly dQkv: Tensor; // (N, 3C)
   readonly dFc: Tensor; // (N, 4C)
-  readonly dFcGelu: Tensor; // (N, 4C)
 
   constructor(be: Backend, c: ModelConfig, readonly B: number, readonly T: number) {
     const N = B * T;
@@ -101,7 +101,6 @@ class Activations {
     this.dAtty = z([N, C]);
     this.dQkv = z([N, 3 * C]);
     this.dFc = z([N, 4 * C]);
-    this.dFcGelu = z([N, 4 * C]);
   }
 }
 
@@ -147,7 +146,7 @@ export class Transformer {
     const a = this.acts;
     if (!a) return;
     const all: Tensor[] = [a.posIds, a.resid0, a.tokEmb, a.posEmb, a.lnf, a.lnfMean, a.lnfRstd, a.logits, a.values,
-      a.dResid, a.dLn, a.dAtty, a.dQkv, a.dFc, a.dFcGelu];
+      a.dResid, a.dLn, a.dAtty, a.dQkv, a.dFc];
     for (const l of a.layers) all.push(...Object.values(l));
     for (const t of all) this.be.release(t);
     this.acts = null;
@@ -208,8 +207,7 @@ export class Transformer {
   private head(logits: Tensor, values: Tensor, h: Tensor): void {
     const be = this.be;
     be.matmul(logits, h, this.p.wte, { transB: true });
-    be.matmul(values, h, this.p['value.w']);
-    be.addBias(values, values, this.p['value.b']);
+    be.matmul(values, h, this.p['value.w'], { bias: this.p['value.b'] });
   }
 
   /** dH += the head's backward; the head's parameter gradients accumulate. */
@@ -279,24 +277,19 @@ export class Transformer {
       const q = (n: string) => p[`h${l}.${n}`];
       const dq = (n: string) => g[`h${l}.${n}`];
       // MLP: residOut = residMid + proj(gelu(fc(LN2(residMid)))); dResid flows through unchanged.
+      // dFc = gelu'(fc) ⊙ (dResid · projᵀ) in one matmul epilogue; the dA steps overwrite (no zero fills).
       be.biasBackward(dq('mlp.proj.b'), a.dResid);
-      be.fill(a.dFcGelu, 0);
-      matmulBackward(be, a.dFcGelu, dq('mlp.proj.w'), a.dResid, L.fcGelu, q('mlp.proj.w'), {});
-      be.fill(a.dFc, 0);
-      be.geluBackward(a.dFc, L.fc, a.dFcGelu);
+      matmulBackward(be, a.dFc, dq('mlp.proj.w'), a.dResid, L.fcGelu, q('mlp.proj.w'), {}, { overwrite: true, geluGradOf: L.fc });
       be.biasBackward(dq('mlp.fc.b'), a.dFc);
-      be.fill(a.dLn, 0);
-      matmulBackward(be, a.dLn, dq('mlp.fc.w'), a.dFc, L.ln2, q('mlp.fc.w'), {});
+      matmulBackward(be, a.dLn, dq('mlp.fc.w'), a.dFc, L.ln2, q('mlp.fc.w'), {}, { overwrite: true });
       be.layerNormBackward(a.dResid, dq('ln2.w'), dq('ln2.b'), a.dLn, L.residMid, L.ln2Mean, L.ln2Rstd, q('ln2.w'));
       // Attention: residMid = x + proj(attn(LN1(x))).
       be.biasBackward(dq('attn.proj.b'), a.dResid);
-      be.fill(a.dAtty, 0);
-      matmulBackward(be, a.dAtty, dq('attn.proj.w'), a.dResid, L.atty, q('attn.proj.w'), {});
+      matmulBackward(be, a.dAtty, dq('attn.proj.w'), a.dResid, L.atty, q('attn.proj.w'), {}, { overwrite: true });
       be.fill(a.dQkv, 0);
       be.attentionBackward(a.dQkv, a.dAtty, L.qkv, L.att, { B, T, C, H });
       be.biasBackward(dq('attn.qkv.b'), a.dQkv);
-      be.fill(a.dLn, 0);
-      matmulBackward(be, a.dLn, dq('attn.qkv.w'), a.dQkv, L.ln1, q('attn.qkv.w'), {});
+      matmulBackward(be, a.dLn, dq('attn.qkv.w'), a.dQkv, L.ln1, q('attn.qkv.w'), {}, { overwrite: true });
       be.layerNormBackward(a.dResid, dq('ln1.w'), dq('ln1.b'), a.dLn, x, L.ln1Mean, L.ln1Rstd, q('ln1.w'));
     }
     be.embeddingBackward(g.wte, a.dResid, ids);

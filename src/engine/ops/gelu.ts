@@ -48,13 +48,23 @@ export function geluBackwardRef(dx: Vec, x: Vec, dOut: Vec): void {
 
 // ---- WGSL -------------------------------------------------------------------------------------------
 
+/** WGSL `gelu_f(x)`, `gelu_grad(x)` (and their `tanh_u`): the kernels here and matmul's GELU epilogues share them. */
+export const WGSL_GELU = /* wgsl */ `
+fn tanh_u(x: f32) -> f32 {
+  return tanh(clamp(${GELU_SCALE} * (x + ${GELU_CUBIC} * x * x * x), -${TANH_CLAMP}.0, ${TANH_CLAMP}.0));
+}
+fn gelu_f(x: f32) -> f32 { return 0.5 * x * (1.0 + tanh_u(x)); }
+fn gelu_grad(x: f32) -> f32 {
+  let th = tanh_u(x);
+  let sech2 = 1.0 - th * th;
+  return 0.5 * (1.0 + th) + 0.5 * x * sech2 * ${GELU_SCALE} * (1.0 + ${3 * GELU_CUBIC} * x * x);
+}`;
+
 const header = /* wgsl */ `
 struct Params { n: u32 }
 @group(0) @binding(0) var<uniform> P: Params;
 ${WGSL_LINEAR_INDEX}
-fn tanh_u(x: f32) -> f32 {
-  return tanh(clamp(${GELU_SCALE} * (x + ${GELU_CUBIC} * x * x * x), -${TANH_CLAMP}.0, ${TANH_CLAMP}.0));
-}`;
+${WGSL_GELU}`;
 
 const GELU_FWD: Kernel = {
   name: 'gelu_fwd',
@@ -64,8 +74,7 @@ const GELU_FWD: Kernel = {
 @compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = linear_index(gid, nwg, ${WG}u);
   if (i >= P.n) { return; }
-  let xi = x[i];
-  out[i] = 0.5 * xi * (1.0 + tanh_u(xi));
+  out[i] = gelu_f(x[i]);
 }`,
 };
 
@@ -78,11 +87,7 @@ const GELU_BWD: Kernel = {
 @compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = linear_index(gid, nwg, ${WG}u);
   if (i >= P.n) { return; }
-  let xi = x[i];
-  let th = tanh_u(xi);
-  let sech2 = 1.0 - th * th;
-  let g = 0.5 * (1.0 + th) + 0.5 * xi * sech2 * ${GELU_SCALE} * (1.0 + ${3 * GELU_CUBIC} * xi * xi);
-  dx[i] = dx[i] + g * dout[i];
+  dx[i] = dx[i] + gelu_grad(x[i]) * dout[i];
 }`,
 };
 

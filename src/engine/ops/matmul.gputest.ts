@@ -4,7 +4,8 @@
  * multiples of the 64×64×16 tile (scalar loads) and on multiples of 4 (vec4 loads); the backward
  * plan on both backends; bit-identical repeat runs; and `regs` giving `tiled`'s bits exactly (the
  * two sum k in the same order, so which one runs never changes a result), and `rows` giving
- * `naive`'s bits exactly for the same reason. Shapes stay tiny: CI runs on SwiftShader.
+ * `naive`'s bits exactly for the same reason; the epilogues (bias, bias + GELU, GELU) giving the bits
+ * of matmul → addBias → gelu run separately, in every kernel. Shapes stay tiny: CI runs on SwiftShader.
  */
 import { VIEW_ALIGN, type Backend, type MatmulOptions, type Tensor } from '../backend';
 import { Rng } from '../rng';
@@ -172,7 +173,85 @@ async function sameBits(env: GpuTestEnv, shapes: Shape[], reference: Variant, va
   return reports;
 }
 
+type EpilogueCase = { bias: boolean; gelu: boolean; geluGrad?: boolean };
+const EPILOGUES: EpilogueCase[] = [{ bias: true, gelu: false }, { bias: true, gelu: true }, { bias: false, gelu: true }, { bias: false, gelu: false, geluGrad: true }];
+
+/**
+ * The fused epilogue against the separate ops on the GPU, bit for bit (out and the GELU output;
+ * for gelu'(pre) ⊙ product, the product into a scratch then geluBackward),
+ * bias + GELU with every transpose on one shape, bias alone and GELU alone untransposed, overwrite
+ * and (untransposed) accumulate, odd shapes (partial tiles, scalar loads) and a broadcast batch
+ * (each combination is its own pipeline, and SwiftShader compiles slowly); the bias a view at an
+ * offset (as parameters are); and the fused path against the CPU (which composes the ops) within
+ * MM_TOL on each variant's first shape.
+ */
+async function epilogues(env: GpuTestEnv, variant: Variant): Promise<CompareReport[]> {
+  const rng = new Rng(`matmul epilogue ${variant}`);
+  const reports: CompareReport[] = [];
+  // First shape: every transpose (vec4 loads in tiled and regs, as the model's shapes); the others untransposed.
+  const shapes = variant === 'rows' ? [ROWS_SHAPES[3], ROWS_SHAPES[1]] : [SHAPES[2], SHAPES[1], SHAPES[5]];
+  for (const [si, s] of shapes.entries()) {
+    for (const [transA, transB] of si === 0 ? TRANS : [[false, false]]) {
+      if (transA && !s.bBatched && s.Z !== null) continue;
+      const L = layout(s, transA, transB);
+      const [a, b, init] = [randn(rng, size(L.a)), randn(rng, size(L.b)), randn(rng, size(L.out))];
+      const biasArena = randn(rng, VIEW_ALIGN + s.N);
+      const pre = randn(rng, size(L.out), 3); // GELU inputs, some in the tails
+      for (const e of EPILOGUES) {
+        if ((transA || transB) && !(e.bias && e.gelu) && !e.geluGrad) continue;
+        for (const accumulate of transA || transB ? [false] : [false, true]) {
+          const name = `${variant} ${e.bias ? '+bias' : ''}${e.gelu ? '+gelu' : ''}${e.geluGrad ? '·gelu\'' : ''} ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`;
+          const build = (be: Backend, fused: boolean): Tensor[] => {
+            const [ta, tb] = [be.fromArray(a, L.a), be.fromArray(b, L.b)];
+            const out = be.fromArray(init, L.out);
+            const g = be.zeros(L.out);
+            const bias = be.view(be.fromArray(biasArena, [biasArena.length]), VIEW_ALIGN, [s.N]);
+            const opts: MatmulOptions = { transA, transB, variant, accumulate };
+            if (e.geluGrad) {
+              const tPre = be.fromArray(pre, L.out);
+              if (fused) {
+                be.matmul(out, ta, tb, { ...opts, geluGradOf: tPre });
+              } else {
+                const product = be.zeros(L.out);
+                be.matmul(product, ta, tb, { ...opts, accumulate: false });
+                if (!accumulate) be.fill(out, 0);
+                be.geluBackward(out, tPre, product);
+              }
+              return [out];
+            }
+            if (fused) {
+              be.matmul(out, ta, tb, { ...opts, bias: e.bias ? bias : undefined, geluOut: e.gelu ? g : undefined });
+            } else {
+              be.matmul(out, ta, tb, opts);
+              if (e.bias) be.addBias(out, out, bias);
+              if (e.gelu) be.gelu(g, out);
+            }
+            return e.gelu ? [out, g] : [out];
+          };
+          const fused = build(env.gpu, true);
+          const separate = build(env.gpu, false);
+          for (let i = 0; i < fused.length; i++) {
+            reports.push(compare(`${name} ${i ? 'gelu' : 'out'}: fused = separate ops bit for bit`, await env.gpu.read(fused[i]), await env.gpu.read(separate[i]), { abs: 0, rel: 0 }));
+          }
+          if (!accumulate && si === 0 && !transA && !transB) {
+            reports.push(...(await sameOnBoth(env, [`${name} out vs cpu`, `${name} gelu vs cpu`].slice(0, e.gelu ? 2 : 1), (be) => build(be, true), MM_TOL)));
+          }
+        }
+      }
+    }
+  }
+  return reports;
+}
+
 export const matmulGpuTests: GpuTest[] = [
+  {
+    name: 'matmul epilogues: bias, bias + GELU, GELU and GELU\'s backward give the separate ops\' bits in naive, tiled, regs and rows',
+    async run(env) {
+      const reports: CompareReport[] = [];
+      for (const v of ['naive', 'tiled', 'regs', 'rows'] as const) reports.push(...(await epilogues(env, v)));
+      return reports;
+    },
+  },
   { name: 'matmul naive: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'naive') },
   { name: 'matmul tiled: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'tiled') },
   { name: 'matmul regs: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'regs') },

@@ -138,6 +138,69 @@ describe('matmul on the CPU backend', () => {
   });
 });
 
+describe('matmul epilogue on the CPU backend', () => {
+  it('bias and GELU equal matmul, addBias and gelu run one after another, bit for bit (batched, accumulate)', () => {
+    const be = new CpuBackend();
+    const rng = new Rng('epilogue');
+    const a = be.fromArray(Float32Array.from(randn64(rng, 3 * 5 * 7)), [3, 5, 7]);
+    const b = be.fromArray(Float32Array.from(randn64(rng, 7 * 6)), [7, 6]);
+    const bias = be.fromArray(Float32Array.from(randn64(rng, 6)), [6]);
+    const init = Float32Array.from(randn64(rng, 3 * 5 * 6));
+    for (const accumulate of [false, true]) {
+      const fused = be.fromArray(init, [3, 5, 6]);
+      const fusedGelu = be.zeros([3, 5, 6]);
+      be.matmul(fused, a, b, { accumulate, bias, geluOut: fusedGelu });
+      const apart = be.fromArray(init, [3, 5, 6]);
+      const apartGelu = be.zeros([3, 5, 6]);
+      be.matmul(apart, a, b, { accumulate });
+      be.addBias(apart, apart, bias);
+      be.gelu(apartGelu, apart);
+      expect(Array.from(be.f(fused))).toEqual(Array.from(be.f(apart)));
+      expect(Array.from(be.f(fusedGelu))).toEqual(Array.from(be.f(apartGelu)));
+      expect(Array.from(be.f(fused))).not.toEqual(Array.from(be.f(fusedGelu))); // out keeps the pre-activation
+    }
+  });
+
+  it('geluGradOf equals the product then geluBackward, bit for bit; matmulBackward can overwrite dA', () => {
+    const be = new CpuBackend();
+    const rng = new Rng('gelu grad epilogue');
+    const r = (...shape: number[]) => be.fromArray(Float32Array.from(randn64(rng, shape.reduce((p, d) => p * d, 1))), shape);
+    const [dOut, w, pre] = [r(5, 6), r(4, 6), r(5, 4)];
+    const init = Float32Array.from(randn64(rng, 20));
+    for (const accumulate of [false, true]) {
+      const fused = be.fromArray(init, [5, 4]);
+      be.matmul(fused, dOut, w, { transB: true, accumulate, geluGradOf: pre });
+      const apart = be.fromArray(init, [5, 4]);
+      const product = be.zeros([5, 4]);
+      be.matmul(product, dOut, w, { transB: true });
+      if (!accumulate) be.fill(apart, 0);
+      be.geluBackward(apart, pre, product);
+      expect(Array.from(be.f(fused))).toEqual(Array.from(be.f(apart)));
+    }
+    // matmulBackward with dA overwritten = zero fill then accumulate; dB still accumulates.
+    const [x, dy] = [r(5, 4), r(5, 6)];
+    const dB0 = Float32Array.from(randn64(rng, 24));
+    const over = [be.fromArray(init, [5, 4]), be.fromArray(dB0, [4, 6])];
+    matmulBackward(be, over[0], over[1], dy, x, w, {}, { overwrite: true });
+    const fill = [be.fromArray(init, [5, 4]), be.fromArray(dB0, [4, 6])];
+    be.fill(fill[0], 0);
+    matmulBackward(be, fill[0], fill[1], dy, x, w, {});
+    expect(Array.from(be.f(over[0]))).toEqual(Array.from(be.f(fill[0])));
+    expect(Array.from(be.f(over[1]))).toEqual(Array.from(be.f(fill[1])));
+  });
+
+  it('rejects a bias that does not match the columns, and a GELU output that is out or the wrong size', () => {
+    const be = new CpuBackend();
+    const t = (...s: number[]) => be.zeros(s);
+    const out = t(2, 3);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { bias: t(2) })).toThrow(/bias must be 1-D with 3 values \(out's last dim\), got \[2\]/);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { bias: t(1, 3) })).toThrow(/bias must be 1-D/);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { geluOut: t(3, 3) })).toThrow(/geluOut must hold 6 values like out \[2, 3\], got \[3, 3\]/);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { geluOut: out })).toThrow(/geluOut must be another tensor than out/);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { geluGradOf: t(2, 2) })).toThrow(/geluGradOf must hold 6 values like out \[2, 3\]/);
+  });
+});
+
 describe('matmul shape errors', () => {
   const be = new CpuBackend();
   const t = (...s: number[]) => be.zeros(s);

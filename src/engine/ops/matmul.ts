@@ -11,7 +11,9 @@
  *   3. `regs`: a 32×32 tile per 8×8 threads, 4×4 per thread, no workgroup memory and no barriers.
  *   4. `rows`: M ≤ 8 (decoding), one thread per column holding every row's sum.
  * `auto` runs rows for M ≤ 8, naive below one tile, else tiled or regs as `tuneMatmuls` chose for
- * the shape (timed at start-up; the two give the same bits). Not here: fused epilogues (bias, GELU).
+ * the shape (timed at start-up; the two give the same bits). Every kernel ends in the same epilogue:
+ * optional accumulate, optional bias, optional GELU into a second output (fused `linear` and MLP
+ * layers), giving exactly the bits of matmul → addBias → gelu run one after another.
  *
  * Shape legend: Z batch (product of leading dims), M rows of op(a), K inner dim, N columns of op(b).
  */
@@ -19,6 +21,8 @@ import type { Backend, MatmulOptions, Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { MAX_GROUPS_PER_DIM, u32, type Kernel } from '../gpu/kernel';
+import { addBiasRef } from './bias';
+import { geluBackwardRef, geluRef, WGSL_GELU } from './gelu';
 import type { Vec } from './types';
 
 // ---- shapes ---------------------------------------------------------------------------------------
@@ -66,6 +70,29 @@ export function matmulDims(
   if (!sameDims(outShape, want)) throw new Error(`${where}: out must have shape ${fmt(want)}`);
   const batch = aBatch.reduce((p, d) => p * d, 1);
   return { batch, M, N, K, transA, transB, bBatched, accumulate: opts.accumulate ?? false };
+}
+
+/** Which epilogue steps a call asks for. */
+interface Epilogue { bias: boolean; gelu: boolean; geluGrad: boolean }
+
+/** Validate the epilogue tensors of out (…, M, N) = op(a)·op(b); throws a message naming the shapes. */
+function epilogueOf(out: Tensor, opts: MatmulOptions): Epilogue {
+  const N = out.shape[out.shape.length - 1];
+  if (opts.bias && (opts.bias.shape.length !== 1 || opts.bias.size !== N)) {
+    throw new Error(`matmul: bias must be 1-D with ${N} values (out's last dim), got ${fmt(opts.bias.shape)}`);
+  }
+  if (opts.geluOut) {
+    if (opts.geluOut.size !== out.size) throw new Error(`matmul: geluOut must hold ${out.size} values like out ${fmt(out.shape)}, got ${fmt(opts.geluOut.shape)}`);
+    if (opts.geluOut === out) throw new Error('matmul: geluOut must be another tensor than out (out keeps the pre-activation)');
+  }
+  if (opts.geluGradOf) {
+    if (opts.geluGradOf.size !== out.size) throw new Error(`matmul: geluGradOf must hold ${out.size} values like out ${fmt(out.shape)}, got ${fmt(opts.geluGradOf.shape)}`);
+    if (opts.geluGradOf === out) throw new Error('matmul: geluGradOf must be another tensor than out');
+  }
+  for (const [t, what] of [[opts.bias, 'bias'], [opts.geluOut, 'geluOut'], [opts.geluGradOf, 'geluGradOf']] as const) {
+    if (t && t.dtype !== 'f32') throw new Error(`matmul: ${what} must be f32, got ${t.dtype}`);
+  }
+  return { bias: !!opts.bias, gelu: !!opts.geluOut, geluGrad: !!opts.geluGradOf };
 }
 
 // ---- CPU reference ----------------------------------------------------------------------------------
@@ -126,9 +153,19 @@ export function matmulBackwardPlan(d: MatmulDims): BackwardStep[] {
 
 const flat2d = (s: readonly number[]): number[] => [s.slice(0, -1).reduce((p, x) => p * x, 1), s[s.length - 1]];
 
-/** dA (shape of a) += ∂L/∂a, dB (shape of b) += ∂L/∂b, from dOut (shape of out). Either grad may be null. */
+/** How the dA step of matmulBackward writes: `overwrite` (dA = instead of +=, no zero fill needed), `geluGradOf` (see MatmulOptions). */
+export interface BackwardDA {
+  overwrite?: boolean;
+  geluGradOf?: Tensor;
+}
+
+/**
+ * dA (shape of a) += ∂L/∂a, dB (shape of b) += ∂L/∂b, from dOut (shape of out). Either grad may be
+ * null. `da` changes how dA is written: overwritten instead of accumulated, and/or multiplied by
+ * gelu'(pre) on the way (the gradient at a GELU's input when `a` is that GELU's output).
+ */
 export function matmulBackward(
-  be: Backend, dA: Tensor | null, dB: Tensor | null, dOut: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {},
+  be: Backend, dA: Tensor | null, dB: Tensor | null, dOut: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {}, da: BackwardDA = {},
 ): void {
   const d = matmulDims(dOut.shape, a.shape, b.shape, opts);
   const src = { a, b, dOut };
@@ -138,7 +175,11 @@ export function matmulBackward(
     // Flattened (rows, last dim) views share the operands' memory: no copy.
     const x = s.flat ? be.view(src[s.x], 0, flat2d(src[s.x].shape)) : src[s.x];
     const y = s.flat ? be.view(src[s.y], 0, flat2d(src[s.y].shape)) : src[s.y];
-    be.matmul(g, x, y, { transA: s.transA, transB: s.transB, accumulate: true, variant: opts.variant });
+    const isA = s.grad === 'dA';
+    be.matmul(g, x, y, {
+      transA: s.transA, transB: s.transB, variant: opts.variant,
+      accumulate: !(isA && da.overwrite), geluGradOf: isA ? da.geluGradOf : undefined,
+    });
   }
 }
 
@@ -167,6 +208,33 @@ struct Params { M: u32, N: u32, K: u32, strideA: u32, strideB: u32, strideC: u32
 @group(0) @binding(0) var<uniform> P: Params;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;`;
 
+/** The epilogue's bindings (after a at 2 and b at 3) and functions. */
+function epilogueDecls(e: Epilogue): string {
+  let binding = 4;
+  return [
+    e.bias ? `@group(0) @binding(${binding++}) var<storage, read> bias: array<f32>;` : '',
+    e.gelu ? `@group(0) @binding(${binding++}) var<storage, read_write> gelu_out: array<f32>;` : '',
+    e.geluGrad ? `@group(0) @binding(${binding++}) var<storage, read> gelu_pre: array<f32>;` : '',
+    e.gelu || e.geluGrad ? WGSL_GELU : '',
+  ].join('\n');
+}
+
+/**
+ * WGSL that stores one output: out[o] = (gelu'(gelu_pre[o]) ·) value (+ out[o] with P.acc)
+ * (+ bias[n]), and with GELU gelu_out[o] = gelu(out[o]). Each step rounds to f32 as the separate
+ * ops would, so the fused result has their bits exactly (a kernel test holds it to that). Shared
+ * by every kernel.
+ */
+function storeOne(o: string, n: string, value: string, e: Epilogue): string {
+  return `{
+      var v = ${value};${e.geluGrad ? `\n      v = gelu_grad(gelu_pre[${o}]) * v;` : ''}
+      if (P.acc != 0u) { v = out[${o}] + v; }${e.bias ? `\n      v = v + bias[${n}];` : ''}
+      out[${o}] = v;${e.gelu ? `\n      gelu_out[${o}] = gelu_f(v);` : ''}
+    }`;
+}
+
+const epilogueName = (e: Epilogue): string => `${e.bias ? '_bias' : ''}${e.gelu ? '_gelu' : ''}${e.geluGrad ? '_dgelu' : ''}`;
+
 const kernels = new Map<string, Kernel>();
 function memo(name: string, make: () => string): Kernel {
   let k = kernels.get(name);
@@ -175,12 +243,13 @@ function memo(name: string, make: () => string): Kernel {
 }
 
 /** Version 1: one thread per output element (16×16 threads per workgroup, batch on z). */
-function naiveKernel(transA: boolean, transB: boolean): Kernel {
+function naiveKernel(transA: boolean, transB: boolean, e: Epilogue): Kernel {
   const aIdx = transA ? 'ao + k * P.M + m' : 'ao + m * P.K + k';
   const bIdx = transB ? 'bo + n * P.K + k' : 'bo + k * P.N + n';
-  return memo(`matmul_naive_tA${+transA}_tB${+transB}`, () => /* wgsl */ `${PARAMS}
+  return memo(`matmul_naive_tA${+transA}_tB${+transB}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: array<f32>;
 @group(0) @binding(3) var<storage, read> b: array<f32>;
+${epilogueDecls(e)}
 @compute @workgroup_size(16, 16) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n = gid.x;
   let m = gid.y;
@@ -190,8 +259,7 @@ function naiveKernel(transA: boolean, transB: boolean): Kernel {
   var s = 0.0;
   for (var k = 0u; k < P.K; k++) { s += a[${aIdx}] * b[${bIdx}]; }
   let o = gid.z * P.strideC + m * P.N + n;
-  if (P.acc != 0u) { s = out[o] + s; }
-  out[o] = s;
+  ${storeOne('o', 'n', 's', e)}
 }`);
 }
 
@@ -215,7 +283,7 @@ function loadChunk(name: string, off: string, rows: string, cols: string, row: s
  * WGSL that writes (or, with P.acc, adds) a thread's 4×4 block `acc[i][j]` to C[row0 + i, col0 + j]
  * of batch entry `z`, skipping what falls outside M × N. Shared by `tiled` and `regs`.
  */
-function storeBlock(row0: string, col0: string, z: string): string {
+function storeBlock(row0: string, col0: string, z: string, e: Epilogue): string {
   return `for (var i = 0u; i < 4u; i++) {
     let m = ${row0} + i;
     if (m >= P.M) { break; }
@@ -223,9 +291,7 @@ function storeBlock(row0: string, col0: string, z: string): string {
       let n = ${col0} + j;
       if (n >= P.N) { break; }
       let o = ${z} * P.strideC + m * P.N + n;
-      var s = acc[i][j];
-      if (P.acc != 0u) { s = out[o] + s; }
-      out[o] = s;
+      ${storeOne('o', 'n', 'acc[i][j]', e)}
     }
   }`;
 }
@@ -236,7 +302,7 @@ function storeBlock(row0: string, col0: string, z: string): string {
  * so the inner loop is two vec4 reads and four vec4 FMAs into a 4×4 block per thread. Each of the
  * 256 threads loads one 4-chunk of each 64×16 operand tile along that operand's contiguous dim.
  */
-function tiledKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean): Kernel {
+function tiledKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue): Kernel {
   // A chunk: transA=false: A is (M, K), chunk along k; transA=true: A is (K, M), chunk along m.
   const loadA = transA
     ? `let r = t / 16u; let c = (t % 16u) * 4u; var v = vec4<f32>(0.0);
@@ -254,9 +320,10 @@ function tiledKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: bool
     ${loadChunk('b', 'bo', 'P.K', 'P.N', 'k0 + r', 'n0 + c', vecB)}
     Bs[r * 16u + c / 4u] = v;`;
   const arr = (vec: boolean): string => (vec ? 'array<vec4<f32>>' : 'array<f32>');
-  return memo(`matmul_tiled_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}`, () => /* wgsl */ `${PARAMS}
+  return memo(`matmul_tiled_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: ${arr(vecA)};
 @group(0) @binding(3) var<storage, read> b: ${arr(vecB)};
+${epilogueDecls(e)}
 var<workgroup> As: array<vec4<f32>, ${(TK * TILE) / 4}>;
 var<workgroup> Bs: array<vec4<f32>, ${(TK * TILE) / 4}>;
 @compute @workgroup_size(16, 16) fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
@@ -280,7 +347,7 @@ var<workgroup> Bs: array<vec4<f32>, ${(TK * TILE) / 4}>;
     }
     workgroupBarrier();
   }
-  ${storeBlock('m0 + lid.y * 4u', 'n0 + lid.x * 4u', 'wid.z')}
+  ${storeBlock('m0 + lid.y * 4u', 'n0 + lid.x * 4u', 'wid.z', e)}
 }`);
 }
 
@@ -294,14 +361,15 @@ const ROWS_WG = 64;
  * op(B)[k, n] once for every row, where `naive` reads it M times and `tiled` computes a 64-row tile of which M rows are kept. Each sum runs k = 0,
  * 1, 2, … in order like `naive`'s, so the two give the same bits (a test holds them to that).
  */
-function rowsKernel(transA: boolean, transB: boolean, M: number): Kernel {
+function rowsKernel(transA: boolean, transB: boolean, M: number, e: Epilogue): Kernel {
   const aIdx = (m: number): string => (transA ? `ao + k * ${M}u + ${m}u` : `ao + ${m}u * P.K + k`);
   const bIdx = transB ? 'bo + n * P.K + k' : 'bo + k * P.N + n';
   const rows = Array.from({ length: M }, (_, m) => m);
   // M is baked in (one pipeline per M ≤ ROWS_MAX_M), so each row's sum is its own register.
-  return memo(`matmul_rows_tA${+transA}_tB${+transB}_M${M}`, () => /* wgsl */ `${PARAMS}
+  return memo(`matmul_rows_tA${+transA}_tB${+transB}_M${M}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: array<f32>;
 @group(0) @binding(3) var<storage, read> b: array<f32>;
+${epilogueDecls(e)}
 @compute @workgroup_size(${ROWS_WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n = gid.x;
   if (n >= P.N) { return; }
@@ -313,7 +381,7 @@ function rowsKernel(transA: boolean, transB: boolean, M: number): Kernel {
     ${rows.map((m) => `s${m} += a[${aIdx(m)}] * bv;`).join('\n    ')}
   }
   let o = gid.z * P.strideC + n;
-  ${rows.map((m) => `if (P.acc != 0u) { s${m} = out[o + ${m}u * P.N] + s${m}; }\n  out[o + ${m}u * P.N] = s${m};`).join('\n  ')}
+  ${rows.map((m) => storeOne(`o + ${m}u * P.N`, 'n', `s${m}`, e)).join('\n  ')}
 }`);
 }
 
@@ -329,7 +397,7 @@ const REGS_TILE = 32;
  * op(A)[m, k]·op(B)[k, n] for k = 0, 1, 2, … in the same order as `tiled` (padding with zero
  * products past K, as `tiled` does), so the two give the same bits; a test holds them to that.
  */
-function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean): Kernel {
+function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue): Kernel {
   // Transposed operand: ra[r] = 4 values of row k0 + r of a along m, turned into a4 (same for rb).
   const loadA = transA
     ? `var ra: array<vec4<f32>, 4>;
@@ -342,9 +410,10 @@ function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boole
     for (var i = 0u; i < 4u; i++) { b4[i] = vec4<f32>(rb[0][i], rb[1][i], rb[2][i], rb[3][i]); }`
     : `for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('b', 'bo', 'P.K', 'P.N', 'k0 + r', 'n0', vecB)} b4[r] = v; }`;
   const arr = (vec: boolean): string => (vec ? 'array<vec4<f32>>' : 'array<f32>');
-  return memo(`matmul_regs_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}`, () => /* wgsl */ `${PARAMS}
+  return memo(`matmul_regs_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: ${arr(vecA)};
 @group(0) @binding(3) var<storage, read> b: ${arr(vecB)};
+${epilogueDecls(e)}
 @compute @workgroup_size(8, 8) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let m0 = gid.y * 4u;
   let n0 = gid.x * 4u;
@@ -365,7 +434,7 @@ function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boole
       acc[3] += a4[3][kk] * bv;
     }
   }
-  ${storeBlock('m0', 'n0', 'gid.z')}
+  ${storeBlock('m0', 'n0', 'gid.z', e)}
 }`);
 }
 
@@ -513,7 +582,20 @@ export function matmulCpuFast(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
 }
 
 export function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions): void {
-  matmulCpuFast(be.f(out), be.f(a), be.f(b), matmulDims(out.shape, a.shape, b.shape, opts));
+  const d = matmulDims(out.shape, a.shape, b.shape, opts);
+  epilogueOf(out, opts);
+  const o = be.f(out);
+  if (opts.geluGradOf) {
+    // The product into a scratch, then geluBackward's arithmetic (which accumulates).
+    const product = new Float32Array(out.size);
+    matmulCpuFast(product, be.f(a), be.f(b), { ...d, accumulate: false });
+    if (!d.accumulate) o.fill(0);
+    geluBackwardRef(o, be.f(opts.geluGradOf), product);
+  } else {
+    matmulCpuFast(o, be.f(a), be.f(b), d);
+  }
+  if (opts.bias) addBiasRef(o, o, be.f(opts.bias), d.batch * d.M, d.N);
+  if (opts.geluOut) geluRef(be.f(opts.geluOut), o);
 }
 
 /** Which kernel `variant` resolves to for these dims. */
@@ -528,6 +610,8 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
     if (t.dtype !== 'f32') throw new Error(`matmul: ${what} must be f32, got ${t.dtype}`);
   }
   let d = matmulDims(out.shape, a.shape, b.shape, opts);
+  const e = epilogueOf(out, opts);
+  const bound = [out, a, b, ...[opts.bias, opts.geluOut, opts.geluGradOf].filter((t): t is Tensor => !!t)];
   // A broadcast b with an untransposed a is one big 2-D matmul: fold the batch into M.
   if (!d.bBatched && d.batch > 1) d = { ...d, M: d.batch * d.M, batch: 1 };
   const { M, N, K } = d;
@@ -538,19 +622,19 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
   let variant = pickMatmulVariant(d, opts.variant);
   if (variant === 'tiled' && (opts.variant ?? 'auto') === 'auto') variant = be.matmulChooser.pick(d);
   if (variant === 'naive') {
-    be.dispatch(naiveKernel(d.transA, d.transB), [out, a, b], uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
+    be.dispatch(naiveKernel(d.transA, d.transB, e), bound, uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
     return;
   }
   if (variant === 'rows') {
     if (M > ROWS_MAX_M) throw new Error(`matmul: the rows kernel takes at most ${ROWS_MAX_M} rows of op(a), got ${M}`);
-    be.dispatch(rowsKernel(d.transA, d.transB, M), [out, a, b], uniforms, [Math.ceil(N / ROWS_WG), 1, d.batch]);
+    be.dispatch(rowsKernel(d.transA, d.transB, M, e), bound, uniforms, [Math.ceil(N / ROWS_WG), 1, d.batch]);
     return;
   }
   const vecA = (d.transA ? M : K) % 4 === 0; // a's contiguous dim
   const vecB = (d.transB ? K : N) % 4 === 0; // b's contiguous dim
   if (variant === 'regs') {
-    be.dispatch(regsKernel(d.transA, d.transB, vecA, vecB), [out, a, b], uniforms, [Math.ceil(N / REGS_TILE), Math.ceil(M / REGS_TILE), d.batch]);
+    be.dispatch(regsKernel(d.transA, d.transB, vecA, vecB, e), bound, uniforms, [Math.ceil(N / REGS_TILE), Math.ceil(M / REGS_TILE), d.batch]);
     return;
   }
-  be.dispatch(tiledKernel(d.transA, d.transB, vecA, vecB), [out, a, b], uniforms, [Math.ceil(N / TILE), Math.ceil(M / TILE), d.batch]);
+  be.dispatch(tiledKernel(d.transA, d.transB, vecA, vecB, e), bound, uniforms, [Math.ceil(N / TILE), Math.ceil(M / TILE), d.batch]);
 }
