@@ -138,8 +138,9 @@ export function attendLanes(maxT: number, hs: number): number {
  */
 function attendKernel(hs: number, lanes: number): Kernel {
   const wg = attendThreads(hs);
-  return lanes === 1 ? attendOneLaneKernel(hs, wg) : {
-    name: `kv_attend_split_${hs}_${lanes}`,
+  const one = lanes === 1;
+  return {
+    name: one ? `kv_attend_thread_${hs}` : `kv_attend_split_${hs}_${lanes}`,
     code: /* wgsl */ `${PARAMS}
 ${WGSL_LINEAR_INDEX}
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
@@ -150,10 +151,10 @@ ${WGSL_LINEAR_INDEX}
 @group(0) @binding(6) var<storage, read> len: array<i32>;
 const HS = ${hs}u;
 const G = ${lanes}u;
-const WG = ${wg}u;
+const WG = ${wg}u;${one ? '' : `
 var<workgroup> pm: array<f32, WG>;
 var<workgroup> pl: array<f32, WG>;
-var<workgroup> pacc: array<f32, ${wg * hs}>;
+var<workgroup> pacc: array<f32, ${wg * hs}>;`}
 @compute @workgroup_size(${wg}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_id) lid3: vec3<u32>) {
   let lid = lid3.x;
   let item = linear_index(gid, nwg, WG) / G;
@@ -184,7 +185,10 @@ var<workgroup> pacc: array<f32, ${wg * hs}>;
       m = mNew;
     }
   }
-  pm[lid] = m;
+${one ? `  if (!valid) { return; }
+  let o = (b * P.S + j) * P.C + h * HS;
+  for (var i = 0u; i < HS; i++) { out[o + i] = select(0.0, acc[i] / l, live); }
+` : `  pm[lid] = m;
   pl[lid] = l;
   for (var i = 0u; i < HS; i++) { pacc[lid * HS + i] = acc[i]; }
   workgroupBarrier();
@@ -203,54 +207,7 @@ var<workgroup> pacc: array<f32, ${wg * hs}>;
     }
     out[o + i] = select(0.0, num / den, live);
   }
-}`,
-  };
-}
-
-function attendOneLaneKernel(hs: number, wg: number): Kernel {
-  return {
-    name: `kv_attend_thread_${hs}`,
-    code: /* wgsl */ `${PARAMS}
-${WGSL_LINEAR_INDEX}
-@group(0) @binding(1) var<storage, read_write> out: array<f32>;
-@group(0) @binding(2) var<storage, read> kc: array<f32>;
-@group(0) @binding(3) var<storage, read> vc: array<f32>;
-@group(0) @binding(4) var<storage, read> qkv: array<f32>;
-@group(0) @binding(5) var<storage, read> start: array<i32>;
-@group(0) @binding(6) var<storage, read> len: array<i32>;
-const HS = ${hs}u;
-@compute @workgroup_size(${wg}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let item = linear_index(gid, nwg, ${wg}u);
-  if (item >= P.B * P.S * P.H) { return; }
-  let h = item % P.H;
-  let j = (item / P.H) % P.S;
-  let b = item / (P.H * P.S);
-  let pos = start[b] + i32(j);
-  let live = i32(j) < len[b] && pos >= 0 && pos < i32(P.maxT);
-  let o = (b * P.S + j) * P.C + h * HS;
-  if (!live) {
-    for (var i = 0u; i < HS; i++) { out[o + i] = 0.0; }
-    return;
-  }
-  var q: array<f32, HS>;
-  var acc: array<f32, HS>;
-  var m = -3.4e38;
-  var l = 0.0;
-  let q0 = (b * P.S + j) * 3u * P.C + h * HS;
-  for (var i = 0u; i < HS; i++) { q[i] = qkv[q0 + i] * P.scale; }
-  for (var u = 0u; u <= u32(pos); u++) {
-    let base = (b * P.maxT + u) * P.C + h * HS;
-    var s = 0.0;
-    for (var i = 0u; i < HS; i++) { s += q[i] * kc[base + i]; }
-    let mNew = max(m, s);
-    let c = exp(m - mNew);
-    let e = exp(s - mNew);
-    l = l * c + e;
-    for (var i = 0u; i < HS; i++) { acc[i] = acc[i] * c + e * vc[base + i]; }
-    m = mNew;
-  }
-  for (var i = 0u; i < HS; i++) { out[o + i] = acc[i] / l; }
-}`,
+`}}`,
   };
 }
 
