@@ -39,7 +39,7 @@ export interface BenchResult {
   quick: boolean;
   rows: BenchRow[];
   /** tiled / naive throughput at each square size (> 1: tiled is faster). */
-  speedups: { size: number; naiveMs: number | null; tiledMs: number | null; regsMs: number | null; speedup: number | null }[];
+  speedups: { size: number; naiveMs: number | null; tiledMs: number | null; regsMs: number | null; regs8Ms: number | null; speedup: number | null }[];
   totalSeconds: number;
 }
 
@@ -128,7 +128,7 @@ async function run(opts: { quick?: boolean } = {}): Promise<BenchResult> {
   const speedups: BenchResult['speedups'] = [];
   for (const n of sizes) {
     const ms: Record<string, number | null> = {};
-    for (const variant of ['naive', 'tiled', 'regs'] as const) {
+    for (const variant of ['naive', 'tiled', 'regs', 'regs8'] as const) {
       // 1024 warms the same kernel at 512 (a second 1024 naive run costs ~15 s on SwiftShader).
       const w = n >= 1024 ? 512 : n;
       const small = { a: randT(be, rng, [w, w]), b: randT(be, rng, [w, w]), out: be.zeros([w, w]) };
@@ -148,16 +148,16 @@ async function run(opts: { quick?: boolean } = {}): Promise<BenchResult> {
       ms[variant] = row.ms;
     }
     const speedup = ms.naive !== null && ms.tiled !== null ? ms.naive / ms.tiled : null;
-    speedups.push({ size: n, naiveMs: ms.naive, tiledMs: ms.tiled, regsMs: ms.regs, speedup });
+    speedups.push({ size: n, naiveMs: ms.naive, tiledMs: ms.tiled, regsMs: ms.regs, regs8Ms: ms.regs8, speedup });
   }
 
   // ---- every op at a model-like shape (micro preset) ------------------------------------------------
   const [B, T, C, H, V] = [4, 128, 128, 4, 1024];
   const N = B * T;
   const P = 1 << 20; // ≈ the micro preset's parameter count
-  /** Both big-matmul kernels on one model shape (the start-up choice picks between them). */
+  /** The three big-matmul kernels on one model shape (the start-up choice picks between them). */
   const mm = async (name: string, M: number, K: number, Nn: number, transA: boolean, transB: boolean) => {
-    for (const variant of ['tiled', 'regs'] as const) {
+    for (const variant of ['tiled', 'regs', 'regs8'] as const) {
       await bench(`matmul ${variant} ${name}`, `(${M}x${K})·(${K}x${Nn})${transA ? ' tA' : ''}${transB ? ' tB' : ''}`, 2 * M * K * Nn, () => {
         const a = randT(be, rng, transA ? [K, M] : [M, K]);
         const b = randT(be, rng, transB ? [Nn, K] : [K, Nn]);

@@ -252,7 +252,7 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
   const matmulTuning: MatmulTuneRow[] = [];
   const tune = async (what: string): Promise<void> => {
     const rows = await tuneMatmuls(be);
-    for (const r of rows) log(`  matmul ${r.shape}: tiled ${r.tiledMs.toFixed(1)} ms, regs ${r.regsMs.toFixed(1)} ms -> ${r.choice} (${what})`);
+    for (const r of rows) log(`  matmul ${r.shape}: tiled ${r.tiledMs.toFixed(1)} ms, regs ${r.regsMs.toFixed(1)} ms, regs8 ${r.regs8Ms.toFixed(1)} ms -> ${r.choice} (${what})`);
     matmulTuning.push(...rows);
   };
 

@@ -56,7 +56,7 @@ function table(r: BenchResult): string {
     ...body.map(line),
     '',
     'matmul tiled vs naive (speedup = naive ms / tiled ms):',
-    ...r.speedups.map((s) => `  ${s.size}^3: naive ${fmt(s.naiveMs, 1)} ms, tiled ${fmt(s.tiledMs, 1)} ms, speedup ${fmt(s.speedup, 2)}x; regs ${fmt(s.regsMs, 1)} ms`),
+    ...r.speedups.map((s) => `  ${s.size}^3: naive ${fmt(s.naiveMs, 1)} ms, tiled ${fmt(s.tiledMs, 1)} ms, speedup ${fmt(s.speedup, 2)}x; regs ${fmt(s.regsMs, 1)} ms, regs8 ${fmt(s.regs8Ms, 1)} ms`),
     '',
     `total ${r.totalSeconds.toFixed(1)} s${r.quick ? ' (--quick)' : ''}`,
   ];
@@ -94,9 +94,9 @@ function peersTable(r: PeersResult): string {
     out.push(`| ${d.B} | ${ms(d.stepMs.medianMs)} | ${d.tokensPerSecond.toFixed(1)} | ${d1 ? (d.stepMs.medianMs / d1.stepMs.medianMs).toFixed(2) : '-'} | ${ms(d.hostSampleMs)} |`);
   }
   if (r.matmulTuning.length > 0) {
-    out.push('', 'matmul kernel chosen at start-up per shape (tiled or regs; same bits either way):', '',
-      '| shape | calls before | tiled ms | regs ms | chosen |', '|---|---:|---:|---:|---|',
-      ...r.matmulTuning.map((m) => `| ${m.shape} | ${m.calls} | ${ms(m.tiledMs)} | ${ms(m.regsMs)} | ${m.choice} |`));
+    out.push('', 'matmul kernel chosen at start-up per shape (tiled, regs or regs8; same bits whichever):', '',
+      '| shape | calls before | tiled ms | regs ms | regs8 ms | chosen |', '|---|---:|---:|---:|---:|---|',
+      ...r.matmulTuning.map((m) => `| ${m.shape} | ${m.calls} | ${ms(m.tiledMs)} | ${ms(m.regsMs)} | ${ms(m.regs8Ms)} | ${m.choice} |`));
   }
   out.push('', `decodeBatch64OverBatch1 = ${r.decodeBatch64OverBatch1 === null ? 'n/a' : r.decodeBatch64OverBatch1.toFixed(2)}`,
     `losses (ours / tfjs, first steps): ${t.oursLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')} / ${t.tfjsLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')}`,

@@ -34,7 +34,7 @@ export interface MatmulOptions {
   /** out += result instead of out = result (gradient accumulation). */
   accumulate?: boolean;
   /** Kernel choice on webgpu (`rows`: at most 8 rows of op(a)); `auto` picks by shape. Ignored on cpu. */
-  variant?: 'auto' | 'naive' | 'tiled' | 'regs' | 'rows';
+  variant?: 'auto' | 'naive' | 'tiled' | 'regs' | 'regs8' | 'rows';
   /**
    * Epilogue: add bias (N), broadcast over rows, after the product (and after `accumulate`'s add):
    * the same numbers as matmul then addBias(out, out, bias), in one pass.

@@ -37,7 +37,7 @@ async function forwardBackward(be: Backend, cfg: ModelConfig, weights: Float32Ar
 
 export const modelGpuTests: GpuTest[] = [
   {
-    name: 'matmul start-up choice: tuneMatmuls times the model\'s big matmuls; tiled or regs, same bits',
+    name: 'matmul start-up choice: tuneMatmuls times the model\'s big matmuls; tiled, regs or regs8, same bits',
     async run(env) {
       const cfg: ModelConfig = { vocabSize: 96, contextLength: 48, channels: 64, layers: 1, heads: 2 };
       const [B, T] = [2, 40]; // 80 rows: the QKV, MLP and logits matmuls and their gradients are big enough for tiled
@@ -52,10 +52,12 @@ export const modelGpuTests: GpuTest[] = [
       const rows = await tuneMatmuls(be, { samples: 1, maxShapes: 3 });
       if (rows.length === 0) throw new Error('tuneMatmuls timed no shape: the model\'s matmuls did not reach the tiled kernel');
       for (const r of rows) {
-        if (!(r.tiledMs > 0 && r.regsMs > 0 && Number.isFinite(r.tiledMs + r.regsMs))) throw new Error(`tuneMatmuls: bad timing ${JSON.stringify(r)}`);
+        if (!(r.tiledMs > 0 && r.regsMs > 0 && r.regs8Ms > 0 && Number.isFinite(r.tiledMs + r.regsMs + r.regs8Ms))) throw new Error(`tuneMatmuls: bad timing ${JSON.stringify(r)}`);
       }
       be.matmulChooser.force('regs');
       const regs = await run();
+      be.matmulChooser.force('regs8');
+      const regs8 = await run();
       be.matmulChooser.force('tiled');
       const tiled = await run();
       const exact = { abs: 0, rel: 0 };
@@ -63,6 +65,8 @@ export const modelGpuTests: GpuTest[] = [
         compare(`regs everywhere: logits (tuned ${rows.map((r) => `${r.shape} ${r.choice}`).join(', ')})`, regs.logits, first.logits, exact),
         compare('regs everywhere: values', regs.values, first.values, exact),
         compare('regs everywhere: gradient arena', regs.grads, first.grads, exact),
+        compare('regs8 everywhere: logits', regs8.logits, first.logits, exact),
+        compare('regs8 everywhere: gradient arena', regs8.grads, first.grads, exact),
         compare('tiled everywhere: gradient arena', tiled.grads, first.grads, exact),
       ];
     },

@@ -1,9 +1,9 @@
 /**
- * GPU tests for matmul: the four kernels (naive, tiled, regs; rows on its shapes, M ≤ 8) against the CPU reference for every
+ * GPU tests for matmul: the five kernels (naive, tiled, regs, regs8; rows on its shapes, M ≤ 8) against the CPU reference for every
  * (transA, transB), 2-D / batched / broadcast b, overwrite and accumulate, on shapes that are not
  * multiples of the 64×64×16 tile (scalar loads) and on multiples of 4 (vec4 loads); the backward
- * plan on both backends; bit-identical repeat runs; and `regs` giving `tiled`'s bits exactly (the
- * two sum k in the same order, so which one runs never changes a result), and `rows` giving
+ * plan on both backends; bit-identical repeat runs; and `regs` and `regs8` giving `tiled`'s bits
+ * exactly (the three sum k in the same order, so which one runs never changes a result), and `rows` giving
  * `naive`'s bits exactly for the same reason; the epilogues (bias, bias + GELU, GELU) giving the bits
  * of matmul → addBias → gelu run separately, in every kernel. Shapes stay tiny: CI runs on SwiftShader.
  */
@@ -16,7 +16,7 @@ import { matmulBackward } from './matmul';
 /** f32 sums of up to ~70 products of N(0,1) values: allow a little more than the default. */
 const MM_TOL: Tolerance = { abs: 1e-4, rel: 1e-4 };
 
-type Variant = 'naive' | 'tiled' | 'regs' | 'rows';
+type Variant = 'naive' | 'tiled' | 'regs' | 'regs8' | 'rows';
 
 interface Shape {
   /** Batch size, or null for plain 2-D. */
@@ -245,39 +245,40 @@ async function epilogues(env: GpuTestEnv, variant: Variant): Promise<CompareRepo
 
 export const matmulGpuTests: GpuTest[] = [
   {
-    name: 'matmul epilogues: bias, bias + GELU, GELU and GELU\'s backward give the separate ops\' bits in naive, tiled, regs and rows',
+    name: 'matmul epilogues: bias, bias + GELU, GELU and GELU\'s backward give the separate ops\' bits in naive, tiled, regs, regs8 and rows',
     async run(env) {
       const reports: CompareReport[] = [];
-      for (const v of ['naive', 'tiled', 'regs', 'rows'] as const) reports.push(...(await epilogues(env, v)));
+      for (const v of ['naive', 'tiled', 'regs', 'regs8', 'rows'] as const) reports.push(...(await epilogues(env, v)));
       return reports;
     },
   },
   { name: 'matmul naive: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'naive') },
   { name: 'matmul tiled: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'tiled') },
   { name: 'matmul regs: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'regs') },
+  { name: 'matmul regs8: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'regs8') },
   {
-    name: 'matmul regs gives the tiled kernel\'s bits exactly',
-    run: (env) => sameBits(env, [...SHAPES, { Z: null, M: 130, K: 70, N: 68, bBatched: false }], 'tiled', ['regs']),
+    name: 'matmul regs and regs8 give the tiled kernel\'s bits exactly',
+    run: (env) => sameBits(env, [...SHAPES, { Z: null, M: 130, K: 70, N: 68, bBatched: false }], 'tiled', ['regs', 'regs8']),
   },
   { name: 'matmul rows (M <= 8): transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'rows') },
   // ...and what `auto` runs at M <= 8 (rows) too.
   { name: 'matmul rows gives the naive kernel\'s bits exactly', run: (env) => sameBits(env, ROWS_SHAPES, 'naive', ['rows', 'auto']) },
   {
-    name: 'matmul backward: naive, tiled and regs, batched and broadcast',
+    name: 'matmul backward: naive, tiled, regs and regs8, batched and broadcast',
     async run(env) {
-      return [...(await backwardAll(env, 'naive')), ...(await backwardAll(env, 'tiled')), ...(await backwardAll(env, 'regs'))];
+      return [...(await backwardAll(env, 'naive')), ...(await backwardAll(env, 'tiled')), ...(await backwardAll(env, 'regs')), ...(await backwardAll(env, 'regs8'))];
     },
   },
   {
-    name: 'matmul on arena views (offset bindings): naive, tiled and regs',
+    name: 'matmul on arena views (offset bindings): naive, tiled, regs and regs8',
     async run(env) {
-      return [...(await onViews(env, 'naive')), ...(await onViews(env, 'tiled')), ...(await onViews(env, 'regs'))];
+      return [...(await onViews(env, 'naive')), ...(await onViews(env, 'tiled')), ...(await onViews(env, 'regs')), ...(await onViews(env, 'regs8'))];
     },
   },
   {
-    name: 'matmul determinism: naive, tiled, regs and auto twice give identical bits',
+    name: 'matmul determinism: naive, tiled, regs, regs8 and auto twice give identical bits',
     async run(env) {
-      return [await repeatable(env, 'naive'), await repeatable(env, 'tiled'), await repeatable(env, 'regs'), await repeatable(env, 'auto')];
+      return [await repeatable(env, 'naive'), await repeatable(env, 'tiled'), await repeatable(env, 'regs'), await repeatable(env, 'regs8'), await repeatable(env, 'auto')];
     },
   },
 ];

@@ -3,15 +3,16 @@
  * `a` and `out`; `b` is either batched the same way or 2-D and broadcast over the batch.
  * Here: shape resolution (with errors that name the shapes), the CPU reference (a plain triple
  * loop, the spec), the backward written as a plan of forward matmuls with transposed operands
- * (no transpose is ever materialised), and four WGSL kernels:
+ * (no transpose is ever materialised), and five WGSL kernels:
  *   1. `naive`: one thread per output element, K loop from global memory.
  *   2. `tiled`: a 64×64 tile of C per workgroup of 16×16 threads, each thread a 4×4 register block,
  *      A and B staged through `var<workgroup>` memory 16 values of K at a time, vec4 loads where
  *      the operand's contiguous dim is a multiple of 4, bounds-checked loads everywhere else.
  *   3. `regs`: a 32×32 tile per 8×8 threads, 4×4 per thread, no workgroup memory and no barriers.
  *   4. `rows`: M ≤ 8 (decoding), one thread per column holding every row's sum.
- * `auto` runs rows for M ≤ 8, naive below one tile, else tiled or regs as `tuneMatmuls` chose for
- * the shape (timed at start-up; the two give the same bits). Every kernel ends in the same epilogue:
+ *   5. `regs8`: `regs` with 8×8 per thread (a 64×64 tile).
+ * `auto` runs rows for M ≤ 8, naive below one tile, else tiled, regs or regs8 as `tuneMatmuls`
+ * chose for the shape (timed at start-up; the three give the same bits). Every kernel ends in the same epilogue:
  * optional accumulate, optional bias, optional GELU into a second output (fused `linear` and MLP
  * layers), giving exactly the bits of matmul → addBias → gelu run one after another.
  *
@@ -281,7 +282,7 @@ function loadChunk(name: string, off: string, rows: string, cols: string, row: s
 
 /**
  * WGSL that writes (or, with P.acc, adds) a thread's 4×4 block `acc[i][j]` to C[row0 + i, col0 + j]
- * of batch entry `z`, skipping what falls outside M × N. Shared by `tiled` and `regs`.
+ * of batch entry `z`, skipping what falls outside M × N (`tiled`'s store).
  */
 function storeBlock(row0: string, col0: string, z: string, e: Epilogue): string {
   return `for (var i = 0u; i < 4u; i++) {
@@ -385,60 +386,70 @@ ${epilogueDecls(e)}
 }`);
 }
 
-/** Side of the output block of one `regs` workgroup (8×8 threads, 4×4 outputs each). */
-const REGS_TILE = 32;
+/** Outputs per thread of the register kernels: `regs` 4×4 (a 32×32 tile per 8×8 threads), `regs8` 8×8 (64×64). */
+const REGS_BLOCK = { regs: { RM: 4, CN: 1 }, regs8: { RM: 8, CN: 2 } } as const;
 
 /**
- * Version 3: registers only. Each thread owns a 4×4 block of C and walks K four at a time, loading
- * a 4×4 block of op(A) and of op(B) straight from storage (vec4 along each operand's contiguous dim
- * where it is a multiple of 4), transposing in registers where needed. No workgroup memory and no
- * barriers: on a software adapter, where a barrier costs a context switch, this can beat `tiled`;
- * on a GPU, `tiled`'s shared-memory reuse usually wins. Each output accumulates
- * op(A)[m, k]·op(B)[k, n] for k = 0, 1, 2, … in the same order as `tiled` (padding with zero
- * products past K, as `tiled` does), so the two give the same bits; a test holds them to that.
+ * Versions 3 and 5: registers only. Each of 8×8 threads owns an RM × 4·CN block of C (`regs`
+ * 4×4, `regs8` 8×8) and walks K four at a time, loading RM×4 values of op(A) and 4×4·CN of op(B)
+ * straight from storage (vec4 along each operand's contiguous dim where it is a multiple of 4),
+ * transposing in registers where needed. No workgroup memory and no barriers: on a software
+ * adapter, where a barrier costs a context switch, this can beat `tiled`; on a GPU, `tiled`'s
+ * shared-memory reuse usually wins. The bigger block needs fewer loads per FMA and more registers
+ * (on SwiftShader `regs8` beats `tiled` at most 512-row shapes, `regs` at 16–64 rows). Each output
+ * accumulates op(A)[m, k]·op(B)[k, n] for k = 0, 1, 2, … in the same order as `tiled` (padding
+ * with zero products past K, as `tiled` does), so all three give the same bits; a test holds them
+ * to that.
  */
-function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue): Kernel {
-  // Transposed operand: ra[r] = 4 values of row k0 + r of a along m, turned into a4 (same for rb).
+function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue, RM: number, CN: number): Kernel {
+  const RA = RM / 4; // vec4 chunks of A along m (transposed A: a is (K, M))
   const loadA = transA
-    ? `var ra: array<vec4<f32>, 4>;
-    for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('a', 'ao', 'P.K', 'P.M', 'k0 + r', 'm0', vecA)} ra[r] = v; }
-    for (var i = 0u; i < 4u; i++) { a4[i] = vec4<f32>(ra[0][i], ra[1][i], ra[2][i], ra[3][i]); }`
-    : `for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('a', 'ao', 'P.M', 'P.K', 'm0 + r', 'k0', vecA)} a4[r] = v; }`;
+    ? `for (var r = 0u; r < 4u; r++) { for (var c = 0u; c < ${RA}u; c++) { var v = vec4<f32>(0.0); ${loadChunk('a', 'ao', 'P.K', 'P.M', 'k0 + r', 'm0 + 4u * c', vecA)} for (var i = 0u; i < 4u; i++) { a4[4u * c + i][r] = v[i]; } } }`
+    : `for (var r = 0u; r < ${RM}u; r++) { var v = vec4<f32>(0.0); ${loadChunk('a', 'ao', 'P.M', 'P.K', 'm0 + r', 'k0', vecA)} a4[r] = v; }`;
   const loadB = transB
-    ? `var rb: array<vec4<f32>, 4>;
-    for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('b', 'bo', 'P.N', 'P.K', 'n0 + r', 'k0', vecB)} rb[r] = v; }
-    for (var i = 0u; i < 4u; i++) { b4[i] = vec4<f32>(rb[0][i], rb[1][i], rb[2][i], rb[3][i]); }`
-    : `for (var r = 0u; r < 4u; r++) { var v = vec4<f32>(0.0); ${loadChunk('b', 'bo', 'P.K', 'P.N', 'k0 + r', 'n0', vecB)} b4[r] = v; }`;
+    ? `for (var r = 0u; r < ${4 * CN}u; r++) { var v = vec4<f32>(0.0); ${loadChunk('b', 'bo', 'P.N', 'P.K', 'n0 + r', 'k0', vecB)} for (var kk = 0u; kk < 4u; kk++) { b4[kk * ${CN}u + r / 4u][r % 4u] = v[kk]; } }`
+    : `for (var r = 0u; r < 4u; r++) { for (var c = 0u; c < ${CN}u; c++) { var v = vec4<f32>(0.0); ${loadChunk('b', 'bo', 'P.K', 'P.N', 'k0 + r', 'n0 + 4u * c', vecB)} b4[r * ${CN}u + c] = v; } }`;
   const arr = (vec: boolean): string => (vec ? 'array<vec4<f32>>' : 'array<f32>');
-  return memo(`matmul_regs_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
+  return memo(`matmul_regs${RM}x${4 * CN}_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: ${arr(vecA)};
 @group(0) @binding(3) var<storage, read> b: ${arr(vecB)};
 ${epilogueDecls(e)}
 @compute @workgroup_size(8, 8) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-  let m0 = gid.y * 4u;
-  let n0 = gid.x * 4u;
+  let m0 = gid.y * ${RM}u;
+  let n0 = gid.x * ${4 * CN}u;
   if (m0 >= P.M || n0 >= P.N) { return; }
   let ao = gid.z * P.strideA;
   let bo = gid.z * P.strideB;
-  var acc: array<vec4<f32>, 4>; // acc[i][j] = C[m0 + i, n0 + j]
-  var a4: array<vec4<f32>, 4>; // a4[i][kk] = op(A)[m0 + i, k0 + kk]
-  var b4: array<vec4<f32>, 4>; // b4[kk][j] = op(B)[k0 + kk, n0 + j]
+  var acc: array<vec4<f32>, ${RM * CN}>; // acc[i * CN + c][j] = C[m0 + i, n0 + 4c + j]
+  var a4: array<vec4<f32>, ${RM}>; // a4[i][kk] = op(A)[m0 + i, k0 + kk]
+  var b4: array<vec4<f32>, ${4 * CN}>; // b4[kk * CN + c][j] = op(B)[k0 + kk, n0 + 4c + j]
   for (var k0 = 0u; k0 < P.K; k0 += 4u) {
     { ${loadA} }
     { ${loadB} }
     for (var kk = 0u; kk < 4u; kk++) {
-      let bv = b4[kk];
-      acc[0] += a4[0][kk] * bv;
-      acc[1] += a4[1][kk] * bv;
-      acc[2] += a4[2][kk] * bv;
-      acc[3] += a4[3][kk] * bv;
+${Array.from({ length: CN }, (_, c) => `      { let bv = b4[kk * ${CN}u + ${c}u];
+${Array.from({ length: RM }, (_, i) => `        acc[${i * CN + c}] += a4[${i}][kk] * bv;`).join('\n')}
+      }`).join('\n')}
     }
   }
-  ${storeBlock('m0', 'n0', 'gid.z', e)}
+  for (var i = 0u; i < ${RM}u; i++) {
+    let m = m0 + i;
+    if (m >= P.M) { break; }
+    for (var jj = 0u; jj < ${4 * CN}u; jj++) {
+      let n = n0 + jj;
+      if (n >= P.N) { break; }
+      let o = gid.z * P.strideC + m * P.N + n;
+      ${storeOne('o', 'n', `acc[i * ${CN}u + jj / 4u][jj % 4u]`, e)}
+    }
+  }
 }`);
 }
 
 // ---- start-up choice between tiled and regs -------------------------------------------------------
+
+/** The kernels `auto` chooses between for a big matmul (same bits: the choice is speed only). */
+export type BigMatmulKernel = 'tiled' | 'regs' | 'regs8';
+export const BIG_MATMUL_KERNELS: readonly BigMatmulKernel[] = ['tiled', 'regs', 'regs8'];
 
 /** One shape's timing from `tuneMatmuls`. */
 export interface MatmulTuneRow {
@@ -447,7 +458,8 @@ export interface MatmulTuneRow {
   calls: number;
   tiledMs: number;
   regsMs: number;
-  choice: 'tiled' | 'regs';
+  regs8Ms: number;
+  choice: BigMatmulKernel;
 }
 
 const shapeKey = (d: MatmulDims): string =>
@@ -460,11 +472,11 @@ const shapeKey = (d: MatmulDims): string =>
  */
 export class MatmulChooser {
   private readonly calls = new Map<string, { d: MatmulDims; n: number }>();
-  private readonly chosen = new Map<string, 'tiled' | 'regs'>();
+  private readonly chosen = new Map<string, BigMatmulKernel>();
   /** Shapes remembered for tuning at most (rollouts see many prompt lengths). */
   static readonly MAX_SEEN = 512;
 
-  pick(d: MatmulDims): 'tiled' | 'regs' {
+  pick(d: MatmulDims): BigMatmulKernel {
     const k = shapeKey(d);
     const c = this.calls.get(k);
     if (c) c.n++;
@@ -477,18 +489,18 @@ export class MatmulChooser {
     return [...this.calls].filter(([k]) => !this.chosen.has(k)).map(([key, v]) => ({ key, ...v })).sort((x, y) => y.n - x.n);
   }
 
-  set(key: string, choice: 'tiled' | 'regs'): void { this.chosen.set(key, choice); }
+  set(key: string, choice: BigMatmulKernel): void { this.chosen.set(key, choice); }
 
   /** Every shape seen runs `choice` (tests: the choice must not change results). */
-  force(choice: 'tiled' | 'regs'): void { for (const k of this.calls.keys()) this.chosen.set(k, choice); }
+  force(choice: BigMatmulKernel): void { for (const k of this.calls.keys()) this.chosen.set(k, choice); }
 }
 
 /**
- * Time `tiled` against `regs` on the most dispatched shapes `auto` has sent to the tiled kernel
- * and not yet tuned (at most `maxShapes`), and keep the faster one per shape; `regs` must beat
- * `tiled` by `margin` (default 10%) to be chosen. Each shape: one warm-up call of each (pipeline
- * compilation), then `samples` alternating timed calls of each, submit and wait per call; medians.
- * Call between steps, never while a step is being recorded (it submits and waits).
+ * Time `tiled`, `regs` and `regs8` on the most dispatched shapes `auto` has sent to the tiled
+ * kernel and not yet tuned (at most `maxShapes`), and keep the fastest per shape; a register
+ * kernel must beat `tiled` by `margin` (default 10%) to be chosen. Each shape: one warm-up call of
+ * each (pipeline compilation), then `samples` rounds of one timed call of each, submit and wait per
+ * call; medians. Call between steps, never while a step is being recorded (it submits and waits).
  */
 export async function tuneMatmuls(be: WebGpuBackend, o: { maxShapes?: number; samples?: number; margin?: number } = {}): Promise<MatmulTuneRow[]> {
   await be.sync();
@@ -501,25 +513,21 @@ export async function tuneMatmuls(be: WebGpuBackend, o: { maxShapes?: number; sa
     const b = be.zeros([...(d.bBatched ? lead : []), ...(d.transB ? [d.N, d.K] : [d.K, d.N])]);
     const out = be.zeros([...lead, d.M, d.N]);
     const opts = { transA: d.transA, transB: d.transB, accumulate: d.accumulate };
-    const time = async (variant: 'tiled' | 'regs'): Promise<number> => {
+    const time = async (variant: BigMatmulKernel): Promise<number> => {
       const t0 = performance.now();
       be.matmul(out, a, b, { ...opts, variant });
       await be.sync();
       return performance.now() - t0;
     };
-    await time('tiled');
-    await time('regs');
-    const t: number[] = [];
-    const r: number[] = [];
-    for (let i = 0; i < samples; i++) {
-      t.push(await time('tiled'));
-      r.push(await time('regs'));
-    }
+    for (const k of BIG_MATMUL_KERNELS) await time(k);
+    const t: Record<BigMatmulKernel, number[]> = { tiled: [], regs: [], regs8: [] };
+    for (let i = 0; i < samples; i++) for (const k of BIG_MATMUL_KERNELS) t[k].push(await time(k));
     const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-    const [tiledMs, regsMs] = [median(t), median(r)];
-    const choice = regsMs < tiledMs * (1 - margin) ? 'regs' : 'tiled';
+    const [tiledMs, regsMs, regs8Ms] = BIG_MATMUL_KERNELS.map((k) => median(t[k]));
+    const best = regs8Ms < regsMs ? 'regs8' : 'regs';
+    const choice = Math.min(regsMs, regs8Ms) < tiledMs * (1 - margin) ? best : 'tiled';
     be.matmulChooser.set(key, choice);
-    rows.push({ shape: key, calls: n, tiledMs, regsMs, choice });
+    rows.push({ shape: key, calls: n, tiledMs, regsMs, regs8Ms, choice });
     for (const x of [a, b, out]) be.release(x);
   }
   return rows;
@@ -599,7 +607,7 @@ export function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, o
 }
 
 /** Which kernel `variant` resolves to for these dims. */
-export function pickMatmulVariant(d: MatmulDims, variant: MatmulOptions['variant'] = 'auto'): 'naive' | 'tiled' | 'regs' | 'rows' {
+export function pickMatmulVariant(d: MatmulDims, variant: MatmulOptions['variant'] = 'auto'): 'naive' | BigMatmulKernel | 'rows' {
   if (variant !== 'auto') return variant;
   if (d.M <= ROWS_MAX_M) return 'rows';
   return d.batch * d.M * d.N >= TILED_MIN_OUTPUTS && d.K >= TK ? 'tiled' : 'naive';
@@ -632,8 +640,9 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
   }
   const vecA = (d.transA ? M : K) % 4 === 0; // a's contiguous dim
   const vecB = (d.transB ? K : N) % 4 === 0; // b's contiguous dim
-  if (variant === 'regs') {
-    be.dispatch(regsKernel(d.transA, d.transB, vecA, vecB, e), bound, uniforms, [Math.ceil(N / REGS_TILE), Math.ceil(M / REGS_TILE), d.batch]);
+  if (variant === 'regs' || variant === 'regs8') {
+    const { RM, CN } = REGS_BLOCK[variant];
+    be.dispatch(regsKernel(d.transA, d.transB, vecA, vecB, e, RM, CN), bound, uniforms, [Math.ceil(N / (32 * CN)), Math.ceil(M / (8 * RM)), d.batch]);
     return;
   }
   be.dispatch(tiledKernel(d.transA, d.transB, vecA, vecB, e), bound, uniforms, [Math.ceil(N / TILE), Math.ceil(M / TILE), d.batch]);
