@@ -402,13 +402,18 @@ const REGS_BLOCK = { regs: { RM: 4, CN: 1 }, regs8: { RM: 8, CN: 2 } } as const;
  * to that.
  */
 function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue, RM: number, CN: number): Kernel {
-  const RA = RM / 4; // vec4 chunks of A along m (transposed A: a is (K, M))
+  // Loads unrolled with constant register indices (a dynamic index into a vector is slow on some
+  // compilers, SwiftShader's among them). Transposed operands land column by column.
+  const range = (n: number): number[] => Array.from({ length: n }, (_, x) => x);
+  const chunk = (body: string, assign: string): string => `{ var v = vec4<f32>(0.0); ${body} ${assign} }`;
   const loadA = transA
-    ? `for (var r = 0u; r < 4u; r++) { for (var c = 0u; c < ${RA}u; c++) { var v = vec4<f32>(0.0); ${loadChunk('a', 'ao', 'P.K', 'P.M', 'k0 + r', 'm0 + 4u * c', vecA)} for (var i = 0u; i < 4u; i++) { a4[4u * c + i][r] = v[i]; } } }`
-    : `for (var r = 0u; r < ${RM}u; r++) { var v = vec4<f32>(0.0); ${loadChunk('a', 'ao', 'P.M', 'P.K', 'm0 + r', 'k0', vecA)} a4[r] = v; }`;
+    ? range(4).flatMap((r) => range(RM / 4).map((c) => chunk(loadChunk('a', 'ao', 'P.K', 'P.M', `k0 + ${r}u`, `m0 + ${4 * c}u`, vecA),
+      range(4).map((i) => `a4[${4 * c + i}][${r}] = v[${i}];`).join(' ')))).join('\n    ')
+    : range(RM).map((r) => chunk(loadChunk('a', 'ao', 'P.M', 'P.K', `m0 + ${r}u`, 'k0', vecA), `a4[${r}] = v;`)).join('\n    ');
   const loadB = transB
-    ? `for (var r = 0u; r < ${4 * CN}u; r++) { var v = vec4<f32>(0.0); ${loadChunk('b', 'bo', 'P.N', 'P.K', 'n0 + r', 'k0', vecB)} for (var kk = 0u; kk < 4u; kk++) { b4[kk * ${CN}u + r / 4u][r % 4u] = v[kk]; } }`
-    : `for (var r = 0u; r < 4u; r++) { for (var c = 0u; c < ${CN}u; c++) { var v = vec4<f32>(0.0); ${loadChunk('b', 'bo', 'P.K', 'P.N', 'k0 + r', 'n0 + 4u * c', vecB)} b4[r * ${CN}u + c] = v; } }`;
+    ? range(4 * CN).map((r) => chunk(loadChunk('b', 'bo', 'P.N', 'P.K', `n0 + ${r}u`, 'k0', vecB),
+      range(4).map((kk) => `b4[${kk * CN + (r >> 2)}][${r & 3}] = v[${kk}];`).join(' '))).join('\n    ')
+    : range(4).flatMap((r) => range(CN).map((c) => chunk(loadChunk('b', 'bo', 'P.K', 'P.N', `k0 + ${r}u`, `n0 + ${4 * c}u`, vecB), `b4[${r * CN + c}] = v;`))).join('\n    ');
   const arr = (vec: boolean): string => (vec ? 'array<vec4<f32>>' : 'array<f32>');
   return memo(`matmul_regs${RM}x${4 * CN}_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: ${arr(vecA)};
