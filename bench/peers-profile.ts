@@ -3,7 +3,7 @@
  * (`npm run bench -- --peers --profile train|decode [--batch B] [--tokens T]`). One step is run
  * through a recording proxy of the backend (every Backend call and its arguments, in order), then
  * each recorded call is replayed on its own: a warm-up call, then samples of `reps` calls ending in
- * `sync()`, median per call. Ops are pure functions of their arguments (forward ops overwrite, backward
+ * `sync()`, median per call, after the start-up matmul choice has been made (as in the lab). Ops are pure functions of their arguments (forward ops overwrite, backward
  * ops accumulate), so replaying one changes values, never costs. The sum of the op times against the
  * whole step's time shows what submission and readback add. Bench code: nothing here is a test.
  */
@@ -11,6 +11,7 @@ import type { Backend, Tensor } from '../src/engine/backend';
 import type { WebGpuBackend } from '../src/engine/gpu/backend';
 import { PRESETS, type PresetName } from '../src/engine/model/config';
 import { KvSession } from '../src/engine/model/sampler';
+import { tuneMatmuls } from '../src/engine/ops/matmul';
 import { initParams, Transformer } from '../src/engine/model/transformer';
 import { Rng } from '../src/engine/rng';
 
@@ -34,6 +35,8 @@ export interface ProfileResult {
   sumOfOpsMs: number;
   dispatches: number;
   rows: ProfileRow[];
+  /** The kernel chosen per matmul shape before timing (tuneMatmuls, as the lab runs it). */
+  matmulChoices: string[];
 }
 
 const OPS = new Set([
@@ -132,6 +135,8 @@ export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decod
     };
   }
   await step();
+  // As the lab does after its first step: choose tiled, regs or regs8 per matmul shape.
+  const tuned = await tuneMatmuls(be);
   await step();
   const stepTimes: number[] = [];
   for (let i = 0; i < 3; i++) {
@@ -157,5 +162,6 @@ export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decod
   return {
     mode: o.mode, preset: o.preset, B: o.B, T: o.T, stepMs: median(stepTimes),
     sumOfOpsMs: rows.reduce((s, r) => s + r.totalMs, 0), dispatches: (step as { dispatches?: number }).dispatches ?? 0, rows,
+    matmulChoices: tuned.map((r) => `${r.shape}: ${r.choice}`),
   };
 }

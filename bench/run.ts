@@ -130,6 +130,7 @@ async function runPeers(page: import('@playwright/test').Page, base: string): Pr
         `${r.mode} step, ${r.preset}, B=${r.B} T=${r.T}: ${ms(r.stepMs)} ms a step (${r.dispatches} dispatches); the ops alone ${ms(r.sumOfOpsMs)} ms`,
         '', '| op (tensor shapes) | calls | ms / call | ms / step | share |', '|---|---:|---:|---:|---:|',
         ...r.rows.map((x) => `| ${x.label} | ${x.calls} | ${ms(x.msPerCall)} | ${ms(x.totalMs)} | ${((100 * x.totalMs) / r.sumOfOpsMs).toFixed(1)}% |`),
+        '', `matmul kernels chosen at start-up: ${r.matmulChoices.join('; ') || 'none (no shape reached the big-matmul kernels)'}`,
       ].join('\n') + '\n');
     }
     return 0;

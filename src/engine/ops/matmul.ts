@@ -406,14 +406,20 @@ function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boole
   // compilers, SwiftShader's among them). Transposed operands land column by column.
   const range = (n: number): number[] => Array.from({ length: n }, (_, x) => x);
   const chunk = (body: string, assign: string): string => `{ var v = vec4<f32>(0.0); ${body} ${assign} }`;
+  // Transposed A is kept as loaded, a4[kk·RM/4 + i/4][i%4] = op(A)[m0 + i, k0 + kk]; else a4[i][kk].
   const loadA = transA
     ? range(4).flatMap((r) => range(RM / 4).map((c) => chunk(loadChunk('a', 'ao', 'P.K', 'P.M', `k0 + ${r}u`, `m0 + ${4 * c}u`, vecA),
-      range(4).map((i) => `a4[${4 * c + i}][${r}] = v[${i}];`).join(' ')))).join('\n    ')
+      `a4[${r * (RM / 4) + c}] = v;`))).join('\n    ')
     : range(RM).map((r) => chunk(loadChunk('a', 'ao', 'P.M', 'P.K', `m0 + ${r}u`, 'k0', vecA), `a4[${r}] = v;`)).join('\n    ');
   const loadB = transB
     ? range(4 * CN).map((r) => chunk(loadChunk('b', 'bo', 'P.N', 'P.K', `n0 + ${r}u`, 'k0', vecB),
       range(4).map((kk) => `b4[${kk * CN + (r >> 2)}][${r & 3}] = v[${kk}];`).join(' '))).join('\n    ')
     : range(4).flatMap((r) => range(CN).map((c) => chunk(loadChunk('b', 'bo', 'P.K', 'P.N', `k0 + ${r}u`, `n0 + ${4 * c}u`, vecB), `b4[${r * CN + c}] = v;`))).join('\n    ');
+  // The FMAs, unrolled over kk too: every register index a constant. Each output still sums k in order.
+  const aAt = (i: number, kk: number): string => (transA ? `a4[${kk * (RM / 4) + (i >> 2)}][${i & 3}]` : `a4[${i}][${kk}]`);
+  const fmas = range(4).map((kk) => range(CN).map((c) => `    { let bv = b4[${kk * CN + c}];
+${range(RM).map((i) => `      acc[${i * CN + c}] += ${aAt(i, kk)} * bv;`).join('\n')}
+    }`).join('\n')).join('\n');
   const arr = (vec: boolean): string => (vec ? 'array<vec4<f32>>' : 'array<f32>');
   return memo(`matmul_regs${RM}x${4 * CN}_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: ${arr(vecA)};
@@ -426,16 +432,12 @@ ${epilogueDecls(e)}
   let ao = gid.z * P.strideA;
   let bo = gid.z * P.strideB;
   var acc: array<vec4<f32>, ${RM * CN}>; // acc[i * CN + c][j] = C[m0 + i, n0 + 4c + j]
-  var a4: array<vec4<f32>, ${RM}>; // a4[i][kk] = op(A)[m0 + i, k0 + kk]
+  var a4: array<vec4<f32>, ${RM}>; // see loadA
   var b4: array<vec4<f32>, ${4 * CN}>; // b4[kk * CN + c][j] = op(B)[k0 + kk, n0 + 4c + j]
   for (var k0 = 0u; k0 < P.K; k0 += 4u) {
     { ${loadA} }
     { ${loadB} }
-    for (var kk = 0u; kk < 4u; kk++) {
-${Array.from({ length: CN }, (_, c) => `      { let bv = b4[kk * ${CN}u + ${c}u];
-${Array.from({ length: RM }, (_, i) => `        acc[${i * CN + c}] += a4[${i}][kk] * bv;`).join('\n')}
-      }`).join('\n')}
-    }
+${fmas}
   }
   for (var i = 0u; i < ${RM}u; i++) {
     let m = m0 + i;
