@@ -310,8 +310,9 @@ export class TrainSession {
         const r = await trainer.step();
         checkLost();
         if (!tuned && this.be instanceof WebGpuBackend) {
-          // The first step has used every matmul shape of this run: time the two big-matmul kernels
-          // on the most used ones and keep the faster (they give the same bits, so no number moves).
+          // The first step has used every matmul shape of this run: time the big-matmul kernels
+          // (tiled, regs, regs8) on the most used ones and keep the fastest (they give the same
+          // bits, so no number moves).
           tuned = true;
           say('running', 'Choosing the fastest matmul kernels for this GPU');
           await tuneMatmuls(this.be, { maxShapes: 8, samples: 2 });
