@@ -393,7 +393,7 @@ const REGS_BLOCK = { regs: { RM: 4, CN: 1 }, regs8: { RM: 8, CN: 2 } } as const;
  * Versions 3 and 5: registers only. Each of 8×8 threads owns an RM × 4·CN block of C (`regs`
  * 4×4, `regs8` 8×8) and walks K four at a time, loading RM×4 values of op(A) and 4×4·CN of op(B)
  * straight from storage (vec4 along each operand's contiguous dim where it is a multiple of 4),
- * transposing in registers where needed. No workgroup memory and no barriers: on a software
+ * a transposed B turned in registers. No workgroup memory and no barriers: on a software
  * adapter, where a barrier costs a context switch, this can beat `tiled`; on a GPU, `tiled`'s
  * shared-memory reuse usually wins. The bigger block needs fewer loads per FMA and more registers
  * (on SwiftShader `regs8` beats `tiled` at most 512-row shapes, `regs` at 16–64 rows). Each output
@@ -403,7 +403,7 @@ const REGS_BLOCK = { regs: { RM: 4, CN: 1 }, regs8: { RM: 8, CN: 2 } } as const;
  */
 function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue, RM: number, CN: number): Kernel {
   // Loads unrolled with constant register indices (a dynamic index into a vector is slow on some
-  // compilers, SwiftShader's among them). Transposed operands land column by column.
+  // compilers, SwiftShader's among them). A transposed B lands column by column.
   const range = (n: number): number[] => Array.from({ length: n }, (_, x) => x);
   const chunk = (body: string, assign: string): string => `{ var v = vec4<f32>(0.0); ${body} ${assign} }`;
   // Transposed A is kept as loaded, a4[kk·RM/4 + i/4][i%4] = op(A)[m0 + i, k0 + kk]; else a4[i][kk].
@@ -452,7 +452,7 @@ ${fmas}
 }`);
 }
 
-// ---- start-up choice between tiled and regs -------------------------------------------------------
+// ---- start-up choice between tiled, regs and regs8 ------------------------------------------------
 
 /** The kernels `auto` chooses between for a big matmul (same bits: the choice is speed only). */
 export type BigMatmulKernel = 'tiled' | 'regs' | 'regs8';
