@@ -47,10 +47,15 @@ export interface WarmStartResult {
   trainTokens: number;
 }
 
+/**
+ * `afterFirstStep`: awaited once after the first training step, when every matmul shape of the run
+ * has been seen (the lab's worker times the matmul kernels there on WebGPU; same bits either way).
+ */
 export async function runWarmStart(
   be: Backend,
   opts: WarmStartOptions,
   onProgress: (p: WarmStartProgress) => void = () => {},
+  afterFirstStep?: () => Promise<void>,
 ): Promise<WarmStartResult> {
   onProgress({ phase: 'corpus' });
   const corpus = buildCorpus({ seed: opts.seed, dialogues: opts.dialogues });
@@ -75,6 +80,7 @@ export async function runWarmStart(
     losses.push(m.loss);
     trainTokens += m.tokens;
     onProgress({ phase: 'training', step: m });
+    if (i === 0 && afterFirstStep) await afterFirstStep();
   }
   onProgress({ phase: 'perplexity-after' });
   const perplexityAfter = await perplexity(model, heldOut, evalOpts);
