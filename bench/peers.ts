@@ -76,7 +76,7 @@ export interface PeersResult {
   speedupVsOnnxruntime: number | null;
   speedupVsTfjs: number | null;
   decodeBatch64OverBatch1: number | null;
-  /** The start-up choice of matmul kernel per shape (tiled or regs), timed after each section's first call. */
+  /** The start-up choice of matmul kernel per shape (tiled, regs or regs8), timed after each section's first call. */
   matmulTuning: MatmulTuneRow[];
   totalSeconds: number;
 }
@@ -247,7 +247,7 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
   const V = config.vocabSize;
   const weights = initParams(config, 'peers');
   const rng = new Rng('peers-bench');
-  // Our engine picks tiled or regs per matmul shape at start-up (same bits either way): after the
+  // Our engine picks tiled, regs or regs8 per matmul shape at start-up (same bits whichever): after the
   // first call of each section, the shapes it used are timed once, before anything is measured.
   const matmulTuning: MatmulTuneRow[] = [];
   const tune = async (what: string): Promise<void> => {

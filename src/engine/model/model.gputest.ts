@@ -2,7 +2,7 @@
  * The policy model on both backends: the same seed gives the same initial weights; forward logits
  * and values, and the whole backward (the gradient arena), agree with the CPU reference; cached
  * decoding agrees; greedy decoding of the `ci` preset gives identical tokens on both backends; the
- * start-up choice between the two big-matmul kernels never changes a forward or backward bit.
+ * start-up choice between the big-matmul kernels never changes a forward or backward bit.
  */
 import type { Backend } from '../backend';
 import type { WebGpuBackend } from '../gpu/backend';

@@ -7,7 +7,6 @@ import type { AttentionShape, Backend, Tensor } from '../backend';
 import { Rng } from '../rng';
 import { randn, sameOnBoth, type GpuTest } from '../testing/gpu-test';
 import { eachRowReduceMode, sameTwiceOnGpu } from '../testing/twice';
-import { attentionOnGpuVariant } from './attention';
 
 const SHAPES: AttentionShape[] = [
   { B: 1, T: 1, C: 4, H: 2 },
@@ -40,25 +39,6 @@ const labels = ({ B, T, C, H }: AttentionShape): string[] =>
   ['out', 'att', 'dqkv'].map((l) => `attention ${l} B=${B} T=${T} C=${C} H=${H}`);
 
 export const attentionGpuTests: GpuTest[] = [
-  {
-    name: 'attention: forward variant 1 (thread per row) vs cpu',
-    async run(env) {
-      const reports = [];
-      for (const s of SHAPES) {
-        const { B, T, C, H } = s;
-        const qkv = randn(new Rng(`attn v1 ${B} ${T} ${C} ${H}`), B * T * 3 * C);
-        reports.push(...(await sameOnBoth(env, labels(s).slice(0, 2).map((l) => `${l} (v1)`), (be) => {
-          const out = be.zeros([B, T, C]);
-          const att = be.zeros([B, H, T, T]);
-          const tqkv = be.fromArray(qkv, [B, T, 3 * C]);
-          if (be === env.gpu) attentionOnGpuVariant(env.gpu, out, att, tqkv, s, 1);
-          else be.attention(out, att, tqkv, s);
-          return [out, att];
-        })));
-      }
-      return reports;
-    },
-  },
   {
     name: 'attention: forward and backward vs cpu, awkward shapes',
     run: (env) =>

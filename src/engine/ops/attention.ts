@@ -7,11 +7,11 @@
  * Layout: qkv (B, T, 3C) holds q = [0, C), k = [C, 2C), v = [2C, 3C) per token; head h owns channels
  * [h·hs, (h+1)·hs) of each, hs = C / H. Scores scale 1/√hs; entries above the diagonal are 0.
  *
- * GPU kernels (the backend uses these; `attention_fwd_1`, one thread per row, is the readable
- * variant kept beside the fused one, as in llm.c dev/cuda):
- *   forward  `attention_fwd_fused`: one workgroup per query row (b, h, t): scores, causal mask,
- *            max, exp, normalise (two row reductions, see rowreduce.ts) and out = att·v, all in one dispatch.
- *   backward `attention_bwd_dpreatt`: one workgroup per row: datt = dOut·vᵀ and the softmax
+ * GPU kernels:
+ *   forward  `attention_fwd_fused`: one workgroup per query row (b, h, t) (one invocation per row in
+ *            rowreduce.ts's `thread` mode): scores, causal mask, max, exp, normalise (two row
+ *            reductions) and out = att·v, all in one dispatch.
+ *   backward `attention_bwd_dpreatt`: one workgroup (or invocation) per row: datt = dOut·vᵀ and the softmax
  *            backward fused, into a pooled (B, H, T, T) scratch; then `attention_bwd_dqkv`: one
  *            thread per (b, t, c) sums dq, dk, dv in a fixed order and adds them to dqkv. No atomics.
  *
@@ -118,47 +118,7 @@ struct Row { b: u32, h: u32, t: u32 }
 fn split_row(r: u32) -> Row { let bh = r / P.t; return Row(bh / P.h, bh % P.h, r % P.t); }
 fn qkv_at(b: u32, t: u32, part: u32, h: u32) -> u32 { return (b * P.t + t) * 3u * P.c + part * P.c + h * P.hs; }`;
 
-/**
- * Variant 1, the readable one (llm.c dev/cuda attention_forward1 in spirit): one thread per query
- * row does the whole row serially; no workgroup memory, no barriers. Kept to hold variant 2 to, and
- * for the benchmark; the backend uses variant 2.
- */
-const ATTN_FWD_1: Kernel = {
-  name: 'attention_fwd_1',
-  code: /* wgsl */ `${params}
-@group(0) @binding(1) var<storage, read_write> out: array<f32>;
-@group(0) @binding(2) var<storage, read_write> att: array<f32>;
-@group(0) @binding(3) var<storage, read> qkv: array<f32>;
-${WGSL_LINEAR_INDEX}
-${rowHelpers}
-@compute @workgroup_size(${ELEM_WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let r = linear_index(gid, nwg, ${ELEM_WG}u);
-  if (r >= P.b * P.h * P.t) { return; }
-  let rw = split_row(r);
-  let q = qkv_at(rw.b, rw.t, 0u, rw.h);
-  let a = r * P.t;
-  var m = ${WGSL_NEG_MAX};
-  for (var t2 = 0u; t2 <= rw.t; t2++) {
-    let k = qkv_at(rw.b, t2, 1u, rw.h);
-    var s = 0.0;
-    for (var i = 0u; i < P.hs; i++) { s += qkv[q + i] * qkv[k + i]; }
-    att[a + t2] = s * P.scale;
-    m = max(m, s * P.scale);
-  }
-  var sum = 0.0;
-  for (var t2 = 0u; t2 <= rw.t; t2++) { let e = exp(att[a + t2] - m); att[a + t2] = e; sum += e; }
-  let inv = 1.0 / sum;
-  for (var t2 = 0u; t2 < P.t; t2++) { att[a + t2] = select(0.0, att[a + t2] * inv, t2 <= rw.t); }
-  let o = (rw.b * P.t + rw.t) * P.c + rw.h * P.hs;
-  for (var i = 0u; i < P.hs; i++) {
-    var acc = 0.0;
-    for (var t2 = 0u; t2 <= rw.t; t2++) { acc += att[a + t2] * qkv[qkv_at(rw.b, t2, 2u, rw.h) + i]; }
-    out[o + i] = acc;
-  }
-}`,
-};
-
-/** Variant 2, fused and row-parallel (the backend's): see the file header. */
+/** Fused and row-parallel: see the file header. */
 const ATTN_FWD_FUSED: Kernel = {
   name: 'attention_fwd_fused',
   code: /* wgsl */ `${params}
@@ -300,15 +260,8 @@ export function attentionOnCpu(be: CpuBackend, out: Tensor, att: Tensor, qkv: Te
   attentionRef(be.f(out), be.f(att), be.f(qkv), s);
 }
 export function attentionOnGpu(be: WebGpuBackend, out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
-  attentionOnGpuVariant(be, out, att, qkv, s, 2);
-}
-
-/** The forward with a chosen kernel: 1 = one thread per row (readable), 2 = fused workgroup per row. */
-export function attentionOnGpuVariant(be: WebGpuBackend, out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape, variant: 1 | 2): void {
   forwardChecks(out, att, qkv, s);
-  const rows = s.B * s.H * s.T;
-  if (variant === 1) be.dispatch(ATTN_FWD_1, [out, att, qkv], uniforms(s), grid1d(rows, ELEM_WG));
-  else dispatchRows(be, ATTN_FWD_FUSED, [out, att, qkv], uniforms(s), rows);
+  dispatchRows(be, ATTN_FWD_FUSED, [out, att, qkv], uniforms(s), s.B * s.H * s.T);
 }
 
 export function attentionBackwardOnCpu(be: CpuBackend, dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {

@@ -8,7 +8,9 @@ import { compare, type CompareReport } from '../testing/compare';
 import { AWKWARD, randn, sameOnBoth, type GpuTest } from '../testing/gpu-test';
 import { eachRowReduceMode } from '../testing/twice';
 
-const SIZES = [...AWKWARD, 256, 2047, 2048, 2049, 70_001, 300_001]; // 300,001: 147 chunks, three workgroups of rows in `thread` mode
+// 300,001: 147 chunks, three workgroups of rows in `thread` mode. 0 last: an empty gradient has
+// norm 0 even when the pooled partials buffer still holds an earlier sum.
+const SIZES = [...AWKWARD, 256, 2047, 2048, 2049, 70_001, 300_001, 0];
 
 export const clipGpuTests: GpuTest[] = [
   {

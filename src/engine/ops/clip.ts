@@ -57,7 +57,7 @@ struct Params { n: u32, span: u32, final_: u32 }
 ${wgslRowReduce(ROW_WG)}
 @compute @workgroup_size(${ROW_WG}) fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
   let w = row_index(wid, nwg);
-  if (w * P.span >= P.n) { return; }
+  if (w > 0u && w * P.span >= P.n) { return; } // chunk 0 always writes: an empty gradient sums to 0
   let start = w * P.span;
   let end = min(start + P.span, P.n);
   var s = 0.0;

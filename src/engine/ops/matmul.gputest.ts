@@ -4,7 +4,7 @@
  * multiples of the 64×64×16 tile (scalar loads) and on multiples of 4 (vec4 loads); the backward
  * plan on both backends; bit-identical repeat runs; and `regs` and `regs8` giving `tiled`'s bits
  * exactly (the three sum k in the same order, so which one runs never changes a result), and `rows` giving
- * `naive`'s bits exactly for the same reason; the epilogues (bias, bias + GELU, GELU) giving the bits
+ * `naive`'s bits exactly for the same reason; the epilogues (bias, bias + GELU, GELU, GELU's backward) giving the bits
  * of matmul → addBias → gelu run separately, in every kernel. Shapes stay tiny: CI runs on SwiftShader.
  */
 import { VIEW_ALIGN, type Backend, type MatmulOptions, type Tensor } from '../backend';

@@ -12,9 +12,9 @@
  *   4. `rows`: M ≤ 8 (decoding), one thread per column holding every row's sum.
  *   5. `regs8`: `regs` with 8×8 per thread (a 64×64 tile).
  * `auto` runs rows for M ≤ 8, naive below one tile, else tiled, regs or regs8 as `tuneMatmuls`
- * chose for the shape (timed at start-up; the three give the same bits). Every kernel ends in the same epilogue:
- * optional accumulate, optional bias, optional GELU into a second output (fused `linear` and MLP
- * layers), giving exactly the bits of matmul → addBias → gelu run one after another.
+ * chose for the shape (timed at start-up; the three give the same bits). Every kernel ends in the
+ * same epilogue: optional gelu'(pre) factor (GELU's backward), accumulate, bias, and GELU into a
+ * second output (fused `linear` and MLP layers), giving exactly the bits of the separate ops.
  *
  * Shape legend: Z batch (product of leading dims), M rows of op(a), K inner dim, N columns of op(b).
  */
@@ -281,18 +281,19 @@ function loadChunk(name: string, off: string, rows: string, cols: string, row: s
 }
 
 /**
- * WGSL that writes (or, with P.acc, adds) a thread's 4×4 block `acc[i][j]` to C[row0 + i, col0 + j]
- * of batch entry `z`, skipping what falls outside M × N (`tiled`'s store).
+ * WGSL that stores a thread's RM × 4·CN block, `acc[i·CN + j/4][j%4]` = C[row0 + i, col0 + j] of
+ * batch entry `z`, through the epilogue, skipping what falls outside M × N. Shared by `tiled`
+ * (4×4) and the register kernels.
  */
-function storeBlock(row0: string, col0: string, z: string, e: Epilogue): string {
-  return `for (var i = 0u; i < 4u; i++) {
+function storeBlock(row0: string, col0: string, z: string, e: Epilogue, RM = 4, CN = 1): string {
+  return `for (var i = 0u; i < ${RM}u; i++) {
     let m = ${row0} + i;
     if (m >= P.M) { break; }
-    for (var j = 0u; j < 4u; j++) {
+    for (var j = 0u; j < ${4 * CN}u; j++) {
       let n = ${col0} + j;
       if (n >= P.N) { break; }
       let o = ${z} * P.strideC + m * P.N + n;
-      ${storeOne('o', 'n', 'acc[i][j]', e)}
+      ${storeOne('o', 'n', CN === 1 ? 'acc[i][j]' : `acc[i * ${CN}u + j / 4u][j % 4u]`, e)}
     }
   }`;
 }
@@ -439,16 +440,7 @@ ${epilogueDecls(e)}
     { ${loadB} }
 ${fmas}
   }
-  for (var i = 0u; i < ${RM}u; i++) {
-    let m = m0 + i;
-    if (m >= P.M) { break; }
-    for (var jj = 0u; jj < ${4 * CN}u; jj++) {
-      let n = n0 + jj;
-      if (n >= P.N) { break; }
-      let o = gid.z * P.strideC + m * P.N + n;
-      ${storeOne('o', 'n', `acc[i * ${CN}u + jj / 4u][jj % 4u]`, e)}
-    }
-  }
+  ${storeBlock('m0', 'n0', 'gid.z', e, RM, CN)}
 }`);
 }
 
@@ -473,9 +465,9 @@ const shapeKey = (d: MatmulDims): string =>
   `${d.batch > 1 ? `${d.batch}×` : ''}(${d.M}×${d.K})·(${d.K}×${d.N})${d.transA ? ' tA' : ''}${d.transB ? ' tB' : ''}${d.bBatched ? ' batched' : ''}`;
 
 /**
- * Per backend: which of the two big-matmul kernels `auto` runs for each shape. `tiled` until
- * `tuneMatmuls` has timed both on that shape. The two kernels give the same bits (a kernel test
- * holds them to it), so the choice, and any noise in the timing behind it, never changes a number.
+ * Per backend: which big-matmul kernel (tiled, regs, regs8) `auto` runs for each shape. `tiled`
+ * until `tuneMatmuls` has timed them on that shape. They give the same bits (a kernel test holds
+ * them to it), so the choice, and any noise in the timing behind it, never changes a number.
  */
 export class MatmulChooser {
   private readonly calls = new Map<string, { d: MatmulDims; n: number }>();
