@@ -7,7 +7,9 @@
  *   (b) one training step (forward, backward, clip, AdamW, loss read back): our engine vs the same
  *       transformer written with TensorFlow.js on its WebGPU backend (bench/peers-tfjs.ts);
  *   (c) batched rollout decoding with the KV cache (KvSession.step, as src/rl/rollout.ts does) at
- *       batch 1, 8, 32 and 64: ms per step and tokens/s.
+ *       batch 1, 8, 32 and 64: ms per step and tokens/s;
+ *   (d) ours alone: the RL policy update (src/rl/update.ts, PPO with a value loss) in ms per
+ *       minibatch step, and the submits and readbacks one update costs.
  * Speedups are the peer's time over ours (> 1: we are faster). Timing: warm-up (pipelines, first
  * dispatch at a size), then the median of several timed repetitions, each ending in a readback.
  * `window.__peers.check()` is the harness's own test (e2e/peers.spec.ts): at a tiny shape the three
@@ -26,6 +28,7 @@ import { KvSession, sampleToken } from '../src/engine/model/sampler';
 import { initParams, Transformer } from '../src/engine/model/transformer';
 import { Rng } from '../src/engine/rng';
 import { tuneMatmuls, type MatmulTuneRow } from '../src/engine/ops/matmul';
+import { policyUpdate, responseSample, UPDATE_DEFAULTS, type TrainSample } from '../src/rl/update';
 import { TfjsTransformer, tfjsWebGpu, type AdamWSettings } from './peers-tfjs';
 import { profileStep, type ProfileResult } from './peers-profile';
 
@@ -47,11 +50,17 @@ export interface PeersOptions {
   decodeSteps: number;
   /** Untimed repetitions before timing (each side). */
   warmup: number;
+  /** (d) RL update: samples of rlT tokens (the last 3/4 policy rows), minibatches of rlMinibatch, timed updates. */
+  rlSamples: number;
+  rlT: number;
+  rlMinibatch: number;
+  rlReps: number;
 }
 
 export const PEERS_DEFAULTS: PeersOptions = {
   preset: 'micro', trainB: 4, trainT: 32, trainSteps: 5, fwdB: 4, fwdT: 32, fwdReps: 5,
   decodeBatches: [1, 8, 32, 64], decodePrompt: 16, decodeSteps: 6, warmup: 2,
+  rlSamples: 16, rlT: 32, rlMinibatch: 4, rlReps: 3,
 };
 
 export interface Timing {
@@ -73,6 +82,8 @@ export interface PeersResult {
   training: { B: number; T: number; ours: Timing; tfjs: Timing | null; tfjsBackend: string | null; tfjsError?: string; oursLoss: number[]; tfjsLoss: number[] };
   /** (c) ms per decoding step (forward of one new token per sequence + logits readback) and tokens/s. */
   decode: { B: number; stepMs: Timing; tokensPerSecond: number; hostSampleMs: number }[];
+  /** (d) one policyUpdate over rlSamples samples: ms per minibatch step, and submits / readbacks per update. */
+  rlUpdate: { samples: number; T: number; minibatch: number; minibatches: number; msPerMinibatch: Timing; submitsPerUpdate: number; readbacksPerUpdate: number } | null;
   speedupVsOnnxruntime: number | null;
   speedupVsTfjs: number | null;
   decodeBatch64OverBatch1: number | null;
@@ -118,6 +129,7 @@ class OurTrainer {
   private readonly dLosses: Tensor;
   private readonly dLogits: Tensor;
   private readonly norm: Tensor;
+  private readonly guard: Tensor;
   private step = 0;
   /** The pre-clip gradient norm of the last step (read back only when asked). */
   readNorm(): Promise<number> {
@@ -133,6 +145,7 @@ class OurTrainer {
     this.dLosses = be.fromArray(new Float32Array(N).fill(1 / N), [N]);
     this.dLogits = be.zeros([N, model.config.vocabSize]);
     this.norm = be.zeros([1]);
+    this.guard = be.zeros([1]);
   }
 
   private async meanLoss(): Promise<number> {
@@ -159,13 +172,18 @@ class OurTrainer {
     be.crossEntropyBackward(this.dLogits, logits, this.targets, this.dLosses);
     model.backward(this.ids, this.dLogits, null);
     be.clipGradNorm(this.norm, model.grads, o.maxGradNorm);
+    be.fill(this.guard, 0);
+    be.flagNonFinite(this.guard, this.norm);
+    be.flagNonFinite(this.guard, this.losses);
     this.step++;
-    be.adamw(model.params, model.grads, model.adamM, model.adamV, { lr: o.lr, beta1: o.beta1, beta2: o.beta2, eps: o.eps, weightDecay: o.weightDecay, step: this.step });
+    be.adamw(model.params, model.grads, model.adamM, model.adamV, {
+      lr: o.lr, beta1: o.beta1, beta2: o.beta2, eps: o.eps, weightDecay: o.weightDecay, step: this.step, skipIf: this.guard,
+    });
     return this.meanLoss();
   }
 
   release(): void {
-    for (const t of [this.ids, this.targets, this.losses, this.dLosses, this.dLogits, this.norm]) this.model.be.release(t);
+    for (const t of [this.ids, this.targets, this.losses, this.dLosses, this.dLogits, this.norm, this.guard]) this.model.be.release(t);
   }
 }
 
@@ -393,6 +411,45 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
     }
   }
 
+  // (d) the RL policy update, ours alone: every minibatch's step queued, the figures read at the end.
+  let rlUpdate: PeersResult['rlUpdate'] = null;
+  if (o.rlReps > 0) {
+    log(`RL update: ${o.rlSamples} samples of ${o.rlT} tokens, minibatches of ${o.rlMinibatch}`);
+    const model = new Transformer(be, config, weights);
+    const first = Math.floor(o.rlT / 4);
+    const samples: TrainSample[] = Array.from({ length: o.rlSamples }, () => {
+      const s = responseSample(Array.from(randomIds(rng, o.rlT, V)), first, 0);
+      const n = s.rows.length;
+      return {
+        ...s, advantages: Array.from({ length: n }, () => rng.normal()), oldLogprobs: Array.from({ length: n }, () => -Math.log(V) + 0.1 * rng.normal()),
+        returns: Array.from({ length: n }, () => rng.normal()), oldValues: Array.from({ length: n }, () => 0.1 * rng.normal()),
+      };
+    });
+    const opts = { ...UPDATE_DEFAULTS, minibatchSize: o.rlMinibatch, valueCoef: 0.5 };
+    const updateRng = new Rng('peers-rl');
+    const step = { value: 0 };
+    const minibatches = Math.ceil(o.rlSamples / o.rlMinibatch);
+    const counts = { submits: 0, reads: 0 };
+    const read = be.read.bind(be);
+    const ms: number[] = [];
+    for (let i = 0; i < 1 + o.rlReps; i++) {
+      const sub0 = be.stats.submits;
+      let reads = 0;
+      be.read = (t) => (reads++, read(t));
+      const s0 = performance.now();
+      await policyUpdate(model, samples, opts, updateRng, step);
+      const dt = performance.now() - s0;
+      be.read = read;
+      if (i === 0) await tune('RL update');
+      else {
+        ms.push(dt / minibatches);
+        [counts.submits, counts.reads] = [be.stats.submits - sub0, reads];
+      }
+      log(`  update ${i + 1}${i === 0 ? ' (warm-up)' : ''}: ${(dt / minibatches).toFixed(1)} ms a minibatch`);
+    }
+    rlUpdate = { samples: o.rlSamples, T: o.rlT, minibatch: o.rlMinibatch, minibatches, msPerMinibatch: timing(ms), submitsPerUpdate: counts.submits, readbacksPerUpdate: counts.reads };
+  }
+
   const d1 = decode.find((d) => d.B === 1);
   const d64 = decode.find((d) => d.B === 64);
   return {
@@ -404,6 +461,7 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
     forward,
     training,
     decode,
+    rlUpdate,
     speedupVsOnnxruntime: forward?.ort ? forward.ort.medianMs / forward.ours.medianMs : null,
     speedupVsTfjs: training.tfjs ? training.tfjs.medianMs / training.ours.medianMs : null,
     decodeBatch64OverBatch1: d1 && d64 ? d64.stepMs.medianMs / d1.stepMs.medianMs : null,

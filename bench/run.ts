@@ -93,6 +93,11 @@ function peersTable(r: PeersResult): string {
   for (const d of r.decode) {
     out.push(`| ${d.B} | ${ms(d.stepMs.medianMs)} | ${d.tokensPerSecond.toFixed(1)} | ${d1 ? (d.stepMs.medianMs / d1.stepMs.medianMs).toFixed(2) : '-'} | ${ms(d.hostSampleMs)} |`);
   }
+  if (r.rlUpdate) {
+    const u = r.rlUpdate;
+    out.push('', `(d) RL policy update (ours alone; PPO with a value loss, ${u.samples} samples of ${u.T} tokens, ${u.minibatches} minibatches of ${u.minibatch}):`,
+      `  ${ms(u.msPerMinibatch.medianMs)} ms a minibatch step; ${u.submitsPerUpdate} submits and ${u.readbacksPerUpdate} readbacks an update`);
+  }
   if (r.matmulTuning.length > 0) {
     out.push('', 'matmul kernel chosen at start-up per shape (tiled, regs or regs8; same bits whichever):', '',
       '| shape | calls before | tiled ms | regs ms | regs8 ms | chosen |', '|---|---:|---:|---:|---:|---|',
@@ -143,7 +148,7 @@ async function runPeers(page: import('@playwright/test').Page, base: string): Pr
   const opts: Partial<PeersOptions> = {};
   const preset = flagValue('--preset');
   if (preset) opts.preset = preset as PeersOptions['preset'];
-  if (QUICK) Object.assign(opts, { trainSteps: 3, fwdReps: 3, decodeSteps: 4, warmup: 1 });
+  if (QUICK) Object.assign(opts, { trainSteps: 3, fwdReps: 3, decodeSteps: 4, warmup: 1, rlReps: 1 });
   const r = await page.evaluate((o) => window.__peers.run(o), opts);
   if (JSON_OUT) {
     progress(peersTable(r));

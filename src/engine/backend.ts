@@ -79,6 +79,12 @@ export interface AdamWOptions {
   weightDecay: number;
   /** 1-based step count, for bias correction. */
   step: number;
+  /**
+   * The step guard: where given (one value, usually filled by flagNonFinite), the step is skipped
+   * entirely (param, m and v untouched) when its value is not 0. The check runs on the device, so a
+   * trainer can queue the step without reading the loss or the gradient norm back first.
+   */
+  skipIf?: Tensor;
 }
 
 /** PPO/GRPO policy-loss settings (ops/policyloss.ts; equations in docs/ALGORITHMS.md). */
@@ -226,6 +232,11 @@ export interface Backend {
   // ---- optimisation ---------------------------------------------------------------------------------
   /** One AdamW step in place on param, m, v (decoupled weight decay, bias-corrected moments). */
   adamw(param: Tensor, grad: Tensor, m: Tensor, v: Tensor, opts: AdamWOptions): void;
+  /**
+   * flag[0] += the number of elements of x that are NaN or ±∞ (tested on the bits, which no
+   * fast-math assumption can fold away): AdamW's step guard (opts.skipIf). Zero the flag first.
+   */
+  flagNonFinite(flag: Tensor, x: Tensor): void;
   /**
    * Global gradient-norm clipping in place: norm = ‖grad‖₂ (a fixed-order, atomic-free reduction),
    * grad *= min(1, maxNorm / (norm + 1e-6)). Writes the pre-clip norm into `norm` (shape [1]) on the

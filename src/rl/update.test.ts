@@ -5,6 +5,7 @@ import { generate } from '../engine/model/sampler';
 import { perplexity } from '../engine/model/sft';
 import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
+import { guardRun } from './update.gputest';
 import { packSamples, policyUpdate, responseSample, scoreSamples, UPDATE_DEFAULTS, type TrainSample } from './update';
 
 const CONFIG = { vocabSize: 12, contextLength: 16, channels: 16, layers: 1, heads: 2 };
@@ -120,5 +121,16 @@ describe('policy-gradient update', () => {
     expect(off.after).toBe(off.before);
     expect(off.last).toBe(0);
   });
-});
 
+  it('a non-finite minibatch is never applied: the device skips its step, the update stops there, the error names it', async () => {
+    const r = await guardRun(new CpuBackend());
+    expect(r.badPos).toBe(3); // three good steps before it, one after
+    expect(r.error).toMatch(/the loss became non-finite \(policy loss NaN.*\) in epoch 1/);
+    expect(r.steps).toEqual({ guarded: 13, prefix: 13 });
+    expect(r.guarded.params.some((x, i) => x !== r.initial[i])).toBe(true);
+    expect(r.guarded.params).toEqual(r.prefix.params);
+    expect(r.guarded.m).toEqual(r.prefix.m);
+    expect(r.guarded.v).toEqual(r.prefix.v);
+    expect(r.guarded.params.every(Number.isFinite)).toBe(true);
+  });
+});

@@ -177,7 +177,16 @@ export async function scoreSamples(model: Transformer, samples: readonly Pick<Tr
 /** A non-finite loss or gradient: the step's update must not be kept. */
 export class NonFiniteError extends Error {}
 
-/** One update over `samples`; returns the metrics averaged over minibatches. */
+/**
+ * One update over `samples`; returns the metrics averaged over minibatches.
+ *
+ * Each minibatch's step (forward, losses, backward, replay, clip, guard, AdamW) is queued as one
+ * command buffer with no readback inside it; its figures are read after AdamW is queued. A step
+ * whose gradient norm or policy- or value-loss statistics hold a NaN or ±∞ is never applied:
+ * flagNonFinite counts them into the step guard and AdamW skips itself on the device while the
+ * guard is not 0 (weights and moments stay as the last good step left them). The host sees the
+ * same figures and throws NonFiniteError; `step` counts only the steps applied.
+ */
 export async function policyUpdate(
   model: Transformer,
   samples: readonly TrainSample[],
@@ -191,8 +200,10 @@ export async function policyUpdate(
   const V = model.config.vocabSize;
   const sums: Record<string, number> = {};
   let count = 0;
-  const norm = be.zeros([1]);
   const add = (k: string, v: number) => (sums[k] = (sums[k] ?? 0) + v);
+  const allFinite = (xs: Float32Array) => xs.every((x) => Number.isFinite(x));
+  const norm = be.zeros([1]);
+  const guard = be.zeros([1]); // stays 0 while every step is finite: the first bad one ends the update
   // Forked only with replay on, so runs without it draw exactly the numbers they always did.
   const ptxRng = (o.ptxCoef ?? 0) > 0 && ptxData.length > 0 ? rng.fork('ptx') : null;
   try {
@@ -202,11 +213,11 @@ export async function policyUpdate(
         const mb = packSamples(order.slice(at, at + o.minibatchSize).map((i) => samples[i]), maxT);
         if (mb.tokens === 0) continue;
         const N = mb.tokens; // the policy rows: the loss ops see only them
-        const mask = new Float32Array(N).fill(1);
         const t = {
           ids: be.fromArray(mb.ids, [mb.B * mb.T]), rows: be.fromArray(mb.rowIndex, [N]), actions: be.fromArray(mb.actions, [N]),
-          mask: be.fromArray(mask, [N]), advantages: be.fromArray(mb.advantages, [N]), old: be.fromArray(mb.oldLogprobs, [N]),
+          mask: be.fromArray(new Float32Array(N).fill(1), [N]), advantages: be.fromArray(mb.advantages, [N]), old: be.fromArray(mb.oldLogprobs, [N]),
           ref: o.klCoef > 0 ? be.fromArray(mb.refLogprobs, [N]) : null,
+          oldV: o.valueCoef > 0 ? be.fromArray(mb.oldValues, [N]) : null, ret: o.valueCoef > 0 ? be.fromArray(mb.returns, [N]) : null,
         };
         const { logits, values } = model.forwardRows(t.ids, mb.B, mb.T, t.rows);
         if (o.temperature !== 1) be.scale(logits, 1 / o.temperature); // z / τ
@@ -218,55 +229,60 @@ export async function policyUpdate(
         if (o.temperature !== 1) be.scale(dLogits, 1 / o.temperature); // ∂/∂z = ∂/∂(z/τ) / τ
         let dValues: Tensor | null = null;
         let vStats: Tensor | null = null;
-        const extra: Tensor[] = [];
-        if (o.valueCoef > 0) {
-          const oldV = be.fromArray(mb.oldValues, [N]);
-          const ret = be.fromArray(mb.returns, [N]);
+        if (t.oldV && t.ret) {
           dValues = be.zeros([N, 1]);
           vStats = be.zeros([N, VALUE_STATS]);
-          be.valueLoss(vStats, dValues, values, oldV, ret, t.mask, { clip: o.valueClip > 0 ? o.valueClip : null, lossScale: o.valueCoef / mb.tokens });
-          extra.push(oldV, ret, dValues, vStats);
+          be.valueLoss(vStats, dValues, values, t.oldV, t.ret, t.mask, { clip: o.valueClip > 0 ? o.valueClip : null, lossScale: o.valueCoef / mb.tokens });
         }
         model.zeroGrads();
         model.backwardRows(t.ids, dLogits, dValues);
         const ptxLoss = ptxRng ? replayGradients(model, ptxData, ptxRng, o) : null;
         be.clipGradNorm(norm, model.grads, o.maxGradNorm);
+        for (const x of [norm, stats, vStats]) if (x) be.flagNonFinite(guard, x);
+        be.adamw(model.params, model.grads, model.adamM, model.adamV, {
+          lr: o.lr, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: o.weightDecay, step: step.value + 1, skipIf: guard,
+        });
+        for (const x of [...Object.values(t), dLogits, dValues]) if (x) be.release(x);
+        // The step is queued; now its figures.
         const g = (await be.read(norm))[0];
-        const m = policyLossMetrics(await be.read(stats), mask);
-        let vLoss = 0;
-        let vClip = 0;
-        if (vStats) {
-          const vs = await be.read(vStats);
-          for (let n = 0; n < N; n++) {
-            vLoss += vs[n * VALUE_STATS + VALUE_STAT.loss];
-            vClip += vs[n * VALUE_STATS + VALUE_STAT.clipped];
-          }
-          vLoss /= mb.tokens;
-          vClip /= mb.tokens;
-        }
-        for (const x of [t.ids, t.rows, t.actions, t.mask, t.advantages, t.old, dLogits, stats, ...extra]) be.release(x);
-        if (t.ref) be.release(t.ref);
-        if (!Number.isFinite(g) || !Number.isFinite(m['losses/policy_loss']) || !Number.isFinite(vLoss)) {
-          throw new NonFiniteError(`the loss became non-finite (policy loss ${m['losses/policy_loss']}, value loss ${vLoss}, gradient norm ${g}) in epoch ${epoch + 1}`);
+        const st = await be.read(stats);
+        const vs = vStats ? await be.read(vStats) : null;
+        const ptx = ptxLoss ? await ptxLoss() : 0;
+        for (const x of [stats, vStats]) if (x) be.release(x);
+        const m = policyLossMetrics(st, new Float32Array(N).fill(1));
+        const v = vs ? valueFigures(vs, N) : { loss: 0, clipped: 0 };
+        if (!Number.isFinite(g) || !allFinite(st) || (vs && !allFinite(vs))) {
+          throw new NonFiniteError(`the loss became non-finite (policy loss ${m['losses/policy_loss']}, value loss ${v.loss}, gradient norm ${g}) in epoch ${epoch + 1}`);
         }
         step.value++;
-        be.adamw(model.params, model.grads, model.adamM, model.adamV, { lr: o.lr, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: o.weightDecay, step: step.value });
-        for (const [key, v] of Object.entries(m)) if (key !== 'tokens') add(key, v);
-        add('losses/value_loss', vLoss);
-        add('losses/value_clipfrac', vClip);
+        for (const [key, x] of Object.entries(m)) if (key !== 'tokens') add(key, x);
+        add('losses/value_loss', v.loss);
+        add('losses/value_clipfrac', v.clipped);
         add('train/grad_norm', g);
-        add('losses/ptx_loss', ptxLoss ? await ptxLoss() : 0);
+        add('losses/ptx_loss', ptx);
         add('train/tokens', mb.tokens);
         count++;
       }
     }
   } finally {
     be.release(norm);
+    be.release(guard);
   }
   const out: Record<string, number> = {};
   for (const [key, v] of Object.entries(sums)) out[key] = key === 'train/tokens' ? v : v / Math.max(1, count);
   out['train/minibatches'] = count;
   return out as unknown as UpdateMetrics;
+}
+
+/** Mean value loss and clipped share over a minibatch's rows. */
+function valueFigures(vs: Float32Array, tokens: number): { loss: number; clipped: number } {
+  let loss = 0;
+  let clipped = 0;
+  for (let n = 0; n < tokens; n++) {
+    loss += vs[n * VALUE_STATS + VALUE_STAT.loss];
+    clipped += vs[n * VALUE_STATS + VALUE_STAT.clipped];
+  }
+  return { loss: loss / tokens, clipped: clipped / tokens };
 }
 
 /**

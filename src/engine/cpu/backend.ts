@@ -109,6 +109,7 @@ export class CpuBackend implements Backend {
     ops.crossEntropyBackwardOnCpu(this, dLogits, logits, targets, dLosses);
   }
   adamw(p: Tensor, g: Tensor, m: Tensor, v: Tensor, o: AdamWOptions): void { ops.adamwOnCpu(this, p, g, m, v, o); }
+  flagNonFinite(flag: Tensor, x: Tensor): void { ops.flagNonFiniteOnCpu(this, flag, x); }
   clipGradNorm(norm: Tensor, grad: Tensor, maxNorm: number): void { ops.clipGradNormOnCpu(this, norm, grad, maxNorm); }
   tokenLogprobs(logprobs: Tensor, entropy: Tensor, logits: Tensor, actions: Tensor): void {
     ops.tokenLogprobsOnCpu(this, logprobs, entropy, logits, actions);

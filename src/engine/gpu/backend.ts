@@ -312,6 +312,7 @@ export class WebGpuBackend implements Backend {
     ops.crossEntropyBackwardOnGpu(this, dLogits, logits, targets, dLosses);
   }
   adamw(p: Tensor, g: Tensor, m: Tensor, v: Tensor, o: AdamWOptions): void { ops.adamwOnGpu(this, p, g, m, v, o); }
+  flagNonFinite(flag: Tensor, x: Tensor): void { ops.flagNonFiniteOnGpu(this, flag, x); }
   clipGradNorm(norm: Tensor, grad: Tensor, maxNorm: number): void { ops.clipGradNormOnGpu(this, norm, grad, maxNorm); }
   tokenLogprobs(logprobs: Tensor, entropy: Tensor, logits: Tensor, actions: Tensor): void {
     ops.tokenLogprobsOnGpu(this, logprobs, entropy, logits, actions);

@@ -73,4 +73,28 @@ describe('supervised warm start', () => {
     };
     expect(await run()).toEqual(await run());
   });
+
+  it('a step with a non-finite loss is skipped on the device: the weights and AdamW moments stay as they were', async () => {
+    const corpus = toyCorpus(8, 'nan');
+    const tok = Tokenizer.train(corpus.flat().map((t) => t.text), 280);
+    const config: ModelConfig = { vocabSize: tok.vocabSize, contextLength: 32, channels: 16, layers: 1, heads: 2 };
+    const data = corpus.map((d) => encodeDialogue(tok, d));
+    const opts = { ...SFT_DEFAULTS, steps: 4, batchSize: 2, seqLen: 32, warmupSteps: 1 };
+    const model = Transformer.create(new CpuBackend(), config, 5);
+    const trainer = new SftTrainer(model, data, opts);
+    expect(Number.isFinite((await trainer.trainStep()).loss)).toBe(true);
+    const good = await model.readParams();
+    expect(good).not.toEqual(await Transformer.create(new CpuBackend(), config, 5).readParams()); // the good step moved them
+    const lnf = model.layout.entries.find((e) => e.name === 'lnf.w');
+    if (!lnf) throw new Error('no lnf.w');
+    const be = model.be as CpuBackend;
+    be.f(model.params)[lnf.offset] = NaN; // every logit of every row becomes NaN
+    const poisoned = await model.readParams();
+    const [m, v] = [Float32Array.from(be.f(model.adamM)), Float32Array.from(be.f(model.adamV))];
+    const s = await trainer.trainStep();
+    expect(s.loss).toBeNaN();
+    expect(await model.readParams()).toEqual(poisoned);
+    expect(be.f(model.adamM)).toEqual(m);
+    expect(be.f(model.adamV)).toEqual(v);
+  });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AdamWOptions } from '../backend';
 import { CpuBackend } from '../cpu/backend';
-import { adamwRef } from './adamw';
+import { adamwRef, countNonFiniteRef } from './adamw';
 
 const OPTS: AdamWOptions = { lr: 0.1, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01, step: 1 };
 
@@ -69,5 +69,35 @@ describe('adamw', () => {
     expect(() => be.adamw(t(), t(), t(), t(), { ...OPTS, step: 0 })).toThrow(/step must be an integer >= 1/);
     expect(() => be.adamw(t(), t(), t(), t(), { ...OPTS, beta2: 1 })).toThrow(/beta2 must be in \[0, 1\)/);
     expect(() => be.adamw(t(), be.zeros([3]), t(), t(), OPTS)).toThrow(/adamw grad: expected 2 elements/);
+  });
+
+  it('flagNonFinite counts NaN and ±∞ (not the largest finite values) and accumulates into the flag', () => {
+    const be = new CpuBackend();
+    expect(countNonFiniteRef(Float32Array.from([1, NaN, -Infinity, 3.4e38, -0, Infinity]))).toBe(3);
+    const flag = be.fromArray(Float32Array.from([2]), [1]);
+    be.flagNonFinite(flag, be.fromArray(Float32Array.from([0, NaN, 5]), [3]));
+    be.flagNonFinite(flag, be.zeros([0]));
+    be.flagNonFinite(flag, be.fromArray(Float32Array.from([-3.4028234663852886e38, 1e-45]), [2]));
+    expect(be.f(flag)[0]).toBe(3);
+    expect(() => be.flagNonFinite(be.zeros([2]), be.zeros([3]))).toThrow(/flagNonFinite flag: expected one f32 value/);
+    expect(() => be.flagNonFinite(be.zeros([1]), be.zeros([3], 'i32'))).toThrow(/x must be f32/);
+  });
+
+  it('skipIf: a flag of 0 changes nothing about the step, any other value skips it entirely', () => {
+    const run = (flag: number | null): number[] => {
+      const be = new CpuBackend();
+      const p = be.fromArray(Float32Array.from([1, 2, 3]), [3]);
+      const g = be.fromArray(Float32Array.from([0.1, -0.2, 0.3]), [3]);
+      const m = be.fromArray(Float32Array.from([0.01, 0, -0.01]), [3]);
+      const v = be.fromArray(Float32Array.from([0.001, 0.002, 0]), [3]);
+      be.adamw(p, g, m, v, { ...OPTS, step: 2, ...(flag === null ? {} : { skipIf: be.fromArray(Float32Array.from([flag]), [1]) }) });
+      return [...be.f(p), ...be.f(m), ...be.f(v)];
+    };
+    expect(run(0)).toEqual(run(null));
+    expect(run(null)).not.toEqual([1, 2, 3, 0.01, 0, -0.01, 0.001, 0.002, 0].map(Math.fround));
+    expect(run(1)).toEqual([1, 2, 3, 0.01, 0, -0.01, 0.001, 0.002, 0].map(Math.fround));
+    expect(run(7)).toEqual(run(1));
+    const be = new CpuBackend();
+    expect(() => be.adamw(be.zeros([2]), be.zeros([2]), be.zeros([2]), be.zeros([2]), { ...OPTS, skipIf: be.zeros([2]) })).toThrow(/adamw skipIf: expected one f32 value/);
   });
 });

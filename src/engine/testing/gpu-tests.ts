@@ -16,6 +16,7 @@ import { policylossGpuTests } from '../ops/policyloss.gputest';
 import { advantageGpuTests } from '../ops/advantage.gputest';
 import { modelGpuTests } from '../model/model.gputest';
 import { tinyNetGpuTests } from './tiny-net.gputest';
+import { updateGpuTests } from '../../rl/update.gputest';
 
 export const GPU_TESTS: GpuTest[] = [
   ...elementwiseGpuTests,
@@ -34,4 +35,5 @@ export const GPU_TESTS: GpuTest[] = [
   ...advantageGpuTests,
   ...tinyNetGpuTests,
   ...modelGpuTests,
+  ...updateGpuTests,
 ];
