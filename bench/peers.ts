@@ -7,7 +7,8 @@
  *   (b) one training step (forward, backward, clip, AdamW, loss read back): our engine vs the same
  *       transformer written with TensorFlow.js on its WebGPU backend (bench/peers-tfjs.ts);
  *   (c) batched rollout decoding with the KV cache (KvSession.step, as src/rl/rollout.ts does) at
- *       batch 1, 8, 32 and 64: ms per step and tokens/s;
+ *       batch 1, 8, 32 and 64: ms per step and tokens/s (f32 caches), then the largest batch again
+ *       with f16 caches;
  *   (d) ours alone: the RL policy update (src/rl/update.ts, PPO with a value loss) in ms per
  *       minibatch step, and the submits and readbacks one update costs.
  * Speedups are the peer's time over ours (> 1: we are faster). Timing: warm-up (pipelines, first
@@ -81,7 +82,7 @@ export interface PeersResult {
   /** (b) */
   training: { B: number; T: number; ours: Timing; tfjs: Timing | null; tfjsBackend: string | null; tfjsError?: string; oursLoss: number[]; tfjsLoss: number[] };
   /** (c) ms per decoding step (forward of one new token per sequence + logits readback) and tokens/s. */
-  decode: { B: number; stepMs: Timing; tokensPerSecond: number; hostSampleMs: number }[];
+  decode: { B: number; cache: 'f32' | 'f16'; stepMs: Timing; tokensPerSecond: number; hostSampleMs: number }[];
   /** (d) one policyUpdate over rlSamples samples: ms per minibatch step, and submits / readbacks per update. */
   rlUpdate: { samples: number; T: number; minibatch: number; minibatches: number; msPerMinibatch: Timing; submitsPerUpdate: number; readbacksPerUpdate: number } | null;
   speedupVsOnnxruntime: number | null;
@@ -386,9 +387,10 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
     const model = new Transformer(be, config, weights);
     const sampling = { temperature: 0.7, topK: 0, topP: 1 };
     const sampleRng = new Rng('peers-sample');
-    for (const B of o.decodeBatches) {
-      log(`decode: batch ${B}`);
-      const session = new KvSession(model, B);
+    const largest = Math.max(...o.decodeBatches);
+    for (const [B, cache] of [...o.decodeBatches.map((b) => [b, 'f32'] as const), ...(o.decodeBatches.length ? [[largest, 'f16'] as const] : [])]) {
+      log(`decode: batch ${B}, ${cache} KV cache`);
+      const session = new KvSession(model, B, { cache });
       let logits = await session.step(Array.from({ length: B }, () => Array.from(randomIds(rng, o.decodePrompt, V))));
       const stepMs: number[] = [];
       let sampleMs = 0;
@@ -406,7 +408,7 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
       }
       session.release();
       const t = timing(stepMs);
-      decode.push({ B, stepMs: t, tokensPerSecond: (B * 1000) / t.medianMs, hostSampleMs: sampleMs / o.decodeSteps });
+      decode.push({ B, cache, stepMs: t, tokensPerSecond: (B * 1000) / t.medianMs, hostSampleMs: sampleMs / o.decodeSteps });
       log(`  ${t.medianMs.toFixed(1)} ms/step, ${((B * 1000) / t.medianMs).toFixed(1)} tokens/s`);
     }
   }
@@ -450,8 +452,8 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
     rlUpdate = { samples: o.rlSamples, T: o.rlT, minibatch: o.rlMinibatch, minibatches, msPerMinibatch: timing(ms), submitsPerUpdate: counts.submits, readbacksPerUpdate: counts.reads };
   }
 
-  const d1 = decode.find((d) => d.B === 1);
-  const d64 = decode.find((d) => d.B === 64);
+  const d1 = decode.find((d) => d.B === 1 && d.cache === 'f32');
+  const d64 = decode.find((d) => d.B === 64 && d.cache === 'f32');
   return {
     adapter: { line, vendor: summary.vendor, architecture: summary.architecture, device: summary.device, description: summary.description, isFallback: summary.isFallback, features: summary.features },
     userAgent: navigator.userAgent,

@@ -88,10 +88,10 @@ function peersTable(r: PeersResult): string {
   out.push(`| (b) training step vs TensorFlow.js | B=${t.B} T=${t.T} | ${ms(t.ours.medianMs)} | ${tpeer} | ${speedup(r.speedupVsTfjs)} |`);
   if (f?.ortError && f.ort) out.push('', `onnxruntime-web note: ${f.ortError}`);
   out.push('', '(c) batched decoding with the KV cache (one new token per sequence; forward + logits readback):', '',
-    '| batch | ms / step | tokens / s | step / batch-1 step | host sampling ms |', '|---:|---:|---:|---:|---:|');
-  const d1 = r.decode.find((d) => d.B === 1);
+    '| batch | KV cache | ms / step | tokens / s | step / batch-1 step | host sampling ms |', '|---:|---|---:|---:|---:|---:|');
+  const d1 = r.decode.find((d) => d.B === 1 && d.cache === 'f32');
   for (const d of r.decode) {
-    out.push(`| ${d.B} | ${ms(d.stepMs.medianMs)} | ${d.tokensPerSecond.toFixed(1)} | ${d1 ? (d.stepMs.medianMs / d1.stepMs.medianMs).toFixed(2) : '-'} | ${ms(d.hostSampleMs)} |`);
+    out.push(`| ${d.B} | ${d.cache} | ${ms(d.stepMs.medianMs)} | ${d.tokensPerSecond.toFixed(1)} | ${d1 ? (d.stepMs.medianMs / d1.stepMs.medianMs).toFixed(2) : '-'} | ${ms(d.hostSampleMs)} |`);
   }
   if (r.rlUpdate) {
     const u = r.rlUpdate;

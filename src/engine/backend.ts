@@ -69,6 +69,12 @@ export interface CachedAttentionShape {
   maxT: number;
   C: number;
   H: number;
+  /**
+   * How the caches store k and v: 'f32' (default; B·maxT·C values each) or 'f16': B·maxT·C / 2
+   * 32-bit words, two IEEE halves each (WGSL's core pack2x16float, no shader-f16 needed; the head
+   * size must be even). New k and v are rounded to half (clamped to ±65504); the arithmetic stays f32.
+   */
+  cache?: 'f32' | 'f16';
 }
 
 export interface AdamWOptions {
@@ -131,6 +137,13 @@ export interface Backend {
   readonly name: BackendName;
   /** Human-readable description of where the math runs ("CPU (JavaScript)", "NVIDIA … via WebGPU"). */
   readonly description: string;
+  /**
+   * The KV caches' default storage (KvSession): 'f16' on a GPU whose adapter offers `shader-f16`
+   * (hardware with native half conversions, where a decoding step reads the caches from memory),
+   * 'f32' elsewhere (the CPU reference, software adapters: there a step is compute-bound and
+   * unpacking only adds work). Either can be asked for anywhere.
+   */
+  readonly defaultKvCache: 'f32' | 'f16';
 
   // ---- memory -------------------------------------------------------------------------------
   /** A zero-filled tensor (from the pool where possible). */

@@ -24,6 +24,7 @@ export class CpuTensor implements Tensor {
 export class CpuBackend implements Backend {
   readonly name = 'cpu' as const;
   readonly description = 'CPU (JavaScript reference backend)';
+  readonly defaultKvCache = 'f32' as const;
 
   /** The f32 storage of a tensor. */
   f(t: Tensor): Float32Array {

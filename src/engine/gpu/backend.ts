@@ -45,6 +45,7 @@ export class WebGpuBackend implements Backend {
   readonly features: ReadonlySet<string>;
   /** A software adapter (SwiftShader, WARP, lavapipe): kernels that avoid barriers are chosen. */
   readonly isFallback: boolean;
+  readonly defaultKvCache: 'f32' | 'f16';
   /** Validation and compilation errors seen so far; read(), sync() throw while any are pending. */
   readonly errors: string[] = [];
 
@@ -68,6 +69,7 @@ export class WebGpuBackend implements Backend {
     this.description = adapterLine(ctx.summary);
     this.features = new Set(ctx.summary.features);
     this.isFallback = ctx.summary.isFallback;
+    this.defaultKvCache = !this.isFallback && this.device.features.has('shader-f16') ? 'f16' : 'f32';
     this.device.addEventListener('uncapturederror', (ev) => {
       this.errors.push(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`);
     });

@@ -94,20 +94,32 @@ export const modelGpuTests: GpuTest[] = [
     },
   },
   {
-    name: 'transformer: cached decoding agrees on both backends (ragged prefill, then steps)',
+    name: 'transformer: cached decoding agrees on both backends (ragged prefill, then steps), f32 and f16 caches',
     async run(env) {
       const weights = initParams(TINY, 'kv-gpu');
       const prompts = [[1, 2, 3, 4, 5], [6], [7, 8, 9]];
       const steps = [[10], [11], []];
-      const run = async (be: Backend) => {
-        const session = new KvSession(new Transformer(be, TINY, weights), prompts.length);
+      const run = async (be: Backend, cache: 'f32' | 'f16') => {
+        const session = new KvSession(new Transformer(be, TINY, weights), prompts.length, { cache });
         const a = await session.step(prompts);
         const b = await session.step(steps);
+        session.release();
         return [...a, ...b];
       };
-      const want = await run(env.cpu);
-      const got = await run(env.gpu);
-      return want.map((w, i) => compare(`logits row ${i}`, got[i], w));
+      const reports: CompareReport[] = [];
+      for (const cache of ['f32', 'f16'] as const) {
+        const want = await run(env.cpu, cache);
+        const got = await run(env.gpu, cache);
+        reports.push(...want.map((w, i) => compare(`${cache} cache: logits row ${i}`, got[i], w)));
+        if (cache === 'f16') {
+          // The half rounding of k and v shows in the logits, and only a little.
+          const full = await run(env.cpu, 'f32');
+          const moved = want.some((w, i) => w.some((x, j) => x !== full[i][j]));
+          if (!moved) throw new Error('the f16 cache gave the f32 logits exactly: is it used?');
+          reports.push(...want.map((w, i) => compare(`f16 vs f32 cache (CPU): logits row ${i}`, w, full[i], { abs: 5e-3, rel: 5e-3 })));
+        }
+      }
+      return reports;
     },
   },
   {
@@ -116,7 +128,7 @@ export const modelGpuTests: GpuTest[] = [
       const weights = initParams(PRESETS.ci, 'greedy');
       const prompts = [[256 + 2, 72, 101, 108, 108, 111], [256 + 2, 87, 104, 121]];
       const run = (be: Backend) =>
-        generate(new Transformer(be, PRESETS.ci, weights), prompts, { maxNewTokens: 12, stop: [], sampling: GREEDY, rng: new Rng(0) });
+        generate(new Transformer(be, PRESETS.ci, weights), prompts, { maxNewTokens: 12, stop: [], sampling: GREEDY, rng: new Rng(0), cache: 'f32' });
       const want = (await run(env.cpu)).flat();
       const got = (await run(env.gpu)).flat();
       const report: CompareReport = compare('greedy tokens (exact)', got, want, { abs: 0, rel: 0 });

@@ -52,20 +52,29 @@ export function sampleToken(logits: ArrayLike<number>, opts: SamplingOptions, rn
   return idx[idx.length - 1];
 }
 
-/** Per-layer K and V caches for B sequences plus the activations of one cached step. */
+/**
+ * Per-layer K and V caches for B sequences plus the activations of one cached step. The caches are
+ * f32, or f16 (packed halves: half the memory and the bytes a step reads; k and v rounded to half,
+ * the arithmetic f32); by default what the backend prefers (Backend.defaultKvCache).
+ */
 export class KvSession {
   readonly k: Tensor[];
   readonly v: Tensor[];
+  readonly cache: 'f32' | 'f16';
   /** Tokens already in each sequence's cache. */
   readonly lengths: Int32Array;
   private stepActs: { S: number; t: Record<string, Tensor> } | null = null;
   private readonly be: Backend;
 
-  constructor(readonly model: Transformer, readonly B: number) {
+  constructor(readonly model: Transformer, readonly B: number, opts: { cache?: 'f32' | 'f16' } = {}) {
     this.be = model.be;
-    const { layers, contextLength: T, channels: C } = model.config;
-    this.k = Array.from({ length: layers }, () => this.be.zeros([B, T, C]));
-    this.v = Array.from({ length: layers }, () => this.be.zeros([B, T, C]));
+    const { layers, contextLength: T, channels: C, heads: H } = model.config;
+    const oddHead = (C / H) % 2 !== 0; // packed halves need an even head size
+    if (opts.cache === 'f16' && oddHead) throw new Error(`an f16 KV cache needs an even head size; this model's is ${C / H}`);
+    this.cache = oddHead ? 'f32' : opts.cache ?? this.be.defaultKvCache;
+    const shape = this.cache === 'f16' ? [B, T, C / 2] : [B, T, C];
+    this.k = Array.from({ length: layers }, () => this.be.zeros(shape));
+    this.v = Array.from({ length: layers }, () => this.be.zeros(shape));
     this.lengths = new Int32Array(B);
   }
 
@@ -121,7 +130,7 @@ export class KvSession {
       const q = (n: string) => p[`h${l}.${n}`];
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln1.w'), q('ln1.b'));
       linear(be, a.qkv, a.ln, q('attn.qkv.w'), q('attn.qkv.b'));
-      be.attentionCached(a.atty, this.k[l], this.v[l], a.qkv, a.start, a.len, { B: this.B, S, maxT, C, H });
+      be.attentionCached(a.atty, this.k[l], this.v[l], a.qkv, a.start, a.len, { B: this.B, S, maxT, C, H, cache: this.cache });
       linear(be, a.tmp, a.atty, q('attn.proj.w'), q('attn.proj.b'));
       be.addInto(a.x, a.tmp);
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln2.w'), q('ln2.b'));
@@ -158,9 +167,9 @@ export class KvSession {
 export async function generate(
   model: Transformer,
   prompts: readonly (readonly number[])[],
-  opts: { maxNewTokens: number; stop: readonly number[]; sampling: SamplingOptions; rng: Rng },
+  opts: { maxNewTokens: number; stop: readonly number[]; sampling: SamplingOptions; rng: Rng; cache?: 'f32' | 'f16' },
 ): Promise<number[][]> {
-  const session = new KvSession(model, prompts.length);
+  const session = new KvSession(model, prompts.length, { cache: opts.cache });
   try {
     const out = prompts.map(() => [] as number[]);
     const done = prompts.map(() => false);

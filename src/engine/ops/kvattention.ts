@@ -6,11 +6,15 @@
  *
  * Shape legend: B sequences, S new tokens, maxT cache length, C channels, H heads, hs = C / H.
  * Layout: qkv (B, S, 3C) = [q | k | v] per token; kCache, vCache (B, maxT, C); out (B, S, C).
+ * With `cache: 'f16'` the caches hold (B, maxT, C / 2) 32-bit words, channels 2i and 2i + 1 of a
+ * position as the low and high half of word i (half.ts): half the memory and half the bytes a
+ * decoding step reads from the cache; q, the scores and the sums stay f32.
  */
 import type { CachedAttentionShape, Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
+import { HALF_MAX, halfBits, halfValue } from './half';
 import { rowReduceMode } from './rowreduce';
 import type { Vec } from './types';
 
@@ -21,31 +25,63 @@ function check(s: CachedAttentionShape, out: Tensor, kCache: Tensor, vCache: Ten
   const { B, S, maxT, C, H } = s;
   if (C % H !== 0) throw new Error(`attentionCached: C (${C}) must be divisible by H (${H})`);
   if (maxT > MAX_CACHED_T) throw new Error(`attentionCached: cache length ${maxT} exceeds ${MAX_CACHED_T}`);
+  const f16 = s.cache === 'f16';
+  if (f16 && (C / H) % 2 !== 0) throw new Error(`attentionCached: an f16 cache needs an even head size, got ${C / H}`);
+  const cacheSize = f16 ? (B * maxT * C) / 2 : B * maxT * C;
+  const cacheShape = f16 ? '(B, maxT, C / 2) words' : '(B, maxT, C)';
   const want: [Tensor, number, string][] = [
-    [out, B * S * C, 'out (B, S, C)'], [kCache, B * maxT * C, 'kCache (B, maxT, C)'], [vCache, B * maxT * C, 'vCache (B, maxT, C)'],
+    [out, B * S * C, 'out (B, S, C)'], [kCache, cacheSize, `kCache ${cacheShape}`], [vCache, cacheSize, `vCache ${cacheShape}`],
     [qkv, B * S * 3 * C, 'qkv (B, S, 3C)'], [start, B, 'start (B)'], [len, B, 'len (B)'],
   ];
   for (const [t, n, what] of want) if (t.size !== n) throw new Error(`attentionCached: ${what} needs ${n} elements, got ${t.size}`);
   if (start.dtype !== 'i32' || len.dtype !== 'i32') throw new Error('attentionCached: start and len must be i32 tensors');
 }
 
-/** The reference (the spec): plain loops. Positions past the cache are skipped. */
-export function attentionCachedRef(
-  out: Vec, kCache: Vec, vCache: Vec, qkv: Vec, start: Int32Array, len: Int32Array, s: CachedAttentionShape,
-): void {
-  const { B, S, maxT, C, H } = s;
-  const hs = C / H;
-  const scale = 1 / Math.sqrt(hs);
+/** A cache as the reference reads and writes it: element i of the (B, maxT, C) layout. */
+interface CacheView {
+  get(i: number): number;
+  set(i: number, x: number): void;
+}
+
+/** f32: the array itself. f16: packed halves in the f32 array's bytes (low half = even element). */
+export function cacheView(a: Vec, f16: boolean): CacheView {
+  if (!f16) return { get: (i) => a[i], set: (i, x) => (a[i] = x) };
+  if (!(a instanceof Float32Array)) throw new Error('an f16 cache lives in a Float32Array');
+  const w = new Uint32Array(a.buffer, a.byteOffset, a.length);
+  return {
+    get: (i) => halfValue(i & 1 ? w[i >> 1] >>> 16 : w[i >> 1] & 0xffff),
+    set: (i, x) => {
+      const h = halfBits(x);
+      const j = i >> 1;
+      w[j] = i & 1 ? ((w[j] & 0xffff) | (h << 16)) >>> 0 : ((w[j] & 0xffff0000) | h) >>> 0;
+    },
+  };
+}
+
+/** The cache write of the reference: the new tokens' k and v at their positions. */
+export function kvWriteRef(kCache: Vec, vCache: Vec, qkv: Vec, start: Int32Array, len: Int32Array, s: CachedAttentionShape): void {
+  const { B, S, maxT, C } = s;
+  const kc = cacheView(kCache, s.cache === 'f16');
+  const vc = cacheView(vCache, s.cache === 'f16');
   for (let b = 0; b < B; b++) {
     for (let j = 0; j < S && j < len[b]; j++) {
       const t = start[b] + j;
       if (t < 0 || t >= maxT) continue;
       for (let c = 0; c < C; c++) {
-        kCache[(b * maxT + t) * C + c] = qkv[(b * S + j) * 3 * C + C + c];
-        vCache[(b * maxT + t) * C + c] = qkv[(b * S + j) * 3 * C + 2 * C + c];
+        kc.set((b * maxT + t) * C + c, qkv[(b * S + j) * 3 * C + C + c]);
+        vc.set((b * maxT + t) * C + c, qkv[(b * S + j) * 3 * C + 2 * C + c]);
       }
     }
   }
+}
+
+/** The attention of the reference over the cache as it stands (after the write). */
+export function kvAttendRef(out: Vec, kCache: Vec, vCache: Vec, qkv: Vec, start: Int32Array, len: Int32Array, s: CachedAttentionShape): void {
+  const { B, S, maxT, C, H } = s;
+  const hs = C / H;
+  const scale = 1 / Math.sqrt(hs);
+  const kc = cacheView(kCache, s.cache === 'f16');
+  const vc = cacheView(vCache, s.cache === 'f16');
   const scores = new Float64Array(maxT);
   for (let b = 0; b < B; b++) {
     for (let j = 0; j < S; j++) {
@@ -61,7 +97,7 @@ export function attentionCachedRef(
         let max = -Infinity;
         for (let u = 0; u <= t; u++) {
           let dot = 0;
-          for (let i = 0; i < hs; i++) dot += qkv[q + i] * kCache[(b * maxT + u) * C + h * hs + i];
+          for (let i = 0; i < hs; i++) dot += qkv[q + i] * kc.get((b * maxT + u) * C + h * hs + i);
           scores[u] = dot * scale;
           if (scores[u] > max) max = scores[u];
         }
@@ -72,12 +108,20 @@ export function attentionCachedRef(
         }
         for (let i = 0; i < hs; i++) {
           let acc = 0;
-          for (let u = 0; u <= t; u++) acc += scores[u] * vCache[(b * maxT + u) * C + h * hs + i];
+          for (let u = 0; u <= t; u++) acc += scores[u] * vc.get((b * maxT + u) * C + h * hs + i);
           out[o + i] = acc / sum;
         }
       }
     }
   }
+}
+
+/** The reference (the spec): the write, then the attention. Positions past the cache are skipped. */
+export function attentionCachedRef(
+  out: Vec, kCache: Vec, vCache: Vec, qkv: Vec, start: Int32Array, len: Int32Array, s: CachedAttentionShape,
+): void {
+  kvWriteRef(kCache, vCache, qkv, start, len, s);
+  kvAttendRef(out, kCache, vCache, qkv, start, len, s);
 }
 
 const PARAMS = /* wgsl */ `struct Params { B: u32, S: u32, maxT: u32, C: u32, H: u32, scale: f32 }
@@ -104,6 +148,33 @@ ${WGSL_LINEAR_INDEX}
   let src = (b * P.S + j) * 3u * P.C;
   kc[dst] = qkv[src + P.C + c];
   vc[dst] = qkv[src + 2u * P.C + c];
+}`,
+};
+
+/** The f16 cache write: one invocation per pair of channels, packed into one word (no two share a word). */
+const WRITE_F16: Kernel = {
+  name: 'kv_cache_write_f16',
+  code: /* wgsl */ `${PARAMS}
+${WGSL_LINEAR_INDEX}
+@group(0) @binding(1) var<storage, read_write> kc: array<u32>;
+@group(0) @binding(2) var<storage, read_write> vc: array<u32>;
+@group(0) @binding(3) var<storage, read> qkv: array<f32>;
+@group(0) @binding(4) var<storage, read> start: array<i32>;
+@group(0) @binding(5) var<storage, read> len: array<i32>;
+const LIM = vec2<f32>(${HALF_MAX}.0);
+@compute @workgroup_size(256) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = linear_index(gid, nwg, 256u);
+  let half_c = P.C / 2u;
+  if (i >= P.B * P.S * half_c) { return; }
+  let c = (i % half_c) * 2u;
+  let j = (i / half_c) % P.S;
+  let b = i / (half_c * P.S);
+  let t = start[b] + i32(j);
+  if (i32(j) >= len[b] || t < 0 || t >= i32(P.maxT)) { return; }
+  let dst = ((b * P.maxT + u32(t)) * P.C + c) / 2u;
+  let src = (b * P.S + j) * 3u * P.C + c;
+  kc[dst] = pack2x16float(clamp(vec2<f32>(qkv[src + P.C], qkv[src + P.C + 1u]), -LIM, LIM));
+  vc[dst] = pack2x16float(clamp(vec2<f32>(qkv[src + 2u * P.C], qkv[src + 2u * P.C + 1u]), -LIM, LIM));
 }`,
 };
 
@@ -136,16 +207,33 @@ export function attendLanes(maxT: number, hs: number): number {
  * merge: out = acc / l straight from registers, no workgroup memory and no barrier; that is the
  * G = 1 merge's arithmetic exactly (its weight is exp(0) = 1).
  */
-function attendKernel(hs: number, lanes: number): Kernel {
+function attendKernel(hs: number, lanes: number, f16: boolean): Kernel {
   const wg = attendThreads(hs);
   const one = lanes === 1;
+  const word = f16 ? 'u32' : 'f32';
+  // The dot product q·k and the update of acc by v, element by element in order either way; an
+  // f16 cache unpacks two elements from each word.
+  const dot = f16
+    ? `for (var i = 0u; i < HS; i += 2u) {
+        let k2 = unpack2x16float(kc[(base + i) / 2u]);
+        s += q[i] * k2.x;
+        s += q[i + 1u] * k2.y;
+      }`
+    : 'for (var i = 0u; i < HS; i++) { s += q[i] * kc[base + i]; }';
+  const upd = f16
+    ? `for (var i = 0u; i < HS; i += 2u) {
+        let v2 = unpack2x16float(vc[(base + i) / 2u]);
+        acc[i] = acc[i] * c + e * v2.x;
+        acc[i + 1u] = acc[i + 1u] * c + e * v2.y;
+      }`
+    : 'for (var i = 0u; i < HS; i++) { acc[i] = acc[i] * c + e * vc[base + i]; }';
   return {
-    name: one ? `kv_attend_thread_${hs}` : `kv_attend_split_${hs}_${lanes}`,
+    name: `${one ? `kv_attend_thread_${hs}` : `kv_attend_split_${hs}_${lanes}`}${f16 ? '_f16' : ''}`,
     code: /* wgsl */ `${PARAMS}
 ${WGSL_LINEAR_INDEX}
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
-@group(0) @binding(2) var<storage, read> kc: array<f32>;
-@group(0) @binding(3) var<storage, read> vc: array<f32>;
+@group(0) @binding(2) var<storage, read> kc: array<${word}>;
+@group(0) @binding(3) var<storage, read> vc: array<${word}>;
 @group(0) @binding(4) var<storage, read> qkv: array<f32>;
 @group(0) @binding(5) var<storage, read> start: array<i32>;
 @group(0) @binding(6) var<storage, read> len: array<i32>;
@@ -176,12 +264,12 @@ var<workgroup> pacc: array<f32, ${wg * hs}>;`}
     for (var u = lane; u < nU; u += G) {
       let base = (b * P.maxT + u) * P.C + h * HS;
       var s = 0.0;
-      for (var i = 0u; i < HS; i++) { s += q[i] * kc[base + i]; }
+      ${dot}
       let mNew = max(m, s);
       let c = exp(m - mNew);
       let e = exp(s - mNew);
       l = l * c + e;
-      for (var i = 0u; i < HS; i++) { acc[i] = acc[i] * c + e * vc[base + i]; }
+      ${upd}
       m = mNew;
     }
   }
@@ -223,9 +311,11 @@ export function attentionCachedOnGpu(
 ): void {
   check(s, out, kCache, vCache, qkv, start, len);
   const { B, S, maxT, C, H } = s;
+  const f16 = s.cache === 'f16';
   const u = [u32(B), u32(S), u32(maxT), u32(C), u32(H), f32(1 / Math.sqrt(C / H))];
-  be.dispatch(WRITE, [kCache, vCache, qkv, start, len], u, grid1d(B * S * C, 256));
+  if (f16) be.dispatch(WRITE_F16, [kCache, vCache, qkv, start, len], u, grid1d((B * S * C) / 2, 256));
+  else be.dispatch(WRITE, [kCache, vCache, qkv, start, len], u, grid1d(B * S * C, 256));
   const hs = C / H;
   const lanes = rowReduceMode(be) === 'thread' ? 1 : attendLanes(maxT, hs);
-  be.dispatch(attendKernel(hs, lanes), [out, kCache, vCache, qkv, start, len], u, grid1d(B * S * H * lanes, attendThreads(hs)));
+  be.dispatch(attendKernel(hs, lanes, f16), [out, kCache, vCache, qkv, start, len], u, grid1d(B * S * H * lanes, attendThreads(hs)));
 }

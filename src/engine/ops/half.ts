@@ -1,0 +1,74 @@
+/**
+ * IEEE binary16 ("half") on the host, for the CPU references of kernels that store f16 values
+ * packed two to a 32-bit word (WGSL's core pack2x16float / unpack2x16float: no `shader-f16`
+ * feature needed). The low half of a word is element 2i, the high half element 2i + 1.
+ * Conversion from f32 rounds to nearest, ties to even (what GPUs do; WGSL leaves the rounding to
+ * the implementation, so a device may pick the other neighbour: tests accept either, see
+ * `isHalfRounding`). Values beyond ±65504 are clamped to it first, as the kernels do (WGSL makes
+ * packing an out-of-range value indeterminate). NaN becomes the canonical half NaN.
+ */
+export const HALF_MAX = 65504;
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** The half nearest to x (after rounding x to f32, then clamping to ±HALF_MAX), as 16 bits. */
+export function halfBits(x: number): number {
+  if (Number.isNaN(x)) return 0x7e00;
+  f32[0] = Math.max(-HALF_MAX, Math.min(HALF_MAX, x));
+  const b = u32[0];
+  const sign = (b >>> 16) & 0x8000;
+  const exp = (b >>> 23) & 0xff;
+  const mant = b & 0x7fffff;
+  if (exp >= 113) {
+    // normal half: drop 13 mantissa bits, round to nearest even (a carry may bump the exponent)
+    let h = ((exp - 112) << 10) | (mant >>> 13);
+    const rest = mant & 0x1fff;
+    if (rest > 0x1000 || (rest === 0x1000 && (h & 1) === 1)) h++;
+    return sign | h;
+  }
+  // subnormal half (or zero): k units of 2^-24, k = m · 2^(exp − 126) with the implicit bit
+  const shift = 126 - exp;
+  if (exp === 0 || shift > 24) return sign; // below half the smallest subnormal (2^-25): ±0
+  const m = mant | 0x800000;
+  let k = m >>> shift;
+  const rest = m & ((1 << shift) - 1);
+  const halfway = 1 << (shift - 1);
+  if (rest > halfway || (rest === halfway && (k & 1) === 1)) k++;
+  return sign | k;
+}
+
+/** The value of a half given as 16 bits. */
+export function halfValue(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const e = (h >>> 10) & 0x1f;
+  const m = h & 0x3ff;
+  if (e === 0) return sign * m * 2 ** -24;
+  if (e === 31) return m ? NaN : sign * Infinity;
+  return sign * (1024 + m) * 2 ** (e - 25);
+}
+
+/** The next half above / below the half `b` (bits). */
+function nextUp(b: number): number {
+  if (b === 0 || b === 0x8000) return 0x0001;
+  return b & 0x8000 ? b - 1 : b + 1;
+}
+function nextDown(b: number): number {
+  if (b === 0 || b === 0x8000) return 0x8001;
+  return b & 0x8000 ? b + 1 : b - 1;
+}
+
+/**
+ * Whether the half `h` (bits) is an allowed rounding of x (after x → f32 and the clamp): x itself
+ * where x is a half, else either of the two halves around it.
+ */
+export function isHalfRounding(h: number, x: number): boolean {
+  if (Number.isNaN(x)) return Number.isNaN(halfValue(h));
+  const c = Math.max(-HALF_MAX, Math.min(HALF_MAX, Math.fround(x)));
+  const r = halfBits(c);
+  const rv = halfValue(r);
+  const v = halfValue(h);
+  if (rv === c) return v === c;
+  const other = halfValue(rv < c ? nextUp(r) : nextDown(r));
+  return v === rv || v === other;
+}
