@@ -37,39 +37,52 @@ function check(s: CachedAttentionShape, out: Tensor, kCache: Tensor, vCache: Ten
   if (start.dtype !== 'i32' || len.dtype !== 'i32') throw new Error('attentionCached: start and len must be i32 tensors');
 }
 
-/** A cache as the reference reads and writes it: element i of the (B, maxT, C) layout. */
-interface CacheView {
-  get(i: number): number;
-  set(i: number, x: number): void;
+/** The 16 bits of element i of a packed-half cache (low half = even element). */
+function halfAt(w: Uint32Array, i: number): number {
+  return i & 1 ? w[i >> 1] >>> 16 : w[i >> 1] & 0xffff;
 }
 
-/** f32: the array itself. f16: packed halves in the f32 array's bytes (low half = even element). */
-export function cacheView(a: Vec, f16: boolean): CacheView {
-  if (!f16) return { get: (i) => a[i], set: (i, x) => (a[i] = x) };
+function words(a: Vec): Uint32Array {
   if (!(a instanceof Float32Array)) throw new Error('an f16 cache lives in a Float32Array');
-  const w = new Uint32Array(a.buffer, a.byteOffset, a.length);
-  return {
-    get: (i) => halfValue(i & 1 ? w[i >> 1] >>> 16 : w[i >> 1] & 0xffff),
-    set: (i, x) => {
-      const h = halfBits(x);
-      const j = i >> 1;
-      w[j] = i & 1 ? ((w[j] & 0xffff) | (h << 16)) >>> 0 : ((w[j] & 0xffff0000) | h) >>> 0;
-    },
-  };
+  return new Uint32Array(a.buffer, a.byteOffset, a.length);
+}
+
+let halfTable: Float64Array | null = null;
+
+/** An f16 cache's values in the (B, maxT, C) layout (f32: the array itself). */
+export function cacheValues(a: Vec, f16: boolean): Vec {
+  if (!f16) return a;
+  if (!halfTable) halfTable = Float64Array.from({ length: 0x10000 }, (_, h) => halfValue(h));
+  const w = words(a);
+  const out = new Float64Array(a.length * 2);
+  for (let i = 0; i < out.length; i++) out[i] = halfTable[halfAt(w, i)];
+  return out;
 }
 
 /** The cache write of the reference: the new tokens' k and v at their positions. */
 export function kvWriteRef(kCache: Vec, vCache: Vec, qkv: Vec, start: Int32Array, len: Int32Array, s: CachedAttentionShape): void {
   const { B, S, maxT, C } = s;
-  const kc = cacheView(kCache, s.cache === 'f16');
-  const vc = cacheView(vCache, s.cache === 'f16');
+  const f16 = s.cache === 'f16';
+  const [kw, vw] = f16 ? [words(kCache), words(vCache)] : [null, null];
+  const setHalf = (w: Uint32Array, i: number, x: number) => {
+    const h = halfBits(x);
+    const j = i >> 1;
+    w[j] = i & 1 ? ((w[j] & 0xffff) | (h << 16)) >>> 0 : ((w[j] & 0xffff0000) | h) >>> 0;
+  };
   for (let b = 0; b < B; b++) {
     for (let j = 0; j < S && j < len[b]; j++) {
       const t = start[b] + j;
       if (t < 0 || t >= maxT) continue;
       for (let c = 0; c < C; c++) {
-        kc.set((b * maxT + t) * C + c, qkv[(b * S + j) * 3 * C + C + c]);
-        vc.set((b * maxT + t) * C + c, qkv[(b * S + j) * 3 * C + 2 * C + c]);
+        const dst = (b * maxT + t) * C + c;
+        const src = (b * S + j) * 3 * C + c;
+        if (kw && vw) {
+          setHalf(kw, dst, qkv[src + C]);
+          setHalf(vw, dst, qkv[src + 2 * C]);
+        } else {
+          kCache[dst] = qkv[src + C];
+          vCache[dst] = qkv[src + 2 * C];
+        }
       }
     }
   }
@@ -80,8 +93,8 @@ export function kvAttendRef(out: Vec, kCache: Vec, vCache: Vec, qkv: Vec, start:
   const { B, S, maxT, C, H } = s;
   const hs = C / H;
   const scale = 1 / Math.sqrt(hs);
-  const kc = cacheView(kCache, s.cache === 'f16');
-  const vc = cacheView(vCache, s.cache === 'f16');
+  const kc = cacheValues(kCache, s.cache === 'f16');
+  const vc = cacheValues(vCache, s.cache === 'f16');
   const scores = new Float64Array(maxT);
   for (let b = 0; b < B; b++) {
     for (let j = 0; j < S; j++) {
@@ -97,7 +110,7 @@ export function kvAttendRef(out: Vec, kCache: Vec, vCache: Vec, qkv: Vec, start:
         let max = -Infinity;
         for (let u = 0; u <= t; u++) {
           let dot = 0;
-          for (let i = 0; i < hs; i++) dot += qkv[q + i] * kc.get((b * maxT + u) * C + h * hs + i);
+          for (let i = 0; i < hs; i++) dot += qkv[q + i] * kc[(b * maxT + u) * C + h * hs + i];
           scores[u] = dot * scale;
           if (scores[u] > max) max = scores[u];
         }
@@ -108,7 +121,7 @@ export function kvAttendRef(out: Vec, kCache: Vec, vCache: Vec, qkv: Vec, start:
         }
         for (let i = 0; i < hs; i++) {
           let acc = 0;
-          for (let u = 0; u <= t; u++) acc += scores[u] * vc.get((b * maxT + u) * C + h * hs + i);
+          for (let u = 0; u <= t; u++) acc += scores[u] * vc[(b * maxT + u) * C + h * hs + i];
           out[o + i] = acc / sum;
         }
       }
