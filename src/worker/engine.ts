@@ -142,7 +142,9 @@ export function createEngine(io: EngineIO): Engine {
       test = { ok: false, maxAbsErr: Infinity, detail: `GPU self-test failed: ${messageOf(e)}` };
     }
     choose(be);
-    post({ type: 'backend', backend: 'webgpu', line: adapterLine(ctx.summary), adapter: ctx.summary, failure: null, selfTest: test });
+    // Rollouts on this device sample with f16 KV caches (Backend.defaultKvCache): say so where it is the case.
+    const line = adapterLine(ctx.summary) + (be.defaultKvCache === 'f16' ? '; rollouts keep their KV caches in f16' : '');
+    post({ type: 'backend', backend: 'webgpu', line, adapter: ctx.summary, failure: null, selfTest: test });
   }
 
   /** The device is gone: end the open run, tell the page, and ask for a new device for what comes next. */
