@@ -25,7 +25,7 @@ import type { Tensor } from '../src/engine/backend';
 import { acquireGpu, adapterLine, type AdapterSummary } from '../src/engine/gpu/context';
 import { WebGpuBackend } from '../src/engine/gpu/backend';
 import { PRESETS, paramLayout, type ModelConfig, type PresetName } from '../src/engine/model/config';
-import { KvSession, sampleToken } from '../src/engine/model/sampler';
+import { candidateOrder, candidateOrderRef, KvSession, sampleToken } from '../src/engine/model/sampler';
 import { initParams, Transformer } from '../src/engine/model/transformer';
 import { Rng } from '../src/engine/rng';
 import { tuneMatmuls, type MatmulTuneRow } from '../src/engine/ops/matmul';
@@ -83,6 +83,8 @@ export interface PeersResult {
   training: { B: number; T: number; ours: Timing; tfjs: Timing | null; tfjsBackend: string | null; tfjsError?: string; oursLoss: number[]; tfjsLoss: number[] };
   /** (c) ms per decoding step (forward of one new token per sequence + logits readback) and tokens/s. */
   decode: { B: number; cache: 'f32' | 'f16'; stepMs: Timing; tokensPerSecond: number; hostSampleMs: number }[];
+  /** (c) host side: ordering the candidates of every row of the largest batch's logits, the comparator sort vs the key sort (same order). */
+  hostOrder: { rows: number; V: number; comparatorMs: number; keysMs: number } | null;
   /** (d) one policyUpdate over rlSamples samples: ms per minibatch step, and submits / readbacks per update. */
   rlUpdate: { samples: number; T: number; minibatch: number; minibatches: number; msPerMinibatch: Timing; submitsPerUpdate: number; readbacksPerUpdate: number } | null;
   speedupVsOnnxruntime: number | null;
@@ -186,6 +188,21 @@ class OurTrainer {
   release(): void {
     for (const t of [this.ids, this.targets, this.losses, this.dLosses, this.dLogits, this.norm, this.guard]) this.model.be.release(t);
   }
+}
+
+/** Median ms to order the candidates of all rows, with candidateOrderRef and candidateOrder alternately (7 each). */
+function timeCandidateOrder(rows: Float32Array[]): PeersResult['hostOrder'] {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    let t0 = performance.now();
+    for (const r of rows) candidateOrderRef(r);
+    a.push(performance.now() - t0);
+    t0 = performance.now();
+    for (const r of rows) candidateOrder(r);
+    b.push(performance.now() - t0);
+  }
+  return { rows: rows.length, V: rows[0]?.length ?? 0, comparatorMs: median(a), keysMs: median(b) };
 }
 
 function randomIds(rng: Rng, n: number, V: number): Int32Array {
@@ -383,11 +400,13 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
 
   // (c) batched decoding with the KV cache, as the RL rollouts do.
   const decode: PeersResult['decode'] = [];
+  let hostOrder: PeersResult['hostOrder'] = null;
   {
     const model = new Transformer(be, config, weights);
     const sampling = { temperature: 0.7, topK: 0, topP: 1 };
     const sampleRng = new Rng('peers-sample');
     const largest = Math.max(...o.decodeBatches);
+
     for (const [B, cache] of [...o.decodeBatches.map((b) => [b, 'f32'] as const), ...(o.decodeBatches.length ? [[largest, 'f16'] as const] : [])]) {
       log(`decode: batch ${B}, ${cache} KV cache`);
       const session = new KvSession(model, B, { cache });
@@ -406,6 +425,7 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
           sampleMs += s1 - s0;
         }
       }
+      if (B === largest && cache === 'f32') hostOrder = timeCandidateOrder(logits);
       session.release();
       const t = timing(stepMs);
       decode.push({ B, cache, stepMs: t, tokensPerSecond: (B * 1000) / t.medianMs, hostSampleMs: sampleMs / o.decodeSteps });
@@ -463,6 +483,7 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
     forward,
     training,
     decode,
+    hostOrder,
     rlUpdate,
     speedupVsOnnxruntime: forward?.ort ? forward.ort.medianMs / forward.ours.medianMs : null,
     speedupVsTfjs: training.tfjs ? training.tfjs.medianMs / training.ours.medianMs : null,

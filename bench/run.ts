@@ -93,6 +93,10 @@ function peersTable(r: PeersResult): string {
   for (const d of r.decode) {
     out.push(`| ${d.B} | ${d.cache} | ${ms(d.stepMs.medianMs)} | ${d.tokensPerSecond.toFixed(1)} | ${d1 ? (d.stepMs.medianMs / d1.stepMs.medianMs).toFixed(2) : '-'} | ${ms(d.hostSampleMs)} |`);
   }
+  if (r.hostOrder) {
+    const h = r.hostOrder;
+    out.push('', `host sampling, ordering the candidates of ${h.rows} rows of ${h.V} logits: comparator sort ${ms(h.comparatorMs)} ms, key sort ${ms(h.keysMs)} ms (${(h.comparatorMs / h.keysMs).toFixed(1)}x; same order)`);
+  }
   if (r.rlUpdate) {
     const u = r.rlUpdate;
     out.push('', `(d) RL policy update (ours alone; PPO with a value loss, ${u.samples} samples of ${u.T} tokens, ${u.minibatches} minibatches of ${u.minibatch}):`,

@@ -3,7 +3,7 @@ import { CpuBackend } from '../cpu/backend';
 import { Rng } from '../rng';
 import { compare } from '../testing/compare';
 import type { ModelConfig } from './config';
-import { generate, GREEDY, KvSession, sampleToken } from './sampler';
+import { candidateOrder, candidateOrderRef, generate, GREEDY, KvSession, sampleToken } from './sampler';
 import { Transformer } from './transformer';
 
 const TINY: ModelConfig = { vocabSize: 29, contextLength: 16, channels: 8, layers: 2, heads: 2 };
@@ -65,6 +65,20 @@ describe('sampling with a KV cache', () => {
 });
 
 describe('sampleToken', () => {
+  it('the fast candidate order is the comparator order exactly: ties by id, ±0 as one value, ±∞, any size', () => {
+    const rng = new Rng('order');
+    for (const V of [1, 2, 3, 17, 256, 1024, 5000]) {
+      for (let trial = 0; trial < 6; trial++) {
+        // Few distinct values, so ties are common; specials sprinkled in.
+        const pool = [0, -0, Infinity, -Infinity, 3.4028234663852886e38, -1e-45, 1e-45, ...Array.from({ length: 5 }, () => rng.normal() * 10)];
+        const logits = Float32Array.from({ length: V }, () => (rng.next() < 0.5 ? pool[rng.int(0, pool.length - 1)] : rng.normal()));
+        expect(candidateOrder(logits), `V=${V} trial ${trial}`).toEqual(candidateOrderRef(logits));
+      }
+    }
+    expect(candidateOrder(Float32Array.of(1, NaN, 2, -Infinity))).toEqual([2, 0, 3, 1]); // NaN last
+    expect(candidateOrder([0.5, 2, 0.5])).toEqual([1, 0, 2]); // not f32: the comparator's path
+  });
+
   const logits = Float32Array.of(1, 3, 2, -1, 3);
   it('greedy takes the first maximum', () => {
     expect(sampleToken(logits, GREEDY, new Rng(0))).toBe(1);

@@ -22,6 +22,47 @@ export interface SamplingOptions {
 
 export const GREEDY: SamplingOptions = { temperature: 0, topK: 0, topP: 1 };
 
+/** The candidates' order, the spec: by logit, largest first, ties by id (so never by the sort's stability). */
+export function candidateOrderRef(logits: ArrayLike<number>): number[] {
+  return Array.from({ length: logits.length }, (_, i) => i).sort((a, b) => logits[b] - logits[a] || a - b);
+}
+
+const keyF32 = new Float32Array(1);
+const keyU32 = new Uint32Array(keyF32.buffer);
+let keys = new Float64Array(0);
+
+/**
+ * candidateOrderRef's order, fast for f32 logits (what every backend and onnxruntime hand back):
+ * each candidate becomes one integer key, (the logit's bits mapped so that a larger logit is a
+ * smaller number) · 2^idBits + id, below 2^53 so exact in a double, and a Float64Array sorts the
+ * keys natively, without a comparator call per pair: the same order exactly, ties by id. ±0 are one
+ * key (as 0 − (−0) = 0 ties in the comparator); a NaN goes last. Other arrays take the spec's path.
+ */
+export function candidateOrder(logits: ArrayLike<number>): number[] {
+  const V = logits.length;
+  const idBits = Math.max(1, Math.ceil(Math.log2(V)));
+  if (!(logits instanceof Float32Array) || idBits > 21) return candidateOrderRef(logits);
+  if (keys.length < V) keys = new Float64Array(V);
+  const k = keys.subarray(0, V);
+  const scale = 2 ** idBits;
+  for (let i = 0; i < V; i++) {
+    const x = logits[i];
+    let desc: number;
+    if (Number.isNaN(x)) desc = 0xffffffff;
+    else {
+      keyF32[0] = x + 0; // −0 → +0
+      const b = keyU32[0];
+      const asc = b & 0x80000000 ? ~b >>> 0 : (b | 0x80000000) >>> 0; // increasing with the value
+      desc = 0xfffffffe - asc; // decreasing with the value, below the NaN key
+    }
+    k[i] = desc * scale + i;
+  }
+  k.sort();
+  const out = new Array<number>(V);
+  for (let i = 0; i < V; i++) out[i] = k[i] % scale;
+  return out;
+}
+
 /** One token from one row of logits. Deterministic given the generator's state. */
 export function sampleToken(logits: ArrayLike<number>, opts: SamplingOptions, rng: Rng): number {
   const V = logits.length;
@@ -30,8 +71,7 @@ export function sampleToken(logits: ArrayLike<number>, opts: SamplingOptions, rn
     for (let i = 1; i < V; i++) if (logits[i] > logits[best]) best = i;
     return best;
   }
-  // Candidates sorted by logit (ties by id, so the order never depends on the sort's stability).
-  let idx = Array.from({ length: V }, (_, i) => i).sort((a, b) => logits[b] - logits[a] || a - b);
+  let idx = candidateOrder(logits);
   if (opts.topK > 0 && opts.topK < V) idx = idx.slice(0, opts.topK);
   const max = logits[idx[0]];
   const probs = idx.map((i) => Math.exp((logits[i] - max) / opts.temperature));
