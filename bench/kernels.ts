@@ -13,6 +13,7 @@
 import type { Backend, Tensor } from '../src/engine/backend';
 import { acquireGpu, adapterLine } from '../src/engine/gpu/context';
 import { WebGpuBackend } from '../src/engine/gpu/backend';
+import { median } from '../src/engine/gpu/timing';
 import { embeddingBackwardOnGpu } from '../src/engine/ops/embedding';
 import { matmulBackward } from '../src/engine/ops/matmul';
 import { Rng } from '../src/engine/rng';
@@ -44,7 +45,6 @@ export interface BenchResult {
 }
 
 const log = (msg: string): void => console.log(`[bench] ${msg}`);
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 interface TimeOpts {
   /** Most samples to take. */

@@ -9,6 +9,7 @@
  */
 import type { Backend, Tensor } from '../src/engine/backend';
 import type { WebGpuBackend } from '../src/engine/gpu/backend';
+import { median } from '../src/engine/gpu/timing';
 import { PRESETS, type PresetName } from '../src/engine/model/config';
 import { KvSession } from '../src/engine/model/sampler';
 import { tuneMatmuls } from '../src/engine/ops/matmul';
@@ -77,7 +78,6 @@ function recording(be: WebGpuBackend): { proxy: Backend; calls: Call[] } {
   return { proxy: proxy as unknown as Backend, calls };
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function replay(be: WebGpuBackend, c: Call): Promise<number> {
   const fn = (be as unknown as Record<string, (...a: unknown[]) => void>)[c.op].bind(be);

@@ -24,6 +24,7 @@ import { createPolicySession } from '../src/onnx/session';
 import type { Tensor } from '../src/engine/backend';
 import { acquireGpu, adapterLine, type AdapterSummary } from '../src/engine/gpu/context';
 import { WebGpuBackend } from '../src/engine/gpu/backend';
+import { median } from '../src/engine/gpu/timing';
 import { PRESETS, paramLayout, type ModelConfig, type PresetName } from '../src/engine/model/config';
 import { candidateOrder, candidateOrderRef, KvSession, sampleToken } from '../src/engine/model/sampler';
 import { initParams, Transformer } from '../src/engine/model/transformer';
@@ -115,7 +116,6 @@ export interface CheckResult {
 }
 
 const log = (msg: string): void => console.log(`[peers] ${msg}`);
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const timing = (samples: number[]): Timing => ({ medianMs: median(samples), samplesMs: samples.map((x) => Math.round(x * 1000) / 1000) });
 const errText = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0] : String(e));
 
@@ -132,7 +132,6 @@ class OurTrainer {
   private readonly dLosses: Tensor;
   private readonly dLogits: Tensor;
   private readonly norm: Tensor;
-  private readonly guard: Tensor;
   private step = 0;
   /** The pre-clip gradient norm of the last step (read back only when asked). */
   readNorm(): Promise<number> {
@@ -148,7 +147,6 @@ class OurTrainer {
     this.dLosses = be.fromArray(new Float32Array(N).fill(1 / N), [N]);
     this.dLogits = be.zeros([N, model.config.vocabSize]);
     this.norm = be.zeros([1]);
-    this.guard = be.zeros([1]);
   }
 
   private async meanLoss(): Promise<number> {
@@ -175,18 +173,13 @@ class OurTrainer {
     be.crossEntropyBackward(this.dLogits, logits, this.targets, this.dLosses);
     model.backward(this.ids, this.dLogits, null);
     be.clipGradNorm(this.norm, model.grads, o.maxGradNorm);
-    be.fill(this.guard, 0);
-    be.flagNonFinite(this.guard, this.norm);
-    be.flagNonFinite(this.guard, this.losses);
     this.step++;
-    be.adamw(model.params, model.grads, model.adamM, model.adamV, {
-      lr: o.lr, beta1: o.beta1, beta2: o.beta2, eps: o.eps, weightDecay: o.weightDecay, step: this.step, skipIf: this.guard,
-    });
+    model.optimizerStep({ lr: o.lr, beta1: o.beta1, beta2: o.beta2, eps: o.eps, weightDecay: o.weightDecay, step: this.step }, [this.norm, this.losses]);
     return this.meanLoss();
   }
 
   release(): void {
-    for (const t of [this.ids, this.targets, this.losses, this.dLosses, this.dLogits, this.norm, this.guard]) this.model.be.release(t);
+    for (const t of [this.ids, this.targets, this.losses, this.dLosses, this.dLogits, this.norm]) this.model.be.release(t);
   }
 }
 
@@ -452,20 +445,16 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
     const step = { value: 0 };
     const minibatches = Math.ceil(o.rlSamples / o.rlMinibatch);
     const counts = { submits: 0, reads: 0 };
-    const read = be.read.bind(be);
     const ms: number[] = [];
     for (let i = 0; i < 1 + o.rlReps; i++) {
-      const sub0 = be.stats.submits;
-      let reads = 0;
-      be.read = (t) => (reads++, read(t));
+      const [sub0, read0] = [be.stats.submits, be.stats.reads];
       const s0 = performance.now();
       await policyUpdate(model, samples, opts, updateRng, step);
       const dt = performance.now() - s0;
-      be.read = read;
       if (i === 0) await tune('RL update');
       else {
         ms.push(dt / minibatches);
-        [counts.submits, counts.reads] = [be.stats.submits - sub0, reads];
+        [counts.submits, counts.reads] = [be.stats.submits - sub0, be.stats.reads - read0];
       }
       log(`  update ${i + 1}${i === 0 ? ' (warm-up)' : ''}: ${(dt / minibatches).toFixed(1)} ms a minibatch`);
     }

@@ -182,10 +182,10 @@ export class NonFiniteError extends Error {}
  *
  * Each minibatch's step (forward, losses, backward, replay, clip, guard, AdamW) is queued as one
  * command buffer with no readback inside it; its figures are read after AdamW is queued. A step
- * whose gradient norm or policy- or value-loss statistics hold a NaN or ±∞ is never applied:
- * flagNonFinite counts them into the step guard and AdamW skips itself on the device while the
- * guard is not 0 (weights and moments stay as the last good step left them). The host sees the
- * same figures and throws NonFiniteError; `step` counts only the steps applied.
+ * whose gradient norm or policy- or value-loss statistics hold a NaN or ±∞ is never applied
+ * (Transformer.optimizerStep's guard skips AdamW on the device: weights and moments stay as the
+ * last good step left them); the host reads whether it was skipped and throws NonFiniteError.
+ * `step` counts only the steps applied.
  */
 export async function policyUpdate(
   model: Transformer,
@@ -201,9 +201,7 @@ export async function policyUpdate(
   const sums: Record<string, number> = {};
   let count = 0;
   const add = (k: string, v: number) => (sums[k] = (sums[k] ?? 0) + v);
-  const allFinite = (xs: Float32Array) => xs.every((x) => Number.isFinite(x));
   const norm = be.zeros([1]);
-  const guard = be.zeros([1]); // stays 0 while every step is finite: the first bad one ends the update
   // Forked only with replay on, so runs without it draw exactly the numbers they always did.
   const ptxRng = (o.ptxCoef ?? 0) > 0 && ptxData.length > 0 ? rng.fork('ptx') : null;
   try {
@@ -213,9 +211,10 @@ export async function policyUpdate(
         const mb = packSamples(order.slice(at, at + o.minibatchSize).map((i) => samples[i]), maxT);
         if (mb.tokens === 0) continue;
         const N = mb.tokens; // the policy rows: the loss ops see only them
+        const mask = new Float32Array(N).fill(1);
         const t = {
           ids: be.fromArray(mb.ids, [mb.B * mb.T]), rows: be.fromArray(mb.rowIndex, [N]), actions: be.fromArray(mb.actions, [N]),
-          mask: be.fromArray(new Float32Array(N).fill(1), [N]), advantages: be.fromArray(mb.advantages, [N]), old: be.fromArray(mb.oldLogprobs, [N]),
+          mask: be.fromArray(mask, [N]), advantages: be.fromArray(mb.advantages, [N]), old: be.fromArray(mb.oldLogprobs, [N]),
           ref: o.klCoef > 0 ? be.fromArray(mb.refLogprobs, [N]) : null,
           oldV: o.valueCoef > 0 ? be.fromArray(mb.oldValues, [N]) : null, ret: o.valueCoef > 0 ? be.fromArray(mb.returns, [N]) : null,
         };
@@ -238,20 +237,20 @@ export async function policyUpdate(
         model.backwardRows(t.ids, dLogits, dValues);
         const ptxLoss = ptxRng ? replayGradients(model, ptxData, ptxRng, o) : null;
         be.clipGradNorm(norm, model.grads, o.maxGradNorm);
-        for (const x of [norm, stats, vStats]) if (x) be.flagNonFinite(guard, x);
-        be.adamw(model.params, model.grads, model.adamM, model.adamV, {
-          lr: o.lr, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: o.weightDecay, step: step.value + 1, skipIf: guard,
-        });
+        model.optimizerStep(
+          { lr: o.lr, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: o.weightDecay, step: step.value + 1 },
+          vStats ? [norm, stats, vStats] : [norm, stats],
+        );
         for (const x of [...Object.values(t), dLogits, dValues]) if (x) be.release(x);
-        // The step is queued; now its figures.
-        const g = (await be.read(norm))[0];
-        const st = await be.read(stats);
-        const vs = vStats ? await be.read(vStats) : null;
-        const ptx = ptxLoss ? await ptxLoss() : 0;
+        // The step is queued; now its figures, read together (one wait for the device, not five).
+        const [normH, st, vs, ptx, skipped] = await Promise.all([
+          be.read(norm), be.read(stats), vStats ? be.read(vStats) : null, ptxLoss ? ptxLoss() : 0, model.stepSkipped(),
+        ]);
+        const g = normH[0];
         for (const x of [stats, vStats]) if (x) be.release(x);
-        const m = policyLossMetrics(st, new Float32Array(N).fill(1));
+        const m = policyLossMetrics(st, mask);
         const v = vs ? valueFigures(vs, N) : { loss: 0, clipped: 0 };
-        if (!Number.isFinite(g) || !allFinite(st) || (vs && !allFinite(vs))) {
+        if (skipped) {
           throw new NonFiniteError(`the loss became non-finite (policy loss ${m['losses/policy_loss']}, value loss ${v.loss}, gradient norm ${g}) in epoch ${epoch + 1}`);
         }
         step.value++;
@@ -266,7 +265,6 @@ export async function policyUpdate(
     }
   } finally {
     be.release(norm);
-    be.release(guard);
   }
   const out: Record<string, number> = {};
   for (const [key, v] of Object.entries(sums)) out[key] = key === 'train/tokens' ? v : v / Math.max(1, count);

@@ -18,7 +18,7 @@ import { CpuBackend } from '../engine/cpu/backend';
 import type { Backend } from '../engine/backend';
 import { Rng } from '../engine/rng';
 import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
-import { tuneMatmuls } from '../engine/ops/matmul';
+import { LAB_MATMUL_TUNING, tuneMatmuls } from '../engine/ops/matmul';
 import { loadCheckpoint } from '../engine/model/checkpoint';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
@@ -186,7 +186,7 @@ export function createEngine(io: EngineIO): Engine {
           post({ type: 'warm-start-progress', phase: p.phase, step: p.step?.step ?? 0, steps: req.steps, loss: p.step?.loss ?? null });
         },
         // As an RL run does: after the first step, time the big-matmul kernels on its shapes.
-        gpu ? async () => void (await tuneMatmuls(gpu, { maxShapes: 8, samples: 2 })) : undefined,
+        gpu ? async () => void (await tuneMatmuls(gpu, LAB_MATMUL_TUNING)) : undefined,
       );
       lastCheckpoint = result.checkpoint;
       const checkpoint = result.checkpoint.slice().buffer as ArrayBuffer; // a copy to transfer; the worker keeps its own

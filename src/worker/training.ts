@@ -20,7 +20,7 @@ import { benchmarkBreakdown, type Breakdown } from '../lab/breakdown';
 import { loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { PRESETS } from '../engine/model/config';
 import { WebGpuBackend } from '../engine/gpu/backend';
-import { tuneMatmuls } from '../engine/ops/matmul';
+import { LAB_MATMUL_TUNING, tuneMatmuls } from '../engine/ops/matmul';
 import { START_EMOTION } from '../persona/dynamics';
 import { INTENTIONS, ProfileSchema, type Profile } from '../persona/profile';
 import { BENCHMARK_COUNT, benchmarkProfiles, trainingProfiles } from '../persona/sets';
@@ -315,7 +315,7 @@ export class TrainSession {
           // bits, so no number moves).
           tuned = true;
           say('running', 'Choosing the fastest matmul kernels for this GPU');
-          await tuneMatmuls(this.be, { maxShapes: 8, samples: 2 });
+          await tuneMatmuls(this.be, LAB_MATMUL_TUNING);
           checkLost();
         }
         this.step = r.step;

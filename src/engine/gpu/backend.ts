@@ -60,7 +60,7 @@ export class WebGpuBackend implements Backend {
   private encoder: GPUCommandEncoder | null = null;
   private pass: GPUComputePassEncoder | null = null;
   /** Counters for tests and benchmarks: allocation must stop growing after the first step. */
-  readonly stats = { buffersCreated: 0, pipelinesCreated: 0, dispatches: 0, submits: 0 };
+  readonly stats = { buffersCreated: 0, pipelinesCreated: 0, dispatches: 0, submits: 0, reads: 0 };
   /** Which big-matmul kernel `auto` runs per shape (ops.tuneMatmuls times them). */
   readonly matmulChooser = new ops.MatmulChooser();
 
@@ -150,6 +150,7 @@ export class WebGpuBackend implements Backend {
       this.stagingPool.get(stagingSize)?.pop() ??
       this.device.createBuffer({ size: stagingSize, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     this.endPass();
+    this.stats.reads++;
     const src = t as GpuTensor;
     // Copy only the tensor's own bytes (views share a buffer); sizes must be multiples of 4.
     this.enc().copyBufferToBuffer(this.buf(t), src.byteOffset, staging, 0, Math.max(4, byteLength));

@@ -83,8 +83,6 @@ export class SftTrainer {
   private readonly dLosses: Tensor;
   private readonly dLogits: Tensor;
   private readonly norm: Tensor;
-  /** AdamW's step guard: non-finite values counted in the norm and the losses (0: take the step). */
-  private readonly guard: Tensor;
   step = 0;
 
   constructor(
@@ -103,7 +101,6 @@ export class SftTrainer {
     this.dLosses = be.zeros([N]);
     this.dLogits = be.zeros([N, model.config.vocabSize]);
     this.norm = be.zeros([1]);
-    this.guard = be.zeros([1]);
   }
 
   /** The next batch in a seeded shuffle of the data (reshuffled each epoch). */
@@ -136,16 +133,11 @@ export class SftTrainer {
     be.crossEntropyBackward(this.dLogits, logits, this.targets, this.dLosses);
     model.backward(this.ids, this.dLogits, null);
     be.clipGradNorm(this.norm, model.grads, opts.maxGradNorm);
-    // The step guard: a non-finite loss or gradient norm skips AdamW on the device, so the weights
-    // stay those of the last good step (the caller sees the non-finite loss it reads back).
-    be.fill(this.guard, 0);
-    be.flagNonFinite(this.guard, this.norm);
-    be.flagNonFinite(this.guard, this.losses);
     const lr = learningRate(this.step, opts);
     this.step++;
-    be.adamw(model.params, model.grads, model.adamM, model.adamV, {
-      lr, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: opts.weightDecay, step: this.step, skipIf: this.guard,
-    });
+    // A non-finite loss or gradient norm skips the step on the device, so the weights stay those of
+    // the last good step (the caller sees the non-finite loss it reads back).
+    model.optimizerStep({ lr, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: opts.weightDecay, step: this.step }, [this.norm, this.losses]);
     const [losses, norm] = await Promise.all([be.read(this.losses), be.read(this.norm)]);
     let sum = 0;
     for (let i = 0; i < losses.length; i++) if (batch.targets[i] >= 0) sum += losses[i];

@@ -11,7 +11,7 @@
  * Shape legend: B batch, T tokens, N = B·T rows, C channels, H heads, V vocab.
  * Not here: sampling with a KV cache (sampler.ts), losses (the trainer supplies dLogits, dValues).
  */
-import type { Backend, Tensor } from '../backend';
+import type { AdamWOptions, Backend, Tensor } from '../backend';
 import { matmulBackward } from '../ops/matmul';
 import { Rng } from '../rng';
 import { paramLayout, type ModelConfig, type ParamLayout } from './config';
@@ -111,6 +111,8 @@ export class Transformer {
   readonly grads: Tensor;
   readonly adamM: Tensor;
   readonly adamV: Tensor;
+  /** The step guard of optimizerStep: the NaN and ±∞ counted in the last step's checks (one value). */
+  private readonly guard: Tensor;
   readonly p: Record<string, Tensor> = {};
   readonly g: Record<string, Tensor> = {};
   private acts: Activations | null = null;
@@ -123,6 +125,7 @@ export class Transformer {
     this.grads = be.zeros([this.layout.total]);
     this.adamM = be.zeros([this.layout.total]);
     this.adamV = be.zeros([this.layout.total]);
+    this.guard = be.zeros([1]);
     for (const e of this.layout.entries) {
       this.p[e.name] = be.view(this.params, e.offset, e.shape);
       this.g[e.name] = be.view(this.grads, e.offset, e.shape);
@@ -298,6 +301,24 @@ export class Transformer {
 
   zeroGrads(): void {
     this.be.fill(this.grads, 0);
+  }
+
+  /**
+   * One AdamW step on the whole arena, queued behind the backward with no readback: the step guard
+   * counts the NaN and ±∞ values of `mustBeFinite` (the gradient norm, the losses) on the device,
+   * and AdamW skips itself (weights and moments untouched) when there is any. `stepSkipped()` says
+   * afterwards whether it did.
+   */
+  optimizerStep(o: Omit<AdamWOptions, 'skipIf'>, mustBeFinite: readonly Tensor[]): void {
+    const be = this.be;
+    be.fill(this.guard, 0);
+    for (const t of mustBeFinite) be.flagNonFinite(this.guard, t);
+    be.adamw(this.params, this.grads, this.adamM, this.adamV, { ...o, skipIf: this.guard });
+  }
+
+  /** Whether the last optimizerStep was skipped for a non-finite value (a readback). */
+  async stepSkipped(): Promise<boolean> {
+    return (await this.be.read(this.guard))[0] !== 0;
   }
 
   /** The whole parameter arena on the host (for checkpoints). */

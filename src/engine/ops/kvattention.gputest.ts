@@ -8,7 +8,7 @@ import { compare, type CompareReport } from '../testing/compare';
 import { randn, sameOnBoth, type GpuTest, type GpuTestEnv } from '../testing/gpu-test';
 import { BITWISE, eachRowReduceMode } from '../testing/twice';
 import { halfBits, isHalfRounding } from './half';
-import { kvAttendRef } from './kvattention';
+import { kvAttendRef, kvWriteRef } from './kvattention';
 
 /** Random finite halves packed two to a word, as f32 bits (the initial contents of an f16 cache). */
 function randomHalfWords(rng: Rng, n: number): Float32Array {
@@ -32,18 +32,10 @@ async function f16Case(env: GpuTestEnv, s: CachedAttentionShape, qkv: Float32Arr
   const vc = gpu.fromArray(v0, [B * maxT * C / 2]);
   gpu.attentionCached(out, kc, vc, gpu.fromArray(qkv, [B, S, 3 * C]), gpu.fromArray(start, [B]), gpu.fromArray(len, [B]), { ...s, cache: 'f16' });
   const [o, kw, vw] = [await gpu.read(out), await gpu.read(kc), await gpu.read(vc)];
-  // What each half should hold: the k / v value written there, or the initial half.
-  const wrote = new Float64Array(B * maxT * C * 2).fill(NaN); // [k | v] per element
-  for (let b = 0; b < B; b++) {
-    for (let j = 0; j < S && j < len[b]; j++) {
-      const t = start[b] + j;
-      if (t < 0 || t >= maxT) continue;
-      for (let c = 0; c < C; c++) {
-        wrote[(b * maxT + t) * C + c] = qkv[(b * S + j) * 3 * C + C + c];
-        wrote[B * maxT * C + (b * maxT + t) * C + c] = qkv[(b * S + j) * 3 * C + 2 * C + c];
-      }
-    }
-  }
+  // What each half should hold: the k / v value written there (the f32 reference's write into NaN
+  // caches), or, where that left NaN, the initial half.
+  const wrote = new Float32Array(B * maxT * C * 2).fill(NaN); // [k | v] per element
+  kvWriteRef(wrote.subarray(0, B * maxT * C), wrote.subarray(B * maxT * C), qkv, start, len, { ...s, cache: 'f32' });
   const ok = new Float64Array(B * maxT * C * 2);
   let notNearest = 0;
   [[kw, k0], [vw, v0]].forEach(([got, init], which) => {

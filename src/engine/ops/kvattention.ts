@@ -140,56 +140,46 @@ export function attentionCachedRef(
 const PARAMS = /* wgsl */ `struct Params { B: u32, S: u32, maxT: u32, C: u32, H: u32, scale: f32 }
 @group(0) @binding(0) var<uniform> P: Params;`;
 
-const WRITE: Kernel = {
-  name: 'kv_cache_write',
-  code: /* wgsl */ `${PARAMS}
+/**
+ * The cache write: one invocation per E channels of a new token (E = 1 for f32; E = 2 for f16, the
+ * pair packed into one word, so no two invocations share a word), skipping padding and positions
+ * past the cache.
+ */
+function writeKernel(f16: boolean): Kernel {
+  const E = f16 ? 2 : 1;
+  const word = f16 ? 'u32' : 'f32';
+  // f16: clamped to ±HALF_MAX first (WGSL leaves packing an out-of-range value undefined).
+  const value = (at: string): string => (f16 ? `pack2x16float(clamp(vec2<f32>(qkv[${at}], qkv[${at} + 1u]), -LIM, LIM))` : `qkv[${at}]`);
+  return {
+    name: f16 ? 'kv_cache_write_f16' : 'kv_cache_write',
+    code: /* wgsl */ `${PARAMS}
 ${WGSL_LINEAR_INDEX}
-@group(0) @binding(1) var<storage, read_write> kc: array<f32>;
-@group(0) @binding(2) var<storage, read_write> vc: array<f32>;
+@group(0) @binding(1) var<storage, read_write> kc: array<${word}>;
+@group(0) @binding(2) var<storage, read_write> vc: array<${word}>;
 @group(0) @binding(3) var<storage, read> qkv: array<f32>;
 @group(0) @binding(4) var<storage, read> start: array<i32>;
 @group(0) @binding(5) var<storage, read> len: array<i32>;
-@compute @workgroup_size(256) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = linear_index(gid, nwg, 256u);
-  if (i >= P.B * P.S * P.C) { return; }
-  let c = i % P.C;
-  let j = (i / P.C) % P.S;
-  let b = i / (P.C * P.S);
-  let t = start[b] + i32(j);
-  if (i32(j) >= len[b] || t < 0 || t >= i32(P.maxT)) { return; }
-  let dst = (b * P.maxT + u32(t)) * P.C + c;
-  let src = (b * P.S + j) * 3u * P.C;
-  kc[dst] = qkv[src + P.C + c];
-  vc[dst] = qkv[src + 2u * P.C + c];
-}`,
-};
-
-/** The f16 cache write: one invocation per pair of channels, packed into one word (no two share a word). */
-const WRITE_F16: Kernel = {
-  name: 'kv_cache_write_f16',
-  code: /* wgsl */ `${PARAMS}
-${WGSL_LINEAR_INDEX}
-@group(0) @binding(1) var<storage, read_write> kc: array<u32>;
-@group(0) @binding(2) var<storage, read_write> vc: array<u32>;
-@group(0) @binding(3) var<storage, read> qkv: array<f32>;
-@group(0) @binding(4) var<storage, read> start: array<i32>;
-@group(0) @binding(5) var<storage, read> len: array<i32>;
+const E = ${E}u;
 const LIM = vec2<f32>(${HALF_MAX}.0);
 @compute @workgroup_size(256) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = linear_index(gid, nwg, 256u);
-  let half_c = P.C / 2u;
-  if (i >= P.B * P.S * half_c) { return; }
-  let c = (i % half_c) * 2u;
-  let j = (i / half_c) % P.S;
-  let b = i / (half_c * P.S);
+  let per = P.C / E;
+  if (i >= P.B * P.S * per) { return; }
+  let c = (i % per) * E;
+  let j = (i / per) % P.S;
+  let b = i / (per * P.S);
   let t = start[b] + i32(j);
   if (i32(j) >= len[b] || t < 0 || t >= i32(P.maxT)) { return; }
-  let dst = ((b * P.maxT + u32(t)) * P.C + c) / 2u;
+  let dst = ((b * P.maxT + u32(t)) * P.C + c) / E;
   let src = (b * P.S + j) * 3u * P.C + c;
-  kc[dst] = pack2x16float(clamp(vec2<f32>(qkv[src + P.C], qkv[src + P.C + 1u]), -LIM, LIM));
-  vc[dst] = pack2x16float(clamp(vec2<f32>(qkv[src + 2u * P.C], qkv[src + 2u * P.C + 1u]), -LIM, LIM));
+  kc[dst] = ${value('src + P.C')};
+  vc[dst] = ${value('src + 2u * P.C')};
 }`,
-};
+  };
+}
+
+const WRITE = writeKernel(false);
+const WRITE_F16 = writeKernel(true);
 
 /**
  * Threads per attend workgroup for head size hs: each thread keeps a partial output of hs floats in
@@ -326,8 +316,7 @@ export function attentionCachedOnGpu(
   const { B, S, maxT, C, H } = s;
   const f16 = s.cache === 'f16';
   const u = [u32(B), u32(S), u32(maxT), u32(C), u32(H), f32(1 / Math.sqrt(C / H))];
-  if (f16) be.dispatch(WRITE_F16, [kCache, vCache, qkv, start, len], u, grid1d((B * S * C) / 2, 256));
-  else be.dispatch(WRITE, [kCache, vCache, qkv, start, len], u, grid1d(B * S * C, 256));
+  be.dispatch(f16 ? WRITE_F16 : WRITE, [kCache, vCache, qkv, start, len], u, grid1d((B * S * C) / (f16 ? 2 : 1), 256));
   const hs = C / H;
   const lanes = rowReduceMode(be) === 'thread' ? 1 : attendLanes(maxT, hs);
   be.dispatch(attendKernel(hs, lanes, f16), [out, kCache, vCache, qkv, start, len], u, grid1d(B * S * H * lanes, attendThreads(hs)));

@@ -22,6 +22,7 @@ import type { Backend, MatmulOptions, Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { MAX_GROUPS_PER_DIM, u32, type Kernel } from '../gpu/kernel';
+import { median } from '../gpu/timing';
 import { addBiasRef } from './bias';
 import { geluBackwardRef, geluRef, WGSL_GELU } from './gelu';
 import type { Vec } from './types';
@@ -494,6 +495,9 @@ export class MatmulChooser {
   force(choice: BigMatmulKernel): void { for (const k of this.calls.keys()) this.chosen.set(k, choice); }
 }
 
+/** The lab's tuning pause (after the first step of a run or warm start): the 8 most used shapes, 2 samples each. */
+export const LAB_MATMUL_TUNING = { maxShapes: 8, samples: 2 } as const;
+
 /**
  * Time `tiled`, `regs` and `regs8` on the most dispatched shapes `auto` has sent to the tiled
  * kernel and not yet tuned (at most `maxShapes`), and keep the fastest per shape; a register
@@ -521,7 +525,6 @@ export async function tuneMatmuls(be: WebGpuBackend, o: { maxShapes?: number; sa
     for (const k of BIG_MATMUL_KERNELS) await time(k);
     const t: Record<BigMatmulKernel, number[]> = { tiled: [], regs: [], regs8: [] };
     for (let i = 0; i < samples; i++) for (const k of BIG_MATMUL_KERNELS) t[k].push(await time(k));
-    const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
     const [tiledMs, regsMs, regs8Ms] = BIG_MATMUL_KERNELS.map((k) => median(t[k]));
     const best = regs8Ms < regsMs ? 'regs8' : 'regs';
     const choice = Math.min(regsMs, regs8Ms) < tiledMs * (1 - margin) ? best : 'tiled';
