@@ -51,6 +51,13 @@ export interface MatmulOptions {
    * numbers as the product into a scratch then geluBackward(out, geluGradOf, scratch).
    */
   geluGradOf?: Tensor;
+  /**
+   * Epilogue for a residual connection: out = residual + (product (+ bias)), `residual` of out's size,
+   * or out itself to add in place (x += proj(y)): the same numbers as the product (and bias) into a
+   * scratch then addInto(residual, scratch), without the scratch and the extra pass. Not with
+   * `accumulate`, `geluOut` or `geluGradOf`.
+   */
+  residual?: Tensor;
 }
 
 export interface AttentionShape {

@@ -127,7 +127,7 @@ export class KvSession {
     const t = {
       ids: z([N], 'i32'), pos: z([N], 'i32'), start: z([this.B], 'i32'), len: z([this.B], 'i32'),
       tok: z([N, C]), posEmb: z([N, C]), x: z([N, C]), ln: z([N, C]), mean: z([N]), rstd: z([N]),
-      qkv: z([N, 3 * C]), atty: z([N, C]), tmp: z([N, C]), fc: z([N, 4 * C]), fcGelu: z([N, 4 * C]),
+      qkv: z([N, 3 * C]), atty: z([N, C]), fc: z([N, 4 * C]), fcGelu: z([N, 4 * C]),
       logits: z([N, V]),
     };
     this.stepActs = { S, t };
@@ -171,11 +171,9 @@ export class KvSession {
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln1.w'), q('ln1.b'));
       linear(be, a.qkv, a.ln, q('attn.qkv.w'), q('attn.qkv.b'));
       be.attentionCached(a.atty, this.k[l], this.v[l], a.qkv, a.start, a.len, { B: this.B, S, maxT, C, H, cache: this.cache });
-      linear(be, a.tmp, a.atty, q('attn.proj.w'), q('attn.proj.b'));
-      be.addInto(a.x, a.tmp);
+      linear(be, a.x, a.atty, q('attn.proj.w'), q('attn.proj.b'), a.x); // x += proj(atty), in place
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln2.w'), q('ln2.b'));
-      mlp(be, p, l, a.tmp, a.fc, a.fcGelu, a.ln);
-      be.addInto(a.x, a.tmp);
+      mlp(be, p, l, a.x, a.fc, a.fcGelu, a.ln, a.x);
     }
     be.layerNorm(a.ln, a.mean, a.rstd, a.x, p['lnf.w'], p['lnf.b']);
     be.matmul(a.logits, a.ln, p.wte, { transB: true }); // logits: (B·S, V)

@@ -35,17 +35,19 @@ export function initParams(config: ModelConfig, seed: number | string): Float32A
 }
 
 /** out (N, O) = x (N, I) · w (I, O) + b (O): one matmul with the bias in its epilogue. */
-export function linear(be: Backend, out: Tensor, x: Tensor, w: Tensor, b: Tensor): void {
-  be.matmul(out, x, w, { bias: b });
+export function linear(be: Backend, out: Tensor, x: Tensor, w: Tensor, b: Tensor, residual?: Tensor): void {
+  be.matmul(out, x, w, { bias: b, residual });
 }
 
 /**
- * Block l's MLP: out = proj(GELU(fc(x))); fc and fcGelu (N, 4C) keep the activations for backward.
- * The fc matmul's epilogue adds the bias and writes GELU too: two dispatches for the whole MLP.
+ * Block l's MLP: out = residual + proj(GELU(fc(x))); fc and fcGelu (N, 4C) keep the activations for
+ * backward. The fc matmul's epilogue adds the bias and writes GELU too, the proj matmul's adds its
+ * bias and the residual stream (which may be out itself): two dispatches for the whole MLP and its
+ * residual connection.
  */
-export function mlp(be: Backend, p: Record<string, Tensor>, l: number, out: Tensor, fc: Tensor, fcGelu: Tensor, x: Tensor): void {
+export function mlp(be: Backend, p: Record<string, Tensor>, l: number, out: Tensor, fc: Tensor, fcGelu: Tensor, x: Tensor, residual: Tensor): void {
   be.matmul(fc, x, p[`h${l}.mlp.fc.w`], { bias: p[`h${l}.mlp.fc.b`], geluOut: fcGelu });
-  linear(be, out, fcGelu, p[`h${l}.mlp.proj.w`], p[`h${l}.mlp.proj.b`]);
+  linear(be, out, fcGelu, p[`h${l}.mlp.proj.w`], p[`h${l}.mlp.proj.b`], residual);
 }
 
 interface LayerActs {
@@ -239,11 +241,9 @@ export class Transformer {
       be.layerNorm(L.ln1, L.ln1Mean, L.ln1Rstd, x, q('ln1.w'), q('ln1.b'));
       linear(be, L.qkv, L.ln1, q('attn.qkv.w'), q('attn.qkv.b'));
       be.attention(L.atty, L.att, L.qkv, { B, T, C, H });
-      linear(be, L.residMid, L.atty, q('attn.proj.w'), q('attn.proj.b'));
-      be.addInto(L.residMid, x);
+      linear(be, L.residMid, L.atty, q('attn.proj.w'), q('attn.proj.b'), x); // x + proj(atty)
       be.layerNorm(L.ln2, L.ln2Mean, L.ln2Rstd, L.residMid, q('ln2.w'), q('ln2.b'));
-      mlp(be, p, l, L.residOut, L.fc, L.fcGelu, L.ln2);
-      be.addInto(L.residOut, L.residMid);
+      mlp(be, p, l, L.residOut, L.fc, L.fcGelu, L.ln2, L.residMid);
       x = L.residOut;
     }
     be.layerNorm(a.lnf, a.lnfMean, a.lnfRstd, x, p['lnf.w'], p['lnf.b']);

@@ -173,12 +173,16 @@ async function sameBits(env: GpuTestEnv, shapes: Shape[], reference: Variant, va
   return reports;
 }
 
-type EpilogueCase = { bias: boolean; gelu: boolean; geluGrad?: boolean };
-const EPILOGUES: EpilogueCase[] = [{ bias: true, gelu: false }, { bias: true, gelu: true }, { bias: false, gelu: true }, { bias: false, gelu: false, geluGrad: true }];
+type EpilogueCase = { bias: boolean; gelu: boolean; geluGrad?: boolean; resid?: 'out' | 'other' };
+const EPILOGUES: EpilogueCase[] = [
+  { bias: true, gelu: false }, { bias: true, gelu: true }, { bias: false, gelu: true }, { bias: false, gelu: false, geluGrad: true },
+  { bias: true, gelu: false, resid: 'out' }, { bias: false, gelu: false, resid: 'other' },
+];
 
 /**
  * The fused epilogue against the separate ops on the GPU, bit for bit (out and the GELU output;
- * for gelu'(pre) ⊙ product, the product into a scratch then geluBackward),
+ * for gelu'(pre) ⊙ product, the product into a scratch then geluBackward; for a residual, the
+ * product and bias into a scratch then addInto(out, scratch) in place or add(out, resid, scratch)),
  * bias + GELU with every transpose on one shape, bias alone and GELU alone untransposed, overwrite
  * and (untransposed) accumulate, odd shapes (partial tiles, scalar loads) and a broadcast batch
  * (each combination is its own pipeline, and SwiftShader compiles slowly); the bias a view at an
@@ -197,10 +201,11 @@ async function epilogues(env: GpuTestEnv, variant: Variant): Promise<CompareRepo
       const [a, b, init] = [randn(rng, size(L.a)), randn(rng, size(L.b)), randn(rng, size(L.out))];
       const biasArena = randn(rng, VIEW_ALIGN + s.N);
       const pre = randn(rng, size(L.out), 3); // GELU inputs, some in the tails
+      const resid0 = randn(rng, size(L.out));
       for (const e of EPILOGUES) {
         if ((transA || transB) && !(e.bias && e.gelu) && !e.geluGrad) continue;
-        for (const accumulate of transA || transB ? [false] : [false, true]) {
-          const name = `${variant} ${e.bias ? '+bias' : ''}${e.gelu ? '+gelu' : ''}${e.geluGrad ? '·gelu\'' : ''} ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`;
+        for (const accumulate of transA || transB || e.resid ? [false] : [false, true]) {
+          const name = `${variant} ${e.bias ? '+bias' : ''}${e.gelu ? '+gelu' : ''}${e.geluGrad ? '·gelu\'' : ''}${e.resid ? `+residual(${e.resid === 'out' ? 'in place' : 'other'})` : ''} ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`;
           const build = (be: Backend, fused: boolean): Tensor[] => {
             const [ta, tb] = [be.fromArray(a, L.a), be.fromArray(b, L.b)];
             const out = be.fromArray(init, L.out);
@@ -216,6 +221,19 @@ async function epilogues(env: GpuTestEnv, variant: Variant): Promise<CompareRepo
                 be.matmul(product, ta, tb, { ...opts, accumulate: false });
                 if (!accumulate) be.fill(out, 0);
                 be.geluBackward(out, tPre, product);
+              }
+              return [out];
+            }
+            if (e.resid) {
+              const resid = e.resid === 'out' ? out : be.fromArray(resid0, L.out);
+              if (fused) {
+                be.matmul(out, ta, tb, { ...opts, bias: e.bias ? bias : undefined, residual: resid });
+              } else {
+                const scratch = be.zeros(L.out);
+                be.matmul(scratch, ta, tb, opts);
+                if (e.bias) be.addBias(scratch, scratch, bias);
+                if (resid === out) be.addInto(out, scratch);
+                else be.add(out, resid, scratch);
               }
               return [out];
             }
@@ -245,7 +263,7 @@ async function epilogues(env: GpuTestEnv, variant: Variant): Promise<CompareRepo
 
 export const matmulGpuTests: GpuTest[] = [
   {
-    name: 'matmul epilogues: bias, bias + GELU, GELU and GELU\'s backward give the separate ops\' bits in naive, tiled, regs, regs8 and rows',
+    name: 'matmul epilogues: bias, bias + GELU, GELU, GELU\'s backward and the residual add give the separate ops\' bits in naive, tiled, regs, regs8 and rows',
     async run(env) {
       const reports: CompareReport[] = [];
       for (const v of ['naive', 'tiled', 'regs', 'regs8', 'rows'] as const) reports.push(...(await epilogues(env, v)));

@@ -189,6 +189,41 @@ describe('matmul epilogue on the CPU backend', () => {
     expect(Array.from(be.f(over[1]))).toEqual(Array.from(be.f(fill[1])));
   });
 
+  it('a residual (in place or another tensor) equals the product and bias into a scratch then addInto, bit for bit', () => {
+    const be = new CpuBackend();
+    const rng = new Rng('residual epilogue');
+    const r = (...shape: number[]) => Float32Array.from(randn64(rng, shape.reduce((p, d) => p * d, 1)));
+    const [a, b, bias] = [be.fromArray(r(3, 5, 7), [3, 5, 7]), be.fromArray(r(7, 6), [7, 6]), be.fromArray(r(6), [6])];
+    const x0 = r(3, 5, 6);
+    for (const withBias of [false, true]) {
+      const opts: MatmulOptions = withBias ? { bias } : {};
+      const scratch = be.zeros([3, 5, 6]);
+      be.matmul(scratch, a, b, opts);
+      const apart = be.fromArray(x0, [3, 5, 6]);
+      be.addInto(apart, scratch);
+      const inPlace = be.fromArray(x0, [3, 5, 6]);
+      be.matmul(inPlace, a, b, { ...opts, residual: inPlace });
+      const resid = be.fromArray(x0, [3, 5, 6]);
+      const other = be.fromArray(r(3, 5, 6), [3, 5, 6]);
+      be.matmul(other, a, b, { ...opts, residual: resid });
+      expect(Array.from(be.f(inPlace))).toEqual(Array.from(be.f(apart)));
+      expect(Array.from(be.f(other))).toEqual(Array.from(be.f(apart)));
+      expect(Array.from(be.f(resid))).toEqual(Array.from(x0)); // the residual is only read
+      expect(Array.from(be.f(apart))).not.toEqual(Array.from(be.f(scratch))); // the residual was added
+    }
+  });
+
+  it('rejects a residual of the wrong size or dtype, or combined with accumulate or a GELU epilogue', () => {
+    const be = new CpuBackend();
+    const t = (...s: number[]) => be.zeros(s);
+    const out = t(2, 3);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: t(3, 3) })).toThrow(/residual must hold 6 values like out \[2, 3\], got \[3, 3\]/);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: be.zeros([2, 3], 'i32') })).toThrow(/residual must be f32, got i32/);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: out, accumulate: true })).toThrow(/residual cannot be combined with accumulate/);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: t(2, 3), geluOut: t(2, 3) })).toThrow(/residual cannot be combined with geluOut/);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: t(2, 3), geluGradOf: t(2, 3) })).toThrow(/residual cannot be combined with geluGradOf/);
+  });
+
   it('rejects a bias that does not match the columns, and a GELU output that is out or the wrong size', () => {
     const be = new CpuBackend();
     const t = (...s: number[]) => be.zeros(s);

@@ -13,8 +13,9 @@
  *   5. `regs8`: `regs` with 8×8 per thread (a 64×64 tile).
  * `auto` runs rows for M ≤ 8, naive below one tile, else tiled, regs or regs8 as `tuneMatmuls`
  * chose for the shape (timed at start-up; the three give the same bits). Every kernel ends in the
- * same epilogue: optional gelu'(pre) factor (GELU's backward), accumulate, bias, and GELU into a
- * second output (fused `linear` and MLP layers), giving exactly the bits of the separate ops.
+ * same epilogue: optional gelu'(pre) factor (GELU's backward), accumulate, bias, a residual add
+ * (out = residual + product + bias, in place or from another tensor) and GELU into a second output
+ * (fused `linear`, MLP layers and residual connections), giving exactly the bits of the separate ops.
  *
  * Shape legend: Z batch (product of leading dims), M rows of op(a), K inner dim, N columns of op(b).
  */
@@ -74,8 +75,8 @@ export function matmulDims(
   return { batch, M, N, K, transA, transB, bBatched, accumulate: opts.accumulate ?? false };
 }
 
-/** Which epilogue steps a call asks for. */
-interface Epilogue { bias: boolean; gelu: boolean; geluGrad: boolean }
+/** Which epilogue steps a call asks for; `resid`: no residual, out itself (in place), or another tensor. */
+interface Epilogue { bias: boolean; gelu: boolean; geluGrad: boolean; resid: 'none' | 'out' | 'other' }
 
 /** Validate the epilogue tensors of out (…, M, N) = op(a)·op(b); throws a message naming the shapes. */
 function epilogueOf(out: Tensor, opts: MatmulOptions): Epilogue {
@@ -91,10 +92,16 @@ function epilogueOf(out: Tensor, opts: MatmulOptions): Epilogue {
     if (opts.geluGradOf.size !== out.size) throw new Error(`matmul: geluGradOf must hold ${out.size} values like out ${fmt(out.shape)}, got ${fmt(opts.geluGradOf.shape)}`);
     if (opts.geluGradOf === out) throw new Error('matmul: geluGradOf must be another tensor than out');
   }
-  for (const [t, what] of [[opts.bias, 'bias'], [opts.geluOut, 'geluOut'], [opts.geluGradOf, 'geluGradOf']] as const) {
+  if (opts.residual) {
+    if (opts.residual.size !== out.size) throw new Error(`matmul: residual must hold ${out.size} values like out ${fmt(out.shape)}, got ${fmt(opts.residual.shape)}`);
+    const clash = opts.accumulate ? 'accumulate' : opts.geluOut ? 'geluOut' : opts.geluGradOf ? 'geluGradOf' : null;
+    if (clash) throw new Error(`matmul: residual cannot be combined with ${clash}`);
+  }
+  for (const [t, what] of [[opts.bias, 'bias'], [opts.geluOut, 'geluOut'], [opts.geluGradOf, 'geluGradOf'], [opts.residual, 'residual']] as const) {
     if (t && t.dtype !== 'f32') throw new Error(`matmul: ${what} must be f32, got ${t.dtype}`);
   }
-  return { bias: !!opts.bias, gelu: !!opts.geluOut, geluGrad: !!opts.geluGradOf };
+  const resid = !opts.residual ? 'none' : opts.residual === out ? 'out' : 'other';
+  return { bias: !!opts.bias, gelu: !!opts.geluOut, geluGrad: !!opts.geluGradOf, resid };
 }
 
 // ---- CPU reference ----------------------------------------------------------------------------------
@@ -217,25 +224,29 @@ function epilogueDecls(e: Epilogue): string {
     e.bias ? `@group(0) @binding(${binding++}) var<storage, read> bias: array<f32>;` : '',
     e.gelu ? `@group(0) @binding(${binding++}) var<storage, read_write> gelu_out: array<f32>;` : '',
     e.geluGrad ? `@group(0) @binding(${binding++}) var<storage, read> gelu_pre: array<f32>;` : '',
+    e.resid === 'other' ? `@group(0) @binding(${binding++}) var<storage, read> resid: array<f32>;` : '',
     e.gelu || e.geluGrad ? WGSL_GELU : '',
   ].join('\n');
 }
 
 /**
  * WGSL that stores one output: out[o] = (gelu'(gelu_pre[o]) ·) value (+ out[o] with P.acc)
- * (+ bias[n]), and with GELU gelu_out[o] = gelu(out[o]). Each step rounds to f32 as the separate
- * ops would, so the fused result has their bits exactly (a kernel test holds it to that). Shared
- * by every kernel.
+ * (+ bias[n]), then the residual (out[o] as it was, or resid[o]) + that, and with GELU
+ * gelu_out[o] = gelu(out[o]). Each step rounds to f32 as the separate ops would, so the fused result
+ * has their bits exactly (a kernel test holds it to that). Each output is read and written by one
+ * invocation only, so the in-place residual is safe. Shared by every kernel.
  */
 function storeOne(o: string, n: string, value: string, e: Epilogue): string {
+  const resid = e.resid === 'out' ? `out[${o}]` : `resid[${o}]`;
   return `{
       var v = ${value};${e.geluGrad ? `\n      v = gelu_grad(gelu_pre[${o}]) * v;` : ''}
-      if (P.acc != 0u) { v = out[${o}] + v; }${e.bias ? `\n      v = v + bias[${n}];` : ''}
+      if (P.acc != 0u) { v = out[${o}] + v; }${e.bias ? `\n      v = v + bias[${n}];` : ''}${e.resid !== 'none' ? `\n      v = ${resid} + v;` : ''}
       out[${o}] = v;${e.gelu ? `\n      gelu_out[${o}] = gelu_f(v);` : ''}
     }`;
 }
 
-const epilogueName = (e: Epilogue): string => `${e.bias ? '_bias' : ''}${e.gelu ? '_gelu' : ''}${e.geluGrad ? '_dgelu' : ''}`;
+const epilogueName = (e: Epilogue): string =>
+  `${e.bias ? '_bias' : ''}${e.gelu ? '_gelu' : ''}${e.geluGrad ? '_dgelu' : ''}${e.resid === 'none' ? '' : `_res${e.resid === 'out' ? 'io' : ''}`}`;
 
 const kernels = new Map<string, Kernel>();
 function memo(name: string, make: () => string): Kernel {
@@ -595,6 +606,8 @@ export function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, o
   const d = matmulDims(out.shape, a.shape, b.shape, opts);
   epilogueOf(out, opts);
   const o = be.f(out);
+  // The residual as it was before the product overwrites out (a copy when it is out itself).
+  const resid = opts.residual ? (opts.residual === out ? o.slice() : be.f(opts.residual)) : null;
   if (opts.geluGradOf) {
     // The product into a scratch, then geluBackward's arithmetic (which accumulates).
     const product = new Float32Array(out.size);
@@ -605,6 +618,7 @@ export function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, o
     matmulCpuFast(o, be.f(a), be.f(b), d);
   }
   if (opts.bias) addBiasRef(o, o, be.f(opts.bias), d.batch * d.M, d.N);
+  if (resid) for (let i = 0; i < o.length; i++) o[i] = resid[i] + o[i];
   if (opts.geluOut) geluRef(be.f(opts.geluOut), o);
 }
 
@@ -621,7 +635,7 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
   }
   let d = matmulDims(out.shape, a.shape, b.shape, opts);
   const e = epilogueOf(out, opts);
-  const bound = [out, a, b, ...[opts.bias, opts.geluOut, opts.geluGradOf].filter((t): t is Tensor => !!t)];
+  const bound = [out, a, b, ...[opts.bias, opts.geluOut, opts.geluGradOf, e.resid === 'other' ? opts.residual : undefined].filter((t): t is Tensor => !!t)];
   // A broadcast b with an untransposed a is one big 2-D matmul: fold the batch into M.
   if (!d.bBatched && d.batch > 1) d = { ...d, M: d.batch * d.M, batch: 1 };
   const { M, N, K } = d;
