@@ -83,7 +83,8 @@ export interface PeersResult {
   /** (b) */
   training: { B: number; T: number; ours: Timing; tfjs: Timing | null; tfjsBackend: string | null; tfjsError?: string; oursLoss: number[]; tfjsLoss: number[] };
   /** (c) ms per decoding step (forward of one new token per sequence + logits readback) and tokens/s. */
-  decode: { B: number; cache: 'f32' | 'f16'; stepMs: Timing; tokensPerSecond: number; hostSampleMs: number }[];
+  /** f32 weights and caches at every batch, then the largest batch with f16 caches, then batch 1 and the largest with half copies of the weights. */
+  decode: { B: number; cache: 'f32' | 'f16'; weights: 'f32' | 'f16'; stepMs: Timing; tokensPerSecond: number; hostSampleMs: number }[];
   /** (c) host side: ordering the candidates of every row of the largest batch's logits, the comparator sort vs the key sort (same order). */
   hostOrder: { rows: number; V: number; comparatorMs: number; keysMs: number } | null;
   /** (d) one policyUpdate over rlSamples samples: ms per minibatch step, and submits / readbacks per update. */
@@ -400,9 +401,14 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
     const sampleRng = new Rng('peers-sample');
     const largest = Math.max(...o.decodeBatches);
 
-    for (const [B, cache] of [...o.decodeBatches.map((b) => [b, 'f32'] as const), ...(o.decodeBatches.length ? [[largest, 'f16'] as const] : [])]) {
-      log(`decode: batch ${B}, ${cache} KV cache`);
-      const session = new KvSession(model, B, { cache });
+    const smallest = Math.min(...o.decodeBatches);
+    const runs: [number, 'f32' | 'f16', 'f32' | 'f16'][] = [
+      ...o.decodeBatches.map((b): [number, 'f32', 'f32'] => [b, 'f32', 'f32']),
+      ...(o.decodeBatches.length ? [[largest, 'f16', 'f32'], [smallest, 'f32', 'f16'], ...(largest !== smallest ? [[largest, 'f32', 'f16']] : [])] as [number, 'f32' | 'f16', 'f32' | 'f16'][] : []),
+    ];
+    for (const [B, cache, weightsAs] of runs) {
+      log(`decode: batch ${B}, ${cache} KV cache, ${weightsAs} weights`);
+      const session = new KvSession(model, B, { cache, weights: weightsAs });
       let logits = await session.step(Array.from({ length: B }, () => Array.from(randomIds(rng, o.decodePrompt, V))));
       const stepMs: number[] = [];
       let sampleMs = 0;
@@ -418,10 +424,10 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
           sampleMs += s1 - s0;
         }
       }
-      if (B === largest && cache === 'f32') hostOrder = timeCandidateOrder(logits);
+      if (B === largest && cache === 'f32' && weightsAs === 'f32') hostOrder = timeCandidateOrder(logits);
       session.release();
       const t = timing(stepMs);
-      decode.push({ B, cache, stepMs: t, tokensPerSecond: (B * 1000) / t.medianMs, hostSampleMs: sampleMs / o.decodeSteps });
+      decode.push({ B, cache, weights: weightsAs, stepMs: t, tokensPerSecond: (B * 1000) / t.medianMs, hostSampleMs: sampleMs / o.decodeSteps });
       log(`  ${t.medianMs.toFixed(1)} ms/step, ${((B * 1000) / t.medianMs).toFixed(1)} tokens/s`);
     }
   }
@@ -461,8 +467,8 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
     rlUpdate = { samples: o.rlSamples, T: o.rlT, minibatch: o.rlMinibatch, minibatches, msPerMinibatch: timing(ms), submitsPerUpdate: counts.submits, readbacksPerUpdate: counts.reads };
   }
 
-  const d1 = decode.find((d) => d.B === 1 && d.cache === 'f32');
-  const d64 = decode.find((d) => d.B === 64 && d.cache === 'f32');
+  const d1 = decode.find((d) => d.B === 1 && d.cache === 'f32' && d.weights === 'f32');
+  const d64 = decode.find((d) => d.B === 64 && d.cache === 'f32' && d.weights === 'f32');
   return {
     adapter: { line, vendor: summary.vendor, architecture: summary.architecture, device: summary.device, description: summary.description, isFallback: summary.isFallback, features: summary.features },
     userAgent: navigator.userAgent,
@@ -541,9 +547,9 @@ async function check(): Promise<CheckResult> {
 }
 
 /** Our step op by op (bench/peers-profile.ts). */
-async function profile(o: { mode: 'train' | 'decode'; preset?: PresetName; B?: number; T?: number }): Promise<ProfileResult & { adapter: string }> {
+async function profile(o: { mode: 'train' | 'decode'; preset?: PresetName; B?: number; T?: number; weights?: 'f32' | 'f16' }): Promise<ProfileResult & { adapter: string }> {
   const { be, summary } = await engine();
-  const r = await profileStep(be, { mode: o.mode, preset: o.preset ?? 'micro', B: o.B ?? (o.mode === 'train' ? 4 : 64), T: o.T ?? (o.mode === 'train' ? 64 : 16) });
+  const r = await profileStep(be, { mode: o.mode, preset: o.preset ?? 'micro', B: o.B ?? (o.mode === 'train' ? 4 : 64), T: o.T ?? (o.mode === 'train' ? 64 : 16), weights: o.weights });
   return { ...r, adapter: adapterLine(summary) };
 }
 

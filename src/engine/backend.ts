@@ -52,6 +52,13 @@ export interface MatmulOptions {
    */
   geluGradOf?: Tensor;
   /**
+   * `b` holds IEEE halves packed two to a 32-bit word along its contiguous (last) dim (`packHalf`):
+   * its shape is op(b)'s stored shape with the last dim halved (that dim must be even). The values
+   * are read as f32 and the arithmetic is f32, so the result has the bits of the f32 matmul on b's
+   * halves, with half the bytes of b read.
+   */
+  bHalf?: boolean;
+  /**
    * Epilogue for a residual connection: out = residual + (product (+ bias)), `residual` of out's size,
    * or out itself to add in place (x += proj(y)): the same numbers as the product (and bias) into a
    * scratch then addInto(residual, scratch), without the scratch and the extra pass. Not with
@@ -151,6 +158,12 @@ export interface Backend {
    * unpacking only adds work). Either can be asked for anywhere.
    */
   readonly defaultKvCache: 'f32' | 'f16';
+  /**
+   * The decoding steps' default matmul weights (KvSession `weights`): half copies of the f32
+   * masters where the KV caches default to f16 (at a small batch a step mostly reads weights from
+   * memory), f32 elsewhere, for the same reasons.
+   */
+  readonly defaultDecodeWeights: 'f32' | 'f16';
 
   // ---- memory -------------------------------------------------------------------------------
   /** A zero-filled tensor (from the pool where possible). */
@@ -183,6 +196,12 @@ export interface Backend {
   addInto(dst: Tensor, src: Tensor, alpha?: number): void;
   /** t *= s, in place. */
   scale(t: Tensor, s: number): void;
+  /**
+   * out = x's values as IEEE halves packed two to a 32-bit word (element 2i in the low half), out an
+   * f32 tensor of x.size / 2 words (x.size even); values beyond ±65504 are clamped to it first.
+   * For `MatmulOptions.bHalf` (half copies of f32 master weights).
+   */
+  packHalf(out: Tensor, x: Tensor): void;
 
   // ---- linear algebra -----------------------------------------------------------------------
   /**

@@ -142,8 +142,10 @@ export function createEngine(io: EngineIO): Engine {
       test = { ok: false, maxAbsErr: Infinity, detail: `GPU self-test failed: ${messageOf(e)}` };
     }
     choose(be);
-    // Rollouts on this device sample with f16 KV caches (Backend.defaultKvCache): say so where it is the case.
-    const line = adapterLine(ctx.summary) + (be.defaultKvCache === 'f16' ? '; rollouts keep their KV caches in f16' : '');
+    // Rollouts on this device sample with f16 KV caches and half copies of the weights
+    // (Backend.defaultKvCache, defaultDecodeWeights): say so where it is the case.
+    const half = [be.defaultDecodeWeights === 'f16' ? 'half copies of the weights' : '', be.defaultKvCache === 'f16' ? 'f16 KV caches' : ''].filter(Boolean);
+    const line = adapterLine(ctx.summary) + (half.length ? `; rollouts decode with ${half.join(' and ')}` : '');
     post({ type: 'backend', backend: 'webgpu', line, adapter: ctx.summary, failure: null, selfTest: test });
   }
 

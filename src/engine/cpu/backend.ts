@@ -25,6 +25,7 @@ export class CpuBackend implements Backend {
   readonly name = 'cpu' as const;
   readonly description = 'CPU (JavaScript reference backend)';
   readonly defaultKvCache = 'f32' as const;
+  readonly defaultDecodeWeights = 'f32' as const;
 
   /** The f32 storage of a tensor. */
   f(t: Tensor): Float32Array {
@@ -81,6 +82,7 @@ export class CpuBackend implements Backend {
   add(out: Tensor, a: Tensor, b: Tensor): void { ops.addOnCpu(this, out, a, b); }
   addInto(dst: Tensor, src: Tensor, alpha = 1): void { ops.addIntoOnCpu(this, dst, src, alpha); }
   scale(t: Tensor, s: number): void { ops.scaleOnCpu(this, t, s); }
+  packHalf(out: Tensor, x: Tensor): void { ops.packHalfOnCpu(this, out, x); }
   matmul(out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {}): void { ops.matmulOnCpu(this, out, a, b, opts); }
   addBias(out: Tensor, x: Tensor, bias: Tensor): void { ops.addBiasOnCpu(this, out, x, bias); }
   biasBackward(dBias: Tensor, dOut: Tensor): void { ops.biasBackwardOnCpu(this, dBias, dOut); }

@@ -46,6 +46,7 @@ export class WebGpuBackend implements Backend {
   /** A software adapter (SwiftShader, WARP, lavapipe): kernels that avoid barriers are chosen. */
   readonly isFallback: boolean;
   readonly defaultKvCache: 'f32' | 'f16';
+  readonly defaultDecodeWeights: 'f32' | 'f16';
   /** Validation and compilation errors seen so far; read(), sync() throw while any are pending. */
   readonly errors: string[] = [];
 
@@ -70,6 +71,7 @@ export class WebGpuBackend implements Backend {
     this.features = new Set(ctx.summary.features);
     this.isFallback = ctx.summary.isFallback;
     this.defaultKvCache = !this.isFallback && this.device.features.has('shader-f16') ? 'f16' : 'f32';
+    this.defaultDecodeWeights = this.defaultKvCache;
     this.device.addEventListener('uncapturederror', (ev) => {
       this.errors.push(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`);
     });
@@ -286,6 +288,7 @@ export class WebGpuBackend implements Backend {
   add(out: Tensor, a: Tensor, b: Tensor): void { ops.addOnGpu(this, out, a, b); }
   addInto(dst: Tensor, src: Tensor, alpha = 1): void { ops.addIntoOnGpu(this, dst, src, alpha); }
   scale(t: Tensor, s: number): void { ops.scaleOnGpu(this, t, s); }
+  packHalf(out: Tensor, x: Tensor): void { ops.packHalfOnGpu(this, out, x); }
   matmul(out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {}): void { ops.matmulOnGpu(this, out, a, b, opts); }
   addBias(out: Tensor, x: Tensor, bias: Tensor): void { ops.addBiasOnGpu(this, out, x, bias); }
   biasBackward(dBias: Tensor, dOut: Tensor): void { ops.biasBackwardOnGpu(this, dBias, dOut); }

@@ -94,13 +94,13 @@ export const modelGpuTests: GpuTest[] = [
     },
   },
   {
-    name: 'transformer: cached decoding agrees on both backends (ragged prefill, then steps), f32 and f16 caches',
+    name: 'transformer: cached decoding agrees on both backends (ragged prefill, then steps), f32 and f16 caches, f32 weights and half copies',
     async run(env) {
       const weights = initParams(TINY, 'kv-gpu');
       const prompts = [[1, 2, 3, 4, 5], [6], [7, 8, 9]];
       const steps = [[10], [11], []];
-      const run = async (be: Backend, cache: 'f32' | 'f16') => {
-        const session = new KvSession(new Transformer(be, TINY, weights), prompts.length, { cache });
+      const run = async (be: Backend, cache: 'f32' | 'f16', w: 'f32' | 'f16' = 'f32') => {
+        const session = new KvSession(new Transformer(be, TINY, weights), prompts.length, { cache, weights: w });
         const a = await session.step(prompts);
         const b = await session.step(steps);
         session.release();
@@ -119,6 +119,14 @@ export const modelGpuTests: GpuTest[] = [
           reports.push(...want.map((w, i) => compare(`f16 vs f32 cache (CPU): logits row ${i}`, w, full[i], { abs: 5e-3, rel: 5e-3 })));
         }
       }
+      // Half copies of the weights (packHalf on each backend; WGSL may round a value either way, so
+      // a little more than f32's tolerance), and their rounding shows in the logits, only a little.
+      const want = await run(env.cpu, 'f32', 'f16');
+      const got = await run(env.gpu, 'f32', 'f16');
+      reports.push(...want.map((w, i) => compare(`f16 weights: logits row ${i}`, got[i], w, { abs: 1e-3, rel: 1e-3 })));
+      const full = await run(env.cpu, 'f32');
+      if (!want.some((w, i) => w.some((x, j) => x !== full[i][j]))) throw new Error('half weights gave the f32 logits exactly: are they used?');
+      reports.push(...want.map((w, i) => compare(`f16 vs f32 weights (CPU): logits row ${i}`, w, full[i], { abs: 2e-2, rel: 2e-2 })));
       return reports;
     },
   },

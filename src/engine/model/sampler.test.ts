@@ -5,6 +5,7 @@ import { compare } from '../testing/compare';
 import type { ModelConfig } from './config';
 import { candidateOrder, candidateOrderRef, generate, GREEDY, KvSession, sampleToken } from './sampler';
 import { Transformer } from './transformer';
+import { halfBits, halfValue } from '../ops/half';
 
 const TINY: ModelConfig = { vocabSize: 29, contextLength: 16, channels: 8, layers: 2, heads: 2 };
 
@@ -56,6 +57,33 @@ describe('sampling with a KV cache', () => {
       const stopAt = seq.indexOf(7);
       if (stopAt >= 0) expect(stopAt).toBe(seq.length - 1);
     }
+  });
+
+  it('half copies of the weights: the f32 logits exactly when every weight is a half already, close to them otherwise', async () => {
+    const steps = async (model: Transformer, weights: 'f32' | 'f16') => {
+      const session = new KvSession(model, 2, { weights });
+      expect(session.weights).toBe(weights);
+      const a = await session.step([[1, 2, 3], [4]]);
+      const b = await session.step([[5], [6]]);
+      session.release();
+      return [...a, ...b].flatMap((x) => Array.from(x));
+    };
+    const model = noisyModel('half weights');
+    const full = await steps(model, 'f32');
+    const half = await steps(model, 'f16');
+    expect(half).not.toEqual(full); // the copies are used
+    const r = compare('f16 vs f32 weights', half, full, { abs: 2e-2, rel: 2e-2 });
+    expect(r.ok, r.summary).toBe(true);
+    // Weights rounded to halves beforehand: packing them loses nothing, so the logits are the same bits.
+    const rounded = (await model.readParams()).map((x) => halfValue(halfBits(x)));
+    const exact = new Transformer(model.be, TINY, Float32Array.from(rounded));
+    expect(await steps(exact, 'f16')).toEqual(await steps(exact, 'f32'));
+  });
+
+  it('refuses f16 weights for an odd channel count, with a clear message', () => {
+    const odd = Transformer.create(new CpuBackend(), { ...TINY, channels: 9, heads: 3 }, 'odd');
+    expect(() => new KvSession(odd, 1, { weights: 'f16' })).toThrow(/f16 decoding weights need an even channel count; this model has 9/);
+    expect(new KvSession(odd, 1).weights).toBe('f32');
   });
 
   it('refuses to run past the context with a clear message', async () => {

@@ -92,26 +92,53 @@ export function sampleToken(logits: ArrayLike<number>, opts: SamplingOptions, rn
   return idx[idx.length - 1];
 }
 
+/** The weights a decoding step reads through a matmul (the rest, embeddings and norms, stay f32). */
+function matmulWeightNames(layers: number): string[] {
+  const per = ['attn.qkv.w', 'attn.proj.w', 'mlp.fc.w', 'mlp.proj.w'];
+  return ['wte', ...Array.from({ length: layers }, (_, l) => per.map((n) => `h${l}.${n}`)).flat()];
+}
+
 /**
  * Per-layer K and V caches for B sequences plus the activations of one cached step. The caches are
  * f32, or f16 (packed halves: half the memory and the bytes a step reads; k and v rounded to half,
- * the arithmetic f32); by default what the backend prefers (Backend.defaultKvCache).
+ * the arithmetic f32); by default what the backend prefers (Backend.defaultKvCache). The matmul
+ * weights are read as f32, or (`weights: 'f16'`) from half copies of the f32 master weights made
+ * when the session starts (half the bytes of every weight read; the arithmetic f32), by default as
+ * Backend.defaultDecodeWeights says. A session sees the weights as they were when it started.
  */
 export class KvSession {
   readonly k: Tensor[];
   readonly v: Tensor[];
   readonly cache: 'f32' | 'f16';
+  readonly weights: 'f32' | 'f16';
+  /** The parameters a step reads: the model's, with the matmul weights swapped for half copies under `weights: 'f16'`. */
+  private readonly params: Record<string, Tensor>;
+  private readonly halfCopies: Tensor[] = [];
   /** Tokens already in each sequence's cache. */
   readonly lengths: Int32Array;
   private stepActs: { S: number; t: Record<string, Tensor> } | null = null;
   private readonly be: Backend;
 
-  constructor(readonly model: Transformer, readonly B: number, opts: { cache?: 'f32' | 'f16' } = {}) {
+  constructor(readonly model: Transformer, readonly B: number, opts: { cache?: 'f32' | 'f16'; weights?: 'f32' | 'f16' } = {}) {
     this.be = model.be;
     const { layers, contextLength: T, channels: C, heads: H } = model.config;
     const oddHead = (C / H) % 2 !== 0; // packed halves need an even head size
     if (opts.cache === 'f16' && oddHead) throw new Error(`an f16 KV cache needs an even head size; this model's is ${C / H}`);
     this.cache = oddHead ? 'f32' : opts.cache ?? this.be.defaultKvCache;
+    // Half copies pack each weight's rows (all of width C, 3C or 4C) two values a word: C must be even.
+    if (opts.weights === 'f16' && C % 2 !== 0) throw new Error(`f16 decoding weights need an even channel count; this model has ${C}`);
+    this.weights = C % 2 !== 0 ? 'f32' : opts.weights ?? this.be.defaultDecodeWeights;
+    this.params = model.p;
+    if (this.weights === 'f16') {
+      this.params = { ...model.p };
+      for (const name of matmulWeightNames(layers)) {
+        const w = model.p[name];
+        const half = this.be.zeros([...w.shape.slice(0, -1), w.shape[w.shape.length - 1] / 2]);
+        this.be.packHalf(half, w);
+        this.halfCopies.push(half);
+        this.params[name] = half;
+      }
+    }
     const shape = this.cache === 'f16' ? [B, T, C / 2] : [B, T, C];
     this.k = Array.from({ length: layers }, () => this.be.zeros(shape));
     this.v = Array.from({ length: layers }, () => this.be.zeros(shape));
@@ -162,21 +189,22 @@ export class KvSession {
     be.write(a.pos, pos);
     be.write(a.start, this.lengths);
     be.write(a.len, len);
-    const p = m.p;
-    be.embedding(a.tok, p.wte, a.ids);
+    const p = this.params;
+    const bHalf = this.weights === 'f16';
+    be.embedding(a.tok, m.p.wte, a.ids);
     be.embedding(a.posEmb, p.wpe, a.pos);
     be.add(a.x, a.tok, a.posEmb);
     for (let l = 0; l < m.config.layers; l++) {
       const q = (n: string) => p[`h${l}.${n}`];
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln1.w'), q('ln1.b'));
-      linear(be, a.qkv, a.ln, q('attn.qkv.w'), q('attn.qkv.b'));
+      linear(be, a.qkv, a.ln, q('attn.qkv.w'), q('attn.qkv.b'), undefined, bHalf);
       be.attentionCached(a.atty, this.k[l], this.v[l], a.qkv, a.start, a.len, { B: this.B, S, maxT, C, H, cache: this.cache });
-      linear(be, a.x, a.atty, q('attn.proj.w'), q('attn.proj.b'), a.x); // x += proj(atty), in place
+      linear(be, a.x, a.atty, q('attn.proj.w'), q('attn.proj.b'), a.x, bHalf); // x += proj(atty), in place
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln2.w'), q('ln2.b'));
-      mlp(be, p, l, a.x, a.fc, a.fcGelu, a.ln, a.x);
+      mlp(be, p, l, a.x, a.fc, a.fcGelu, a.ln, a.x, bHalf);
     }
     be.layerNorm(a.ln, a.mean, a.rstd, a.x, p['lnf.w'], p['lnf.b']);
-    be.matmul(a.logits, a.ln, p.wte, { transB: true }); // logits: (B·S, V)
+    be.matmul(a.logits, a.ln, p.wte, { transB: true, bHalf }); // logits: (B·S, V)
     const all = await be.read(a.logits);
     const out: Float32Array[] = [];
     for (let b = 0; b < this.B; b++) {
@@ -192,7 +220,8 @@ export class KvSession {
   }
 
   release(): void {
-    for (const t of [...this.k, ...this.v]) this.be.release(t);
+    for (const t of [...this.k, ...this.v, ...this.halfCopies]) this.be.release(t);
+    this.halfCopies.length = 0;
     if (this.stepActs) for (const t of Object.values(this.stepActs.t)) this.be.release(t);
     this.stepActs = null;
   }
@@ -205,9 +234,9 @@ export class KvSession {
 export async function generate(
   model: Transformer,
   prompts: readonly (readonly number[])[],
-  opts: { maxNewTokens: number; stop: readonly number[]; sampling: SamplingOptions; rng: Rng; cache?: 'f32' | 'f16' },
+  opts: { maxNewTokens: number; stop: readonly number[]; sampling: SamplingOptions; rng: Rng; cache?: 'f32' | 'f16'; weights?: 'f32' | 'f16' },
 ): Promise<number[][]> {
-  const session = new KvSession(model, prompts.length, { cache: opts.cache });
+  const session = new KvSession(model, prompts.length, { cache: opts.cache, weights: opts.weights });
   try {
     const out = prompts.map(() => [] as number[]);
     const done = prompts.map(() => false);

@@ -9,6 +9,7 @@ import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
 import type { Vec } from './types';
+import { HALF_MAX, packHalfRef } from './half';
 
 const WG = 256;
 
@@ -127,6 +128,33 @@ export function addIntoOnCpu(be: CpuBackend, dst: Tensor, src: Tensor, alpha: nu
 export function addIntoOnGpu(be: WebGpuBackend, dst: Tensor, src: Tensor, alpha: number): void {
   assertSize(src, dst.size, 'addInto src');
   be.dispatch(ADD_INTO, [dst, src], [u32(dst.size), f32(alpha)], grid1d(dst.size, WG));
+}
+
+const PACK_HALF: Kernel = {
+  name: 'pack_half',
+  code: /* wgsl */ `${header}
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@group(0) @binding(2) var<storage, read> x: array<f32>;
+const LIM = vec2<f32>(${HALF_MAX}.0);
+@compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = linear_index(gid, nwg, ${WG}u);
+  // Clamped first: WGSL leaves packing a value beyond the half range indeterminate.
+  if (i < P.n) { out[i] = pack2x16float(clamp(vec2<f32>(x[2u * i], x[2u * i + 1u]), -LIM, LIM)); }
+}`,
+};
+
+function checkPackHalf(out: Tensor, x: Tensor): void {
+  if (x.dtype !== 'f32' || out.dtype !== 'f32') throw new Error(`packHalf: out and x must be f32, got ${out.dtype} and ${x.dtype}`);
+  if (x.size % 2 !== 0) throw new Error(`packHalf: x must hold an even number of values, got ${x.size}`);
+  assertSize(out, x.size / 2, 'packHalf out (words)');
+}
+export function packHalfOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
+  checkPackHalf(out, x);
+  packHalfRef(be.f(out), be.f(x));
+}
+export function packHalfOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
+  checkPackHalf(out, x);
+  be.dispatch(PACK_HALF, [out, x], [u32(out.size), f32(0)], grid1d(out.size, WG));
 }
 
 export function scaleOnCpu(be: CpuBackend, t: Tensor, s: number): void {

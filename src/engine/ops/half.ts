@@ -72,3 +72,38 @@ export function isHalfRounding(h: number, x: number): boolean {
   const other = halfValue(rv < c ? nextUp(r) : nextDown(r));
   return v === rv || v === other;
 }
+
+/** The 16 bits of element i of packed halves (low half = even element). */
+export function halfAt(w: Uint32Array, i: number): number {
+  return i & 1 ? w[i >> 1] >>> 16 : w[i >> 1] & 0xffff;
+}
+
+/** Set element i of packed halves to the half nearest x. */
+export function setHalf(w: Uint32Array, i: number, x: number): void {
+  const h = halfBits(x);
+  const j = i >> 1;
+  w[j] = i & 1 ? ((w[j] & 0xffff) | (h << 16)) >>> 0 : ((w[j] & 0xffff0000) | h) >>> 0;
+}
+
+/** The 32-bit words of packed halves kept in a Float32Array (as the backends store them). */
+export function halfWords(a: ArrayLike<number>): Uint32Array {
+  if (!(a instanceof Float32Array)) throw new Error('packed halves live in a Float32Array');
+  return new Uint32Array(a.buffer, a.byteOffset, a.length);
+}
+
+let halfTable: Float32Array | null = null;
+
+/** The values of 2·n packed halves held in n words (every half is exactly an f32). */
+export function unpackHalves(a: ArrayLike<number>): Float32Array {
+  halfTable ??= Float32Array.from({ length: 0x10000 }, (_, h) => halfValue(h));
+  const w = halfWords(a);
+  const out = new Float32Array(w.length * 2);
+  for (let i = 0; i < out.length; i++) out[i] = halfTable[halfAt(w, i)];
+  return out;
+}
+
+/** packHalf's reference: out (n / 2 words) = x's values as halves, rounded to nearest even. */
+export function packHalfRef(out: Float32Array, x: ArrayLike<number>): void {
+  const w = halfWords(out);
+  for (let i = 0; i < x.length; i++) setHalf(w, i, x[i]);
+}

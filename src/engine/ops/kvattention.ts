@@ -14,7 +14,7 @@ import type { CachedAttentionShape, Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
-import { HALF_MAX, halfBits, halfValue } from './half';
+import { HALF_MAX, halfWords, setHalf, unpackHalves } from './half';
 import { rowReduceMode } from './rowreduce';
 import type { Vec } from './types';
 
@@ -37,38 +37,19 @@ function check(s: CachedAttentionShape, out: Tensor, kCache: Tensor, vCache: Ten
   if (start.dtype !== 'i32' || len.dtype !== 'i32') throw new Error('attentionCached: start and len must be i32 tensors');
 }
 
-/** The 16 bits of element i of a packed-half cache (low half = even element). */
-function halfAt(w: Uint32Array, i: number): number {
-  return i & 1 ? w[i >> 1] >>> 16 : w[i >> 1] & 0xffff;
-}
-
-function words(a: Vec): Uint32Array {
-  if (!(a instanceof Float32Array)) throw new Error('an f16 cache lives in a Float32Array');
-  return new Uint32Array(a.buffer, a.byteOffset, a.length);
-}
-
-let halfTable: Float64Array | null = null;
-
 /** An f16 cache's values in the (B, maxT, C) layout (f32: the array itself). */
 export function cacheValues(a: Vec, f16: boolean): Vec {
   if (!f16) return a;
-  if (!halfTable) halfTable = Float64Array.from({ length: 0x10000 }, (_, h) => halfValue(h));
-  const w = words(a);
-  const out = new Float64Array(a.length * 2);
-  for (let i = 0; i < out.length; i++) out[i] = halfTable[halfAt(w, i)];
-  return out;
+  if (!(a instanceof Float32Array)) throw new Error('an f16 cache lives in a Float32Array');
+  return unpackHalves(a);
 }
 
 /** The cache write of the reference: the new tokens' k and v at their positions. */
 export function kvWriteRef(kCache: Vec, vCache: Vec, qkv: Vec, start: Int32Array, len: Int32Array, s: CachedAttentionShape): void {
   const { B, S, maxT, C } = s;
   const f16 = s.cache === 'f16';
-  const [kw, vw] = f16 ? [words(kCache), words(vCache)] : [null, null];
-  const setHalf = (w: Uint32Array, i: number, x: number) => {
-    const h = halfBits(x);
-    const j = i >> 1;
-    w[j] = i & 1 ? ((w[j] & 0xffff) | (h << 16)) >>> 0 : ((w[j] & 0xffff0000) | h) >>> 0;
-  };
+  if (f16 && !(kCache instanceof Float32Array && vCache instanceof Float32Array)) throw new Error('an f16 cache lives in a Float32Array');
+  const [kw, vw] = f16 ? [halfWords(kCache), halfWords(vCache)] : [null, null];
   for (let b = 0; b < B; b++) {
     for (let j = 0; j < S && j < len[b]; j++) {
       const t = start[b] + j;

@@ -11,6 +11,7 @@ import { VIEW_ALIGN, type Backend, type MatmulOptions, type Tensor } from '../ba
 import { Rng } from '../rng';
 import { compare, type CompareReport, type Tolerance } from '../testing/compare';
 import { randn, sameOnBoth, type GpuTest, type GpuTestEnv } from '../testing/gpu-test';
+import { isHalfRounding, unpackHalves } from './half';
 import { matmulBackward } from './matmul';
 
 /** f32 sums of up to ~70 products of N(0,1) values: allow a little more than the default. */
@@ -261,7 +262,65 @@ async function epilogues(env: GpuTestEnv, variant: Variant): Promise<CompareRepo
   return reports;
 }
 
+/** Packed-half b: even contiguous dims of b either way (N for b (K, N), K for transB's (N, K)), vec4 and scalar loads. */
+const HALF_SHAPES: Shape[] = [
+  { Z: null, M: 65, K: 20, N: 66, bBatched: false },
+  { Z: null, M: 68, K: 18, N: 72, bBatched: false },
+  { Z: 3, M: 7, K: 16, N: 10, bBatched: false },
+];
+const HALF_ROWS_SHAPES: Shape[] = [
+  { Z: null, M: 1, K: 38, N: 70, bBatched: false },
+  { Z: 2, M: 3, K: 16, N: 66, bBatched: false },
+];
+
+/**
+ * packHalf on the GPU (every half one of the two around its f32 value, values past ±65504 clamped),
+ * then the matmul on those packed halves (`bHalf`) against the same kernel on their f32 values,
+ * bit for bit, untransposed and transposed b (vec4 and scalar loads; a broadcast batch), overwrite
+ * and, on the first shape, with bias + residual.
+ */
+async function halfB(env: GpuTestEnv, variant: Variant): Promise<CompareReport[]> {
+  const rng = new Rng(`matmul half b ${variant}`);
+  const reports: CompareReport[] = [];
+  const gpu = env.gpu;
+  for (const [si, s] of (variant === 'rows' ? HALF_ROWS_SHAPES : HALF_SHAPES).entries()) {
+    for (const transB of [false, true]) {
+      const L = layout(s, false, transB);
+      const b = randn(rng, size(L.b));
+      b[0] = 1e6; // clamped to 65504
+      b[1] = -7e4;
+      const words = [...L.b.slice(0, -1), L.b[L.b.length - 1] / 2];
+      const packed = gpu.zeros(words);
+      gpu.packHalf(packed, gpu.fromArray(b, L.b));
+      const halves = unpackHalves(await gpu.read(packed));
+      const name = `${variant} bHalf ${describe(s, false, transB)}`;
+      const bits = new Uint16Array(new Uint32Array((await gpu.read(packed)).buffer).buffer);
+      reports.push(compare(`${name}: packHalf gives a rounding of each value`, Float32Array.from(b, (x, i) => +isHalfRounding(bits[i], x)), new Float32Array(b.length).fill(1), { abs: 0, rel: 0 }));
+      const a = gpu.fromArray(randn(rng, size(L.a)), L.a);
+      const bias = gpu.fromArray(randn(rng, s.N), [s.N]);
+      const resid = gpu.fromArray(randn(rng, size(L.out)), L.out);
+      const asF32 = gpu.fromArray(halves, L.b);
+      for (const extra of (si === 0 ? [{}, { bias, residual: resid }] : [{}]) as MatmulOptions[]) {
+        const got = gpu.zeros(L.out);
+        gpu.matmul(got, a, packed, { ...extra, transB, variant, bHalf: true });
+        const want = gpu.zeros(L.out);
+        gpu.matmul(want, a, asF32, { ...extra, transB, variant });
+        reports.push(compare(`${name}${extra.bias ? ' +bias+residual' : ''}: = the f32 kernel on the halves, bit for bit`, await gpu.read(got), await gpu.read(want), { abs: 0, rel: 0 }));
+      }
+    }
+  }
+  return reports;
+}
+
 export const matmulGpuTests: GpuTest[] = [
+  {
+    name: 'matmul with packed-half b (bHalf): packHalf rounds as WGSL allows; naive, tiled, regs, regs8 and rows give the f32 kernel\'s bits on the halves',
+    async run(env) {
+      const reports: CompareReport[] = [];
+      for (const v of ['naive', 'tiled', 'regs', 'regs8', 'rows'] as const) reports.push(...(await halfB(env, v)));
+      return reports;
+    },
+  },
   {
     name: 'matmul epilogues: bias, bias + GELU, GELU, GELU\'s backward and the residual add give the separate ops\' bits in naive, tiled, regs, regs8 and rows',
     async run(env) {

@@ -10,6 +10,7 @@ import { Rng } from '../rng';
 import { gradCheck, randn64, weightedSum } from '../testing/gradcheck';
 import { compare } from '../testing/compare';
 import { matmulBackward, matmulBackwardRef, matmulCpuFast, matmulDims, matmulRef, pickMatmulVariant } from './matmul';
+import { halfBits, halfValue, unpackHalves } from './half';
 
 interface Case {
   label: string;
@@ -222,6 +223,50 @@ describe('matmul epilogue on the CPU backend', () => {
     expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: out, accumulate: true })).toThrow(/residual cannot be combined with accumulate/);
     expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: t(2, 3), geluOut: t(2, 3) })).toThrow(/residual cannot be combined with geluOut/);
     expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: t(2, 3), geluGradOf: t(2, 3) })).toThrow(/residual cannot be combined with geluGradOf/);
+  });
+
+  it('packed-half b (bHalf) equals the f32 matmul on b\'s halves, bit for bit (2-D, transB, batched, broadcast, epilogues)', () => {
+    const be = new CpuBackend();
+    const rng = new Rng('half b');
+    const r = (...shape: number[]) => Float32Array.from(randn64(rng, shape.reduce((p, d) => p * d, 1)));
+    const cases: { a: number[]; b: number[]; out: number[]; transB: boolean }[] = [
+      { a: [5, 7], b: [7, 6], out: [5, 6], transB: false },
+      { a: [5, 8], b: [6, 8], out: [5, 6], transB: true },
+      { a: [2, 3, 4], b: [2, 4, 10], out: [2, 3, 10], transB: false },
+      { a: [3, 2, 4], b: [4, 2], out: [3, 2, 2], transB: false },
+    ];
+    for (const c of cases) {
+      const [a, b] = [be.fromArray(r(...c.a), c.a), be.fromArray(r(...c.b), c.b)];
+      const packed = be.zeros([...c.b.slice(0, -1), c.b[c.b.length - 1] / 2]);
+      be.packHalf(packed, b);
+      const halves = be.fromArray(unpackHalves(be.f(packed)), c.b);
+      const bias = be.fromArray(r(c.out[c.out.length - 1]), [c.out[c.out.length - 1]]);
+      const resid = be.fromArray(r(...c.out), c.out);
+      for (const opts of [{ transB: c.transB }, { transB: c.transB, bias, residual: resid }] as MatmulOptions[]) {
+        const got = be.zeros(c.out);
+        be.matmul(got, a, packed, { ...opts, bHalf: true });
+        const want = be.zeros(c.out);
+        be.matmul(want, a, halves, opts);
+        expect(Array.from(be.f(got))).toEqual(Array.from(be.f(want)));
+      }
+      // The halves are b rounded: close to b, and not all equal to it.
+      const bv = be.f(b);
+      const hv = be.f(halves);
+      expect(Array.from(hv).every((h, i) => Math.abs(h - bv[i]) <= Math.abs(bv[i]) * 2 ** -11)).toBe(true);
+      expect(Array.from(hv).some((h, i) => h !== bv[i])).toBe(true);
+    }
+  });
+
+  it('packHalf rounds to nearest even, clamps to ±65504, and refuses odd sizes; bHalf refuses a non-f32 b', () => {
+    const be = new CpuBackend();
+    // ties: 1 + 2^-11 → 1 (even), 1 + 3·2^-11 → 1 + 2^-9, 1.5 units of 2^-24 → 2 units
+    const x = be.fromArray(Float32Array.from([1, 1 + 2 ** -11, 1 + 3 * 2 ** -11, 1e6, -1e6, 2 ** -25 * 3, -0, 0.1]), [8]);
+    const out = be.zeros([4]);
+    be.packHalf(out, x);
+    expect(Array.from(unpackHalves(be.f(out)))).toEqual([1, 1, 1 + 2 ** -9, 65504, -65504, 2 ** -23, -0, Math.fround(halfValue(halfBits(0.1)))]);
+    expect(() => be.packHalf(be.zeros([1]), be.zeros([3]))).toThrow(/packHalf: x must hold an even number of values, got 3/);
+    expect(() => be.packHalf(be.zeros([3]), be.zeros([4]))).toThrow(/packHalf out \(words\)/);
+    expect(() => be.matmul(be.zeros([2, 2]), be.zeros([2, 2]), be.zeros([2, 1], 'i32'), { bHalf: true })).toThrow(/packed halves \(bHalf\) live in an f32 tensor, got i32/);
   });
 
   it('rejects a bias that does not match the columns, and a GELU output that is out or the wrong size', () => {

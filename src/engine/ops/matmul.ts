@@ -16,6 +16,8 @@
  * same epilogue: optional gelu'(pre) factor (GELU's backward), accumulate, bias, a residual add
  * (out = residual + product + bias, in place or from another tensor) and GELU into a second output
  * (fused `linear`, MLP layers and residual connections), giving exactly the bits of the separate ops.
+ * With `bHalf`, every kernel reads b as packed IEEE halves (unpack2x16float, core WGSL) into the same
+ * f32 arithmetic: half the bytes of b, the bits of the f32 kernel on b's halves.
  *
  * Shape legend: Z batch (product of leading dims), M rows of op(a), K inner dim, N columns of op(b).
  */
@@ -26,6 +28,7 @@ import { MAX_GROUPS_PER_DIM, u32, type Kernel } from '../gpu/kernel';
 import { median } from '../gpu/timing';
 import { addBiasRef } from './bias';
 import { geluBackwardRef, geluRef, WGSL_GELU } from './gelu';
+import { unpackHalves } from './half';
 import type { Vec } from './types';
 
 // ---- shapes ---------------------------------------------------------------------------------------
@@ -73,6 +76,13 @@ export function matmulDims(
   if (!sameDims(outShape, want)) throw new Error(`${where}: out must have shape ${fmt(want)}`);
   const batch = aBatch.reduce((p, d) => p * d, 1);
   return { batch, M, N, K, transA, transB, bBatched, accumulate: opts.accumulate ?? false };
+}
+
+/** b's shape as the matmul sees it: with packed halves (`bHalf`) the last dim holds two values a word. */
+export function logicalBShape(b: Tensor, opts: MatmulOptions): readonly number[] {
+  if (!opts.bHalf) return b.shape;
+  if (b.dtype !== 'f32') throw new Error(`matmul: packed halves (bHalf) live in an f32 tensor, got ${b.dtype}`);
+  return [...b.shape.slice(0, -1), 2 * b.shape[b.shape.length - 1]];
 }
 
 /** Which epilogue steps a call asks for; `resid`: no residual, out itself (in place), or another tensor. */
@@ -256,12 +266,12 @@ function memo(name: string, make: () => string): Kernel {
 }
 
 /** Version 1: one thread per output element (16×16 threads per workgroup, batch on z). */
-function naiveKernel(transA: boolean, transB: boolean, e: Epilogue): Kernel {
+function naiveKernel(transA: boolean, transB: boolean, e: Epilogue, half: boolean): Kernel {
   const aIdx = transA ? 'ao + k * P.M + m' : 'ao + m * P.K + k';
   const bIdx = transB ? 'bo + n * P.K + k' : 'bo + k * P.N + n';
-  return memo(`matmul_naive_tA${+transA}_tB${+transB}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
+  return memo(`matmul_naive_tA${+transA}_tB${+transB}${epilogueName(e)}${halfName(half)}`, () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: array<f32>;
-@group(0) @binding(3) var<storage, read> b: array<f32>;
+${bDecl(false, half)}
 ${epilogueDecls(e)}
 @compute @workgroup_size(16, 16) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n = gid.x;
@@ -270,7 +280,7 @@ ${epilogueDecls(e)}
   let ao = gid.z * P.strideA;
   let bo = gid.z * P.strideB;
   var s = 0.0;
-  for (var k = 0u; k < P.K; k++) { s += a[${aIdx}] * b[${bIdx}]; }
+  for (var k = 0u; k < P.K; k++) { s += a[${aIdx}] * ${half ? `b_half(${bIdx})` : `b[${bIdx}]`}; }
   let o = gid.z * P.strideC + m * P.N + n;
   ${storeOne('o', 'n', 's', e)}
 }`);
@@ -284,13 +294,28 @@ const TK = 16; // K values staged per step
  * `rows` rows and a contiguous dim of length `cols`; (r0, c0) is the chunk's first element; `vec`:
  * cols % 4 == 0, so a chunk is all in or all out of bounds and one vec4 load fetches it.
  */
-function loadChunk(name: string, off: string, rows: string, cols: string, row: string, col: string, vec: boolean): string {
+function loadChunk(name: string, off: string, rows: string, cols: string, row: string, col: string, vec: boolean, half = false): string {
   const [r, c] = [`(${row})`, `(${col})`];
   if (vec) {
-    return `if (${r} < ${rows} && ${c} < ${cols}) { v = ${name}[(${off} + ${r} * ${cols} + ${c}) / 4u]; }`;
+    const at = `(${off} + ${r} * ${cols} + ${c}) / 4u`;
+    const load = half ? `{ let w = ${name}[${at}]; v = vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y)); }` : `v = ${name}[${at}];`;
+    return `if (${r} < ${rows} && ${c} < ${cols}) { ${load} }`;
   }
-  return `if (${r} < ${rows}) { for (var j = 0u; j < 4u; j++) { if (${c} + j < ${cols}) { v[j] = ${name}[${off} + ${r} * ${cols} + ${c} + j]; } } }`;
+  const one = (i: string): string => (half ? `${name}_half(${i})` : `${name}[${i}]`);
+  return `if (${r} < ${rows}) { for (var j = 0u; j < 4u; j++) { if (${c} + j < ${cols}) { v[j] = ${one(`${off} + ${r} * ${cols} + ${c} + j`)}; } } }`;
 }
+
+/**
+ * The binding of b and, with packed halves, its element reader: b_half(i) = element i (low half of
+ * word i / 2 for even i), selected without a dynamic vector index (slow on some compilers).
+ */
+function bDecl(vec: boolean, half: boolean): string {
+  if (!half) return `@group(0) @binding(3) var<storage, read> b: ${vec ? 'array<vec4<f32>>' : 'array<f32>'};`;
+  return `@group(0) @binding(3) var<storage, read> b: ${vec ? 'array<vec2<u32>>' : 'array<u32>'};${vec ? '' : `
+fn b_half(i: u32) -> f32 { let w = unpack2x16float(b[i >> 1u]); return select(w.x, w.y, (i & 1u) == 1u); }`}`;
+}
+
+const halfName = (half: boolean): string => (half ? '_bh' : '');
 
 /**
  * WGSL that stores a thread's RM × 4·CN block, `acc[i·CN + j/4][j%4]` = C[row0 + i, col0 + j] of
@@ -316,7 +341,7 @@ function storeBlock(row0: string, col0: string, z: string, e: Epilogue, RM = 4, 
  * so the inner loop is two vec4 reads and four vec4 FMAs into a 4×4 block per thread. Each of the
  * 256 threads loads one 4-chunk of each 64×16 operand tile along that operand's contiguous dim.
  */
-function tiledKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue): Kernel {
+function tiledKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue, half: boolean): Kernel {
   // A chunk: transA=false: A is (M, K), chunk along k; transA=true: A is (K, M), chunk along m.
   const loadA = transA
     ? `let r = t / 16u; let c = (t % 16u) * 4u; var v = vec4<f32>(0.0);
@@ -328,15 +353,15 @@ function tiledKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: bool
   // B chunk: transB=false: B is (K, N), chunk along n; transB=true: B is (N, K), chunk along k.
   const loadB = transB
     ? `let r = t / 4u; let c = (t % 4u) * 4u; var v = vec4<f32>(0.0);
-    ${loadChunk('b', 'bo', 'P.N', 'P.K', 'n0 + r', 'k0 + c', vecB)}
+    ${loadChunk('b', 'bo', 'P.N', 'P.K', 'n0 + r', 'k0 + c', vecB, half)}
     for (var j = 0u; j < 4u; j++) { Bs[(c + j) * 16u + r / 4u][r % 4u] = v[j]; }`
     : `let r = t / 16u; let c = (t % 16u) * 4u; var v = vec4<f32>(0.0);
-    ${loadChunk('b', 'bo', 'P.K', 'P.N', 'k0 + r', 'n0 + c', vecB)}
+    ${loadChunk('b', 'bo', 'P.K', 'P.N', 'k0 + r', 'n0 + c', vecB, half)}
     Bs[r * 16u + c / 4u] = v;`;
   const arr = (vec: boolean): string => (vec ? 'array<vec4<f32>>' : 'array<f32>');
-  return memo(`matmul_tiled_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
+  return memo(`matmul_tiled_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}${halfName(half)}`, () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: ${arr(vecA)};
-@group(0) @binding(3) var<storage, read> b: ${arr(vecB)};
+${bDecl(vecB, half)}
 ${epilogueDecls(e)}
 var<workgroup> As: array<vec4<f32>, ${(TK * TILE) / 4}>;
 var<workgroup> Bs: array<vec4<f32>, ${(TK * TILE) / 4}>;
@@ -375,14 +400,14 @@ const ROWS_WG = 64;
  * op(B)[k, n] once for every row, where `naive` reads it M times and `tiled` computes a 64-row tile of which M rows are kept. Each sum runs k = 0,
  * 1, 2, … in order like `naive`'s, so the two give the same bits (a test holds them to that).
  */
-function rowsKernel(transA: boolean, transB: boolean, M: number, e: Epilogue): Kernel {
+function rowsKernel(transA: boolean, transB: boolean, M: number, e: Epilogue, half: boolean): Kernel {
   const aIdx = (m: number): string => (transA ? `ao + k * ${M}u + ${m}u` : `ao + ${m}u * P.K + k`);
   const bIdx = transB ? 'bo + n * P.K + k' : 'bo + k * P.N + n';
   const rows = Array.from({ length: M }, (_, m) => m);
   // M is baked in (one pipeline per M ≤ ROWS_MAX_M), so each row's sum is its own register.
-  return memo(`matmul_rows_tA${+transA}_tB${+transB}_M${M}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
+  return memo(`matmul_rows_tA${+transA}_tB${+transB}_M${M}${epilogueName(e)}${halfName(half)}`, () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: array<f32>;
-@group(0) @binding(3) var<storage, read> b: array<f32>;
+${bDecl(false, half)}
 ${epilogueDecls(e)}
 @compute @workgroup_size(${ROWS_WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n = gid.x;
@@ -391,7 +416,7 @@ ${epilogueDecls(e)}
   let bo = gid.z * P.strideB;
   ${rows.map((m) => `var s${m} = 0.0;`).join(' ')}
   for (var k = 0u; k < P.K; k++) {
-    let bv = b[${bIdx}];
+    let bv = ${half ? `b_half(${bIdx})` : `b[${bIdx}]`};
     ${rows.map((m) => `s${m} += a[${aIdx(m)}] * bv;`).join('\n    ')}
   }
   let o = gid.z * P.strideC + n;
@@ -414,7 +439,7 @@ const REGS_BLOCK = { regs: { RM: 4, CN: 1 }, regs8: { RM: 8, CN: 2 } } as const;
  * with zero products past K, as `tiled` does), so all three give the same bits; a test holds them
  * to that.
  */
-function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue, RM: number, CN: number): Kernel {
+function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue, RM: number, CN: number, half: boolean): Kernel {
   // Loads unrolled with constant register indices (a dynamic index into a vector is slow on some
   // compilers, SwiftShader's among them). A transposed B lands column by column.
   const range = (n: number): number[] => Array.from({ length: n }, (_, x) => x);
@@ -425,18 +450,18 @@ function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boole
       `a4[${r * (RM / 4) + c}] = v;`))).join('\n    ')
     : range(RM).map((r) => chunk(loadChunk('a', 'ao', 'P.M', 'P.K', `m0 + ${r}u`, 'k0', vecA), `a4[${r}] = v;`)).join('\n    ');
   const loadB = transB
-    ? range(4 * CN).map((r) => chunk(loadChunk('b', 'bo', 'P.N', 'P.K', `n0 + ${r}u`, 'k0', vecB),
+    ? range(4 * CN).map((r) => chunk(loadChunk('b', 'bo', 'P.N', 'P.K', `n0 + ${r}u`, 'k0', vecB, half),
       range(4).map((kk) => `b4[${kk * CN + (r >> 2)}][${r & 3}] = v[${kk}];`).join(' '))).join('\n    ')
-    : range(4).flatMap((r) => range(CN).map((c) => chunk(loadChunk('b', 'bo', 'P.K', 'P.N', `k0 + ${r}u`, `n0 + ${4 * c}u`, vecB), `b4[${r * CN + c}] = v;`))).join('\n    ');
+    : range(4).flatMap((r) => range(CN).map((c) => chunk(loadChunk('b', 'bo', 'P.K', 'P.N', `k0 + ${r}u`, `n0 + ${4 * c}u`, vecB, half), `b4[${r * CN + c}] = v;`))).join('\n    ');
   // The FMAs, unrolled over kk too: every register index a constant. Each output still sums k in order.
   const aAt = (i: number, kk: number): string => (transA ? `a4[${kk * (RM / 4) + (i >> 2)}][${i & 3}]` : `a4[${i}][${kk}]`);
   const fmas = range(4).map((kk) => range(CN).map((c) => `    { let bv = b4[${kk * CN + c}];
 ${range(RM).map((i) => `      acc[${i * CN + c}] += ${aAt(i, kk)} * bv;`).join('\n')}
     }`).join('\n')).join('\n');
   const arr = (vec: boolean): string => (vec ? 'array<vec4<f32>>' : 'array<f32>');
-  return memo(`matmul_regs${RM}x${4 * CN}_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
+  return memo(`matmul_regs${RM}x${4 * CN}_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}${halfName(half)}`, () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: ${arr(vecA)};
-@group(0) @binding(3) var<storage, read> b: ${arr(vecB)};
+${bDecl(vecB, half)}
 ${epilogueDecls(e)}
 @compute @workgroup_size(8, 8) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let m0 = gid.y * ${RM}u;
@@ -603,19 +628,20 @@ export function matmulCpuFast(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
 }
 
 export function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions): void {
-  const d = matmulDims(out.shape, a.shape, b.shape, opts);
+  const d = matmulDims(out.shape, a.shape, logicalBShape(b, opts), opts);
   epilogueOf(out, opts);
   const o = be.f(out);
+  const bv = opts.bHalf ? unpackHalves(be.f(b)) : be.f(b);
   // The residual as it was before the product overwrites out (a copy when it is out itself).
   const resid = opts.residual ? (opts.residual === out ? o.slice() : be.f(opts.residual)) : null;
   if (opts.geluGradOf) {
     // The product into a scratch, then geluBackward's arithmetic (which accumulates).
     const product = new Float32Array(out.size);
-    matmulCpuFast(product, be.f(a), be.f(b), { ...d, accumulate: false });
+    matmulCpuFast(product, be.f(a), bv, { ...d, accumulate: false });
     if (!d.accumulate) o.fill(0);
     geluBackwardRef(o, be.f(opts.geluGradOf), product);
   } else {
-    matmulCpuFast(o, be.f(a), be.f(b), d);
+    matmulCpuFast(o, be.f(a), bv, d);
   }
   if (opts.bias) addBiasRef(o, o, be.f(opts.bias), d.batch * d.M, d.N);
   if (resid) for (let i = 0; i < o.length; i++) o[i] = resid[i] + o[i];
@@ -633,8 +659,9 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
   for (const [t, what] of [[out, 'out'], [a, 'a'], [b, 'b']] as const) {
     if (t.dtype !== 'f32') throw new Error(`matmul: ${what} must be f32, got ${t.dtype}`);
   }
-  let d = matmulDims(out.shape, a.shape, b.shape, opts);
+  let d = matmulDims(out.shape, a.shape, logicalBShape(b, opts), opts);
   const e = epilogueOf(out, opts);
+  const half = opts.bHalf ?? false;
   const bound = [out, a, b, ...[opts.bias, opts.geluOut, opts.geluGradOf, e.resid === 'other' ? opts.residual : undefined].filter((t): t is Tensor => !!t)];
   // A broadcast b with an untransposed a is one big 2-D matmul: fold the batch into M.
   if (!d.bBatched && d.batch > 1) d = { ...d, M: d.batch * d.M, batch: 1 };
@@ -646,20 +673,20 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
   let variant = pickMatmulVariant(d, opts.variant);
   if (variant === 'tiled' && (opts.variant ?? 'auto') === 'auto') variant = be.matmulChooser.pick(d);
   if (variant === 'naive') {
-    be.dispatch(naiveKernel(d.transA, d.transB, e), bound, uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
+    be.dispatch(naiveKernel(d.transA, d.transB, e, half), bound, uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
     return;
   }
   if (variant === 'rows') {
     if (M > ROWS_MAX_M) throw new Error(`matmul: the rows kernel takes at most ${ROWS_MAX_M} rows of op(a), got ${M}`);
-    be.dispatch(rowsKernel(d.transA, d.transB, M, e), bound, uniforms, [Math.ceil(N / ROWS_WG), 1, d.batch]);
+    be.dispatch(rowsKernel(d.transA, d.transB, M, e, half), bound, uniforms, [Math.ceil(N / ROWS_WG), 1, d.batch]);
     return;
   }
   const vecA = (d.transA ? M : K) % 4 === 0; // a's contiguous dim
   const vecB = (d.transB ? K : N) % 4 === 0; // b's contiguous dim
   if (variant === 'regs' || variant === 'regs8') {
     const { RM, CN } = REGS_BLOCK[variant];
-    be.dispatch(regsKernel(d.transA, d.transB, vecA, vecB, e, RM, CN), bound, uniforms, [Math.ceil(N / (32 * CN)), Math.ceil(M / (8 * RM)), d.batch]);
+    be.dispatch(regsKernel(d.transA, d.transB, vecA, vecB, e, RM, CN, half), bound, uniforms, [Math.ceil(N / (32 * CN)), Math.ceil(M / (8 * RM)), d.batch]);
     return;
   }
-  be.dispatch(tiledKernel(d.transA, d.transB, vecA, vecB, e), bound, uniforms, [Math.ceil(N / TILE), Math.ceil(M / TILE), d.batch]);
+  be.dispatch(tiledKernel(d.transA, d.transB, vecA, vecB, e, half), bound, uniforms, [Math.ceil(N / TILE), Math.ceil(M / TILE), d.batch]);
 }
