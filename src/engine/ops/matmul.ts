@@ -401,13 +401,14 @@ const ROWS_WG = 64;
  * 1, 2, … in order like `naive`'s, so the two give the same bits (a test holds them to that).
  */
 function rowsKernel(transA: boolean, transB: boolean, M: number, e: Epilogue, half: boolean): Kernel {
+  if (half) return rowsHalfKernel(transA, transB, M, e);
   const aIdx = (m: number): string => (transA ? `ao + k * ${M}u + ${m}u` : `ao + ${m}u * P.K + k`);
   const bIdx = transB ? 'bo + n * P.K + k' : 'bo + k * P.N + n';
   const rows = Array.from({ length: M }, (_, m) => m);
   // M is baked in (one pipeline per M ≤ ROWS_MAX_M), so each row's sum is its own register.
-  return memo(`matmul_rows_tA${+transA}_tB${+transB}_M${M}${epilogueName(e)}${halfName(half)}`, () => /* wgsl */ `${PARAMS}
+  return memo(`matmul_rows_tA${+transA}_tB${+transB}_M${M}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: array<f32>;
-${bDecl(false, half)}
+${bDecl(false, false)}
 ${epilogueDecls(e)}
 @compute @workgroup_size(${ROWS_WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   let n = gid.x;
@@ -416,11 +417,57 @@ ${epilogueDecls(e)}
   let bo = gid.z * P.strideB;
   ${rows.map((m) => `var s${m} = 0.0;`).join(' ')}
   for (var k = 0u; k < P.K; k++) {
-    let bv = ${half ? `b_half(${bIdx})` : `b[${bIdx}]`};
+    let bv = b[${bIdx}];
     ${rows.map((m) => `s${m} += a[${aIdx(m)}] * bv;`).join('\n    ')}
   }
   let o = gid.z * P.strideC + n;
   ${rows.map((m) => storeOne(`o + ${m}u * P.N`, 'n', `s${m}`, e)).join('\n  ')}
+}`);
+}
+
+/**
+ * `rows` over packed-half b, each word unpacked once and both its halves used: b (K, N) (the
+ * halves are columns n, n + 1): one thread per column pair, two sums per row; transposed b (N, K)
+ * (the halves are k, k + 1): one thread per column, k two at a time. Every sum still adds k = 0,
+ * 1, 2, … in order, so the result is the f32 `rows` kernel's on the halves, bit for bit.
+ */
+function rowsHalfKernel(transA: boolean, transB: boolean, M: number, e: Epilogue): Kernel {
+  const aIdx = (m: number, k: string): string => (transA ? `ao + (${k}) * ${M}u + ${m}u` : `ao + ${m}u * P.K + ${k}`);
+  const rows = Array.from({ length: M }, (_, m) => m);
+  const body = transB
+    ? `let n = gid.x;
+  if (n >= P.N) { return; }
+  let ao = gid.z * P.strideA;
+  let bo = gid.z * P.strideB;
+  ${rows.map((m) => `var s${m} = 0.0;`).join(' ')}
+  for (var k = 0u; k < P.K; k += 2u) {
+    let w = unpack2x16float(b[(bo + n * P.K + k) >> 1u]);
+    ${rows.map((m) => `s${m} += a[${aIdx(m, 'k')}] * w.x;
+    s${m} += a[${aIdx(m, 'k + 1u')}] * w.y;`).join('\n    ')}
+  }
+  let o = gid.z * P.strideC + n;
+  ${rows.map((m) => storeOne(`o + ${m}u * P.N`, 'n', `s${m}`, e)).join('\n  ')}`
+    : `let n = gid.x * 2u;
+  if (n >= P.N) { return; }
+  let ao = gid.z * P.strideA;
+  let bo = gid.z * P.strideB;
+  ${rows.map((m) => `var s${m} = 0.0; var t${m} = 0.0;`).join(' ')}
+  for (var k = 0u; k < P.K; k++) {
+    let w = unpack2x16float(b[(bo + k * P.N + n) >> 1u]);
+    ${rows.map((m) => `let a${m} = a[${aIdx(m, 'k')}];
+    s${m} += a${m} * w.x;
+    t${m} += a${m} * w.y;`).join('\n    ')}
+  }
+  let o = gid.z * P.strideC + n;
+  let n1 = n + 1u;
+  ${rows.map((m) => `${storeOne(`o + ${m}u * P.N`, 'n', `s${m}`, e)}
+  ${storeOne(`o + ${m}u * P.N + 1u`, 'n1', `t${m}`, e)}`).join('\n  ')}`;
+  return memo(`matmul_rows_tA${+transA}_tB${+transB}_M${M}${epilogueName(e)}_bh`, () => /* wgsl */ `${PARAMS}
+@group(0) @binding(2) var<storage, read> a: array<f32>;
+${bDecl(false, true)}
+${epilogueDecls(e)}
+@compute @workgroup_size(${ROWS_WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  ${body}
 }`);
 }
 
@@ -678,7 +725,8 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
   }
   if (variant === 'rows') {
     if (M > ROWS_MAX_M) throw new Error(`matmul: the rows kernel takes at most ${ROWS_MAX_M} rows of op(a), got ${M}`);
-    be.dispatch(rowsKernel(d.transA, d.transB, M, e, half), bound, uniforms, [Math.ceil(N / ROWS_WG), 1, d.batch]);
+    const perThread = half && !d.transB ? 2 : 1; // the half kernel takes a column pair of b (K, N) per thread
+    be.dispatch(rowsKernel(d.transA, d.transB, M, e, half), bound, uniforms, [Math.ceil(N / (perThread * ROWS_WG)), 1, d.batch]);
     return;
   }
   const vecA = (d.transA ? M : K) % 4 === 0; // a's contiguous dim
