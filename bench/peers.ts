@@ -401,11 +401,14 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
     const sampleRng = new Rng('peers-sample');
     const largest = Math.max(...o.decodeBatches);
 
-    const smallest = Math.min(...o.decodeBatches);
-    const runs: [number, 'f32' | 'f16', 'f32' | 'f16'][] = [
-      ...o.decodeBatches.map((b): [number, 'f32', 'f32'] => [b, 'f32', 'f32']),
-      ...(o.decodeBatches.length ? [[largest, 'f16', 'f32'], [smallest, 'f32', 'f16'], ...(largest !== smallest ? [[largest, 'f32', 'f16']] : [])] as [number, 'f32' | 'f16', 'f32' | 'f16'][] : []),
-    ];
+    type Precision = 'f32' | 'f16';
+    // [batch, KV cache, weights]: f32 at every batch; then the largest batch with f16 caches, and
+    // the smallest and largest with half copies of the weights.
+    const runs: [number, Precision, Precision][] = o.decodeBatches.map((b) => [b, 'f32', 'f32']);
+    if (o.decodeBatches.length) {
+      runs.push([largest, 'f16', 'f32']);
+      for (const b of new Set([Math.min(...o.decodeBatches), largest])) runs.push([b, 'f32', 'f16']);
+    }
     for (const [B, cache, weightsAs] of runs) {
       log(`decode: batch ${B}, ${cache} KV cache, ${weightsAs} weights`);
       const session = new KvSession(model, B, { cache, weights: weightsAs });

@@ -128,17 +128,14 @@ export class KvSession {
     // Half copies pack each weight's rows (all of width C, 3C or 4C) two values a word: C must be even.
     if (opts.weights === 'f16' && C % 2 !== 0) throw new Error(`f16 decoding weights need an even channel count; this model has ${C}`);
     this.weights = C % 2 !== 0 ? 'f32' : opts.weights ?? this.be.defaultDecodeWeights;
-    this.params = model.p;
-    if (this.weights === 'f16') {
-      this.params = { ...model.p };
-      for (const name of matmulWeightNames(layers)) {
-        const w = model.p[name];
-        const half = this.be.zeros([...w.shape.slice(0, -1), w.shape[w.shape.length - 1] / 2]);
-        this.be.packHalf(half, w);
-        this.halfCopies.push(half);
-        this.params[name] = half;
-      }
-    }
+    const halves = this.weights === 'f16' ? matmulWeightNames(layers).map((name) => {
+      const w = model.p[name];
+      const half = this.be.zeros([...w.shape.slice(0, -1), w.shape[w.shape.length - 1] / 2]);
+      this.be.packHalf(half, w);
+      this.halfCopies.push(half);
+      return [name, half] as const;
+    }) : [];
+    this.params = { ...model.p, ...Object.fromEntries(halves) };
     const shape = this.cache === 'f16' ? [B, T, C / 2] : [B, T, C];
     this.k = Array.from({ length: layers }, () => this.be.zeros(shape));
     this.v = Array.from({ length: layers }, () => this.be.zeros(shape));
@@ -191,7 +188,7 @@ export class KvSession {
     be.write(a.len, len);
     const p = this.params;
     const bHalf = this.weights === 'f16';
-    be.embedding(a.tok, m.p.wte, a.ids);
+    be.embedding(a.tok, m.p.wte, a.ids); // the f32 table: p.wte may be the LM head's half copy
     be.embedding(a.posEmb, p.wpe, a.pos);
     be.add(a.x, a.tok, a.posEmb);
     for (let l = 0; l < m.config.layers; l++) {

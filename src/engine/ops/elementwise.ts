@@ -9,7 +9,7 @@ import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
 import type { Vec } from './types';
-import { HALF_MAX, packHalfRef } from './half';
+import { packHalfRef, WGSL_PACK_HALF } from './half';
 
 const WG = 256;
 
@@ -135,11 +135,10 @@ const PACK_HALF: Kernel = {
   code: /* wgsl */ `${header}
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 @group(0) @binding(2) var<storage, read> x: array<f32>;
-const LIM = vec2<f32>(${HALF_MAX}.0);
+${WGSL_PACK_HALF}
 @compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = linear_index(gid, nwg, ${WG}u);
-  // Clamped first: WGSL leaves packing a value beyond the half range indeterminate.
-  if (i < P.n) { out[i] = pack2x16float(clamp(vec2<f32>(x[2u * i], x[2u * i + 1u]), -LIM, LIM)); }
+  if (i < P.n) { out[i] = pack_half(vec2<f32>(x[2u * i], x[2u * i + 1u])); }
 }`,
 };
 

@@ -73,6 +73,14 @@ export function isHalfRounding(h: number, x: number): boolean {
   return v === rv || v === other;
 }
 
+/**
+ * WGSL `pack_half(v)`: two f32 values as halves in one word (v.x low), clamped to ±HALF_MAX first
+ * because WGSL leaves packing a value beyond the half range indeterminate. Core WGSL (no
+ * `shader-f16`). Used by every kernel that writes packed halves.
+ */
+export const WGSL_PACK_HALF = /* wgsl */ `
+fn pack_half(v: vec2<f32>) -> u32 { return pack2x16float(clamp(v, vec2<f32>(-${HALF_MAX}.0), vec2<f32>(${HALF_MAX}.0))); }`;
+
 /** The 16 bits of element i of packed halves (low half = even element). */
 export function halfAt(w: Uint32Array, i: number): number {
   return i & 1 ? w[i >> 1] >>> 16 : w[i >> 1] & 0xffff;

@@ -14,7 +14,7 @@ import type { CachedAttentionShape, Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
-import { HALF_MAX, halfWords, setHalf, unpackHalves } from './half';
+import { halfWords, setHalf, unpackHalves, WGSL_PACK_HALF } from './half';
 import { rowReduceMode } from './rowreduce';
 import type { Vec } from './types';
 
@@ -40,7 +40,6 @@ function check(s: CachedAttentionShape, out: Tensor, kCache: Tensor, vCache: Ten
 /** An f16 cache's values in the (B, maxT, C) layout (f32: the array itself). */
 export function cacheValues(a: Vec, f16: boolean): Vec {
   if (!f16) return a;
-  if (!(a instanceof Float32Array)) throw new Error('an f16 cache lives in a Float32Array');
   return unpackHalves(a);
 }
 
@@ -48,7 +47,6 @@ export function cacheValues(a: Vec, f16: boolean): Vec {
 export function kvWriteRef(kCache: Vec, vCache: Vec, qkv: Vec, start: Int32Array, len: Int32Array, s: CachedAttentionShape): void {
   const { B, S, maxT, C } = s;
   const f16 = s.cache === 'f16';
-  if (f16 && !(kCache instanceof Float32Array && vCache instanceof Float32Array)) throw new Error('an f16 cache lives in a Float32Array');
   const [kw, vw] = f16 ? [halfWords(kCache), halfWords(vCache)] : [null, null];
   for (let b = 0; b < B; b++) {
     for (let j = 0; j < S && j < len[b]; j++) {
@@ -129,8 +127,7 @@ const PARAMS = /* wgsl */ `struct Params { B: u32, S: u32, maxT: u32, C: u32, H:
 function writeKernel(f16: boolean): Kernel {
   const E = f16 ? 2 : 1;
   const word = f16 ? 'u32' : 'f32';
-  // f16: clamped to ±HALF_MAX first (WGSL leaves packing an out-of-range value undefined).
-  const value = (at: string): string => (f16 ? `pack2x16float(clamp(vec2<f32>(qkv[${at}], qkv[${at} + 1u]), -LIM, LIM))` : `qkv[${at}]`);
+  const value = (at: string): string => (f16 ? `pack_half(vec2<f32>(qkv[${at}], qkv[${at} + 1u]))` : `qkv[${at}]`);
   return {
     name: f16 ? 'kv_cache_write_f16' : 'kv_cache_write',
     code: /* wgsl */ `${PARAMS}
@@ -141,7 +138,7 @@ ${WGSL_LINEAR_INDEX}
 @group(0) @binding(4) var<storage, read> start: array<i32>;
 @group(0) @binding(5) var<storage, read> len: array<i32>;
 const E = ${E}u;
-const LIM = vec2<f32>(${HALF_MAX}.0);
+${f16 ? WGSL_PACK_HALF : ''}
 @compute @workgroup_size(256) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = linear_index(gid, nwg, 256u);
   let per = P.C / E;
