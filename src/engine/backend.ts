@@ -65,6 +65,18 @@ export interface MatmulOptions {
    * `accumulate`, `geluOut` or `geluGradOf`.
    */
   residual?: Tensor;
+  /**
+   * The product's arithmetic. 'f32' (default). 'f16', with `bHalf` and not `transA`: half arithmetic
+   * (WebGPU: needs `shader-f16`): op(a)'s values rounded to halves (clamped to ±65504 first), and
+   * for each output every run of 4 consecutive k (0–3, 4–7, …) multiplied and summed in f16 (one
+   * vec4<f16> dot), the runs added into an f32 sum in k order; the epilogue stays f32. A device
+   * may fuse or reorder within a run, so the result is held to the CPU backend's (which rounds each
+   * product and each add to half, left to right) by an error bound, not bit for bit. A product
+   * beyond ±65504 overflows to ±Infinity. Kernels: naive, rows, regs, regs8 (`auto`: rows for
+   * M ≤ 8, naive below one tile, else regs; never the timed choice, so the kernel, and with it the
+   * result, depends on the shape alone).
+   */
+  math?: 'f32' | 'f16';
 }
 
 export interface AttentionShape {
@@ -164,6 +176,16 @@ export interface Backend {
    * memory), f32 elsewhere, for the same reasons.
    */
   readonly defaultDecodeWeights: 'f32' | 'f16';
+  /**
+   * The decoding steps' default matmul arithmetic (KvSession `math`, MatmulOptions.math): 'f32' on
+   * every backend for now. 'f16' runs wherever `hasF16Math` says (GPUs with `shader-f16`, and the
+   * CPU backend, which emulates it for tests); it becomes the default on such GPUs once a real one
+   * times it faster than f32 (the peers benchmark has rows for it). On Mesa's lavapipe, a CPU with
+   * no half arithmetic, it is about half as fast as f32 from batch 8 (`npm run bench:dawn`).
+   */
+  readonly defaultDecodeMath: 'f32' | 'f16';
+  /** Whether `math: 'f16'` can run here (the CPU backend: always; WebGPU: with `shader-f16`). */
+  readonly hasF16Math: boolean;
 
   // ---- memory -------------------------------------------------------------------------------
   /** A zero-filled tensor (from the pool where possible). */

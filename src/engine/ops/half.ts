@@ -48,6 +48,14 @@ export function halfValue(h: number): number {
   return sign * (1024 + m) * 2 ** (e - 25);
 }
 
+let valueTable: Float32Array | null = null;
+
+/** x rounded to the nearest half (after the clamp to ±HALF_MAX), as a number: halfValue(halfBits(x)). */
+export function roundHalf(x: number): number {
+  valueTable ??= Float32Array.from({ length: 0x10000 }, (_, h) => halfValue(h));
+  return valueTable[halfBits(x)];
+}
+
 /** The next half above / below the half `b` (bits). */
 function nextUp(b: number): number {
   if (b === 0 || b === 0x8000) return 0x0001;
@@ -99,14 +107,12 @@ export function halfWords(a: ArrayLike<number>): Uint32Array {
   return new Uint32Array(a.buffer, a.byteOffset, a.length);
 }
 
-let halfTable: Float32Array | null = null;
-
 /** The values of 2·n packed halves held in n words (every half is exactly an f32). */
 export function unpackHalves(a: ArrayLike<number>): Float32Array {
-  halfTable ??= Float32Array.from({ length: 0x10000 }, (_, h) => halfValue(h));
+  valueTable ??= Float32Array.from({ length: 0x10000 }, (_, h) => halfValue(h));
   const w = halfWords(a);
   const out = new Float32Array(w.length * 2);
-  for (let i = 0; i < out.length; i++) out[i] = halfTable[halfAt(w, i)];
+  for (let i = 0; i < out.length; i++) out[i] = valueTable[halfAt(w, i)];
   return out;
 }
 

@@ -11,7 +11,7 @@ import { VIEW_ALIGN, type Backend, type MatmulOptions, type Tensor } from '../ba
 import { Rng } from '../rng';
 import { compare, type CompareReport, type Tolerance } from '../testing/compare';
 import { randn, sameOnBoth, type GpuTest, type GpuTestEnv } from '../testing/gpu-test';
-import { isHalfRounding, unpackHalves } from './half';
+import { isHalfRounding, packHalfRef, roundHalf, unpackHalves } from './half';
 import { matmulBackward } from './matmul';
 
 /** f32 sums of up to ~70 products of N(0,1) values: allow a little more than the default. */
@@ -312,7 +312,143 @@ async function halfB(env: GpuTestEnv, variant: Variant): Promise<CompareReport[]
   return reports;
 }
 
+/** Shapes for math 'f16' (K and N even for the packed halves): K a multiple of 4 (vec4 loads) or not, 2-D, batched, broadcast. */
+const F16_SHAPES: Shape[] = [
+  { Z: null, M: 65, K: 20, N: 66, bBatched: false },
+  { Z: null, M: 36, K: 18, N: 70, bBatched: false },
+  { Z: 2, M: 13, K: 22, N: 10, bBatched: true },
+  { Z: 3, M: 7, K: 16, N: 10, bBatched: false },
+];
+const F16_ROWS_SHAPES: Shape[] = [
+  { Z: null, M: 1, K: 38, N: 70, bBatched: false },
+  { Z: null, M: 8, K: 20, N: 66, bBatched: false },
+  { Z: 2, M: 3, K: 16, N: 66, bBatched: true },
+];
+
+const U16 = 2 ** -11; // unit roundoff of half
+
+/**
+ * How far two correct evaluations of math 'f16' may differ, per output: each run of 4 has at most
+ * 4 product and 3 add roundings (≤ 7u of Σ|p| each way; FMAs only round less), a device may round
+ * a's values to either neighbouring half (2u), the f32 sums add K/4 roundings of 2^-24, subnormal
+ * products lose up to 2^-25 each; and the f32 epilogue rounds the result once more.
+ */
+function f16Bound(ah: Float32Array, b: Float32Array, s: Shape, transB: boolean, want: Float32Array): Float32Array {
+  const Z = s.Z ?? 1;
+  const bound = new Float32Array(Z * s.M * s.N);
+  for (let z = 0; z < Z; z++) {
+    for (let m = 0; m < s.M; m++) {
+      for (let n = 0; n < s.N; n++) {
+        let sum = 0;
+        const bo = s.bBatched ? z * s.K * s.N : 0;
+        for (let k = 0; k < s.K; k++) sum += Math.abs(ah[(z * s.M + m) * s.K + k] * (transB ? b[bo + n * s.K + k] : b[bo + k * s.N + n]));
+        const o = (z * s.M + m) * s.N + n;
+        bound[o] = (16 * U16 + s.K * 2 ** -24) * sum + s.K * 2 ** -22 + 2 ** -22 * Math.abs(want[o]);
+      }
+    }
+  }
+  return bound;
+}
+
+/**
+ * math 'f16' in one kernel: against the CPU backend's matmulF16Ref within f16Bound (overwrite,
+ * accumulate, bias + residual), b packed on the host so both backends read the same halves. A
+ * wrong operand, index or run would miss by about Σ|a·b|, some hundred times the bound.
+ */
+async function f16Math(env: GpuTestEnv, variant: Variant | 'auto'): Promise<CompareReport[]> {
+  const rng = new Rng(`matmul f16 math ${variant}`);
+  const reports: CompareReport[] = [];
+  const shapes = variant === 'rows' ? F16_ROWS_SHAPES : variant === 'auto' ? [...F16_ROWS_SHAPES, ...F16_SHAPES] : F16_SHAPES;
+  for (const [si, s] of shapes.entries()) {
+    for (const transB of [false, true]) {
+      const L = layout(s, false, transB);
+      const a = randn(rng, size(L.a));
+      const packed = new Float32Array(size(L.b) / 2);
+      packHalfRef(packed, randn(rng, size(L.b)));
+      const words = [...L.b.slice(0, -1), L.b[L.b.length - 1] / 2];
+      const halves = unpackHalves(packed);
+      const ah = a.map(roundHalf);
+      const [init, bias, resid] = [randn(rng, size(L.out)), randn(rng, s.N), randn(rng, size(L.out))];
+      const cases: [string, (be: Backend) => MatmulOptions, boolean][] = [['out=', () => ({}), false], ['out+=', () => ({ accumulate: true }), true]];
+      if (si === 0) cases.push(['+bias+residual', (be) => ({ bias: be.fromArray(bias, [s.N]), residual: be.fromArray(resid, L.out) }), false]);
+      for (const [what, extra, acc] of cases) {
+        const run = async (be: Backend): Promise<Float32Array> => {
+          const out = be.fromArray(init, L.out);
+          be.matmul(out, be.fromArray(a, L.a), be.fromArray(packed, words), { ...extra(be), transB, variant, bHalf: true, math: 'f16' });
+          return be === env.cpu ? env.cpu.read(out) : env.gpu.read(out);
+        };
+        const want = await run(env.cpu);
+        const got = await run(env.gpu);
+        const bound = f16Bound(ah, halves, s, transB, want);
+        if (acc) for (let i = 0; i < bound.length; i++) bound[i] += 2 ** -22 * Math.abs(init[i]);
+        const ratio = Float32Array.from(got, (g, i) => Math.abs(g - want[i]) / bound[i]);
+        reports.push(compare(`${variant} f16 ${describe(s, false, transB)} ${what}: |gpu − cpu| / bound`, ratio, new Float32Array(ratio.length), { abs: 1, rel: 0 }));
+      }
+    }
+  }
+  return reports;
+}
+
+/**
+ * The half arithmetic is real: 2048 + 1 inside a run of 4 is lost (half spacing at 2048 is 2), so
+ * the result is 2049 (or 2051 rounding the other way), never f32's 2050. And the four kernels run
+ * the same expression per output, so on one device they give the same numbers.
+ */
+async function f16Really(env: GpuTestEnv): Promise<CompareReport[]> {
+  const gpu = env.gpu;
+  const a = gpu.fromArray(Float32Array.from([2048, 1, 0, 0, 1, 0, 0, 0]), [1, 8]);
+  const ones = new Float32Array(8);
+  packHalfRef(ones, new Float32Array(16).fill(1));
+  const reports: CompareReport[] = [];
+  for (const variant of ['naive', 'rows', 'regs', 'regs8'] as const) {
+    const out = gpu.zeros([1, 2]);
+    gpu.matmul(out, a, gpu.fromArray(ones, [8, 1]), { bHalf: true, math: 'f16', variant });
+    const got = await gpu.read(out);
+    reports.push(compare(`${variant}: 2048 + 1 + 0 + 0 in half, then + 1 in f32, is 2049 or 2051 (f32 math: 2050)`,
+      Float32Array.from(got, (x) => +(x === 2049 || x === 2051)), [1, 1], { abs: 0, rel: 0 }));
+  }
+  const rng = new Rng('matmul f16 kernels agree');
+  for (const s of [{ Z: null, M: 5, K: 22, N: 70, bBatched: false }, { Z: 2, M: 3, K: 16, N: 66, bBatched: true }, { Z: null, M: 40, K: 36, N: 34, bBatched: false }] as Shape[]) {
+    for (const transB of [false, true]) {
+      const L = layout(s, false, transB);
+      const ta = gpu.fromArray(randn(rng, size(L.a)), L.a);
+      const packed = new Float32Array(size(L.b) / 2);
+      packHalfRef(packed, randn(rng, size(L.b)));
+      const tb = gpu.fromArray(packed, [...L.b.slice(0, -1), L.b[L.b.length - 1] / 2]);
+      const run = async (variant: Variant): Promise<Float32Array> => {
+        const out = gpu.zeros(L.out);
+        gpu.matmul(out, ta, tb, { transB, variant, bHalf: true, math: 'f16' });
+        return gpu.read(out);
+      };
+      const want = await run('naive');
+      for (const v of (s.M <= 8 ? ['rows', 'regs', 'regs8'] : ['regs', 'regs8']) as Variant[]) {
+        reports.push(compare(`f16 ${v} = f16 naive bit for bit, ${describe(s, false, transB)}`, await run(v), want, { abs: 0, rel: 0 }));
+      }
+    }
+  }
+  return reports;
+}
+
 export const matmulGpuTests: GpuTest[] = [
+  {
+    name: 'matmul with math f16 (shader-f16): naive, rows, regs, regs8 and auto within the error bound of the CPU reference; half arithmetic shows; refused without shader-f16',
+    async run(env) {
+      if (!env.gpu.hasF16Math) {
+        // A device without shader-f16 (SwiftShader): the call is refused with a message, never run in f32 instead.
+        const gpu = env.gpu;
+        let message = '';
+        try {
+          gpu.matmul(gpu.zeros([1, 2]), gpu.zeros([1, 4]), gpu.zeros([4, 1]), { bHalf: true, math: 'f16' });
+        } catch (e) {
+          message = String(e);
+        }
+        return [compare(`no shader-f16 here: refused with a message naming the feature (${message || 'not refused'})`, [+/math 'f16' needs a GPU with the shader-f16 feature/.test(message)], [1], { abs: 0, rel: 0 })];
+      }
+      const reports = await f16Really(env);
+      for (const v of ['naive', 'rows', 'regs', 'regs8', 'auto'] as const) reports.push(...(await f16Math(env, v)));
+      return reports;
+    },
+  },
   {
     name: 'matmul with packed-half b (bHalf): packHalf rounds as WGSL allows; naive, tiled, regs, regs8 and rows give the f32 kernel\'s bits on the halves',
     async run(env) {

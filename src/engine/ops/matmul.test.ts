@@ -9,8 +9,8 @@ import { CpuBackend } from '../cpu/backend';
 import { Rng } from '../rng';
 import { gradCheck, randn64, weightedSum } from '../testing/gradcheck';
 import { compare } from '../testing/compare';
-import { matmulBackward, matmulBackwardRef, matmulCpuFast, matmulDims, matmulRef, pickMatmulVariant } from './matmul';
-import { halfBits, halfValue, unpackHalves } from './half';
+import { matmulBackward, matmulBackwardRef, matmulCpuFast, matmulDims, matmulF16Ref, matmulRef, pickMatmulVariant } from './matmul';
+import { halfBits, halfValue, roundHalf, unpackHalves } from './half';
 
 interface Case {
   label: string;
@@ -267,6 +267,70 @@ describe('matmul epilogue on the CPU backend', () => {
     expect(() => be.packHalf(be.zeros([1]), be.zeros([3]))).toThrow(/packHalf: x must hold an even number of values, got 3/);
     expect(() => be.packHalf(be.zeros([3]), be.zeros([4]))).toThrow(/packHalf out \(words\)/);
     expect(() => be.matmul(be.zeros([2, 2]), be.zeros([2, 2]), be.zeros([2, 1], 'i32'), { bHalf: true })).toThrow(/packed halves \(bHalf\) live in an f32 tensor, got i32/);
+  });
+
+  it('math f16: runs of 4 k summed in half, the runs in f32 (2048 + 1 is lost inside a run, kept across runs)', () => {
+    const be = new CpuBackend();
+    // op(a) (1, 8), b (8, 2) all ones: column 0 gets a run [2048, 1, 0, 0] then [1, 0, 0, 0]
+    const a = be.fromArray(Float32Array.from([2048, 1, 0, 0, 1, 0, 0, 0]), [1, 8]);
+    const ones = be.fromArray(new Float32Array(16).fill(1), [8, 2]);
+    const packed = be.zeros([8, 1]);
+    be.packHalf(packed, ones);
+    const out = be.zeros([1, 2]);
+    be.matmul(out, a, packed, { bHalf: true, math: 'f16' });
+    expect(Array.from(be.f(out))).toEqual([2049, 2049]); // 2048 + 1 → 2048 in half (tie to even), + 1 in f32
+    be.matmul(out, a, packed, { bHalf: true });
+    expect(Array.from(be.f(out))).toEqual([2050, 2050]); // f32 arithmetic keeps every 1
+    // products and a's values are rounded to half too: 0.1 · 3 → half(half(0.1) · 3)
+    const a2 = be.fromArray(Float32Array.from([0.1, 0, 0, 0]), [1, 4]);
+    const threes = be.zeros([4, 1]);
+    be.packHalf(threes, be.fromArray(new Float32Array(8).fill(3), [4, 2]));
+    const out2 = be.zeros([1, 2]);
+    be.matmul(out2, a2, threes, { bHalf: true, math: 'f16' });
+    expect(be.f(out2)[0]).toBe(Math.fround(roundHalf(roundHalf(0.1) * 3)));
+    expect(be.f(out2)[0]).not.toBe(Math.fround(Math.fround(0.1) * 3));
+  });
+
+  it('math f16 agrees with matmulF16Ref, stays within half precision of f32, keeps the epilogue, and refuses what it cannot do', () => {
+    const be = new CpuBackend();
+    const rng = new Rng('f16 math');
+    const r = (...shape: number[]) => Float32Array.from(randn64(rng, shape.reduce((p, d) => p * d, 1)));
+    const cases: { a: number[]; b: number[]; out: number[]; transB: boolean }[] = [
+      { a: [5, 10], b: [10, 6], out: [5, 6], transB: false },
+      { a: [3, 8], b: [6, 8], out: [3, 6], transB: true },
+      { a: [2, 3, 6], b: [2, 6, 4], out: [2, 3, 4], transB: false },
+    ];
+    for (const c of cases) {
+      const av = r(...c.a);
+      const a = be.fromArray(av, c.a);
+      const packed = be.zeros([...c.b.slice(0, -1), c.b[c.b.length - 1] / 2]);
+      be.packHalf(packed, be.fromArray(r(...c.b), c.b));
+      const halves = unpackHalves(be.f(packed));
+      const got = be.zeros(c.out);
+      be.matmul(got, a, packed, { transB: c.transB, bHalf: true, math: 'f16' });
+      const d = matmulDims(c.out, c.a, c.b, { transB: c.transB });
+      const want = new Float32Array(got.size);
+      matmulF16Ref(want, av, halves, d);
+      expect(Array.from(be.f(got))).toEqual(Array.from(want));
+      const f32 = new Float64Array(got.size);
+      matmulRef(f32, av, halves, d);
+      const g = be.f(got);
+      expect(Array.from(g).every((x, i) => Math.abs(x - f32[i]) <= 2 ** -7 * (1 + Math.abs(f32[i])))).toBe(true);
+      expect(Array.from(g).some((x, i) => x !== Math.fround(f32[i]))).toBe(true);
+      // bias + residual: the same epilogue as f32 math, applied to the f16 product
+      const bias = be.fromArray(r(c.out[c.out.length - 1]), [c.out[c.out.length - 1]]);
+      const resid = be.fromArray(r(...c.out), c.out);
+      const withEpi = be.zeros(c.out);
+      be.matmul(withEpi, a, packed, { transB: c.transB, bHalf: true, math: 'f16', bias, residual: resid });
+      const sep = be.zeros(c.out);
+      be.addBias(sep, got, bias);
+      be.add(sep, resid, sep);
+      expect(Array.from(be.f(withEpi))).toEqual(Array.from(be.f(sep)));
+    }
+    const t = (...s: number[]) => be.zeros(s);
+    expect(() => be.matmul(t(2, 4), t(2, 3), t(3, 4), { math: 'f16' })).toThrow(/math 'f16' reads b as packed halves: pass bHalf/);
+    expect(() => be.matmul(t(2, 4), t(3, 2), t(3, 2), { math: 'f16', bHalf: true, transA: true })).toThrow(/math 'f16' does not take transA/);
+    expect(() => be.matmul(t(2, 4), t(2, 3), t(3, 2), { math: 'bf16' as 'f16', bHalf: true })).toThrow(/math must be 'f32' or 'f16', got bf16/);
   });
 
   it('rejects a bias that does not match the columns, and a GELU output that is out or the wrong size', () => {

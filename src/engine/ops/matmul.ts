@@ -17,7 +17,9 @@
  * (out = residual + product + bias, in place or from another tensor) and GELU into a second output
  * (fused `linear`, MLP layers and residual connections), giving exactly the bits of the separate ops.
  * With `bHalf`, every kernel reads b as packed IEEE halves (unpack2x16float, core WGSL) into the same
- * f32 arithmetic: half the bytes of b, the bits of the f32 kernel on b's halves.
+ * f32 arithmetic: half the bytes of b, the bits of the f32 kernel on b's halves. With `math: 'f16'`
+ * (and `shader-f16`), naive, rows, regs and regs8 have half-arithmetic versions (vec4<f16> dots
+ * summed in f32), held to their own CPU reference (`matmulF16Ref`) by an error bound.
  *
  * Shape legend: Z batch (product of leading dims), M rows of op(a), K inner dim, N columns of op(b).
  */
@@ -28,7 +30,7 @@ import { MAX_GROUPS_PER_DIM, u32, type Kernel } from '../gpu/kernel';
 import { median } from '../gpu/timing';
 import { addBiasRef } from './bias';
 import { geluBackwardRef, geluRef, WGSL_GELU } from './gelu';
-import { unpackHalves } from './half';
+import { HALF_MAX, roundHalf, unpackHalves } from './half';
 import type { Vec } from './types';
 
 // ---- shapes ---------------------------------------------------------------------------------------
@@ -130,6 +132,53 @@ export function matmulRef(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
           const av = transA ? a[ao + k * M + m] : a[ao + m * K + k]; // op(a)[m, k]
           const bv = transB ? b[bo + n * K + k] : b[bo + k * N + n]; // op(b)[k, n]
           s += av * bv;
+        }
+        const o = oo + m * N + n;
+        out[o] = d.accumulate ? out[o] + s : s;
+      }
+    }
+  }
+}
+
+/** Outputs of math 'f16' sum this many consecutive k in half before adding into the f32 sum. */
+export const F16_RUN = 4;
+
+/** Validate a call's `math`; true for half arithmetic. Throws a message saying what to pass instead. */
+export function f16MathOf(opts: MatmulOptions): boolean {
+  const math = opts.math ?? 'f32';
+  if (math === 'f32') return false;
+  if (math !== 'f16') throw new Error(`matmul: math must be 'f32' or 'f16', got ${String(math)}`);
+  if (!opts.bHalf) throw new Error("matmul: math 'f16' reads b as packed halves: pass bHalf with a packHalf copy of b");
+  if (opts.transA) throw new Error("matmul: math 'f16' does not take transA (it is for forward passes)");
+  return true;
+}
+
+/**
+ * The CPU reference of math 'f16' (MatmulOptions.math, the spec): out (Z, M, N) (+)= op(a) · op(b)
+ * with op(a)'s values rounded to halves (b's already are), each run of F16_RUN consecutive k summed
+ * in half left to right (every product and every add rounded to the nearest half, ties to even;
+ * an add goes through f32 first, exact but for a tie at the f32 step), the runs added into an f32
+ * sum in k order. transA = false.
+ */
+export function matmulF16Ref(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
+  const { batch, M, N, K, transB } = d;
+  if (d.transA) throw new Error("matmulF16Ref: math 'f16' does not take transA");
+  const ah = new Float32Array(a.length);
+  for (let i = 0; i < a.length; i++) ah[i] = roundHalf(a[i]);
+  for (let z = 0; z < batch; z++) {
+    const ao = z * M * K;
+    const bo = d.bBatched ? z * K * N : 0;
+    const oo = z * M * N;
+    for (let m = 0; m < M; m++) {
+      for (let n = 0; n < N; n++) {
+        let s = 0;
+        for (let k0 = 0; k0 < K; k0 += F16_RUN) {
+          let r = 0;
+          for (let k = k0; k < Math.min(k0 + F16_RUN, K); k++) {
+            const p = roundHalf(ah[ao + m * K + k] * (transB ? b[bo + n * K + k] : b[bo + k * N + n]));
+            r = k === k0 ? p : roundHalf(r + p);
+          }
+          s = Math.fround(s + r);
         }
         const o = oo + m * N + n;
         out[o] = d.accumulate ? out[o] + s : s;
@@ -528,6 +577,112 @@ ${fmas}
 }`);
 }
 
+// ---- half arithmetic (math 'f16', shader-f16) ------------------------------------------------------
+
+const HMAX = `vec4<f32>(${HALF_MAX}.0)`;
+
+/**
+ * The bindings of a and b and two readers for math 'f16': `a4h(ao, m, k0)` = op(a)[m, k0 .. k0+3]
+ * clamped to ±HALF_MAX and converted to halves, `b4h(bo, n, k0)` = op(b)[k0 .. k0+3, n] (b holds
+ * halves; read as f16 directly), zeros past K. `vecA`: K % 4 == 0, one vec4 load of a; `vecB`
+ * (transB only: K contiguous): K % 4 == 0, one vec4<f16> load of b.
+ */
+function f16Decls(transB: boolean, vecA: boolean, vecB: boolean): string {
+  const tail = (v: string, at: (j: number) => string): string =>
+    [0, 1, 2, 3].map((j) => `if (k0 + ${j}u < P.K) { ${v}.${'xyzw'[j]} = ${at(j)}; }`).join(' ');
+  const aRead = vecA
+    ? `return vec4<f16>(clamp(a[(ao + m * P.K + k0) / 4u], -${HMAX}, ${HMAX}));`
+    : `let i = ao + m * P.K + k0; var v = vec4<f32>(0.0);
+  ${tail('v', (j) => `a[i + ${j}u]`)}
+  return vec4<f16>(clamp(v, -${HMAX}, ${HMAX}));`;
+  const bRead = transB && vecB
+    ? 'return b[(bo + n * P.K + k0) / 4u];'
+    : `let i = ${transB ? 'bo + n * P.K + k0' : 'bo + k0 * P.N + n'}; var v = vec4<f16>(0.0);
+  ${tail('v', (j) => (transB ? `b[i + ${j}u]` : `b[i + ${j}u * P.N]`))}
+  return v;`;
+  return `@group(0) @binding(2) var<storage, read> a: ${vecA ? 'array<vec4<f32>>' : 'array<f32>'};
+@group(0) @binding(3) var<storage, read> b: ${transB && vecB ? 'array<vec4<f16>>' : 'array<f16>'};
+fn a4h(ao: u32, m: u32, k0: u32) -> vec4<f16> {
+  ${aRead}
+}
+fn b4h(bo: u32, n: u32, k0: u32) -> vec4<f16> {
+  ${bRead}
+}`;
+}
+
+/** One run of math 'f16': four products summed in half, widened for the f32 sum. */
+const run16 = (a: string, b: string): string => `f32(dot(${a}, ${b}))`;
+
+/**
+ * Half-arithmetic versions of naive (one output per thread), rows (M ≤ 8, one column per thread,
+ * every row's sum) and regs/regs8 (an RM × 4·CN block per thread; rows and columns past the edge
+ * read the last row/column, their outputs are not stored). Each output runs the same expression,
+ * s += f32(dot(a4h(…, m, k0), b4h(…, n, k0))) for k0 = 0, 4, 8, …, so on one device the four
+ * give the same numbers (a test checks it on the Dawn adapter).
+ */
+function f16Kernel(
+  kind: 'naive' | 'rows' | 'regs', transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue, shape: { M?: number; RM?: number; CN?: number },
+): Kernel {
+  const range = (n: number): number[] => Array.from({ length: n }, (_, x) => x);
+  let wg: string;
+  let body: string;
+  let tag: string;
+  if (kind === 'naive') {
+    wg = '16, 16';
+    tag = 'naive';
+    body = `let n = gid.x;
+  let m = gid.y;
+  if (m >= P.M || n >= P.N) { return; }
+  let ao = gid.z * P.strideA;
+  let bo = gid.z * P.strideB;
+  var s = 0.0;
+  for (var k0 = 0u; k0 < P.K; k0 += 4u) { s += ${run16('a4h(ao, m, k0)', 'b4h(bo, n, k0)')}; }
+  let o = gid.z * P.strideC + m * P.N + n;
+  ${storeOne('o', 'n', 's', e)}`;
+  } else if (kind === 'rows') {
+    const M = shape.M ?? 1;
+    wg = `${ROWS_WG}`;
+    tag = `rows_M${M}`;
+    body = `let n = gid.x;
+  if (n >= P.N) { return; }
+  let ao = gid.z * P.strideA;
+  let bo = gid.z * P.strideB;
+  ${range(M).map((m) => `var s${m} = 0.0;`).join(' ')}
+  for (var k0 = 0u; k0 < P.K; k0 += 4u) {
+    let bv = b4h(bo, n, k0);
+    ${range(M).map((m) => `s${m} += ${run16(`a4h(ao, ${m}u, k0)`, 'bv')};`).join('\n    ')}
+  }
+  let o = gid.z * P.strideC + n;
+  ${range(M).map((m) => storeOne(`o + ${m}u * P.N`, 'n', `s${m}`, e)).join('\n  ')}`;
+  } else {
+    const RM = shape.RM ?? 4;
+    const CN = shape.CN ?? 1;
+    wg = '8, 8';
+    tag = `regs${RM}x${4 * CN}`;
+    const dots = range(RM).flatMap((i) => range(CN).map((c) =>
+      `acc[${i * CN + c}] += vec4<f32>(${range(4).map((j) => run16(`a${i}`, `b${4 * c + j}`)).join(', ')});`));
+    body = `let m0 = gid.y * ${RM}u;
+  let n0 = gid.x * ${4 * CN}u;
+  if (m0 >= P.M || n0 >= P.N) { return; }
+  let ao = gid.z * P.strideA;
+  let bo = gid.z * P.strideB;
+  var acc: array<vec4<f32>, ${RM * CN}>; // acc[i * CN + c][j] = C[m0 + i, n0 + 4c + j]
+  for (var k0 = 0u; k0 < P.K; k0 += 4u) {
+    ${range(RM).map((i) => `let a${i} = a4h(ao, min(m0 + ${i}u, P.M - 1u), k0);`).join('\n    ')}
+    ${range(4 * CN).map((j) => `let b${j} = b4h(bo, min(n0 + ${j}u, P.N - 1u), k0);`).join('\n    ')}
+    ${dots.join('\n    ')}
+  }
+  ${storeBlock('m0', 'n0', 'gid.z', e, RM, CN)}`;
+  }
+  return memo(`matmul_f16_${tag}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `enable f16;
+${PARAMS}
+${f16Decls(transB, vecA, vecB)}
+${epilogueDecls(e)}
+@compute @workgroup_size(${wg}) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+  ${body}
+}`);
+}
+
 // ---- start-up choice between tiled, regs and regs8 ------------------------------------------------
 
 /** The kernels `auto` chooses between for a big matmul (same bits: the choice is speed only). */
@@ -677,18 +832,19 @@ export function matmulCpuFast(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
 export function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions): void {
   const d = matmulDims(out.shape, a.shape, logicalBShape(b, opts), opts);
   epilogueOf(out, opts);
+  const product = f16MathOf(opts) ? matmulF16Ref : matmulCpuFast;
   const o = be.f(out);
   const bv = opts.bHalf ? unpackHalves(be.f(b)) : be.f(b);
   // The residual as it was before the product overwrites out (a copy when it is out itself).
   const resid = opts.residual ? (opts.residual === out ? o.slice() : be.f(opts.residual)) : null;
   if (opts.geluGradOf) {
     // The product into a scratch, then geluBackward's arithmetic (which accumulates).
-    const product = new Float32Array(out.size);
-    matmulCpuFast(product, be.f(a), bv, { ...d, accumulate: false });
+    const scratch = new Float32Array(out.size);
+    product(scratch, be.f(a), bv, { ...d, accumulate: false });
     if (!d.accumulate) o.fill(0);
-    geluBackwardRef(o, be.f(opts.geluGradOf), product);
+    geluBackwardRef(o, be.f(opts.geluGradOf), scratch);
   } else {
-    matmulCpuFast(o, be.f(a), bv, d);
+    product(o, be.f(a), bv, d);
   }
   if (opts.bias) addBiasRef(o, o, be.f(opts.bias), d.batch * d.M, d.N);
   if (resid) for (let i = 0; i < o.length; i++) o[i] = resid[i] + o[i];
@@ -717,6 +873,25 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
     throw new Error(`matmul: batch ${d.batch} × (${M}, ${N}) needs more than ${MAX_GROUPS_PER_DIM} workgroups per grid dim`);
   }
   const uniforms = [u32(M), u32(N), u32(K), u32(M * K), u32(d.bBatched ? K * N : 0), u32(M * N), u32(d.accumulate ? 1 : 0)];
+  const vecA = (d.transA ? M : K) % 4 === 0; // a's contiguous dim
+  const vecB = (d.transB ? K : N) % 4 === 0; // b's contiguous dim
+  if (f16MathOf(opts)) {
+    if (!be.hasF16Math) throw new Error(`matmul: math 'f16' needs a GPU with the shader-f16 feature; ${be.description} has none (use math 'f32')`);
+    // The kernel follows the shape alone (never the timed choice), so the numbers do too.
+    let v = opts.variant ?? 'auto';
+    if (v === 'auto') v = M <= ROWS_MAX_M ? 'rows' : d.batch * M * N >= TILED_MIN_OUTPUTS && K >= TK ? 'regs' : 'naive';
+    if (v === 'tiled') throw new Error("matmul: math 'f16' runs in the naive, rows, regs and regs8 kernels, not tiled");
+    if (v === 'rows') {
+      if (M > ROWS_MAX_M) throw new Error(`matmul: the rows kernel takes at most ${ROWS_MAX_M} rows of op(a), got ${M}`);
+      be.dispatch(f16Kernel('rows', d.transB, vecA, vecB, e, { M }), bound, uniforms, [Math.ceil(N / ROWS_WG), 1, d.batch]);
+    } else if (v === 'naive') {
+      be.dispatch(f16Kernel('naive', d.transB, vecA, vecB, e, {}), bound, uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
+    } else {
+      const { RM, CN } = REGS_BLOCK[v];
+      be.dispatch(f16Kernel('regs', d.transB, vecA, vecB, e, { RM, CN }), bound, uniforms, [Math.ceil(N / (32 * CN)), Math.ceil(M / (8 * RM)), d.batch]);
+    }
+    return;
+  }
   let variant = pickMatmulVariant(d, opts.variant);
   if (variant === 'tiled' && (opts.variant ?? 'auto') === 'auto') variant = be.matmulChooser.pick(d);
   if (variant === 'naive') {
@@ -729,8 +904,6 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
     be.dispatch(rowsKernel(d.transA, d.transB, M, e, half), bound, uniforms, [Math.ceil(N / (perThread * ROWS_WG)), 1, d.batch]);
     return;
   }
-  const vecA = (d.transA ? M : K) % 4 === 0; // a's contiguous dim
-  const vecB = (d.transB ? K : N) % 4 === 0; // b's contiguous dim
   if (variant === 'regs' || variant === 'regs8') {
     const { RM, CN } = REGS_BLOCK[variant];
     be.dispatch(regsKernel(d.transA, d.transB, vecA, vecB, e, RM, CN, half), bound, uniforms, [Math.ceil(N / (32 * CN)), Math.ceil(M / (8 * RM)), d.batch]);
