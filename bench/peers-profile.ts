@@ -1,6 +1,6 @@
 /**
  * Where a training step or a decoding step of our engine spends its time, op by op
- * (`npm run bench -- --peers --profile train|decode [--batch B] [--tokens T] [--weights f16]`). One step is run
+ * (`npm run bench -- --peers --profile train|decode [--batch B] [--tokens T] [--weights f16] [--math f16]`). One step is run
  * through a recording proxy of the backend (every Backend call and its arguments, in order), then
  * each recorded call is replayed on its own: a warm-up call, then samples of `reps` calls ending in
  * `sync()`, median per call, after the start-up matmul choice has been made (as in the lab). Ops are pure functions of their arguments (forward ops overwrite, backward
@@ -98,7 +98,7 @@ async function replay(be: WebGpuBackend, c: Call): Promise<number> {
   return median(samples);
 }
 
-export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decode'; preset: PresetName; B: number; T: number; weights?: 'f32' | 'f16' }): Promise<ProfileResult> {
+export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decode'; preset: PresetName; B: number; T: number; weights?: 'f32' | 'f16'; math?: 'f32' | 'f16' }): Promise<ProfileResult> {
   const config = PRESETS[o.preset];
   const V = config.vocabSize;
   const rng = new Rng('peers-profile');
@@ -128,7 +128,7 @@ export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decod
     };
   } else {
     // Decoding: a session of B sequences with T tokens already cached, one new token each per step.
-    const session = new KvSession(model, o.B, { weights: o.weights });
+    const session = new KvSession(model, o.B, { weights: o.weights, math: o.math ?? 'f32' });
     await session.step(Array.from({ length: o.B }, () => Array.from(ids(o.T))));
     step = async () => {
       await session.step(Array.from({ length: o.B }, () => [rng.int(0, V - 1)]));

@@ -83,8 +83,12 @@ export interface PeersResult {
   /** (b) */
   training: { B: number; T: number; ours: Timing; tfjs: Timing | null; tfjsBackend: string | null; tfjsError?: string; oursLoss: number[]; tfjsLoss: number[] };
   /** (c) ms per decoding step (forward of one new token per sequence + logits readback) and tokens/s. */
-  /** f32 weights and caches at every batch, then the largest batch with f16 caches, then batch 1 and the largest with half copies of the weights. */
-  decode: { B: number; cache: 'f32' | 'f16'; weights: 'f32' | 'f16'; stepMs: Timing; tokensPerSecond: number; hostSampleMs: number }[];
+  /**
+   * f32 weights and caches at every batch, then the largest batch with f16 caches, then batch 1 and
+   * the largest with half copies of the weights, and (where the adapter has shader-f16) those two
+   * with f16 arithmetic as well.
+   */
+  decode: { B: number; cache: 'f32' | 'f16'; weights: 'f32' | 'f16'; math: 'f32' | 'f16'; stepMs: Timing; tokensPerSecond: number; hostSampleMs: number }[];
   /** (c) host side: ordering the candidates of every row of the largest batch's logits, the comparator sort vs the key sort (same order). */
   hostOrder: { rows: number; V: number; comparatorMs: number; keysMs: number } | null;
   /** (d) one policyUpdate over rlSamples samples: ms per minibatch step, and submits / readbacks per update. */
@@ -402,16 +406,19 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
     const largest = Math.max(...o.decodeBatches);
 
     type Precision = 'f32' | 'f16';
-    // [batch, KV cache, weights]: f32 at every batch; then the largest batch with f16 caches, and
-    // the smallest and largest with half copies of the weights.
-    const runs: [number, Precision, Precision][] = o.decodeBatches.map((b) => [b, 'f32', 'f32']);
+    // [batch, KV cache, weights, arithmetic]: f32 at every batch; then the largest batch with f16
+    // caches, the smallest and largest with half copies of the weights, and, where the adapter has
+    // shader-f16, those two with f16 arithmetic too.
+    const runs: [number, Precision, Precision, Precision][] = o.decodeBatches.map((b) => [b, 'f32', 'f32', 'f32']);
     if (o.decodeBatches.length) {
-      runs.push([largest, 'f16', 'f32']);
-      for (const b of new Set([Math.min(...o.decodeBatches), largest])) runs.push([b, 'f32', 'f16']);
+      runs.push([largest, 'f16', 'f32', 'f32']);
+      const ends = [...new Set([Math.min(...o.decodeBatches), largest])];
+      for (const b of ends) runs.push([b, 'f32', 'f16', 'f32']);
+      if (be.hasF16Math) for (const b of ends) runs.push([b, 'f32', 'f16', 'f16']);
     }
-    for (const [B, cache, weightsAs] of runs) {
-      log(`decode: batch ${B}, ${cache} KV cache, ${weightsAs} weights`);
-      const session = new KvSession(model, B, { cache, weights: weightsAs });
+    for (const [B, cache, weightsAs, math] of runs) {
+      log(`decode: batch ${B}, ${cache} KV cache, ${weightsAs} weights, ${math} arithmetic`);
+      const session = new KvSession(model, B, { cache, weights: weightsAs, math });
       let logits = await session.step(Array.from({ length: B }, () => Array.from(randomIds(rng, o.decodePrompt, V))));
       const stepMs: number[] = [];
       let sampleMs = 0;
@@ -430,7 +437,7 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
       if (B === largest && cache === 'f32' && weightsAs === 'f32') hostOrder = timeCandidateOrder(logits);
       session.release();
       const t = timing(stepMs);
-      decode.push({ B, cache, weights: weightsAs, stepMs: t, tokensPerSecond: (B * 1000) / t.medianMs, hostSampleMs: sampleMs / o.decodeSteps });
+      decode.push({ B, cache, weights: weightsAs, math, stepMs: t, tokensPerSecond: (B * 1000) / t.medianMs, hostSampleMs: sampleMs / o.decodeSteps });
       log(`  ${t.medianMs.toFixed(1)} ms/step, ${((B * 1000) / t.medianMs).toFixed(1)} tokens/s`);
     }
   }
@@ -550,9 +557,9 @@ async function check(): Promise<CheckResult> {
 }
 
 /** Our step op by op (bench/peers-profile.ts). */
-async function profile(o: { mode: 'train' | 'decode'; preset?: PresetName; B?: number; T?: number; weights?: 'f32' | 'f16' }): Promise<ProfileResult & { adapter: string }> {
+async function profile(o: { mode: 'train' | 'decode'; preset?: PresetName; B?: number; T?: number; weights?: 'f32' | 'f16'; math?: 'f32' | 'f16' }): Promise<ProfileResult & { adapter: string }> {
   const { be, summary } = await engine();
-  const r = await profileStep(be, { mode: o.mode, preset: o.preset ?? 'micro', B: o.B ?? (o.mode === 'train' ? 4 : 64), T: o.T ?? (o.mode === 'train' ? 64 : 16), weights: o.weights });
+  const r = await profileStep(be, { mode: o.mode, preset: o.preset ?? 'micro', B: o.B ?? (o.mode === 'train' ? 4 : 64), T: o.T ?? (o.mode === 'train' ? 64 : 16), weights: o.weights, math: o.math });
   return { ...r, adapter: adapterLine(summary) };
 }
 

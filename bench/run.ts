@@ -4,7 +4,7 @@
  * onnxruntime-web (forward), TensorFlow.js (training step) and itself at batch 1–64 (decoding), in
  * one page (bench/peers.html, bench/peers.ts); --check runs only the harness self-check (the peers
  * compute the same model at a tiny shape) and prints it; --profile train|decode [--batch B]
- * [--tokens T] [--weights f16] times our training or decoding step op by op (bench/peers-profile.ts).
+ * [--tokens T] [--weights f16] [--math f16] times our training or decoding step op by op (bench/peers-profile.ts).
  * Starts a Vite dev server on a free port (root = the repo), opens bench/kernels.html in Chromium
  * with WebGPU enabled (the SwiftShader software adapter where there is no GPU), runs
  * `window.__bench.run()` and prints a table, or with --json one JSON object on stdout (progress
@@ -88,10 +88,10 @@ function peersTable(r: PeersResult): string {
   out.push(`| (b) training step vs TensorFlow.js | B=${t.B} T=${t.T} | ${ms(t.ours.medianMs)} | ${tpeer} | ${speedup(r.speedupVsTfjs)} |`);
   if (f?.ortError && f.ort) out.push('', `onnxruntime-web note: ${f.ortError}`);
   out.push('', '(c) batched decoding with the KV cache (one new token per sequence; forward + logits readback):', '',
-    '| batch | KV cache | weights | ms / step | tokens / s | step / batch-1 step | host sampling ms |', '|---:|---|---|---:|---:|---:|---:|');
+    '| batch | KV cache | weights | arithmetic | ms / step | tokens / s | step / batch-1 step | host sampling ms |', '|---:|---|---|---|---:|---:|---:|---:|');
   const d1 = r.decode.find((d) => d.B === 1 && d.cache === 'f32' && d.weights === 'f32');
   for (const d of r.decode) {
-    out.push(`| ${d.B} | ${d.cache} | ${d.weights} | ${ms(d.stepMs.medianMs)} | ${d.tokensPerSecond.toFixed(1)} | ${d1 ? (d.stepMs.medianMs / d1.stepMs.medianMs).toFixed(2) : '-'} | ${ms(d.hostSampleMs)} |`);
+    out.push(`| ${d.B} | ${d.cache} | ${d.weights} | ${d.math} | ${ms(d.stepMs.medianMs)} | ${d.tokensPerSecond.toFixed(1)} | ${d1 ? (d.stepMs.medianMs / d1.stepMs.medianMs).toFixed(2) : '-'} | ${ms(d.hostSampleMs)} |`);
   }
   if (r.hostOrder) {
     const h = r.hostOrder;
@@ -131,8 +131,10 @@ async function runPeers(page: import('@playwright/test').Page, base: string): Pr
     if (profileMode !== 'train' && profileMode !== 'decode') throw new Error('--profile takes train or decode');
     const w = flagValue('--weights');
     if (w !== undefined && w !== 'f32' && w !== 'f16') throw new Error('--weights takes f32 or f16');
+    const math = flagValue('--math');
+    if (math !== undefined && math !== 'f32' && math !== 'f16') throw new Error('--math takes f32 or f16 (f16 needs --weights f16 and an adapter with shader-f16)');
     const num = (f: string) => (flagValue(f) === undefined ? undefined : Number(flagValue(f)));
-    const o = { mode: profileMode as 'train' | 'decode', preset: flagValue('--preset') as PeersOptions['preset'] | undefined, B: num('--batch'), T: num('--tokens'), weights: flagValue('--weights') as 'f32' | 'f16' | undefined };
+    const o = { mode: profileMode as 'train' | 'decode', preset: flagValue('--preset') as PeersOptions['preset'] | undefined, B: num('--batch'), T: num('--tokens'), weights: w as 'f32' | 'f16' | undefined, math: math as 'f32' | 'f16' | undefined };
     const r = await page.evaluate((x) => window.__peers.profile(x), o);
     if (JSON_OUT) process.stdout.write(`${JSON.stringify(r)}\n`);
     else {

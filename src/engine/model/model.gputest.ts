@@ -94,13 +94,13 @@ export const modelGpuTests: GpuTest[] = [
     },
   },
   {
-    name: 'transformer: cached decoding agrees on both backends (ragged prefill, then steps), f32 and f16 caches, f32 weights and half copies',
+    name: 'transformer: cached decoding agrees on both backends (ragged prefill, then steps), f32 and f16 caches, f32 weights and half copies, f16 arithmetic where shader-f16 is',
     async run(env) {
       const weights = initParams(TINY, 'kv-gpu');
       const prompts = [[1, 2, 3, 4, 5], [6], [7, 8, 9]];
       const steps = [[10], [11], []];
-      const run = async (be: Backend, cache: 'f32' | 'f16', w: 'f32' | 'f16' = 'f32') => {
-        const session = new KvSession(new Transformer(be, TINY, weights), prompts.length, { cache, weights: w });
+      const run = async (be: Backend, cache: 'f32' | 'f16', w: 'f32' | 'f16' = 'f32', math: 'f32' | 'f16' = 'f32') => {
+        const session = new KvSession(new Transformer(be, TINY, weights), prompts.length, { cache, weights: w, math });
         const a = await session.step(prompts);
         const b = await session.step(steps);
         session.release();
@@ -127,6 +127,25 @@ export const modelGpuTests: GpuTest[] = [
       const full = await run(env.cpu, 'f32');
       if (!want.some((w, i) => w.some((x, j) => x !== full[i][j]))) throw new Error('half weights gave the f32 logits exactly: are they used?');
       reports.push(...want.map((w, i) => compare(`f16 vs f32 weights (CPU): logits row ${i}`, w, full[i], { abs: 2e-2, rel: 2e-2 })));
+      // f16 arithmetic (shader-f16): the GPU's half sums against the CPU's emulation of them. Without
+      // the feature (SwiftShader) a session asking for it is refused, and none uses it by default.
+      if (env.gpu.hasF16Math) {
+        const want16 = await run(env.cpu, 'f16', 'f16', 'f16');
+        const got16 = await run(env.gpu, 'f16', 'f16', 'f16');
+        reports.push(...want16.map((w, i) => compare(`f16 cache, weights and arithmetic: logits row ${i}`, got16[i], w, { abs: 5e-3, rel: 5e-3 })));
+        const half = await run(env.cpu, 'f16', 'f16');
+        if (!want16.some((w, i) => w.some((x, j) => x !== half[i][j]))) throw new Error('f16 arithmetic gave the f32 arithmetic\'s logits exactly: is it used?');
+        reports.push(...want16.map((w, i) => compare(`f16 vs f32 arithmetic (CPU): logits row ${i}`, w, half[i], { abs: 3e-2, rel: 3e-2 })));
+      } else {
+        const model = new Transformer(env.gpu, TINY, weights);
+        let refused = '';
+        try { new KvSession(model, 1, { weights: 'f16', math: 'f16' }).release(); } catch (e) { refused = String(e); }
+        const byDefault = new KvSession(model, 1);
+        const math = byDefault.math;
+        byDefault.release();
+        reports.push(compare(`no shader-f16: math f16 refused (${refused || 'not refused'}), default arithmetic ${math}`,
+          [+/needs a GPU with the shader-f16 feature/.test(refused), +(math === 'f32')], [1, 1], { abs: 0, rel: 0 }));
+      }
       return reports;
     },
   },

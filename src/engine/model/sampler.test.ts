@@ -80,6 +80,27 @@ describe('sampling with a KV cache', () => {
     expect(await steps(exact, 'f16')).toEqual(await steps(exact, 'f32'));
   });
 
+  it('f16 arithmetic (math f16, emulated on the CPU): close to the half-weight f32 logits, not equal; never the CPU default; refused without half weights', async () => {
+    const steps = async (model: Transformer, math?: 'f32' | 'f16') => {
+      const session = new KvSession(model, 2, { weights: 'f16', math });
+      expect(session.math).toBe(math ?? 'f32');
+      const a = await session.step([[1, 2, 3], [4]]);
+      const b = await session.step([[5], [6]]);
+      session.release();
+      return [...a, ...b].flatMap((x) => Array.from(x));
+    };
+    const model = noisyModel('f16 math');
+    const f32 = await steps(model);
+    const f16 = await steps(model, 'f16');
+    expect(f16).not.toEqual(f32);
+    const r = compare('f16 vs f32 arithmetic', f16, f32, { abs: 3e-2, rel: 3e-2 });
+    expect(r.ok, r.summary).toBe(true);
+    expect(await steps(model, 'f16')).toEqual(f16); // deterministic
+    expect(() => new KvSession(model, 1, { weights: 'f32', math: 'f16' })).toThrow(/f16 arithmetic reads half copies of the weights: ask for weights 'f16' too/);
+    const odd = Transformer.create(new CpuBackend(), { ...TINY, channels: 9, heads: 3 }, 'odd');
+    expect(() => new KvSession(odd, 1, { math: 'f16' })).toThrow(/channel count 9 is odd/);
+  });
+
   it('refuses f16 weights for an odd channel count, with a clear message', () => {
     const odd = Transformer.create(new CpuBackend(), { ...TINY, channels: 9, heads: 3 }, 'odd');
     expect(() => new KvSession(odd, 1, { weights: 'f16' })).toThrow(/f16 decoding weights need an even channel count; this model has 9/);

@@ -105,12 +105,16 @@ function matmulWeightNames(layers: number): string[] {
  * weights are read as f32, or (`weights: 'f16'`) from half copies of the f32 master weights made
  * when the session starts (half the bytes of every weight read; the arithmetic f32), by default as
  * Backend.defaultDecodeWeights says. A session sees the weights as they were when it started.
+ * With half weights, `math: 'f16'` also computes the matmuls in half arithmetic (MatmulOptions.math:
+ * activations rounded to halves, runs of 4 products summed in f16, f32 sums; needs `shader-f16` on
+ * WebGPU), by default as Backend.defaultDecodeMath says; everything else stays f32.
  */
 export class KvSession {
   readonly k: Tensor[];
   readonly v: Tensor[];
   readonly cache: 'f32' | 'f16';
   readonly weights: 'f32' | 'f16';
+  readonly math: 'f32' | 'f16';
   /** The parameters a step reads: the model's, with the matmul weights swapped for half copies under `weights: 'f16'`. */
   private readonly params: Record<string, Tensor>;
   private readonly halfCopies: Tensor[] = [];
@@ -119,7 +123,7 @@ export class KvSession {
   private stepActs: { S: number; t: Record<string, Tensor> } | null = null;
   private readonly be: Backend;
 
-  constructor(readonly model: Transformer, readonly B: number, opts: { cache?: 'f32' | 'f16'; weights?: 'f32' | 'f16' } = {}) {
+  constructor(readonly model: Transformer, readonly B: number, opts: { cache?: 'f32' | 'f16'; weights?: 'f32' | 'f16'; math?: 'f32' | 'f16' } = {}) {
     this.be = model.be;
     const { layers, contextLength: T, channels: C, heads: H } = model.config;
     const oddHead = (C / H) % 2 !== 0; // packed halves need an even head size
@@ -128,6 +132,11 @@ export class KvSession {
     // Half copies pack each weight's rows (all of width C, 3C or 4C) two values a word: C must be even.
     if (opts.weights === 'f16' && C % 2 !== 0) throw new Error(`f16 decoding weights need an even channel count; this model has ${C}`);
     this.weights = C % 2 !== 0 ? 'f32' : opts.weights ?? this.be.defaultDecodeWeights;
+    if (opts.math === 'f16') {
+      if (this.weights !== 'f16') throw new Error(`f16 arithmetic reads half copies of the weights: ask for weights 'f16' too${C % 2 !== 0 ? ` (this model's channel count ${C} is odd, so it has none)` : ''}`);
+      if (!this.be.hasF16Math) throw new Error(`f16 arithmetic needs a GPU with the shader-f16 feature; ${this.be.description} has none`);
+    }
+    this.math = this.weights === 'f16' && this.be.hasF16Math ? opts.math ?? this.be.defaultDecodeMath : 'f32';
     const halves = this.weights === 'f16' ? matmulWeightNames(layers).map((name) => {
       const w = model.p[name];
       const half = this.be.zeros([...w.shape.slice(0, -1), w.shape[w.shape.length - 1] / 2]);
@@ -188,20 +197,21 @@ export class KvSession {
     be.write(a.len, len);
     const p = this.params;
     const bHalf = this.weights === 'f16';
+    const math = this.math;
     be.embedding(a.tok, m.p.wte, a.ids); // the f32 table: p.wte may be the LM head's half copy
     be.embedding(a.posEmb, p.wpe, a.pos);
     be.add(a.x, a.tok, a.posEmb);
     for (let l = 0; l < m.config.layers; l++) {
       const q = (n: string) => p[`h${l}.${n}`];
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln1.w'), q('ln1.b'));
-      linear(be, a.qkv, a.ln, q('attn.qkv.w'), q('attn.qkv.b'), undefined, bHalf);
+      linear(be, a.qkv, a.ln, q('attn.qkv.w'), q('attn.qkv.b'), undefined, bHalf, math);
       be.attentionCached(a.atty, this.k[l], this.v[l], a.qkv, a.start, a.len, { B: this.B, S, maxT, C, H, cache: this.cache });
-      linear(be, a.x, a.atty, q('attn.proj.w'), q('attn.proj.b'), a.x, bHalf); // x += proj(atty), in place
+      linear(be, a.x, a.atty, q('attn.proj.w'), q('attn.proj.b'), a.x, bHalf, math); // x += proj(atty), in place
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln2.w'), q('ln2.b'));
-      mlp(be, p, l, a.x, a.fc, a.fcGelu, a.ln, a.x, bHalf);
+      mlp(be, p, l, a.x, a.fc, a.fcGelu, a.ln, a.x, bHalf, math);
     }
     be.layerNorm(a.ln, a.mean, a.rstd, a.x, p['lnf.w'], p['lnf.b']);
-    be.matmul(a.logits, a.ln, p.wte, { transB: true, bHalf }); // logits: (B·S, V)
+    be.matmul(a.logits, a.ln, p.wte, { transB: true, bHalf, math }); // logits: (B·S, V)
     const all = await be.read(a.logits);
     const out: Float32Array[] = [];
     for (let b = 0; b < this.B; b++) {
@@ -231,9 +241,9 @@ export class KvSession {
 export async function generate(
   model: Transformer,
   prompts: readonly (readonly number[])[],
-  opts: { maxNewTokens: number; stop: readonly number[]; sampling: SamplingOptions; rng: Rng; cache?: 'f32' | 'f16'; weights?: 'f32' | 'f16' },
+  opts: { maxNewTokens: number; stop: readonly number[]; sampling: SamplingOptions; rng: Rng; cache?: 'f32' | 'f16'; weights?: 'f32' | 'f16'; math?: 'f32' | 'f16' },
 ): Promise<number[][]> {
-  const session = new KvSession(model, prompts.length, { cache: opts.cache, weights: opts.weights });
+  const session = new KvSession(model, prompts.length, { cache: opts.cache, weights: opts.weights, math: opts.math });
   try {
     const out = prompts.map(() => [] as number[]);
     const done = prompts.map(() => false);

@@ -35,8 +35,8 @@ export function initParams(config: ModelConfig, seed: number | string): Float32A
 }
 
 /** out (N, O) = x (N, I) · w (I, O) + b (O): one matmul with the bias in its epilogue. */
-export function linear(be: Backend, out: Tensor, x: Tensor, w: Tensor, b: Tensor, residual?: Tensor, bHalf = false): void {
-  be.matmul(out, x, w, { bias: b, residual, bHalf });
+export function linear(be: Backend, out: Tensor, x: Tensor, w: Tensor, b: Tensor, residual?: Tensor, bHalf = false, math: 'f32' | 'f16' = 'f32'): void {
+  be.matmul(out, x, w, { bias: b, residual, bHalf, math });
 }
 
 /**
@@ -45,9 +45,9 @@ export function linear(be: Backend, out: Tensor, x: Tensor, w: Tensor, b: Tensor
  * bias and the residual stream (which may be out itself): two dispatches for the whole MLP and its
  * residual connection.
  */
-export function mlp(be: Backend, p: Record<string, Tensor>, l: number, out: Tensor, fc: Tensor, fcGelu: Tensor, x: Tensor, residual: Tensor, bHalf = false): void {
-  be.matmul(fc, x, p[`h${l}.mlp.fc.w`], { bias: p[`h${l}.mlp.fc.b`], geluOut: fcGelu, bHalf });
-  linear(be, out, fcGelu, p[`h${l}.mlp.proj.w`], p[`h${l}.mlp.proj.b`], residual, bHalf);
+export function mlp(be: Backend, p: Record<string, Tensor>, l: number, out: Tensor, fc: Tensor, fcGelu: Tensor, x: Tensor, residual: Tensor, bHalf = false, math: 'f32' | 'f16' = 'f32'): void {
+  be.matmul(fc, x, p[`h${l}.mlp.fc.w`], { bias: p[`h${l}.mlp.fc.b`], geluOut: fcGelu, bHalf, math });
+  linear(be, out, fcGelu, p[`h${l}.mlp.proj.w`], p[`h${l}.mlp.proj.b`], residual, bHalf, math);
 }
 
 interface LayerActs {

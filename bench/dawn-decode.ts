@@ -1,0 +1,89 @@
+/**
+ * `npm run bench:dawn [-- --preset P] [--batches 1,8,32,64] [--steps N] [--json]`: batched decoding
+ * (KvSession steps, as the RL rollouts run them) on Dawn for Node, the adapter `npm run test:dawn`
+ * uses: here Mesa's lavapipe, the one adapter on a machine without a GPU that has `shader-f16`, so
+ * the only place the f16 arithmetic path can be timed without one. For each batch: f32 weights,
+ * half copies of the weights (f32 arithmetic), and half copies with f16 arithmetic where the adapter
+ * has shader-f16; the three alternate step by step so drift on a loaded machine hits them alike.
+ * Prints a table (or one JSON object); progress goes to stderr. Nothing here is a test. A software
+ * adapter's figures say what the paths cost on a CPU, not on a GPU.
+ */
+import { dawnEnv } from '../e2e/dawn/dawn';
+import { initParams, Transformer } from '../src/engine/model/transformer';
+import { KvSession } from '../src/engine/model/sampler';
+import { PRESETS, type PresetName } from '../src/engine/model/config';
+import { tuneMatmuls } from '../src/engine/ops/matmul';
+import { median } from '../src/engine/gpu/timing';
+import { Rng } from '../src/engine/rng';
+
+const argv = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const progress = (msg: string): void => void process.stderr.write(`${msg}\n`);
+
+type Mode = { weights: 'f32' | 'f16'; math: 'f32' | 'f16' };
+
+async function main(): Promise<void> {
+  const preset = (flag('--preset') ?? 'micro') as PresetName;
+  if (!(preset in PRESETS)) throw new Error(`--preset takes one of ${Object.keys(PRESETS).join(', ')}`);
+  const batches = (flag('--batches') ?? '1,8,32,64').split(',').map(Number);
+  if (batches.some((b) => !Number.isInteger(b) || b < 1)) throw new Error('--batches takes positive integers, e.g. 1,8,64');
+  const steps = Number(flag('--steps') ?? 8);
+  if (!Number.isInteger(steps) || steps < 1) throw new Error('--steps takes a positive integer');
+  const env = await dawnEnv();
+  const be = env.gpu;
+  const config = PRESETS[preset];
+  const model = new Transformer(be, config, initParams(config, 'peers'));
+  const modes: Mode[] = [{ weights: 'f32', math: 'f32' }, { weights: 'f16', math: 'f32' }];
+  if (be.hasF16Math) modes.push({ weights: 'f16', math: 'f16' });
+  progress(`adapter: ${env.adapter}; preset ${preset}; batches ${batches.join(', ')}; ${steps} timed steps each`);
+  const rows: { B: number; weights: string; math: string; stepMs: number; tokensPerSecond: number }[] = [];
+  const rng = new Rng('dawn-decode');
+  for (const B of batches) {
+    const sessions = modes.map((m) => new KvSession(model, B, { cache: 'f32', ...m }));
+    const prompt = Array.from({ length: B }, () => Array.from({ length: 16 }, () => rng.int(0, config.vocabSize - 1)));
+    for (const s of sessions) await s.step(prompt);
+    const next = () => Array.from({ length: B }, () => [rng.int(0, config.vocabSize - 1)]);
+    for (const s of sessions) await s.step(next()); // compile every pipeline
+    await tuneMatmuls(be); // as the lab does after its first step (f32 shapes only)
+    const times = modes.map(() => [] as number[]);
+    for (let i = 0; i < steps; i++) {
+      for (const [j, s] of sessions.entries()) {
+        const t0 = performance.now();
+        await s.step(next());
+        times[j].push(performance.now() - t0);
+      }
+    }
+    for (const [j, m] of modes.entries()) {
+      const ms = median(times[j]);
+      rows.push({ B, ...m, stepMs: ms, tokensPerSecond: (B * 1000) / ms });
+      progress(`  batch ${B}, ${m.weights} weights, ${m.math} arithmetic: ${ms.toFixed(1)} ms/step`);
+    }
+    for (const s of sessions) s.release();
+  }
+  let text: string;
+  if (argv.includes('--json')) {
+    text = `${JSON.stringify({ adapter: env.adapter, features: env.features, preset, steps, rows })}\n`;
+  } else {
+    const base = (B: number) => rows.find((r) => r.B === B && r.weights === 'f32')?.stepMs ?? NaN;
+    text = [
+      `Adapter (Dawn for Node): ${env.adapter}`,
+      `Features: ${env.features.join(', ')}`,
+      `Preset ${preset}, ${steps} timed steps per row (medians), the rows of a batch alternating step by step`,
+      '',
+      '| batch | weights | arithmetic | ms / step | tokens / s | vs f32 weights |',
+      '|---:|---|---|---:|---:|---:|',
+      ...rows.map((r) => `| ${r.B} | ${r.weights} | ${r.math} | ${r.stepMs.toFixed(1)} | ${r.tokensPerSecond.toFixed(1)} | ${(base(r.B) / r.stepMs).toFixed(2)}x |`),
+      '',
+    ].join('\n');
+  }
+  // Dawn's instance keeps the event loop alive: exit once stdout has taken the text.
+  process.stdout.write(text, () => process.exit(0));
+}
+
+main().catch((e) => {
+  process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.exit(1);
+});
