@@ -49,7 +49,14 @@ export const modelGpuTests: GpuTest[] = [
       const be: WebGpuBackend = env.gpu;
       const run = () => forwardBackward(be, cfg, weights, B, T, ids, targets, new Float32Array(N));
       const first = await run();
-      const rows = await tuneMatmuls(be, { samples: 1, maxShapes: 3 });
+      // A matmul over packed-half b (decoding with half weights) is timed as a shape of its own
+      // (dispatched a few times, so it is among the most used and gets timed).
+      const halfB = be.fromArray(new Float32Array(64 * 48).fill(0.5), [64, 48]);
+      const halfA = be.fromArray(new Float32Array(N * 64).fill(1), [N, 64]);
+      const halfOut = be.zeros([N, 96]);
+      for (let i = 0; i < 4; i++) be.matmul(halfOut, halfA, halfB, { bHalf: true });
+      const rows = await tuneMatmuls(be, { samples: 1, maxShapes: 4 });
+      if (!rows.some((r) => r.shape === `(${N}×64)·(64×96) half b`)) throw new Error(`tuneMatmuls did not time the packed-half shape: ${rows.map((r) => r.shape).join('; ')}`);
       if (rows.length === 0) throw new Error('tuneMatmuls timed no shape: the model\'s matmuls did not reach the tiled kernel');
       for (const r of rows) {
         if (!(r.tiledMs > 0 && r.regsMs > 0 && r.regs8Ms > 0 && Number.isFinite(r.tiledMs + r.regsMs + r.regs8Ms))) throw new Error(`tuneMatmuls: bad timing ${JSON.stringify(r)}`);

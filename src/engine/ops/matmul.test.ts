@@ -9,7 +9,7 @@ import { CpuBackend } from '../cpu/backend';
 import { Rng } from '../rng';
 import { gradCheck, randn64, weightedSum } from '../testing/gradcheck';
 import { compare } from '../testing/compare';
-import { matmulBackward, matmulBackwardRef, matmulCpuFast, matmulDims, matmulF16Ref, matmulRef, pickMatmulVariant } from './matmul';
+import { MatmulChooser, matmulBackward, matmulBackwardRef, matmulCpuFast, matmulDims, matmulF16Ref, matmulRef, pickMatmulVariant } from './matmul';
 import { halfBits, halfValue, roundHalf, unpackHalves } from './half';
 
 interface Case {
@@ -365,6 +365,19 @@ describe('matmul shape errors', () => {
     expect(pickMatmulVariant(matmulDims([9, 16], [9, 8], [8, 16]))).toBe('naive');
     expect(pickMatmulVariant(matmulDims([64, 64], [64, 32], [32, 64]))).toBe('tiled');
     expect(pickMatmulVariant(matmulDims([64, 64], [64, 32], [32, 64]), 'naive')).toBe('naive');
+  });
+  it('the start-up choice is kept per shape and per kind of b: f32 and packed halves are timed and chosen apart', () => {
+    const c = new MatmulChooser();
+    const d = matmulDims([64, 64], [64, 32], [32, 64]);
+    expect(c.pick(d)).toBe('tiled');
+    expect(c.pick(d, true)).toBe('tiled');
+    c.pick(d, true);
+    const seen = c.untuned();
+    expect(seen.map((x) => [x.key, x.half, x.n])).toEqual([['(64×32)·(32×64) half b', true, 2], ['(64×32)·(32×64)', false, 1]]);
+    c.set(seen[0].key, 'regs8');
+    expect(c.pick(d, true)).toBe('regs8');
+    expect(c.pick(d)).toBe('tiled');
+    expect(c.untuned().map((x) => x.key)).toEqual(['(64×32)·(32×64)']);
   });
 });
 

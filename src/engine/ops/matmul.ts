@@ -700,30 +700,31 @@ export interface MatmulTuneRow {
   choice: BigMatmulKernel;
 }
 
-const shapeKey = (d: MatmulDims): string =>
-  `${d.batch > 1 ? `${d.batch}×` : ''}(${d.M}×${d.K})·(${d.K}×${d.N})${d.transA ? ' tA' : ''}${d.transB ? ' tB' : ''}${d.bBatched ? ' batched' : ''}`;
+const shapeKey = (d: MatmulDims, half: boolean): string =>
+  `${d.batch > 1 ? `${d.batch}×` : ''}(${d.M}×${d.K})·(${d.K}×${d.N})${d.transA ? ' tA' : ''}${d.transB ? ' tB' : ''}${d.bBatched ? ' batched' : ''}${half ? ' half b' : ''}`;
 
 /**
- * Per backend: which big-matmul kernel (tiled, regs, regs8) `auto` runs for each shape. `tiled`
- * until `tuneMatmuls` has timed them on that shape. They give the same bits (a kernel test holds
+ * Per backend: which big-matmul kernel (tiled, regs, regs8) `auto` runs for each shape (and b as
+ * f32 or packed halves, which the kernels read differently). `tiled` until `tuneMatmuls` has timed
+ * them on that shape. They give the same bits (a kernel test holds
  * them to it), so the choice, and any noise in the timing behind it, never changes a number.
  */
 export class MatmulChooser {
-  private readonly calls = new Map<string, { d: MatmulDims; n: number }>();
+  private readonly calls = new Map<string, { d: MatmulDims; half: boolean; n: number }>();
   private readonly chosen = new Map<string, BigMatmulKernel>();
   /** Shapes remembered for tuning at most (rollouts see many prompt lengths). */
   static readonly MAX_SEEN = 512;
 
-  pick(d: MatmulDims): BigMatmulKernel {
-    const k = shapeKey(d);
+  pick(d: MatmulDims, half = false): BigMatmulKernel {
+    const k = shapeKey(d, half);
     const c = this.calls.get(k);
     if (c) c.n++;
-    else if (this.calls.size < MatmulChooser.MAX_SEEN) this.calls.set(k, { d, n: 1 });
+    else if (this.calls.size < MatmulChooser.MAX_SEEN) this.calls.set(k, { d, half, n: 1 });
     return this.chosen.get(k) ?? 'tiled';
   }
 
   /** The untuned shapes seen so far, most dispatched first. */
-  untuned(): { key: string; d: MatmulDims; n: number }[] {
+  untuned(): { key: string; d: MatmulDims; half: boolean; n: number }[] {
     return [...this.calls].filter(([k]) => !this.chosen.has(k)).map(([key, v]) => ({ key, ...v })).sort((x, y) => y.n - x.n);
   }
 
@@ -748,12 +749,14 @@ export async function tuneMatmuls(be: WebGpuBackend, o: { maxShapes?: number; sa
   const samples = Math.max(1, o.samples ?? 3);
   const margin = o.margin ?? 0.1;
   const rows: MatmulTuneRow[] = [];
-  for (const { key, d, n } of be.matmulChooser.untuned().slice(0, o.maxShapes ?? 16)) {
+  for (const { key, d, half, n } of be.matmulChooser.untuned().slice(0, o.maxShapes ?? 16)) {
     const lead = d.batch > 1 ? [d.batch] : [];
     const a = be.zeros([...lead, ...(d.transA ? [d.K, d.M] : [d.M, d.K])]);
-    const b = be.zeros([...(d.bBatched ? lead : []), ...(d.transB ? [d.N, d.K] : [d.K, d.N])]);
+    const bDims = d.transB ? [d.N, d.K] : [d.K, d.N];
+    if (half) bDims[1] /= 2; // packed halves: two a word along the contiguous dim
+    const b = be.zeros([...(d.bBatched ? lead : []), ...bDims]);
     const out = be.zeros([...lead, d.M, d.N]);
-    const opts = { transA: d.transA, transB: d.transB, accumulate: d.accumulate };
+    const opts = { transA: d.transA, transB: d.transB, accumulate: d.accumulate, bHalf: half };
     const time = async (variant: BigMatmulKernel): Promise<number> => {
       const t0 = performance.now();
       be.matmul(out, a, b, { ...opts, variant });
@@ -893,7 +896,7 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
     return;
   }
   let variant = pickMatmulVariant(d, opts.variant);
-  if (variant === 'tiled' && (opts.variant ?? 'auto') === 'auto') variant = be.matmulChooser.pick(d);
+  if (variant === 'tiled' && (opts.variant ?? 'auto') === 'auto') variant = be.matmulChooser.pick(d, half);
   if (variant === 'naive') {
     be.dispatch(naiveKernel(d.transA, d.transB, e, half), bound, uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
     return;
