@@ -312,17 +312,22 @@ async function halfB(env: GpuTestEnv, variant: Variant): Promise<CompareReport[]
   return reports;
 }
 
-/** Shapes for math 'f16' (K and N even for the packed halves): K a multiple of 4 (vec4 loads) or not, 2-D, batched, broadcast. */
+/**
+ * Shapes for math 'f16' (K and N even for the packed halves): K a multiple of 4 (vec4 loads of a,
+ * and of transposed b) or not, N a multiple of 4 (b (K, N) read by rows) or not, 2-D, batched, broadcast.
+ */
 const F16_SHAPES: Shape[] = [
   { Z: null, M: 65, K: 20, N: 66, bBatched: false },
+  { Z: null, M: 66, K: 22, N: 68, bBatched: false },
   { Z: null, M: 36, K: 18, N: 70, bBatched: false },
-  { Z: 2, M: 13, K: 22, N: 10, bBatched: true },
+  { Z: 2, M: 13, K: 22, N: 12, bBatched: true },
   { Z: 3, M: 7, K: 16, N: 10, bBatched: false },
 ];
 const F16_ROWS_SHAPES: Shape[] = [
   { Z: null, M: 1, K: 38, N: 70, bBatched: false },
-  { Z: null, M: 8, K: 20, N: 66, bBatched: false },
-  { Z: 2, M: 3, K: 16, N: 66, bBatched: true },
+  { Z: null, M: 8, K: 20, N: 64, bBatched: false },
+  { Z: null, M: 5, K: 20, N: 66, bBatched: false },
+  { Z: 2, M: 3, K: 18, N: 68, bBatched: true },
 ];
 
 const U16 = 2 ** -11; // unit roundoff of half
@@ -408,7 +413,11 @@ async function f16Really(env: GpuTestEnv): Promise<CompareReport[]> {
       Float32Array.from(got, (x) => +(x === 2049 || x === 2051)), [1, 1], { abs: 0, rel: 0 }));
   }
   const rng = new Rng('matmul f16 kernels agree');
-  for (const s of [{ Z: null, M: 5, K: 22, N: 70, bBatched: false }, { Z: 2, M: 3, K: 16, N: 66, bBatched: true }, { Z: null, M: 40, K: 36, N: 34, bBatched: false }] as Shape[]) {
+  const shapes: Shape[] = [
+    { Z: null, M: 5, K: 22, N: 70, bBatched: false }, { Z: 2, M: 3, K: 16, N: 68, bBatched: true },
+    { Z: null, M: 40, K: 36, N: 34, bBatched: false }, { Z: null, M: 40, K: 18, N: 72, bBatched: false },
+  ];
+  for (const s of shapes) {
     for (const transB of [false, true]) {
       const L = layout(s, false, transB);
       const ta = gpu.fromArray(randn(rng, size(L.a)), L.a);

@@ -582,12 +582,19 @@ ${fmas}
 const HMAX = `vec4<f32>(${HALF_MAX}.0)`;
 
 /**
- * The bindings of a and b and two readers for math 'f16': `a4h(ao, m, k0)` = op(a)[m, k0 .. k0+3]
- * clamped to ±HALF_MAX and converted to halves, `b4h(bo, n, k0)` = op(b)[k0 .. k0+3, n] (b holds
- * halves; read as f16 directly), zeros past K. `vecA`: K % 4 == 0, one vec4 load of a; `vecB`
- * (transB only: K contiguous): K % 4 == 0, one vec4<f16> load of b.
+ * How a half kernel reads b: `col` = op(b)[k0 .. k0+3, n] for one column (`b4h`: one vec4<f16> load
+ * where b is (N, K) with K % 4 == 0, else four scalar loads); `row` = op(b)[k, n .. n+3], four
+ * columns at one k (`b4r`: one vec4<f16> load; b (K, N) with N % 4 == 0), used by the kernels that
+ * own four adjacent columns so that they read b as it lies in memory.
  */
-function f16Decls(transB: boolean, vecA: boolean, vecB: boolean): string {
+type HalfB = 'col' | 'row';
+
+/**
+ * The bindings of a and b and the readers for math 'f16': `a4h(ao, m, k0)` = op(a)[m, k0 .. k0+3]
+ * clamped to ±HALF_MAX and converted to halves, and b's reader (see HalfB); zeros past K.
+ * `vecA`: K % 4 == 0 (one vec4 load of a).
+ */
+function f16Decls(transB: boolean, vecA: boolean, vecB: boolean, bRead: HalfB): string {
   const tail = (v: string, at: (j: number) => string): string =>
     [0, 1, 2, 3].map((j) => `if (k0 + ${j}u < P.K) { ${v}.${'xyzw'[j]} = ${at(j)}; }`).join(' ');
   const aRead = vecA
@@ -595,35 +602,46 @@ function f16Decls(transB: boolean, vecA: boolean, vecB: boolean): string {
     : `let i = ao + m * P.K + k0; var v = vec4<f32>(0.0);
   ${tail('v', (j) => `a[i + ${j}u]`)}
   return vec4<f16>(clamp(v, -${HMAX}, ${HMAX}));`;
-  const bRead = transB && vecB
-    ? 'return b[(bo + n * P.K + k0) / 4u];'
-    : `let i = ${transB ? 'bo + n * P.K + k0' : 'bo + k0 * P.N + n'}; var v = vec4<f16>(0.0);
+  const bVec = bRead === 'row' || (transB && vecB);
+  const reader = bRead === 'row'
+    ? `fn b4r(bo: u32, k: u32, n: u32) -> vec4<f16> {
+  if (k >= P.K) { return vec4<f16>(0.0); }
+  return b[(bo + k * P.N + n) / 4u];
+}`
+    : `fn b4h(bo: u32, n: u32, k0: u32) -> vec4<f16> {
+  ${bVec ? 'return b[(bo + n * P.K + k0) / 4u];' : `let i = ${transB ? 'bo + n * P.K + k0' : 'bo + k0 * P.N + n'}; var v = vec4<f16>(0.0);
   ${tail('v', (j) => (transB ? `b[i + ${j}u]` : `b[i + ${j}u * P.N]`))}
-  return v;`;
+  return v;`}
+}`;
   return `@group(0) @binding(2) var<storage, read> a: ${vecA ? 'array<vec4<f32>>' : 'array<f32>'};
-@group(0) @binding(3) var<storage, read> b: ${transB && vecB ? 'array<vec4<f16>>' : 'array<f16>'};
+@group(0) @binding(3) var<storage, read> b: ${bVec ? 'array<vec4<f16>>' : 'array<f16>'};
 fn a4h(ao: u32, m: u32, k0: u32) -> vec4<f16> {
   ${aRead}
 }
-fn b4h(bo: u32, n: u32, k0: u32) -> vec4<f16> {
-  ${bRead}
-}`;
+${reader}`;
 }
 
-/** One run of math 'f16': four products summed in half, widened for the f32 sum. */
-const run16 = (a: string, b: string): string => `f32(dot(${a}, ${b}))`;
+/**
+ * One run of math 'f16', written out: ((a.x·b0 + a.y·b1) + a.z·b2) + a.w·b3 in f16, the
+ * reference's order. b0..b3 are op(b)[k0 .. k0+3, n] as scalars (`col`), or four-column rows
+ * op(b)[k0 + kk, n .. n+3] (`row`: the same expression lane by lane). Every kernel uses it, so on
+ * one device they give the same numbers.
+ */
+const run16 = (a: string, b: readonly string[]): string => `${a}.x * ${b[0]} + ${a}.y * ${b[1]} + ${a}.z * ${b[2]} + ${a}.w * ${b[3]}`;
+const lanes = (v: string): string[] => ['x', 'y', 'z', 'w'].map((c) => `${v}.${c}`);
 
 /**
- * Half-arithmetic versions of naive (one output per thread), rows (M ≤ 8, one column per thread,
- * every row's sum) and regs/regs8 (an RM × 4·CN block per thread; rows and columns past the edge
- * read the last row/column, their outputs are not stored). Each output runs the same expression,
- * s += f32(dot(a4h(…, m, k0), b4h(…, n, k0))) for k0 = 0, 4, 8, …, so on one device the four
- * give the same numbers (a test checks it on the Dawn adapter).
+ * Half-arithmetic versions of naive (one output per thread), rows (M ≤ 8, every row's sum for one
+ * column, or for four adjacent columns reading b (K, N) by rows where N % 4 == 0) and regs/regs8
+ * (an RM × 4·CN block per thread; b (K, N) read by rows where N % 4 == 0; rows and columns past the
+ * edge read the last ones, their outputs are not stored). Each output is
+ * s += f32(run16(op(a)[m, k0..], op(b)[k0.., n])) for k0 = 0, 4, 8, …
  */
 function f16Kernel(
   kind: 'naive' | 'rows' | 'regs', transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue, shape: { M?: number; RM?: number; CN?: number },
 ): Kernel {
   const range = (n: number): number[] => Array.from({ length: n }, (_, x) => x);
+  const byRows = kind !== 'naive' && !transB && vecB;
   let wg: string;
   let body: string;
   let tag: string;
@@ -636,21 +654,37 @@ function f16Kernel(
   let ao = gid.z * P.strideA;
   let bo = gid.z * P.strideB;
   var s = 0.0;
-  for (var k0 = 0u; k0 < P.K; k0 += 4u) { s += ${run16('a4h(ao, m, k0)', 'b4h(bo, n, k0)')}; }
+  for (var k0 = 0u; k0 < P.K; k0 += 4u) {
+    let av = a4h(ao, m, k0);
+    let bv = b4h(bo, n, k0);
+    s += f32(${run16('av', lanes('bv'))});
+  }
   let o = gid.z * P.strideC + m * P.N + n;
   ${storeOne('o', 'n', 's', e)}`;
   } else if (kind === 'rows') {
     const M = shape.M ?? 1;
     wg = `${ROWS_WG}`;
     tag = `rows_M${M}`;
-    body = `let n = gid.x;
+    body = byRows
+      ? `let n = gid.x * 4u;
+  if (n >= P.N) { return; }
+  let ao = gid.z * P.strideA;
+  let bo = gid.z * P.strideB;
+  ${range(M).map((m) => `var s${m} = vec4<f32>(0.0);`).join(' ')}
+  for (var k0 = 0u; k0 < P.K; k0 += 4u) {
+    ${range(4).map((kk) => `let r${kk} = b4r(bo, k0 + ${kk}u, n);`).join(' ')}
+    ${range(M).map((m) => `{ let av = a4h(ao, ${m}u, k0); s${m} += vec4<f32>(${run16('av', ['r0', 'r1', 'r2', 'r3'])}); }`).join('\n    ')}
+  }
+  let o = gid.z * P.strideC + n;
+  ${range(M).flatMap((m) => range(4).map((j) => `{ let nj = n + ${j}u; ${storeOne(`o + ${m}u * P.N + ${j}u`, 'nj', `s${m}[${j}]`, e)} }`)).join('\n  ')}`
+      : `let n = gid.x;
   if (n >= P.N) { return; }
   let ao = gid.z * P.strideA;
   let bo = gid.z * P.strideB;
   ${range(M).map((m) => `var s${m} = 0.0;`).join(' ')}
   for (var k0 = 0u; k0 < P.K; k0 += 4u) {
     let bv = b4h(bo, n, k0);
-    ${range(M).map((m) => `s${m} += ${run16(`a4h(ao, ${m}u, k0)`, 'bv')};`).join('\n    ')}
+    ${range(M).map((m) => `{ let av = a4h(ao, ${m}u, k0); s${m} += f32(${run16('av', lanes('bv'))}); }`).join('\n    ')}
   }
   let o = gid.z * P.strideC + n;
   ${range(M).map((m) => storeOne(`o + ${m}u * P.N`, 'n', `s${m}`, e)).join('\n  ')}`;
@@ -659,8 +693,13 @@ function f16Kernel(
     const CN = shape.CN ?? 1;
     wg = '8, 8';
     tag = `regs${RM}x${4 * CN}`;
-    const dots = range(RM).flatMap((i) => range(CN).map((c) =>
-      `acc[${i * CN + c}] += vec4<f32>(${range(4).map((j) => run16(`a${i}`, `b${4 * c + j}`)).join(', ')});`));
+    // b: by rows, r{kk}_{c} = op(b)[k0 + kk, n0 + 4c .. +3]; by columns, b{j} = op(b)[k0 .., n0 + j].
+    const loadB = byRows
+      ? range(4).flatMap((kk) => range(CN).map((c) => `let r${kk}_${c} = b4r(bo, k0 + ${kk}u, min(n0 + ${4 * c}u, P.N - 4u));`))
+      : range(4 * CN).map((j) => `let b${j} = b4h(bo, min(n0 + ${j}u, P.N - 1u), k0);`);
+    const runs = range(RM).flatMap((i) => range(CN).map((c) => `acc[${i * CN + c}] += ${byRows
+      ? `vec4<f32>(${run16(`a${i}`, range(4).map((kk) => `r${kk}_${c}`))})`
+      : `vec4<f32>(${range(4).map((j) => `f32(${run16(`a${i}`, lanes(`b${4 * c + j}`))})`).join(', ')})`};`));
     body = `let m0 = gid.y * ${RM}u;
   let n0 = gid.x * ${4 * CN}u;
   if (m0 >= P.M || n0 >= P.N) { return; }
@@ -669,14 +708,14 @@ function f16Kernel(
   var acc: array<vec4<f32>, ${RM * CN}>; // acc[i * CN + c][j] = C[m0 + i, n0 + 4c + j]
   for (var k0 = 0u; k0 < P.K; k0 += 4u) {
     ${range(RM).map((i) => `let a${i} = a4h(ao, min(m0 + ${i}u, P.M - 1u), k0);`).join('\n    ')}
-    ${range(4 * CN).map((j) => `let b${j} = b4h(bo, min(n0 + ${j}u, P.N - 1u), k0);`).join('\n    ')}
-    ${dots.join('\n    ')}
+    ${loadB.join('\n    ')}
+    ${runs.join('\n    ')}
   }
   ${storeBlock('m0', 'n0', 'gid.z', e, RM, CN)}`;
   }
   return memo(`matmul_f16_${tag}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `enable f16;
 ${PARAMS}
-${f16Decls(transB, vecA, vecB)}
+${f16Decls(transB, vecA, vecB, byRows ? 'row' : 'col')}
 ${epilogueDecls(e)}
 @compute @workgroup_size(${wg}) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   ${body}
@@ -886,7 +925,8 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
     if (v === 'tiled') throw new Error("matmul: math 'f16' runs in the naive, rows, regs and regs8 kernels, not tiled");
     if (v === 'rows') {
       if (M > ROWS_MAX_M) throw new Error(`matmul: the rows kernel takes at most ${ROWS_MAX_M} rows of op(a), got ${M}`);
-      be.dispatch(f16Kernel('rows', d.transB, vecA, vecB, e, { M }), bound, uniforms, [Math.ceil(N / ROWS_WG), 1, d.batch]);
+      const perThread = !d.transB && vecB ? 4 : 1; // four columns a thread where b (K, N) is read by rows
+      be.dispatch(f16Kernel('rows', d.transB, vecA, vecB, e, { M }), bound, uniforms, [Math.ceil(N / (perThread * ROWS_WG)), 1, d.batch]);
     } else if (v === 'naive') {
       be.dispatch(f16Kernel('naive', d.transB, vecA, vecB, e, {}), bound, uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
     } else {
