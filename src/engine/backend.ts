@@ -68,9 +68,9 @@ export interface MatmulOptions {
   /**
    * The product's arithmetic. 'f32' (default). 'f16', with `bHalf` and not `transA`: half arithmetic
    * (WebGPU: needs `shader-f16`): op(a)'s values rounded to halves (clamped to ±65504 first), and
-   * for each output every run of 4 consecutive k (0–3, 4–7, …) multiplied and summed in f16 (one
-   * vec4<f16> dot), the runs added into an f32 sum in k order; the epilogue stays f32. A device
-   * may fuse or reorder within a run, so the result is held to the CPU backend's (which rounds each
+   * for each output every run of 4 consecutive k (0–3, 4–7, …) multiplied and summed in f16, left
+   * to right, the runs added into an f32 sum in k order; the epilogue stays f32. A device may fuse
+   * the multiply-adds of a run (FMA), so the result is held to the CPU backend's (which rounds each
    * product and each add to half, left to right) by an error bound, not bit for bit. A product
    * beyond ±65504 overflows to ±Infinity. Kernels: naive, rows, regs, regs8 (`auto`: rows for
    * M ≤ 8, naive below one tile, else regs; never the timed choice, so the kernel, and with it the

@@ -18,8 +18,9 @@
  * (fused `linear`, MLP layers and residual connections), giving exactly the bits of the separate ops.
  * With `bHalf`, every kernel reads b as packed IEEE halves (unpack2x16float, core WGSL) into the same
  * f32 arithmetic: half the bytes of b, the bits of the f32 kernel on b's halves. With `math: 'f16'`
- * (and `shader-f16`), naive, rows, regs and regs8 have half-arithmetic versions (vec4<f16> dots
- * summed in f32), held to their own CPU reference (`matmulF16Ref`) by an error bound.
+ * (and `shader-f16`), naive, rows, regs and regs8 have half-arithmetic versions (runs of four
+ * products summed in f16, the runs in f32), held to their own CPU reference (`matmulF16Ref`) by an
+ * error bound.
  *
  * Shape legend: Z batch (product of leading dims), M rows of op(a), K inner dim, N columns of op(b).
  */
