@@ -94,10 +94,12 @@ describe('the RL trainer', () => {
     expect(Math.abs(second.metrics['losses/kl_ref'])).toBeGreaterThan(0);
   });
 
-  it('a non-finite loss stops the run with a message and keeps the last good weights', async () => {
+  it('a non-finite loss stops the run with a message and keeps the last good weights and AdamW state', async () => {
     const t = trainer({ minibatchSize: 1 });
     await t.step();
     const good = await t.model.readParams();
+    const goodState = loadCheckpoint(await t.checkpoint({}, { optimizer: true })).optimizer!;
+    expect(goodState.step).toBeGreaterThan(0);
     // Make the next update diverge (outside the schema's range on purpose): after its first
     // minibatch the weights are ~1e30 and the next forward overflows.
     (t.init.config as RunConfig).lr = 1e30;
@@ -109,6 +111,25 @@ describe('the RL trainer', () => {
     const ck = loadCheckpoint(await t.checkpoint());
     expect(Array.from(ck.weights)).toEqual(Array.from(good));
     expect(ck.meta.kind).toBe('rl');
+    expect(ck.optimizer).toBeUndefined();
+    // The failing update's good minibatches moved the moments and counted AdamW steps: undone.
+    const state = loadCheckpoint(await t.checkpoint({}, { optimizer: true })).optimizer!;
+    expect(state.step).toBe(goodState.step);
+    expect(Array.from(state.m)).toEqual(Array.from(goodState.m));
+    expect(Array.from(state.v)).toEqual(Array.from(goodState.v));
+  });
+
+  it('goes on from a checkpoint\'s AdamW state exactly as the run that never stopped; refuses a state of the wrong size', async () => {
+    const t = trainer();
+    await t.step();
+    const ck = loadCheckpoint(await t.checkpoint({}, { optimizer: true }));
+    const a = stable((await t.step()).metrics);
+    const resumed = new Trainer(new CpuBackend(), { config: CONFIG, start: { ...start, weights: ck.weights }, trainProfiles: profiles, optimizer: ck.optimizer });
+    resumed.stepsDone = 1;
+    expect(stable((await resumed.step()).metrics)).toEqual(a);
+    expect(Array.from(await resumed.model.readParams())).toEqual(Array.from(await t.model.readParams()));
+    const bad = { step: 1, m: new Float32Array(3), v: new Float32Array(3) };
+    expect(() => new Trainer(new CpuBackend(), { config: CONFIG, start, trainProfiles: profiles, optimizer: bad })).toThrow(/optimizer state has 3 and 3 values; this model needs/);
   });
 
   it('with replay (ptxCoef), reports the replay loss, stays deterministic, and moves the weights differently', async () => {

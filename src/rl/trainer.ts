@@ -6,14 +6,17 @@
  * keeps checkpoints, and plays the benchmark on request.
  *
  * Determinism: the same config, seed and starting weights on the same backend give the same
- * metrics and weights; every random choice draws from generators seeded by (seed, step).
+ * metrics and weights; every random choice draws from generators seeded by (seed, step). A run's
+ * checkpoint can carry AdamW's state (moments and step count): resumed from it (`optimizer`), a
+ * run goes on exactly as it would have without stopping.
  *
- * A non-finite loss or gradient stops the run: the weights are put back as they were before the
- * failing step (the last good state), and `step()` throws TrainingStopped with the reason.
+ * A non-finite loss or gradient stops the run: the weights and AdamW's state are put back as they
+ * were before the failing step (the last good state), and `step()` throws TrainingStopped with the
+ * reason.
  */
 import type { Backend, Tensor } from '../engine/backend';
 import { buildCorpus } from '../corpus/build';
-import { saveCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
+import { saveCheckpoint, type Checkpoint, type OptimizerState } from '../engine/model/checkpoint';
 import { encodeDialogue, type Encoded } from '../engine/model/format';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
@@ -52,6 +55,8 @@ export interface TrainerInit {
   trainProfiles: readonly Profile[];
   /** The frozen KL reference when it is not `start` (a resumed run starts from its checkpoint; its reference stays the warm start). */
   reference?: Pick<Checkpoint, 'weights'>;
+  /** AdamW's state to go on from (a resumed run's checkpoint); fresh moments without it. */
+  optimizer?: OptimizerState;
   /**
    * The replay text when ptxCoef > 0; by default the training split of the generated corpus the
    * warm starts learn from (REPLAY_CORPUS), encoded with the start's tokenizer. Never the held-out
@@ -72,7 +77,8 @@ export class Trainer {
   readonly model: Transformer;
   readonly tokenizer: Tokenizer;
   private ref: Transformer | null = null;
-  private snapshot: Tensor;
+  /** The weights and AdamW's moments before the current step (put back when it fails). */
+  private snapshot: { params: Tensor; m: Tensor; v: Tensor };
   private order: number[];
   private optimizerStep = { value: 0 };
   private readonly ptxData: readonly Encoded[];
@@ -84,7 +90,16 @@ export class Trainer {
     this.tokenizer = Tokenizer.fromJSON(init.start.tokenizer);
     this.model = new Transformer(be, init.start.config, init.start.weights);
     if (c.klCoef > 0) this.ref = new Transformer(be, init.start.config, (init.reference ?? init.start).weights);
-    this.snapshot = be.zeros([this.model.layout.total]);
+    const total = this.model.layout.total;
+    this.snapshot = { params: be.zeros([total]), m: be.zeros([total]), v: be.zeros([total]) };
+    if (init.optimizer) {
+      const { step, m, v } = init.optimizer;
+      if (m.length !== total || v.length !== total) throw new Error(`the optimizer state has ${m.length} and ${v.length} values; this model needs ${total} each`);
+      if (!Number.isInteger(step) || step < 0) throw new Error(`the optimizer's step count must be a whole number ≥ 0, got ${step}`);
+      be.write(this.model.adamM, m);
+      be.write(this.model.adamV, v);
+      this.optimizerStep.value = step;
+    }
     this.ptxData = c.ptxCoef > 0 ? (init.ptxData ?? replayData(this.tokenizer)) : [];
     if (init.trainProfiles.length === 0) throw new Error('no training profiles');
     this.order = new Rng(`profiles:${c.seed}`).shuffle(init.trainProfiles.map((_, i) => i));
@@ -107,7 +122,10 @@ export class Trainer {
     const k = this.stepsDone;
     const rng = new Rng(`step:${c.seed}:${k}`);
     const profiles = this.profilesOf(k).flatMap((p) => Array.from({ length: c.groupSize }, () => p));
-    be.copy(this.snapshot, this.model.params);
+    be.copy(this.snapshot.params, this.model.params);
+    be.copy(this.snapshot.m, this.model.adamM);
+    be.copy(this.snapshot.v, this.model.adamV);
+    const optimizerStepBefore = this.optimizerStep.value;
     const t0 = performance.now();
     const dialogues = await rollout(this.model, this.tokenizer, profiles, {
       mode: 'train', difficulty: c.difficulty, userSeed: rng.nextU32() % 1_000_000, think: c.think,
@@ -143,7 +161,10 @@ export class Trainer {
       }, rng, this.optimizerStep, this.ptxData);
     } catch (e) {
       if (!(e instanceof NonFiniteError)) throw e;
-      be.copy(this.model.params, this.snapshot);
+      be.copy(this.model.params, this.snapshot.params);
+      be.copy(this.model.adamM, this.snapshot.m);
+      be.copy(this.model.adamV, this.snapshot.v);
+      this.optimizerStep.value = optimizerStepBefore;
       throw new TrainingStopped(`step ${k + 1}: ${e.message}; the weights are kept as they were after step ${k} (the last good state). Try a lower learning rate or a tighter gradient clip.`, k);
     }
     const trainSeconds = (performance.now() - t1) / 1000;
@@ -198,16 +219,25 @@ export class Trainer {
   }
 
   /** The current policy as a checkpoint file (the warm start's tokenizer, provenance in meta). */
-  async checkpoint(extraMeta: Record<string, unknown> = {}): Promise<Uint8Array> {
+  /**
+   * The run's checkpoint; with `optimizer`, AdamW's state too (format version 2, three times the
+   * bytes), so that a run resumed from it goes on exactly as if it had not stopped.
+   */
+  async checkpoint(extraMeta: Record<string, unknown> = {}, o: { optimizer?: boolean } = {}): Promise<Uint8Array> {
+    const weights = await this.model.readParams();
+    const optimizer = o.optimizer
+      ? { step: this.optimizerStep.value, m: await this.be.read(this.model.adamM), v: await this.be.read(this.model.adamV) }
+      : undefined;
     return saveCheckpoint({
       config: this.init.start.config,
       tokenizer: this.init.start.tokenizer,
-      weights: await this.model.readParams(),
+      weights,
       meta: { kind: 'rl', runConfig: this.config, steps: this.stepsDone, backend: this.be.name, start: this.init.start.meta, ...extraMeta },
+      ...(optimizer ? { optimizer } : {}),
     });
   }
 
   release(): void {
-    this.be.release(this.snapshot);
+    for (const t of Object.values(this.snapshot)) this.be.release(t);
   }
 }

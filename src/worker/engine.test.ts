@@ -1,14 +1,15 @@
 /**
  * The engine in Node on the CPU backend: a GPU check that throws (rather than finding no adapter)
  * still chooses a backend, so a Train request sent meanwhile starts and finishes instead of waiting
- * for ever; a run resumed from its checkpoint goes on from the checkpoint's step; a run on the
+ * for ever; a run resumed from its checkpoint goes on from the checkpoint's step, exactly as the
+ * run that never stopped (AdamW's state travels in the checkpoint); a run on the
  * person's own training user trains on that user, and a bad one is refused with the reason; a lost
  * device ends a paused run with a message that says so.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/backend';
-import { loadCheckpoint } from '../engine/model/checkpoint';
+import { loadCheckpoint, saveCheckpoint } from '../engine/model/checkpoint';
 import { benchmarkProfiles } from '../persona/sets';
 import { defaultRunConfig, type RunConfig } from '../rl/config';
 import { createEngine } from './engine';
@@ -71,14 +72,21 @@ describe('the engine', () => {
 });
 
 describe('the training session', () => {
-  it('resumes from a checkpoint: steps go on from its step, the users are the ones the run would have met, no second benchmark before', async () => {
+  it('resumes from a checkpoint: steps go on from its step, the users are the ones the run would have met, no second benchmark before, and the same weights and metrics as a run that never stopped', async () => {
     const full = session({}, { checkpointEvery: 2 });
     await full.s.finished;
     expect(full.s.state).toBe('done');
     const ck = full.got.find((m) => m.type === 'train-checkpoint' && m.step === 2);
     expect(ck).toBeDefined();
     const bytes = ck!.type === 'train-checkpoint' ? ck!.bytes : new ArrayBuffer(0);
-    expect(loadCheckpoint(new Uint8Array(bytes)).meta).toMatchObject({ kind: 'rl', steps: 2 });
+    const mid = loadCheckpoint(new Uint8Array(bytes));
+    expect(mid.meta).toMatchObject({ kind: 'rl', steps: 2 });
+    // A checkpoint a run may go on from carries AdamW's state; the finished run's last one does not.
+    expect(mid.optimizer?.step).toBeGreaterThan(0);
+    expect(mid.optimizer?.v.some((x) => x > 0)).toBe(true);
+    const fullLast = full.got.filter((m) => m.type === 'train-checkpoint').at(-1);
+    const fullEnd = loadCheckpoint(new Uint8Array(fullLast?.type === 'train-checkpoint' ? fullLast.bytes : new ArrayBuffer(0)));
+    expect(fullEnd.optimizer).toBeUndefined();
 
     const resumed = session({ resumeFrom: bytes.slice(0) });
     await resumed.s.finished;
@@ -89,7 +97,20 @@ describe('the training session', () => {
     const usersAt3 = (ds: { step: number; profileId: string }[]) => ds.filter((d) => d.step === 3).map((d) => d.profileId);
     expect(usersAt3(resumed.dialogues())).toEqual(usersAt3(full.dialogues()));
     const last = resumed.got.filter((m) => m.type === 'train-checkpoint').at(-1);
-    expect(last?.type === 'train-checkpoint' && loadCheckpoint(new Uint8Array(last.bytes)).meta.steps).toBe(3);
+    const resumedEnd = loadCheckpoint(new Uint8Array(last?.type === 'train-checkpoint' ? last.bytes : new ArrayBuffer(0)));
+    expect(resumedEnd.meta.steps).toBe(3);
+    // AdamW went on from the checkpoint's moments: step 3 is the uninterrupted run's, bit for bit.
+    const stable = (r: Record<string, number>) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('speed/')));
+    expect(stable(resumed.rows()[0])).toEqual(stable(full.rows().find((r) => r.step === 3)!));
+    expect(Array.from(resumedEnd.weights)).toEqual(Array.from(fullEnd.weights));
+    // ...which fresh moments would not give (what resuming did before checkpoints carried them).
+    const { optimizer: _dropped, ...weightsOnly } = mid;
+    const afresh = session({ resumeFrom: saveCheckpoint(weightsOnly).slice().buffer });
+    await afresh.s.finished;
+    const afreshLast = afresh.got.filter((m) => m.type === 'train-checkpoint').at(-1);
+    const afreshEnd = loadCheckpoint(new Uint8Array(afreshLast?.type === 'train-checkpoint' ? afreshLast.bytes : new ArrayBuffer(0)));
+    expect(afresh.s.state).toBe('done');
+    expect(Array.from(afreshEnd.weights)).not.toEqual(Array.from(fullEnd.weights));
   });
 
   it('refuses to resume a checkpoint that has no steps left, or is not a run\'s', async () => {

@@ -270,7 +270,10 @@ export class TrainSession {
         checkLost();
         say('running', `Compiled ${pipelinesOf(this.be) - before} kernels in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       }
-      trainer = new Trainer(this.be, { config, start, trainProfiles: profiles, ...(this.req.resumeFrom && warm ? { reference: warm } : {}) });
+      // Resumed: AdamW goes on from the checkpoint's state where it has one (older checkpoints hold
+      // weights only: the moments then start afresh).
+      const optimizer = this.req.resumeFrom ? start.optimizer : undefined;
+      trainer = new Trainer(this.be, { config, start, trainProfiles: profiles, ...(this.req.resumeFrom && warm ? { reference: warm } : {}), ...(optimizer ? { optimizer } : {}) });
       trainer.stepsDone = resumeStep;
       this.step = resumeStep;
       if (resumeStep === 0) {
@@ -296,7 +299,7 @@ export class TrainSession {
             after = { benchmarkAfter: ev.summary, breakdownAfter: ev.breakdown };
           }
           say('running', 'Saving the checkpoint', after);
-          await this.sendCheckpoint(trainer, this.step, true);
+          await this.sendCheckpoint(trainer, this.step, true, !done);
           say(done ? 'done' : 'stopped', done ? `Done: ${this.step} steps` : `Stopped after step ${this.step}`);
           break;
         }
@@ -332,7 +335,7 @@ export class TrainSession {
         const safety = onGpu && performance.now() - lastCheckpointAt >= SAFETY_CHECKPOINT_MS;
         if ((asked || safety) && step < config.steps) {
           say('running', 'Saving the checkpoint');
-          await this.sendCheckpoint(trainer, step, false);
+          await this.sendCheckpoint(trainer, step, false, true);
           lastCheckpointAt = performance.now();
         }
         if (this.target === 'one-step') this.target = 'pause';
@@ -345,7 +348,7 @@ export class TrainSession {
       if (!lost && e instanceof TrainingStopped && trainer) {
         // The weights are the last good step's: keep them as the run's checkpoint.
         try {
-          await this.sendCheckpoint(trainer, this.step, true);
+          await this.sendCheckpoint(trainer, this.step, true, true);
         } catch {
           // the message above already says why the run stopped
         }
@@ -362,8 +365,12 @@ export class TrainSession {
     }
   }
 
-  private async sendCheckpoint(trainer: Trainer, step: number, final: boolean): Promise<void> {
-    const bytes = await trainer.checkpoint({ runId: this.runId });
+  /**
+   * Post the run's checkpoint. `resumable`: with AdamW's state (three times the bytes), for every
+   * checkpoint a run may go on from; a finished run's last one holds the weights alone.
+   */
+  private async sendCheckpoint(trainer: Trainer, step: number, final: boolean, resumable: boolean): Promise<void> {
+    const bytes = await trainer.checkpoint({ runId: this.runId }, { optimizer: resumable });
     const buffer = bytes.buffer.byteLength === bytes.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
     this.io.post({ type: 'train-checkpoint', runId: this.runId, step, final, bytes: buffer }, [buffer]);
   }

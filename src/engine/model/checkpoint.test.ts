@@ -37,7 +37,36 @@ describe('checkpoint format', () => {
   it('rejects another version', () => {
     const b = sample();
     new DataView(b.buffer).setUint32(8, CHECKPOINT_VERSION + 1, true);
-    expect(() => loadCheckpoint(b)).toThrow(`checkpoint format version ${CHECKPOINT_VERSION + 1}; this lab reads version ${CHECKPOINT_VERSION}`);
+    expect(() => loadCheckpoint(b)).toThrow(`checkpoint format version ${CHECKPOINT_VERSION + 1}; this lab reads versions 1 and 2`);
+  });
+
+  it('keeps the optimizer state (version 2): step and both moments bit for bit; weights-only files stay version 1', () => {
+    const weights = initParams(CONFIG, 1);
+    const m = initParams(CONFIG, 2);
+    const v = initParams(CONFIG, 3).map(Math.abs);
+    const bytes = saveCheckpoint({ config: CONFIG, tokenizer, weights, meta: { steps: 4 }, optimizer: { step: 9, m, v } });
+    expect(new DataView(bytes.buffer).getUint32(8, true)).toBe(2);
+    expect(new DataView(sample().buffer).getUint32(8, true)).toBe(1);
+    expect(bytes.length - sample().length).toBeGreaterThanOrEqual(2 * weights.length * 4);
+    const back = loadCheckpoint(bytes);
+    expect(back.weights).toEqual(weights);
+    expect(back.optimizer?.step).toBe(9);
+    expect(back.optimizer?.m).toEqual(m);
+    expect(back.optimizer?.v).toEqual(v);
+    expect(back.meta).toEqual({ steps: 4 });
+    expect(Object.keys(back).sort()).toEqual(['config', 'layout', 'meta', 'optimizer', 'tokenizer', 'weights']);
+    expect(loadCheckpoint(sample()).optimizer).toBeUndefined();
+    // damaged or cut moments, bad state on save
+    const cut = bytes.subarray(0, bytes.length - 4 * weights.length);
+    expect(() => loadCheckpoint(cut)).toThrow(/truncated/);
+    const flipped = bytes.slice();
+    flipped[flipped.length - 20] ^= 1;
+    expect(() => loadCheckpoint(flipped)).toThrow(/checksum/);
+    const asV2 = sample();
+    new DataView(asV2.buffer).setUint32(8, 2, true);
+    expect(() => loadCheckpoint(asV2)).toThrow(/version 2\) has no valid optimizer step count/);
+    expect(() => saveCheckpoint({ config: CONFIG, tokenizer, weights, meta: {}, optimizer: { step: 1, m: m.subarray(1), v } })).toThrow(/moments have/);
+    expect(() => saveCheckpoint({ config: CONFIG, tokenizer, weights, meta: {}, optimizer: { step: -1, m, v } })).toThrow(/step count/);
   });
 
   it('rejects a truncated file', () => {

@@ -4,8 +4,12 @@
  *   bytes 0..7    magic "ERLCKPT\0"
  *   bytes 8..11   format version (u32 LE)
  *   bytes 12..15  header length H in bytes (u32 LE)
- *   bytes 16..    header: UTF-8 JSON {config, layout, tokenizer, meta}, space-padded to a multiple of 4
+ *   bytes 16..    header: UTF-8 JSON {config, layout, tokenizer, meta[, optimizer]}, space-padded to a multiple of 4
  *   then          the parameter arena: layout.total little-endian f32
+ *   version 2:    then AdamW's first and second moments, layout.total f32 each (header.optimizer
+ *                 = {step}: the AdamW steps taken), so a run resumed from it goes on exactly as if
+ *                 it had not stopped. Version 1 files (weights only) are still read and written
+ *                 when there is no optimizer state.
  *   last 4 bytes  CRC-32 of everything before it (u32 LE)
  *
  * A wrong, truncated or damaged file, or one of another version, gets a message that says which.
@@ -14,7 +18,8 @@
 import { paramLayout, validateConfig, type ModelConfig } from './config';
 import type { TokenizerJSON } from './tokenizer';
 
-export const CHECKPOINT_VERSION = 1;
+/** The newest format version (2: with optimizer state); version 1 (weights only) is read too. */
+export const CHECKPOINT_VERSION = 2;
 const MAGIC = 'ERLCKPT\u0000';
 const PREFIX = 16;
 
@@ -27,9 +32,18 @@ export interface CheckpointHeader {
   meta: Record<string, unknown>;
 }
 
+/** AdamW's state: the steps taken (its bias correction) and both moments, arenas like the weights. */
+export interface OptimizerState {
+  step: number;
+  m: Float32Array;
+  v: Float32Array;
+}
+
 export interface Checkpoint extends CheckpointHeader {
   /** The parameter arena (layout total, padding included). */
   weights: Float32Array;
+  /** Present in a run's resumable checkpoints (format version 2). */
+  optimizer?: OptimizerState;
 }
 
 export class CheckpointError extends Error {
@@ -39,11 +53,19 @@ export class CheckpointError extends Error {
 export function saveCheckpoint(ck: Omit<Checkpoint, 'layout'>): Uint8Array {
   const layout = paramLayout(ck.config);
   if (ck.weights.length !== layout.total) throw new CheckpointError(`weights have ${ck.weights.length} values; the config needs ${layout.total}`);
-  const header: CheckpointHeader = {
+  const opt = ck.optimizer;
+  if (opt) {
+    if (!Number.isInteger(opt.step) || opt.step < 0) throw new CheckpointError(`the optimizer's step count must be a whole number ≥ 0, got ${opt.step}`);
+    if (opt.m.length !== layout.total || opt.v.length !== layout.total) {
+      throw new CheckpointError(`the optimizer's moments have ${opt.m.length} and ${opt.v.length} values; the config needs ${layout.total} each`);
+    }
+  }
+  const header: CheckpointHeader & { optimizer?: { step: number } } = {
     config: ck.config,
     layout: layout.entries.map((e) => ({ name: e.name, shape: e.shape, offset: e.offset })),
     tokenizer: ck.tokenizer,
     meta: ck.meta,
+    ...(opt ? { optimizer: { step: opt.step } } : {}),
   };
   let json = new TextEncoder().encode(JSON.stringify(header));
   const padded = Math.ceil(json.length / 4) * 4;
@@ -52,15 +74,16 @@ export function saveCheckpoint(ck: Omit<Checkpoint, 'layout'>): Uint8Array {
     p.set(json);
     json = p;
   }
-  const total = PREFIX + json.length + ck.weights.length * 4 + 4;
+  const arenas = opt ? [ck.weights, opt.m, opt.v] : [ck.weights];
+  const total = PREFIX + json.length + arenas.length * layout.total * 4 + 4;
   const out = new Uint8Array(total);
   const dv = new DataView(out.buffer);
   for (let i = 0; i < 8; i++) out[i] = MAGIC.charCodeAt(i);
-  dv.setUint32(8, CHECKPOINT_VERSION, true);
+  dv.setUint32(8, opt ? 2 : 1, true);
   dv.setUint32(12, json.length, true);
   out.set(json, PREFIX);
   let o = PREFIX + json.length;
-  for (let i = 0; i < ck.weights.length; i++, o += 4) dv.setFloat32(o, ck.weights[i], true);
+  for (const arena of arenas) for (let i = 0; i < arena.length; i++, o += 4) dv.setFloat32(o, arena[i], true);
   dv.setUint32(o, crc32(out.subarray(0, o)), true);
   return out;
 }
@@ -73,10 +96,10 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
   for (let i = 0; i < 8; i++) if (bytes[i] !== MAGIC.charCodeAt(i)) fail('not an Empathy RL Lab checkpoint (the file does not start with ERLCKPT)');
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = dv.getUint32(8, true);
-  if (version !== CHECKPOINT_VERSION) fail(`checkpoint format version ${version}; this lab reads version ${CHECKPOINT_VERSION}`);
+  if (version !== 1 && version !== 2) fail(`checkpoint format version ${version}; this lab reads versions 1 and 2 (a newer lab wrote it?)`);
   const headerLength = dv.getUint32(12, true);
   if (PREFIX + headerLength + 4 > bytes.length) fail(`the checkpoint is truncated: its header alone needs ${PREFIX + headerLength + 4} bytes, the file has ${bytes.length}`);
-  let header: CheckpointHeader;
+  let header: CheckpointHeader & { optimizer?: { step?: unknown } };
   try {
     header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX, PREFIX + headerLength))) as CheckpointHeader;
   } catch {
@@ -92,14 +115,25 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
     header.layout.length === layout.entries.length &&
     header.layout.every((e, i) => e.name === layout.entries[i].name && e.offset === layout.entries[i].offset && e.shape.join() === layout.entries[i].shape.join());
   if (!same) fail('the checkpoint\'s parameter layout does not match its config (written by an incompatible version?)');
-  const expected = PREFIX + headerLength + layout.total * 4 + 4;
+  const optStep = header.optimizer?.step;
+  if (version === 2 && (typeof optStep !== 'number' || !Number.isInteger(optStep) || optStep < 0)) {
+    fail('the checkpoint (version 2) has no valid optimizer step count in its header');
+  }
+  const arenas = version === 2 ? 3 : 1;
+  const expected = PREFIX + headerLength + arenas * layout.total * 4 + 4;
   if (bytes.length < expected) fail(`the checkpoint is truncated: expected ${expected} bytes, got ${bytes.length}`);
   if (bytes.length > expected) fail(`the checkpoint has ${bytes.length - expected} unexpected trailing bytes`);
   const crcAt = expected - 4;
   if (dv.getUint32(crcAt, true) !== crc32(bytes.subarray(0, crcAt))) fail('the checkpoint is damaged: its checksum does not match its contents');
-  const weights = new Float32Array(layout.total);
-  for (let i = 0, o = PREFIX + headerLength; i < layout.total; i++, o += 4) weights[i] = dv.getFloat32(o, true);
-  return { ...header, weights };
+  const read = (a: number): Float32Array => {
+    const x = new Float32Array(layout.total);
+    for (let i = 0, o = PREFIX + headerLength + a * layout.total * 4; i < layout.total; i++, o += 4) x[i] = dv.getFloat32(o, true);
+    return x;
+  };
+  const { optimizer: _header, ...rest } = header;
+  const ck: Checkpoint = { ...rest, weights: read(0) };
+  if (version === 2) ck.optimizer = { step: optStep as number, m: read(1), v: read(2) };
+  return ck;
 }
 
 let crcTable: Uint32Array | null = null;
