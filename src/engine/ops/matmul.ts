@@ -119,26 +119,35 @@ function epilogueOf(out: Tensor, opts: MatmulOptions): Epilogue {
 
 // ---- CPU reference ----------------------------------------------------------------------------------
 
-/** out (Z, M, N) (+)= op(a) · op(b); each dot product summed over k in order, in float64. */
-export function matmulRef(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
-  const { batch, M, N, K, transA, transB } = d;
+/** out[z, m, n] = sum(ao, bo, m, n) (added to out with `accumulate`) for every output: the loop both references share. */
+function eachOutput(out: Vec, d: MatmulDims, sum: (ao: number, bo: number, m: number, n: number) => number): void {
+  const { batch, M, N, K } = d;
   for (let z = 0; z < batch; z++) {
     const ao = z * M * K;
     const bo = d.bBatched ? z * K * N : 0;
     const oo = z * M * N;
     for (let m = 0; m < M; m++) {
       for (let n = 0; n < N; n++) {
-        let s = 0;
-        for (let k = 0; k < K; k++) {
-          const av = transA ? a[ao + k * M + m] : a[ao + m * K + k]; // op(a)[m, k]
-          const bv = transB ? b[bo + n * K + k] : b[bo + k * N + n]; // op(b)[k, n]
-          s += av * bv;
-        }
+        const s = sum(ao, bo, m, n);
         const o = oo + m * N + n;
         out[o] = d.accumulate ? out[o] + s : s;
       }
     }
   }
+}
+
+/** out (Z, M, N) (+)= op(a) · op(b); each dot product summed over k in order, in float64. */
+export function matmulRef(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
+  const { M, N, K, transA, transB } = d;
+  eachOutput(out, d, (ao, bo, m, n) => {
+    let s = 0;
+    for (let k = 0; k < K; k++) {
+      const av = transA ? a[ao + k * M + m] : a[ao + m * K + k]; // op(a)[m, k]
+      const bv = transB ? b[bo + n * K + k] : b[bo + k * N + n]; // op(b)[k, n]
+      s += av * bv;
+    }
+    return s;
+  });
 }
 
 /** Outputs of math 'f16' sum this many consecutive k in half before adding into the f32 sum. */
@@ -162,30 +171,22 @@ export function f16MathOf(opts: MatmulOptions): boolean {
  * sum in k order. transA = false.
  */
 export function matmulF16Ref(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
-  const { batch, M, N, K, transB } = d;
+  const { N, K, transB } = d;
   if (d.transA) throw new Error("matmulF16Ref: math 'f16' does not take transA");
   const ah = new Float32Array(a.length);
   for (let i = 0; i < a.length; i++) ah[i] = roundHalf(a[i]);
-  for (let z = 0; z < batch; z++) {
-    const ao = z * M * K;
-    const bo = d.bBatched ? z * K * N : 0;
-    const oo = z * M * N;
-    for (let m = 0; m < M; m++) {
-      for (let n = 0; n < N; n++) {
-        let s = 0;
-        for (let k0 = 0; k0 < K; k0 += F16_RUN) {
-          let r = 0;
-          for (let k = k0; k < Math.min(k0 + F16_RUN, K); k++) {
-            const p = roundHalf(ah[ao + m * K + k] * (transB ? b[bo + n * K + k] : b[bo + k * N + n]));
-            r = k === k0 ? p : roundHalf(r + p);
-          }
-          s = Math.fround(s + r);
-        }
-        const o = oo + m * N + n;
-        out[o] = d.accumulate ? out[o] + s : s;
+  eachOutput(out, d, (ao, bo, m, n) => {
+    let s = 0;
+    for (let k0 = 0; k0 < K; k0 += F16_RUN) {
+      let r = 0;
+      for (let k = k0; k < Math.min(k0 + F16_RUN, K); k++) {
+        const p = roundHalf(ah[ao + m * K + k] * (transB ? b[bo + n * K + k] : b[bo + k * N + n]));
+        r = k === k0 ? p : roundHalf(r + p);
       }
+      s = Math.fround(s + r);
     }
-  }
+    return s;
+  });
 }
 
 // ---- backward as a plan of forward matmuls ------------------------------------------------------------
