@@ -5,8 +5,10 @@
  * the only place the f16 arithmetic path can be timed without one. For each batch: f32 weights,
  * half copies of the weights (f32 arithmetic), and half copies with f16 arithmetic where the adapter
  * has shader-f16; the three alternate step by step so drift on a loaded machine hits them alike.
- * Prints a table (or one JSON object); progress goes to stderr. Nothing here is a test. A software
- * adapter's figures say what the paths cost on a CPU, not on a GPU.
+ * Prints a table and the largest batch's step over the smallest's per mode (issue #7's decoding
+ * goal: under 4 from batch 1 to 64), or one JSON object; progress goes to stderr. Nothing here is a
+ * test. A software adapter's figures say what the paths cost on a CPU, not on a GPU. Packed with
+ * Node for a machine that can fetch nothing by bench/device/pack.sh (run there: bench/device/run.sh).
  */
 import { dawnEnv } from '../e2e/dawn/dawn';
 import { initParams, Transformer } from '../src/engine/model/transformer';
@@ -63,9 +65,15 @@ async function main(): Promise<void> {
     }
     for (const s of sessions) s.release();
   }
+  // Issue #7's decoding goal: a step at the largest batch under 4 times one at the smallest, per mode.
+  const [lo, hi] = [Math.min(...batches), Math.max(...batches)];
+  const ratios = modes.map((m) => {
+    const at = (B: number) => rows.find((r) => r.B === B && r.weights === m.weights && r.math === m.math)!.stepMs;
+    return { ...m, batches: [lo, hi], ratio: at(hi) / at(lo) };
+  });
   let text: string;
   if (argv.includes('--json')) {
-    text = `${JSON.stringify({ adapter: env.adapter, features: env.features, preset, steps, rows })}\n`;
+    text = `${JSON.stringify({ adapter: env.adapter, features: env.features, preset, steps, rows, largestOverSmallest: ratios })}\n`;
   } else {
     const base = (B: number) => rows.find((r) => r.B === B && r.weights === 'f32')?.stepMs ?? NaN;
     text = [
@@ -76,6 +84,8 @@ async function main(): Promise<void> {
       '| batch | weights | arithmetic | ms / step | tokens / s | vs f32 weights |',
       '|---:|---|---|---:|---:|---:|',
       ...rows.map((r) => `| ${r.B} | ${r.weights} | ${r.math} | ${r.stepMs.toFixed(1)} | ${r.tokensPerSecond.toFixed(1)} | ${(base(r.B) / r.stepMs).toFixed(2)}x |`),
+      '',
+      ...ratios.map((r) => `batch ${hi} / batch ${lo} step, ${r.weights} weights, ${r.math} arithmetic: ${r.ratio.toFixed(2)}`),
       '',
     ].join('\n');
   }
