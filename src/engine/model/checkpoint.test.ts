@@ -25,13 +25,36 @@ describe('checkpoint format', () => {
     expect(sample()).toEqual(sample());
   });
 
-  it('computes the standard CRC-32', () => {
+  it('computes the standard CRC-32, eight bytes a step the same as one byte a step', () => {
     expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
+    expect(crc32(new Uint8Array(0))).toBe(0);
+    const bytewise = (d: Uint8Array): number => {
+      let crc = 0xffffffff;
+      for (const x of d) {
+        crc ^= x;
+        for (let k = 0; k < 8; k++) crc = crc & 1 ? 0xedb88320 ^ (crc >>> 1) : crc >>> 1;
+      }
+      return (crc ^ 0xffffffff) >>> 0;
+    };
+    let seed = 7;
+    for (const n of [1, 7, 8, 9, 15, 16, 17, 1000, 4099]) {
+      const d = Uint8Array.from({ length: n }, () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24);
+      expect(crc32(d), `length ${n}`).toBe(bytewise(d));
+    }
   });
 
   it('rejects a file that is not a checkpoint', () => {
     expect(() => loadCheckpoint(new TextEncoder().encode('{"hello": "world"} and more bytes'))).toThrow(/not an Empathy RL Lab checkpoint/);
     expect(() => loadCheckpoint(new Uint8Array(3))).toThrow(/only 3 bytes/);
+  });
+
+  it('reads a file at any byte offset (a view into a larger buffer) the same as an aligned one', () => {
+    const bytes = saveCheckpoint({ config: CONFIG, tokenizer, weights: initParams(CONFIG, 1), meta: {}, optimizer: { step: 2, m: initParams(CONFIG, 2), v: initParams(CONFIG, 3) } });
+    const shifted = new Uint8Array(bytes.length + 3).subarray(3);
+    shifted.set(bytes);
+    const [a, b] = [loadCheckpoint(bytes), loadCheckpoint(shifted)];
+    expect(b.weights).toEqual(a.weights);
+    expect(b.optimizer).toEqual(a.optimizer);
   });
 
   it('rejects another version', () => {

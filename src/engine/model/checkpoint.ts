@@ -46,6 +46,28 @@ export interface Checkpoint extends CheckpointHeader {
   optimizer?: OptimizerState;
 }
 
+/** Whether this host stores numbers little-endian (every browser and Node platform in practice): arenas are then copied whole. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Write `arena` as little-endian f32 at byte `o` of `out` (a whole-array copy where the host is little-endian and `o` aligned). */
+function writeArena(out: Uint8Array, o: number, arena: Float32Array): void {
+  if (LITTLE_ENDIAN && (out.byteOffset + o) % 4 === 0) {
+    new Float32Array(out.buffer, out.byteOffset + o, arena.length).set(arena);
+    return;
+  }
+  const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  for (let i = 0; i < arena.length; i++) dv.setFloat32(o + 4 * i, arena[i], true);
+}
+
+/** Read n little-endian f32 from byte `o` of `bytes` into a new array. */
+function readArena(bytes: Uint8Array, o: number, n: number): Float32Array {
+  if (LITTLE_ENDIAN && (bytes.byteOffset + o) % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset + o, n).slice();
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const x = new Float32Array(n);
+  for (let i = 0; i < n; i++) x[i] = dv.getFloat32(o + 4 * i, true);
+  return x;
+}
+
 export class CheckpointError extends Error {
   override name = 'CheckpointError';
 }
@@ -83,7 +105,10 @@ export function saveCheckpoint(ck: Omit<Checkpoint, 'layout'>): Uint8Array {
   dv.setUint32(12, json.length, true);
   out.set(json, PREFIX);
   let o = PREFIX + json.length;
-  for (const arena of arenas) for (let i = 0; i < arena.length; i++, o += 4) dv.setFloat32(o, arena[i], true);
+  for (const arena of arenas) {
+    writeArena(out, o, arena);
+    o += arena.length * 4;
+  }
   dv.setUint32(o, crc32(out.subarray(0, o)), true);
   return out;
 }
@@ -125,30 +150,39 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
   if (bytes.length > expected) fail(`the checkpoint has ${bytes.length - expected} unexpected trailing bytes`);
   const crcAt = expected - 4;
   if (dv.getUint32(crcAt, true) !== crc32(bytes.subarray(0, crcAt))) fail('the checkpoint is damaged: its checksum does not match its contents');
-  const read = (a: number): Float32Array => {
-    const x = new Float32Array(layout.total);
-    for (let i = 0, o = PREFIX + headerLength + a * layout.total * 4; i < layout.total; i++, o += 4) x[i] = dv.getFloat32(o, true);
-    return x;
-  };
+  const read = (a: number): Float32Array => readArena(bytes, PREFIX + headerLength + a * layout.total * 4, layout.total);
   const { optimizer: _header, ...rest } = header;
   const ck: Checkpoint = { ...rest, weights: read(0) };
   if (version === 2) ck.optimizer = { step: optStep as number, m: read(1), v: read(2) };
   return ck;
 }
 
-let crcTable: Uint32Array | null = null;
+let crcTables: Uint32Array[] | null = null;
 
-/** CRC-32 (IEEE 802.3, as zlib). */
+/** CRC-32 (IEEE 802.3, as zlib), eight bytes a step ("slicing by 8": eight 256-entry tables). */
 export function crc32(data: Uint8Array): number {
-  if (!crcTable) {
-    crcTable = new Uint32Array(256);
+  if (!crcTables) {
+    const t0 = new Uint32Array(256);
     for (let n = 0; n < 256; n++) {
       let c = n;
       for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[n] = c >>> 0;
+      t0[n] = c >>> 0;
+    }
+    crcTables = [t0];
+    for (let k = 1; k < 8; k++) {
+      const prev = crcTables[k - 1];
+      crcTables.push(Uint32Array.from(prev, (c) => (c >>> 8) ^ t0[c & 0xff]));
     }
   }
+  const [t0, t1, t2, t3, t4, t5, t6, t7] = crcTables;
   let crc = 0xffffffff;
-  for (let i = 0; i < data.length; i++) crc = crcTable[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
+  let i = 0;
+  for (const end = data.length - 7; i < end; i += 8) {
+    const lo = (crc ^ (data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24))) >>> 0;
+    const hi = data[i + 4] | (data[i + 5] << 8) | (data[i + 6] << 16) | (data[i + 7] << 24);
+    crc = t7[lo & 0xff] ^ t6[(lo >>> 8) & 0xff] ^ t5[(lo >>> 16) & 0xff] ^ t4[lo >>> 24]
+      ^ t3[hi & 0xff] ^ t2[(hi >>> 8) & 0xff] ^ t1[(hi >>> 16) & 0xff] ^ t0[hi >>> 24];
+  }
+  for (; i < data.length; i++) crc = t0[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
