@@ -1,5 +1,7 @@
 /**
- * `npm run bench:dawn [-- --preset P] [--batches 1,8,32,64] [--steps N] [--json]`: batched decoding
+ * `npm run bench:dawn [-- --preset P] [--batches 1,8,32,64] [--steps N] [--train-steps N] [--json]`:
+ * first the peers benchmark's training step (b), ours vs TensorFlow.js on the same Dawn device
+ * (`--train-steps 0` skips it), then batched decoding
  * (KvSession steps, as the RL rollouts run them) on Dawn for Node, the adapter `npm run test:dawn`
  * uses: here Mesa's lavapipe, the one adapter on a machine without a GPU that has `shader-f16`, so
  * the only place the f16 arithmetic path can be timed without one. For each batch: f32 weights,
@@ -10,7 +12,8 @@
  * test. A software adapter's figures say what the paths cost on a CPU, not on a GPU. Packed with
  * Node for a machine that can fetch nothing by bench/device/pack.sh (run there: bench/device/run.sh).
  */
-import { dawnEnv } from '../e2e/dawn/dawn';
+import { dawnEnv, dawnInstance } from '../e2e/dawn/dawn';
+import { ADAMW, OurTrainer, randomBatch } from './peers-ours';
 import { initParams, Transformer } from '../src/engine/model/transformer';
 import { KvSession } from '../src/engine/model/sampler';
 import { PRESETS, type PresetName } from '../src/engine/model/config';
@@ -27,6 +30,65 @@ const progress = (msg: string): void => void process.stderr.write(`${msg}\n`);
 
 type Mode = { weights: 'f32' | 'f16'; math: 'f32' | 'f16' };
 
+interface TrainingResult {
+  B: number;
+  T: number;
+  oursMs: number;
+  tfjsMs: number | null;
+  tfjsError?: string;
+  speedupVsTfjs: number | null;
+  oursLoss: number[];
+  tfjsLoss: number[];
+}
+
+/**
+ * The peers benchmark's (b) on Dawn: one training step (forward, CE, backward, clip, AdamW, loss
+ * read back) of our engine vs the same transformer in TensorFlow.js on its WebGPU backend, over the
+ * same Dawn instance, from the same weights and batch, alternating steps; 2 warm-up steps, then
+ * medians. TensorFlow.js is loaded only here (dev dependency), with navigator.gpu set to Dawn's.
+ */
+async function trainingStep(be: import('../src/engine/gpu/backend').WebGpuBackend, preset: PresetName, steps: number): Promise<TrainingResult> {
+  const [B, T, warmup] = [4, 32, 2];
+  const config = PRESETS[preset];
+  const weights = initParams(config, 'peers');
+  const batch = randomBatch(new Rng('peers-bench'), B, T, config.vocabSize);
+  const ours = new OurTrainer(new Transformer(be, config, weights), B, T, batch.ids, batch.targets);
+  let tfjs: import('./peers-tfjs').TfjsTransformer | null = null;
+  let tfjsError: string | undefined;
+  try {
+    Object.defineProperty(globalThis, 'navigator', { value: { gpu: dawnInstance(), userAgent: 'node' }, configurable: true });
+    const peer = await import('./peers-tfjs');
+    await peer.tfjsWebGpu();
+    tfjs = new peer.TfjsTransformer(config, weights, B, T, batch.ids, batch.targets);
+  } catch (e) {
+    tfjsError = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    progress(`TensorFlow.js failed: ${tfjsError}`);
+  }
+  const [oursLoss, tfjsLoss, oursT, tfjsT] = [[], [], [], []] as number[][];
+  for (let i = 0; i < warmup + steps; i++) {
+    let t0 = performance.now();
+    oursLoss.push(await ours.trainStep(ADAMW));
+    const a = performance.now() - t0;
+    if (i === 0) await tuneMatmuls(be);
+    let b = NaN;
+    if (tfjs) {
+      t0 = performance.now();
+      tfjsLoss.push(await tfjs.trainStep(ADAMW));
+      b = performance.now() - t0;
+    }
+    progress(`  training step ${i + 1}${i < warmup ? ' (warm-up)' : ''}: ours ${a.toFixed(1)} ms, TensorFlow.js ${b.toFixed(1)} ms`);
+    if (i >= warmup) {
+      oursT.push(a);
+      if (Number.isFinite(b)) tfjsT.push(b);
+    }
+  }
+  tfjs?.dispose();
+  ours.release();
+  const oursMs = median(oursT);
+  const tfjsMs = tfjsT.length === steps ? median(tfjsT) : null;
+  return { B, T, oursMs, tfjsMs, ...(tfjsError ? { tfjsError } : {}), speedupVsTfjs: tfjsMs === null ? null : tfjsMs / oursMs, oursLoss, tfjsLoss };
+}
+
 async function main(): Promise<void> {
   const preset = (flag('--preset') ?? 'micro') as PresetName;
   if (!(preset in PRESETS)) throw new Error(`--preset takes one of ${Object.keys(PRESETS).join(', ')}`);
@@ -34,8 +96,15 @@ async function main(): Promise<void> {
   if (batches.some((b) => !Number.isInteger(b) || b < 1)) throw new Error('--batches takes positive integers, e.g. 1,8,64');
   const steps = Number(flag('--steps') ?? 8);
   if (!Number.isInteger(steps) || steps < 1) throw new Error('--steps takes a positive integer');
+  const trainSteps = Number(flag('--train-steps') ?? 5);
+  if (!Number.isInteger(trainSteps) || trainSteps < 0) throw new Error('--train-steps takes a whole number (0: no training step)');
   const env = await dawnEnv();
   const be = env.gpu;
+  let training: TrainingResult | null = null;
+  if (trainSteps > 0) {
+    progress(`training step: ours vs TensorFlow.js (WebGPU), ${preset}, B=4 T=32`);
+    training = await trainingStep(be, preset, trainSteps);
+  }
   const config = PRESETS[preset];
   const model = new Transformer(be, config, initParams(config, 'peers'));
   const modes: Mode[] = [{ weights: 'f32', math: 'f32' }, { weights: 'f16', math: 'f32' }];
@@ -73,13 +142,18 @@ async function main(): Promise<void> {
   });
   let text: string;
   if (argv.includes('--json')) {
-    text = `${JSON.stringify({ adapter: env.adapter, features: env.features, preset, steps, rows, largestOverSmallest: ratios })}\n`;
+    text = `${JSON.stringify({ adapter: env.adapter, features: env.features, preset, steps, training, speedupVsTfjs: training?.speedupVsTfjs ?? null, rows, largestOverSmallest: ratios })}\n`;
   } else {
     const base = (B: number) => rows.find((r) => r.B === B && r.weights === 'f32')?.stepMs ?? NaN;
     text = [
       `Adapter (Dawn for Node): ${env.adapter}`,
       `Features: ${env.features.join(', ')}`,
-      `Preset ${preset}, ${steps} timed steps per row (medians), the rows of a batch alternating step by step`,
+      ...(training ? [
+        `Training step (B=${training.B} T=${training.T}, medians of ${trainSteps}): ours ${training.oursMs.toFixed(1)} ms, TensorFlow.js ${training.tfjsMs === null ? `n/a (${training.tfjsError ?? 'failed'})` : `${training.tfjsMs.toFixed(1)} ms`}; speedup ${training.speedupVsTfjs === null ? 'n/a' : `${training.speedupVsTfjs.toFixed(2)}x`}`,
+        `  losses, ours / TensorFlow.js: ${training.oursLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')} / ${training.tfjsLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')}`,
+        '',
+      ] : []),
+      `Decoding: preset ${preset}, ${steps} timed steps per row (medians), the rows of a batch alternating step by step`,
       '',
       '| batch | weights | arithmetic | ms / step | tokens / s | vs f32 weights |',
       '|---:|---|---|---:|---:|---:|',

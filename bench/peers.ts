@@ -32,6 +32,7 @@ import { Rng } from '../src/engine/rng';
 import { tuneMatmuls, type MatmulTuneRow } from '../src/engine/ops/matmul';
 import { policyUpdate, responseSample, UPDATE_DEFAULTS, type TrainSample } from '../src/rl/update';
 import { TfjsTransformer, tfjsWebGpu, type AdamWSettings } from './peers-tfjs';
+import { ADAMW, OurTrainer, randomBatch, randomIds } from './peers-ours';
 import { profileStep, type ProfileResult } from './peers-profile';
 
 export interface PeersOptions {
@@ -124,69 +125,7 @@ const log = (msg: string): void => console.log(`[peers] ${msg}`);
 const timing = (samples: number[]): Timing => ({ medianMs: median(samples), samplesMs: samples.map((x) => Math.round(x * 1000) / 1000) });
 const errText = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0] : String(e));
 
-/** The training settings both sides use (SFT_DEFAULTS' optimiser, a fixed lr). */
-const ADAMW: AdamWSettings = { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01, maxGradNorm: 1 };
-
-// ---- our engine ------------------------------------------------------------------------------------
-
-/** Our training step exactly as SftTrainer.trainStep runs it, on a fixed batch (every target scored). */
-class OurTrainer {
-  private readonly ids: Tensor;
-  private readonly targets: Tensor;
-  private readonly losses: Tensor;
-  private readonly dLosses: Tensor;
-  private readonly dLogits: Tensor;
-  private readonly norm: Tensor;
-  private step = 0;
-  /** The pre-clip gradient norm of the last step (read back only when asked). */
-  readNorm(): Promise<number> {
-    return this.model.be.read(this.norm).then((x) => x[0]);
-  }
-
-  constructor(readonly model: Transformer, readonly B: number, readonly T: number, ids: Int32Array, targets: Int32Array) {
-    const be = model.be;
-    const N = B * T;
-    this.ids = be.fromArray(ids, [N]);
-    this.targets = be.fromArray(targets, [N]);
-    this.losses = be.zeros([N]);
-    this.dLosses = be.fromArray(new Float32Array(N).fill(1 / N), [N]);
-    this.dLogits = be.zeros([N, model.config.vocabSize]);
-    this.norm = be.zeros([1]);
-  }
-
-  private async meanLoss(): Promise<number> {
-    const l = await this.model.be.read(this.losses);
-    let s = 0;
-    for (let i = 0; i < l.length; i++) s += l[i];
-    return s / l.length;
-  }
-
-  async lossValue(): Promise<number> {
-    const { logits } = this.model.forward(this.ids, this.B, this.T);
-    this.model.be.crossEntropy(this.losses, logits, this.targets);
-    return this.meanLoss();
-  }
-
-  /** Forward, CE, backward, clip, AdamW; returns the step's loss (before the update). */
-  async trainStep(o: AdamWSettings): Promise<number> {
-    const { model } = this;
-    const be = model.be;
-    const { logits } = model.forward(this.ids, this.B, this.T);
-    be.crossEntropy(this.losses, logits, this.targets);
-    model.zeroGrads();
-    be.fill(this.dLogits, 0);
-    be.crossEntropyBackward(this.dLogits, logits, this.targets, this.dLosses);
-    model.backward(this.ids, this.dLogits, null);
-    be.clipGradNorm(this.norm, model.grads, o.maxGradNorm);
-    this.step++;
-    model.optimizerStep({ lr: o.lr, beta1: o.beta1, beta2: o.beta2, eps: o.eps, weightDecay: o.weightDecay, step: this.step }, [this.norm, this.losses]);
-    return this.meanLoss();
-  }
-
-  release(): void {
-    for (const t of [this.ids, this.targets, this.losses, this.dLosses, this.dLogits, this.norm]) this.model.be.release(t);
-  }
-}
+// Our side of (b) and the shared batch helpers: bench/peers-ours.ts (also run in Node by bench/dawn-decode.ts).
 
 /** Median ms to order the candidates of all rows, with candidateOrderRef and candidateOrder alternately (7 each). */
 function timeCandidateOrder(rows: Float32Array[]): PeersResult['hostOrder'] {
@@ -201,24 +140,6 @@ function timeCandidateOrder(rows: Float32Array[]): PeersResult['hostOrder'] {
     b.push(performance.now() - t0);
   }
   return { rows: rows.length, V: rows[0]?.length ?? 0, comparatorMs: median(a), keysMs: median(b) };
-}
-
-function randomIds(rng: Rng, n: number, V: number): Int32Array {
-  return Int32Array.from({ length: n }, () => rng.int(0, V - 1));
-}
-
-/** A batch of B rows of T + 1 random tokens as inputs and next-token targets. */
-function randomBatch(rng: Rng, B: number, T: number, V: number): { ids: Int32Array; targets: Int32Array } {
-  const rows = randomIds(rng, B * (T + 1), V);
-  const ids = new Int32Array(B * T);
-  const targets = new Int32Array(B * T);
-  for (let b = 0; b < B; b++) {
-    for (let t = 0; t < T; t++) {
-      ids[b * T + t] = rows[b * (T + 1) + t];
-      targets[b * T + t] = rows[b * (T + 1) + t + 1];
-    }
-  }
-  return { ids, targets };
 }
 
 // ---- onnxruntime-web ---------------------------------------------------------------------------------

@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
 # Packs what `bench/device/run.sh` needs on a machine that can fetch nothing (the device machines
 # lent to some sessions: an NVIDIA GPU, no Node, no npm registry) into .device/ (ignored by git,
-# about 40 MB): a Node binary (xz), the Dawn for Node addon for linux-x64, the decoding benchmark
-# bundled into one file, and Debian's Vulkan loader. Run it here (after npm ci), then on the device:
+# about 40 MB): a Node binary (xz), the Dawn for Node addon for linux-x64, the Dawn benchmark (training step vs TensorFlow.js,
+# decoding) bundled into one file, and Debian's Vulkan loader. Run it here (after npm ci), then on the device:
 #   run(command="bash bench/device/run.sh", carry=[".device"], timeout_s=420)
 # and read $OUT/dawn-*.json. Nothing here is a test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rm -rf .device && mkdir -p .device/node_modules/webgpu/dist/linux-x64 .device/gl
 echo "== bundling bench/dawn-decode.ts"
-npx esbuild bench/dawn-decode.ts --bundle --platform=node --format=esm --target=node20 \
-  --external:webgpu --log-level=warning --outfile=.device/dawn-decode.mjs
+node bench/dawn-bundle.mjs .device/dawn-decode.mjs
 echo "== the webgpu package (linux-x64 addon only)"
 cp node_modules/webgpu/package.json node_modules/webgpu/index.js .device/node_modules/webgpu/
 xz -T2 -3 -c node_modules/webgpu/dist/linux-x64/dawn.node > .device/node_modules/webgpu/dist/linux-x64/dawn.node.xz

@@ -21,6 +21,11 @@ let env: Promise<GpuTestEnv & { adapter: string; features: string[] }> | null = 
 /** Dawn's instance: held for the whole run (the device dies with it if it is garbage-collected). */
 let instance: GPU | null = null;
 
+/** Dawn's GPU object once dawnEnv() has made it (for another library on the same instance, e.g. TensorFlow.js). */
+export function dawnInstance(): GPU | null {
+  return instance;
+}
+
 /** Both backends over Dawn's device (one device for the whole run). */
 export function dawnEnv(): Promise<GpuTestEnv & { adapter: string; features: string[] }> {
   env ??= (async () => {

@@ -1,0 +1,19 @@
+// Bundles bench/dawn-decode.ts (and TensorFlow.js, which Node's ESM loader cannot import from its
+// published dist) into one ES module for Node: `node bench/dawn-bundle.mjs [OUTFILE]` (default
+// node_modules/.cache/bench-dawn.mjs). `webgpu` (Dawn's native addon) stays external. Used by
+// `npm run bench:dawn` and bench/device/pack.sh.
+import { build } from 'esbuild';
+
+const outfile = process.argv[2] ?? 'node_modules/.cache/bench-dawn.mjs';
+await build({
+  entryPoints: ['bench/dawn-decode.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['webgpu'],
+  outfile,
+  logLevel: 'warning',
+  // CommonJS inside the bundle (TensorFlow.js's) calls require() for Node's built-ins.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+});
