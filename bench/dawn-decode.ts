@@ -1,7 +1,8 @@
 /**
  * `npm run bench:dawn [-- --preset P] [--batches 1,8,32,64] [--steps N] [--train-steps N] [--json]`:
  * first the peers benchmark's training step (b), ours vs TensorFlow.js on the same Dawn device
- * (`--train-steps 0` skips it), then batched decoding
+ * (`--train-steps 0` skips it), then batched decoding; or with `--profile train|decode [--batch B]
+ * [--tokens T]` our step op by op (bench/peers-profile.ts) and nothing else. Batched decoding
  * (KvSession steps, as the RL rollouts run them) on Dawn for Node, the adapter `npm run test:dawn`
  * uses: here Mesa's lavapipe, the one adapter on a machine without a GPU that has `shader-f16`, so
  * the only place the f16 arithmetic path can be timed without one. For each batch: f32 weights,
@@ -14,6 +15,7 @@
  */
 import { dawnEnv, dawnInstance } from '../e2e/dawn/dawn';
 import { ADAMW, OurTrainer, randomBatch } from './peers-ours';
+import { profileStep } from './peers-profile';
 import { initParams, Transformer } from '../src/engine/model/transformer';
 import { KvSession } from '../src/engine/model/sampler';
 import { PRESETS, type PresetName } from '../src/engine/model/config';
@@ -100,6 +102,23 @@ async function main(): Promise<void> {
   if (!Number.isInteger(trainSteps) || trainSteps < 0) throw new Error('--train-steps takes a whole number (0: no training step)');
   const env = await dawnEnv();
   const be = env.gpu;
+  const profileMode = flag('--profile');
+  if (profileMode !== undefined) {
+    // Our training or decoding step op by op on this adapter, as `npm run bench -- --peers --profile` does in Chromium.
+    if (profileMode !== 'train' && profileMode !== 'decode') throw new Error('--profile takes train or decode');
+    const num = (f: string, d: number): number => Number(flag(f) ?? d);
+    const r = await profileStep(be, { mode: profileMode, preset, B: num('--batch', profileMode === 'train' ? 4 : 64), T: num('--tokens', profileMode === 'train' ? 32 : 16) });
+    const ms = (x: number): string => x.toFixed(x < 10 ? 2 : 1);
+    const text = [
+      `Adapter (Dawn for Node): ${env.adapter}`,
+      `${r.mode} step, ${r.preset}, B=${r.B} T=${r.T}: ${ms(r.stepMs)} ms a step (${r.dispatches} dispatches); the ops alone ${ms(r.sumOfOpsMs)} ms`,
+      '', '| op (tensor shapes) | calls | ms / call | ms / step | share |', '|---|---:|---:|---:|---:|',
+      ...r.rows.map((x) => `| ${x.label} | ${x.calls} | ${ms(x.msPerCall)} | ${ms(x.totalMs)} | ${((100 * x.totalMs) / r.sumOfOpsMs).toFixed(1)}% |`),
+      '', `matmul kernels chosen at start-up: ${r.matmulChoices.join('; ') || 'none'}`, '',
+    ].join('\n');
+    process.stdout.write(text, () => process.exit(0));
+    return;
+  }
   let training: TrainingResult | null = null;
   if (trainSteps > 0) {
     progress(`training step: ours vs TensorFlow.js (WebGPU), ${preset}, B=4 T=32`);
