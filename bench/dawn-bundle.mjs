@@ -1,4 +1,4 @@
-// Bundles bench/dawn-decode.ts (and TensorFlow.js, which Node's ESM loader cannot import from its
+// Bundles bench/dawn.ts (and TensorFlow.js, which Node's ESM loader cannot import from its
 // published dist) into one ES module for Node: `node bench/dawn-bundle.mjs [OUTFILE]` (default
 // node_modules/.cache/bench-dawn.mjs). `webgpu` (Dawn's native addon) stays external. Used by
 // `npm run bench:dawn` and bench/device/pack.sh.
@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 
 const outfile = process.argv[2] ?? 'node_modules/.cache/bench-dawn.mjs';
 await build({
-  entryPoints: ['bench/dawn-decode.ts'],
+  entryPoints: ['bench/dawn.ts'],
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -1,6 +1,6 @@
 /**
  * Our side of the peers benchmark's training step (b), and the batches both sides train on: used in
- * the browser by bench/peers.ts and in Node (Dawn) by bench/dawn-decode.ts.
+ * the browser by bench/peers.ts and in Node (Dawn) by bench/dawn.ts.
  */
 import type { Tensor } from '../src/engine/backend';
 import type { Transformer } from '../src/engine/model/transformer';

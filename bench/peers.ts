@@ -125,7 +125,7 @@ const log = (msg: string): void => console.log(`[peers] ${msg}`);
 const timing = (samples: number[]): Timing => ({ medianMs: median(samples), samplesMs: samples.map((x) => Math.round(x * 1000) / 1000) });
 const errText = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0] : String(e));
 
-// Our side of (b) and the shared batch helpers: bench/peers-ours.ts (also run in Node by bench/dawn-decode.ts).
+// Our side of (b) and the shared batch helpers: bench/peers-ours.ts (also run in Node by bench/dawn.ts).
 
 /** Median ms to order the candidates of all rows, with candidateOrderRef and candidateOrder alternately (7 each). */
 function timeCandidateOrder(rows: Float32Array[]): PeersResult['hostOrder'] {

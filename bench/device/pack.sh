@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rm -rf .device && mkdir -p .device/node_modules/webgpu/dist/linux-x64 .device/gl
-echo "== bundling bench/dawn-decode.ts"
-node bench/dawn-bundle.mjs .device/dawn-decode.mjs
+echo "== bundling bench/dawn.ts"
+node bench/dawn-bundle.mjs .device/dawn-bench.mjs
 echo "== the webgpu package (linux-x64 addon only)"
 cp node_modules/webgpu/package.json node_modules/webgpu/index.js .device/node_modules/webgpu/
 xz -T2 -3 -c node_modules/webgpu/dist/linux-x64/dawn.node > .device/node_modules/webgpu/dist/linux-x64/dawn.node.xz

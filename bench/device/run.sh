@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# On a device machine (see pack.sh): the decoding benchmark on the real GPU through Dawn for Node
-# and Vulkan, micro at batch 1/8/32/64 and small at 1/8/64, f32 weights, half weights, and half
-# weights with f16 arithmetic where the adapter has shader-f16. Writes $OUT/dawn-micro.json,
+# On a device machine (see pack.sh): bench/dawn.ts on the real GPU through Dawn for Node and
+# Vulkan: the training step against TensorFlow.js, then decoding, micro at batch 1/8/32/64 and
+# small at 1/8/64, f32 weights, half weights, and half weights with f16 arithmetic where the
+# adapter has shader-f16. Writes $OUT/dawn-micro.json,
 # $OUT/dawn-small.json and $OUT/log.txt (OUT defaults to ./device-out). Also runs here, on
 # lavapipe, as a check of the pack.
 set -uo pipefail
@@ -25,7 +26,7 @@ dawn=.device/node_modules/webgpu/dist/linux-x64/dawn.node
 [ -e "$dawn" ] || xz -dc "$dawn.xz" > "$dawn"
 echo "== $("$BIN/node" --version)"
 status=0
-"$BIN/node" .device/dawn-decode.mjs --batches 1,8,32,64 --steps 12 --json > "$OUT/dawn-micro.json" || status=$?
-"$BIN/node" .device/dawn-decode.mjs --preset small --batches 1,8,64 --steps 8 --json > "$OUT/dawn-small.json" || status=$?
+"$BIN/node" .device/dawn-bench.mjs --batches 1,8,32,64 --steps 12 --json > "$OUT/dawn-micro.json" || status=$?
+"$BIN/node" .device/dawn-bench.mjs --preset small --batches 1,8,64 --steps 8 --json > "$OUT/dawn-small.json" || status=$?
 cat "$OUT"/dawn-*.json
 exit $status
