@@ -161,7 +161,9 @@ async function main(): Promise<void> {
   });
   let text: string;
   if (argv.includes('--json')) {
-    text = `${JSON.stringify({ adapter: env.adapter, features: env.features, preset, steps, training, speedupVsTfjs: training?.speedupVsTfjs ?? null, rows, largestOverSmallest: ratios })}\n`;
+    // The peers benchmark's key too (f32 weights and arithmetic, batch 64 over batch 1), where both were run.
+    const b64 = lo === 1 && hi === 64 ? ratios.find((r) => r.weights === 'f32')?.ratio ?? null : null;
+    text = `${JSON.stringify({ adapter: env.adapter, features: env.features, preset, steps, training, speedupVsTfjs: training?.speedupVsTfjs ?? null, decodeBatch64OverBatch1: b64, rows, largestOverSmallest: ratios })}\n`;
   } else {
     const base = (B: number) => rows.find((r) => r.B === B && r.weights === 'f32')?.stepMs ?? NaN;
     text = [
