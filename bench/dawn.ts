@@ -14,7 +14,7 @@
  * Node for a machine that can fetch nothing by bench/device/pack.sh (run there: bench/device/run.sh).
  */
 import { dawnEnv, dawnInstance } from '../e2e/dawn/dawn';
-import { ADAMW, OurTrainer, randomBatch } from './peers-ours';
+import { compareTrainingSteps, OurTrainer, randomBatch } from './peers-ours';
 import { profileStep } from './peers-profile';
 import { initParams, Transformer } from '../src/engine/model/transformer';
 import { KvSession } from '../src/engine/model/sampler';
@@ -50,45 +50,21 @@ interface TrainingResult {
  * medians. TensorFlow.js is loaded only here (dev dependency), with navigator.gpu set to Dawn's.
  */
 async function trainingStep(be: import('../src/engine/gpu/backend').WebGpuBackend, preset: PresetName, steps: number): Promise<TrainingResult> {
-  const [B, T, warmup] = [4, 32, 2];
+  const [B, T] = [4, 32];
   const config = PRESETS[preset];
   const weights = initParams(config, 'peers');
   const batch = randomBatch(new Rng('peers-bench'), B, T, config.vocabSize);
   const ours = new OurTrainer(new Transformer(be, config, weights), B, T, batch.ids, batch.targets);
-  let tfjs: import('./peers-tfjs').TfjsTransformer | null = null;
-  let tfjsError: string | undefined;
-  try {
+  const cmp = await compareTrainingSteps(ours, async () => {
     Object.defineProperty(globalThis, 'navigator', { value: { gpu: dawnInstance(), userAgent: 'node' }, configurable: true });
     const peer = await import('./peers-tfjs');
-    await peer.tfjsWebGpu();
-    tfjs = new peer.TfjsTransformer(config, weights, B, T, batch.ids, batch.targets);
-  } catch (e) {
-    tfjsError = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    progress(`TensorFlow.js failed: ${tfjsError}`);
-  }
-  const [oursLoss, tfjsLoss, oursT, tfjsT] = [[], [], [], []] as number[][];
-  for (let i = 0; i < warmup + steps; i++) {
-    let t0 = performance.now();
-    oursLoss.push(await ours.trainStep(ADAMW));
-    const a = performance.now() - t0;
-    if (i === 0) await tuneMatmuls(be);
-    let b = NaN;
-    if (tfjs) {
-      t0 = performance.now();
-      tfjsLoss.push(await tfjs.trainStep(ADAMW));
-      b = performance.now() - t0;
-    }
-    progress(`  training step ${i + 1}${i < warmup ? ' (warm-up)' : ''}: ours ${a.toFixed(1)} ms, TensorFlow.js ${b.toFixed(1)} ms`);
-    if (i >= warmup) {
-      oursT.push(a);
-      if (Number.isFinite(b)) tfjsT.push(b);
-    }
-  }
-  tfjs?.dispose();
+    const backend = await peer.tfjsWebGpu();
+    return { backend, model: new peer.TfjsTransformer(config, weights, B, T, batch.ids, batch.targets) };
+  }, { warmup: 2, steps, afterFirst: async () => void (await tuneMatmuls(be)), log: progress });
   ours.release();
-  const oursMs = median(oursT);
-  const tfjsMs = tfjsT.length === steps ? median(tfjsT) : null;
-  return { B, T, oursMs, tfjsMs, ...(tfjsError ? { tfjsError } : {}), speedupVsTfjs: tfjsMs === null ? null : tfjsMs / oursMs, oursLoss, tfjsLoss };
+  const oursMs = median(cmp.oursMs);
+  const tfjsMs = cmp.tfjsMs ? median(cmp.tfjsMs) : null;
+  return { B, T, oursMs, tfjsMs, ...(cmp.tfjsError ? { tfjsError: cmp.tfjsError } : {}), speedupVsTfjs: tfjsMs === null ? null : tfjsMs / oursMs, oursLoss: cmp.oursLoss, tfjsLoss: cmp.tfjsLoss };
 }
 
 async function main(): Promise<void> {

@@ -5,7 +5,7 @@
 import type { Tensor } from '../src/engine/backend';
 import type { Transformer } from '../src/engine/model/transformer';
 import type { Rng } from '../src/engine/rng';
-import type { AdamWSettings } from './peers-tfjs';
+import type { AdamWSettings, TfjsTransformer } from './peers-tfjs';
 
 /** The training settings both sides use (SFT_DEFAULTS' optimiser, a fixed lr). */
 export const ADAMW: AdamWSettings = { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01, maxGradNorm: 1 };
@@ -87,3 +87,66 @@ export function randomBatch(rng: Rng, B: number, T: number, V: number): { ids: I
   return { ids, targets };
 }
 
+
+/** An error's first line (for a table cell). */
+export const errText = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0] : String(e));
+
+/** What compareTrainingSteps measured: every timed step's ms and every step's loss (warm-up included). */
+export interface TrainingComparison {
+  oursMs: number[];
+  /** null when TensorFlow.js failed to start or failed a step (then `tfjsError` says why). */
+  tfjsMs: number[] | null;
+  tfjsBackend: string | null;
+  tfjsError?: string;
+  oursLoss: number[];
+  tfjsLoss: number[];
+}
+
+/**
+ * The peers benchmark's (b): `warmup + steps` training steps of ours and of TensorFlow.js's
+ * (`peer()` starts it), alternating so both see the same machine load; `afterFirst` runs once after
+ * our first step (the start-up matmul choice). A peer that fails to start or fails a step is dropped
+ * with its error; ours runs on. Used by the browser harness and by the Dawn benchmark.
+ */
+export async function compareTrainingSteps(
+  ours: OurTrainer,
+  peer: () => Promise<{ model: TfjsTransformer; backend: string }>,
+  o: { warmup: number; steps: number; afterFirst?: () => Promise<void>; log: (msg: string) => void },
+): Promise<TrainingComparison> {
+  let tfjs: TfjsTransformer | null = null;
+  let tfjsBackend: string | null = null;
+  let tfjsError: string | undefined;
+  try {
+    ({ model: tfjs, backend: tfjsBackend } = await peer());
+  } catch (e) {
+    tfjsError = errText(e);
+    o.log(`TensorFlow.js failed: ${tfjsError}`);
+  }
+  const [oursLoss, tfjsLoss, oursMs, tfjsMs] = [[], [], [], []] as number[][];
+  for (let i = 0; i < o.warmup + o.steps; i++) {
+    let t0 = performance.now();
+    oursLoss.push(await ours.trainStep(ADAMW));
+    const a = performance.now() - t0;
+    if (i === 0) await o.afterFirst?.();
+    let b = NaN;
+    if (tfjs) {
+      try {
+        t0 = performance.now();
+        tfjsLoss.push(await tfjs.trainStep(ADAMW));
+        b = performance.now() - t0;
+      } catch (e) {
+        tfjsError = errText(e);
+        o.log(`TensorFlow.js step failed: ${tfjsError}`);
+        tfjs.dispose();
+        tfjs = null;
+      }
+    }
+    o.log(`  step ${i + 1}${i < o.warmup ? ' (warm-up)' : ''}: ours ${a.toFixed(1)} ms, tfjs ${b.toFixed(1)} ms`);
+    if (i >= o.warmup) {
+      oursMs.push(a);
+      if (Number.isFinite(b)) tfjsMs.push(b);
+    }
+  }
+  tfjs?.dispose();
+  return { oursMs, tfjsMs: tfjsMs.length === o.steps ? tfjsMs : null, tfjsBackend, ...(tfjsError ? { tfjsError } : {}), oursLoss, tfjsLoss };
+}

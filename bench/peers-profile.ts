@@ -128,7 +128,7 @@ export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decod
     };
   } else {
     // Decoding: a session of B sequences with T tokens already cached, one new token each per step.
-    const session = new KvSession(model, o.B, { weights: o.weights, math: o.math ?? 'f32' });
+    const session = new KvSession(model, o.B, { weights: o.weights, math: o.math });
     await session.step(Array.from({ length: o.B }, () => Array.from(ids(o.T))));
     step = async () => {
       await session.step(Array.from({ length: o.B }, () => [rng.int(0, V - 1)]));

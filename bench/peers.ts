@@ -32,7 +32,7 @@ import { Rng } from '../src/engine/rng';
 import { tuneMatmuls, type MatmulTuneRow } from '../src/engine/ops/matmul';
 import { policyUpdate, responseSample, UPDATE_DEFAULTS, type TrainSample } from '../src/rl/update';
 import { TfjsTransformer, tfjsWebGpu, type AdamWSettings } from './peers-tfjs';
-import { ADAMW, OurTrainer, randomBatch, randomIds } from './peers-ours';
+import { ADAMW, compareTrainingSteps, errText, OurTrainer, randomBatch, randomIds } from './peers-ours';
 import { profileStep, type ProfileResult } from './peers-profile';
 
 export interface PeersOptions {
@@ -123,7 +123,6 @@ export interface CheckResult {
 
 const log = (msg: string): void => console.log(`[peers] ${msg}`);
 const timing = (samples: number[]): Timing => ({ medianMs: median(samples), samplesMs: samples.map((x) => Math.round(x * 1000) / 1000) });
-const errText = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0] : String(e));
 
 // Our side of (b) and the shared batch helpers: bench/peers-ours.ts (also run in Node by bench/dawn.ts).
 
@@ -215,50 +214,14 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
   log(`training step: ${o.preset}, B=${o.trainB} T=${o.trainT}`);
   const batch = randomBatch(rng, o.trainB, o.trainT, V);
   const ours = new OurTrainer(new Transformer(be, config, weights), o.trainB, o.trainT, batch.ids, batch.targets);
-  let tfjs: TfjsTransformer | null = null;
-  let tfjsBackend: string | null = null;
-  let tfjsError: string | undefined;
-  try {
-    tfjsBackend = await tfjsWebGpu();
-    tfjs = new TfjsTransformer(config, weights, o.trainB, o.trainT, batch.ids, batch.targets);
-  } catch (e) {
-    tfjsError = errText(e);
-    log(`TensorFlow.js failed: ${tfjsError}`);
-  }
-  const oursLoss: number[] = [];
-  const tfjsLoss: number[] = [];
-  const oursTrain: number[] = [];
-  const tfjsTrain: number[] = [];
-  for (let i = 0; i < o.warmup + o.trainSteps; i++) {
-    let s = performance.now();
-    oursLoss.push(await ours.trainStep(ADAMW));
-    const oursMs = performance.now() - s;
-    if (i === 0) await tune('training step');
-    let tfjsMs = NaN;
-    if (tfjs) {
-      try {
-        s = performance.now();
-        tfjsLoss.push(await tfjs.trainStep(ADAMW));
-        tfjsMs = performance.now() - s;
-      } catch (e) {
-        tfjsError = errText(e);
-        log(`TensorFlow.js step failed: ${tfjsError}`);
-        tfjs.dispose();
-        tfjs = null;
-      }
-    }
-    log(`  step ${i + 1}${i < o.warmup ? ' (warm-up)' : ''}: ours ${oursMs.toFixed(1)} ms, tfjs ${tfjsMs.toFixed(1)} ms`);
-    if (i >= o.warmup) {
-      oursTrain.push(oursMs);
-      if (Number.isFinite(tfjsMs)) tfjsTrain.push(tfjsMs);
-    }
-  }
-  tfjs?.dispose();
+  const cmp = await compareTrainingSteps(ours, async () => {
+    const backend = await tfjsWebGpu();
+    return { backend, model: new TfjsTransformer(config, weights, o.trainB, o.trainT, batch.ids, batch.targets) };
+  }, { warmup: o.warmup, steps: o.trainSteps, afterFirst: () => tune('training step'), log });
   ours.release();
-  const tfjsTiming = tfjsTrain.length === o.trainSteps ? timing(tfjsTrain) : null;
   const training = {
-    B: o.trainB, T: o.trainT, ours: timing(oursTrain), tfjs: tfjsTiming, tfjsBackend, ...(tfjsError ? { tfjsError } : {}),
-    oursLoss, tfjsLoss,
+    B: o.trainB, T: o.trainT, ours: timing(cmp.oursMs), tfjs: cmp.tfjsMs ? timing(cmp.tfjsMs) : null, tfjsBackend: cmp.tfjsBackend,
+    ...(cmp.tfjsError ? { tfjsError: cmp.tfjsError } : {}), oursLoss: cmp.oursLoss, tfjsLoss: cmp.tfjsLoss,
   };
 
   // (a) forward: ours vs onnxruntime-web on the exported model (same weights), alternating.

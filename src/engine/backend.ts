@@ -177,14 +177,11 @@ export interface Backend {
    */
   readonly defaultDecodeWeights: 'f32' | 'f16';
   /**
-   * The decoding steps' default matmul arithmetic (KvSession `math`, MatmulOptions.math): 'f32' on
-   * every backend for now. 'f16' runs wherever `hasF16Math` says (GPUs with `shader-f16`, and the
-   * CPU backend, which emulates it for tests); it becomes the default on such GPUs once a real one
-   * times it faster than f32 (the peers benchmark has rows for it). On Mesa's lavapipe, a CPU with
-   * no half arithmetic, it is about half as fast as f32 from batch 8 (`npm run bench:dawn`).
+   * Whether `math: 'f16'` (MatmulOptions, KvSession) can run here: the CPU backend always (emulated,
+   * for tests), WebGPU with `shader-f16`. It is opt-in everywhere until a real GPU times it faster
+   * than f32 (the peers benchmark has rows for it); on Mesa's lavapipe, a CPU with no half
+   * arithmetic, it is about half as fast as f32 from batch 32 (`npm run bench:dawn`).
    */
-  readonly defaultDecodeMath: 'f32' | 'f16';
-  /** Whether `math: 'f16'` can run here (the CPU backend: always; WebGPU: with `shader-f16`). */
   readonly hasF16Math: boolean;
 
   // ---- memory -------------------------------------------------------------------------------

@@ -142,12 +142,9 @@ export function createEngine(io: EngineIO): Engine {
       test = { ok: false, maxAbsErr: Infinity, detail: `GPU self-test failed: ${messageOf(e)}` };
     }
     choose(be);
-    // Rollouts on this device sample with f16 KV caches, half copies of the weights and f16
-    // arithmetic (Backend.defaultKvCache, defaultDecodeWeights, defaultDecodeMath): say so where it is the case.
-    const half = [
-      be.defaultDecodeWeights === 'f16' ? `half copies of the weights${be.defaultDecodeMath === 'f16' ? ' (f16 arithmetic)' : ''}` : '',
-      be.defaultKvCache === 'f16' ? 'f16 KV caches' : '',
-    ].filter(Boolean);
+    // Rollouts on this device sample with f16 KV caches and half copies of the weights
+    // (Backend.defaultKvCache, defaultDecodeWeights): say so where it is the case.
+    const half = [be.defaultDecodeWeights === 'f16' ? 'half copies of the weights' : '', be.defaultKvCache === 'f16' ? 'f16 KV caches' : ''].filter(Boolean);
     const line = adapterLine(ctx.summary) + (half.length ? `; rollouts decode with ${half.join(' and ')}` : '');
     post({ type: 'backend', backend: 'webgpu', line, adapter: ctx.summary, failure: null, selfTest: test });
   }

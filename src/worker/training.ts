@@ -299,7 +299,7 @@ export class TrainSession {
             after = { benchmarkAfter: ev.summary, breakdownAfter: ev.breakdown };
           }
           say('running', 'Saving the checkpoint', after);
-          await this.sendCheckpoint(trainer, this.step, true, !done);
+          await this.sendCheckpoint(trainer, this.step, true);
           say(done ? 'done' : 'stopped', done ? `Done: ${this.step} steps` : `Stopped after step ${this.step}`);
           break;
         }
@@ -335,7 +335,7 @@ export class TrainSession {
         const safety = onGpu && performance.now() - lastCheckpointAt >= SAFETY_CHECKPOINT_MS;
         if ((asked || safety) && step < config.steps) {
           say('running', 'Saving the checkpoint');
-          await this.sendCheckpoint(trainer, step, false, true);
+          await this.sendCheckpoint(trainer, step, false);
           lastCheckpointAt = performance.now();
         }
         if (this.target === 'one-step') this.target = 'pause';
@@ -348,7 +348,7 @@ export class TrainSession {
       if (!lost && e instanceof TrainingStopped && trainer) {
         // The weights are the last good step's: keep them as the run's checkpoint.
         try {
-          await this.sendCheckpoint(trainer, this.step, true, true);
+          await this.sendCheckpoint(trainer, this.step, true);
         } catch {
           // the message above already says why the run stopped
         }
@@ -366,11 +366,11 @@ export class TrainSession {
   }
 
   /**
-   * Post the run's checkpoint. `resumable`: with AdamW's state (three times the bytes), for every
-   * checkpoint a run may go on from; a finished run's last one holds the weights alone.
+   * Post the run's checkpoint of `step`. Every checkpoint a run may go on from (steps left) carries
+   * AdamW's state (three times the bytes); a finished run's last one holds the weights alone.
    */
-  private async sendCheckpoint(trainer: Trainer, step: number, final: boolean, resumable: boolean): Promise<void> {
-    const bytes = await trainer.checkpoint({ runId: this.runId }, { optimizer: resumable });
+  private async sendCheckpoint(trainer: Trainer, step: number, final: boolean): Promise<void> {
+    const bytes = await trainer.checkpoint({ runId: this.runId }, { optimizer: step < this.req.config.steps });
     const buffer = bytes.buffer.byteLength === bytes.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
     this.io.post({ type: 'train-checkpoint', runId: this.runId, step, final, bytes: buffer }, [buffer]);
   }

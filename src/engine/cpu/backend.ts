@@ -26,7 +26,6 @@ export class CpuBackend implements Backend {
   readonly description = 'CPU (JavaScript reference backend)';
   readonly defaultKvCache = 'f32' as const;
   readonly defaultDecodeWeights = 'f32' as const;
-  readonly defaultDecodeMath = 'f32' as const;
   readonly hasF16Math = true;
 
   /** The f32 storage of a tensor. */

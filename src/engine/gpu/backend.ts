@@ -47,7 +47,6 @@ export class WebGpuBackend implements Backend {
   readonly isFallback: boolean;
   readonly defaultKvCache: 'f32' | 'f16';
   readonly defaultDecodeWeights: 'f32' | 'f16';
-  readonly defaultDecodeMath: 'f32' | 'f16';
   readonly hasF16Math: boolean;
   /** Validation and compilation errors seen so far; read(), sync() throw while any are pending. */
   readonly errors: string[] = [];
@@ -75,9 +74,6 @@ export class WebGpuBackend implements Backend {
     this.defaultKvCache = !this.isFallback && this.device.features.has('shader-f16') ? 'f16' : 'f32';
     this.defaultDecodeWeights = this.defaultKvCache;
     this.hasF16Math = this.device.features.has('shader-f16');
-    // f16 arithmetic stays opt-in until a real GPU times it faster (`npm run bench -- --peers` has
-    // rows for it on any adapter with shader-f16); on lavapipe it is 0.5–0.6x f32 from batch 8.
-    this.defaultDecodeMath = 'f32';
     this.device.addEventListener('uncapturederror', (ev) => {
       this.errors.push(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`);
     });

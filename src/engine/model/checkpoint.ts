@@ -18,8 +18,9 @@
 import { paramLayout, validateConfig, type ModelConfig } from './config';
 import type { TokenizerJSON } from './tokenizer';
 
-/** The newest format version (2: with optimizer state); version 1 (weights only) is read too. */
+/** The newest format version (2: with optimizer state); version 1 (weights only) is still read and written. */
 export const CHECKPOINT_VERSION = 2;
+const WEIGHTS_ONLY_VERSION = 1;
 const MAGIC = 'ERLCKPT\u0000';
 const PREFIX = 16;
 
@@ -101,7 +102,7 @@ export function saveCheckpoint(ck: Omit<Checkpoint, 'layout'>): Uint8Array {
   const out = new Uint8Array(total);
   const dv = new DataView(out.buffer);
   for (let i = 0; i < 8; i++) out[i] = MAGIC.charCodeAt(i);
-  dv.setUint32(8, opt ? 2 : 1, true);
+  dv.setUint32(8, opt ? CHECKPOINT_VERSION : WEIGHTS_ONLY_VERSION, true);
   dv.setUint32(12, json.length, true);
   out.set(json, PREFIX);
   let o = PREFIX + json.length;
@@ -121,7 +122,9 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
   for (let i = 0; i < 8; i++) if (bytes[i] !== MAGIC.charCodeAt(i)) fail('not an Empathy RL Lab checkpoint (the file does not start with ERLCKPT)');
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = dv.getUint32(8, true);
-  if (version !== 1 && version !== 2) fail(`checkpoint format version ${version}; this lab reads versions 1 and 2 (a newer lab wrote it?)`);
+  if (version !== WEIGHTS_ONLY_VERSION && version !== CHECKPOINT_VERSION) {
+    fail(`checkpoint format version ${version}; this lab reads versions ${WEIGHTS_ONLY_VERSION} and ${CHECKPOINT_VERSION} (a newer lab wrote it?)`);
+  }
   const headerLength = dv.getUint32(12, true);
   if (PREFIX + headerLength + 4 > bytes.length) fail(`the checkpoint is truncated: its header alone needs ${PREFIX + headerLength + 4} bytes, the file has ${bytes.length}`);
   let header: CheckpointHeader & { optimizer?: { step?: unknown } };
@@ -141,10 +144,11 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
     header.layout.every((e, i) => e.name === layout.entries[i].name && e.offset === layout.entries[i].offset && e.shape.join() === layout.entries[i].shape.join());
   if (!same) fail('the checkpoint\'s parameter layout does not match its config (written by an incompatible version?)');
   const optStep = header.optimizer?.step;
-  if (version === 2 && (typeof optStep !== 'number' || !Number.isInteger(optStep) || optStep < 0)) {
+  const withOptimizer = version === CHECKPOINT_VERSION;
+  if (withOptimizer && (typeof optStep !== 'number' || !Number.isInteger(optStep) || optStep < 0)) {
     fail('the checkpoint (version 2) has no valid optimizer step count in its header');
   }
-  const arenas = version === 2 ? 3 : 1;
+  const arenas = withOptimizer ? 3 : 1;
   const expected = PREFIX + headerLength + arenas * layout.total * 4 + 4;
   if (bytes.length < expected) fail(`the checkpoint is truncated: expected ${expected} bytes, got ${bytes.length}`);
   if (bytes.length > expected) fail(`the checkpoint has ${bytes.length - expected} unexpected trailing bytes`);
@@ -153,7 +157,7 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
   const read = (a: number): Float32Array => readArena(bytes, PREFIX + headerLength + a * layout.total * 4, layout.total);
   const { optimizer: _header, ...rest } = header;
   const ck: Checkpoint = { ...rest, weights: read(0) };
-  if (version === 2) ck.optimizer = { step: optStep as number, m: read(1), v: read(2) };
+  if (withOptimizer) ck.optimizer = { step: optStep as number, m: read(1), v: read(2) };
   return ck;
 }
 

@@ -9,7 +9,7 @@
  */
 import type { Backend, Tensor } from '../backend';
 import type { Rng } from '../rng';
-import { linear, mlp, type Transformer } from './transformer';
+import { linear, mlp, type Transformer, type WeightRead } from './transformer';
 
 export interface SamplingOptions {
   /** 0 = greedy (argmax). */
@@ -92,6 +92,13 @@ export function sampleToken(logits: ArrayLike<number>, opts: SamplingOptions, rn
   return idx[idx.length - 1];
 }
 
+/** How a decoding session stores its caches and reads and multiplies its weights (each by default as the backend prefers; `math`: 'f32'). */
+export interface DecodePrecision {
+  cache?: 'f32' | 'f16';
+  weights?: 'f32' | 'f16';
+  math?: 'f32' | 'f16';
+}
+
 /** The weights a decoding step reads through a matmul (the rest, embeddings and norms, stay f32). */
 function matmulWeightNames(layers: number): string[] {
   const per = ['attn.qkv.w', 'attn.proj.w', 'mlp.fc.w', 'mlp.proj.w'];
@@ -107,7 +114,7 @@ function matmulWeightNames(layers: number): string[] {
  * Backend.defaultDecodeWeights says. A session sees the weights as they were when it started.
  * With half weights, `math: 'f16'` also computes the matmuls in half arithmetic (MatmulOptions.math:
  * activations rounded to halves, runs of 4 products summed in f16, f32 sums; needs `shader-f16` on
- * WebGPU), by default as Backend.defaultDecodeMath says; everything else stays f32.
+ * WebGPU; opt-in); everything else stays f32.
  */
 export class KvSession {
   readonly k: Tensor[];
@@ -117,13 +124,15 @@ export class KvSession {
   readonly math: 'f32' | 'f16';
   /** The parameters a step reads: the model's, with the matmul weights swapped for half copies under `weights: 'f16'`. */
   private readonly params: Record<string, Tensor>;
-  private readonly halfCopies: Tensor[] = [];
+  private halfCopies: Tensor[];
+  /** How every matmul of a step reads its weight. */
+  private readonly read: WeightRead;
   /** Tokens already in each sequence's cache. */
   readonly lengths: Int32Array;
   private stepActs: { S: number; t: Record<string, Tensor> } | null = null;
   private readonly be: Backend;
 
-  constructor(readonly model: Transformer, readonly B: number, opts: { cache?: 'f32' | 'f16'; weights?: 'f32' | 'f16'; math?: 'f32' | 'f16' } = {}) {
+  constructor(readonly model: Transformer, readonly B: number, opts: DecodePrecision = {}) {
     this.be = model.be;
     const { layers, contextLength: T, channels: C, heads: H } = model.config;
     const oddHead = (C / H) % 2 !== 0; // packed halves need an even head size
@@ -136,14 +145,15 @@ export class KvSession {
       if (this.weights !== 'f16') throw new Error(`f16 arithmetic reads half copies of the weights: ask for weights 'f16' too${C % 2 !== 0 ? ` (this model's channel count ${C} is odd, so it has none)` : ''}`);
       if (!this.be.hasF16Math) throw new Error(`f16 arithmetic needs a GPU with the shader-f16 feature; ${this.be.description} has none`);
     }
-    this.math = this.weights === 'f16' && this.be.hasF16Math ? opts.math ?? this.be.defaultDecodeMath : 'f32';
+    this.math = opts.math ?? 'f32';
+    this.read = { bHalf: this.weights === 'f16', math: this.math };
     const halves = this.weights === 'f16' ? matmulWeightNames(layers).map((name) => {
       const w = model.p[name];
       const half = this.be.zeros([...w.shape.slice(0, -1), w.shape[w.shape.length - 1] / 2]);
       this.be.packHalf(half, w);
-      this.halfCopies.push(half);
       return [name, half] as const;
     }) : [];
+    this.halfCopies = halves.map(([, t]) => t);
     this.params = { ...model.p, ...Object.fromEntries(halves) };
     const shape = this.cache === 'f16' ? [B, T, C / 2] : [B, T, C];
     this.k = Array.from({ length: layers }, () => this.be.zeros(shape));
@@ -196,22 +206,21 @@ export class KvSession {
     be.write(a.start, this.lengths);
     be.write(a.len, len);
     const p = this.params;
-    const bHalf = this.weights === 'f16';
-    const math = this.math;
+    const read = this.read;
     be.embedding(a.tok, m.p.wte, a.ids); // the f32 table: p.wte may be the LM head's half copy
     be.embedding(a.posEmb, p.wpe, a.pos);
     be.add(a.x, a.tok, a.posEmb);
     for (let l = 0; l < m.config.layers; l++) {
       const q = (n: string) => p[`h${l}.${n}`];
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln1.w'), q('ln1.b'));
-      linear(be, a.qkv, a.ln, q('attn.qkv.w'), q('attn.qkv.b'), undefined, bHalf, math);
+      linear(be, a.qkv, a.ln, q('attn.qkv.w'), q('attn.qkv.b'), undefined, read);
       be.attentionCached(a.atty, this.k[l], this.v[l], a.qkv, a.start, a.len, { B: this.B, S, maxT, C, H, cache: this.cache });
-      linear(be, a.x, a.atty, q('attn.proj.w'), q('attn.proj.b'), a.x, bHalf, math); // x += proj(atty), in place
+      linear(be, a.x, a.atty, q('attn.proj.w'), q('attn.proj.b'), a.x, read); // x += proj(atty), in place
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln2.w'), q('ln2.b'));
-      mlp(be, p, l, a.x, a.fc, a.fcGelu, a.ln, a.x, bHalf, math);
+      mlp(be, p, l, a.x, a.fc, a.fcGelu, a.ln, a.x, read);
     }
     be.layerNorm(a.ln, a.mean, a.rstd, a.x, p['lnf.w'], p['lnf.b']);
-    be.matmul(a.logits, a.ln, p.wte, { transB: true, bHalf, math }); // logits: (B·S, V)
+    be.matmul(a.logits, a.ln, p.wte, { transB: true, ...read }); // logits: (B·S, V)
     const all = await be.read(a.logits);
     const out: Float32Array[] = [];
     for (let b = 0; b < this.B; b++) {
@@ -228,7 +237,7 @@ export class KvSession {
 
   release(): void {
     for (const t of [...this.k, ...this.v, ...this.halfCopies]) this.be.release(t);
-    this.halfCopies.length = 0;
+    this.halfCopies = [];
     if (this.stepActs) for (const t of Object.values(this.stepActs.t)) this.be.release(t);
     this.stepActs = null;
   }
@@ -241,9 +250,9 @@ export class KvSession {
 export async function generate(
   model: Transformer,
   prompts: readonly (readonly number[])[],
-  opts: { maxNewTokens: number; stop: readonly number[]; sampling: SamplingOptions; rng: Rng; cache?: 'f32' | 'f16'; weights?: 'f32' | 'f16'; math?: 'f32' | 'f16' },
+  opts: { maxNewTokens: number; stop: readonly number[]; sampling: SamplingOptions; rng: Rng } & DecodePrecision,
 ): Promise<number[][]> {
-  const session = new KvSession(model, prompts.length, { cache: opts.cache, weights: opts.weights, math: opts.math });
+  const session = new KvSession(model, prompts.length, opts);
   try {
     const out = prompts.map(() => [] as number[]);
     const done = prompts.map(() => false);

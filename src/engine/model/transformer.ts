@@ -11,7 +11,7 @@
  * Shape legend: B batch, T tokens, N = B·T rows, C channels, H heads, V vocab.
  * Not here: sampling with a KV cache (sampler.ts), losses (the trainer supplies dLogits, dValues).
  */
-import type { AdamWOptions, Backend, Tensor } from '../backend';
+import type { AdamWOptions, Backend, MatmulOptions, Tensor } from '../backend';
 import { matmulBackward } from '../ops/matmul';
 import { Rng } from '../rng';
 import { paramLayout, type ModelConfig, type ParamLayout } from './config';
@@ -34,9 +34,12 @@ export function initParams(config: ModelConfig, seed: number | string): Float32A
   return out;
 }
 
-/** out (N, O) = x (N, I) · w (I, O) + b (O): one matmul with the bias in its epilogue. */
-export function linear(be: Backend, out: Tensor, x: Tensor, w: Tensor, b: Tensor, residual?: Tensor, bHalf = false, math: 'f32' | 'f16' = 'f32'): void {
-  be.matmul(out, x, w, { bias: b, residual, bHalf, math });
+/** How a forward pass reads its matmul weights: f32, or half copies (`bHalf`) with f32 or f16 arithmetic (decoding). */
+export type WeightRead = Pick<MatmulOptions, 'bHalf' | 'math'>;
+
+/** out (N, O) = (residual +) x (N, I) · w (I, O) + b (O): one matmul with the bias (and residual) in its epilogue. */
+export function linear(be: Backend, out: Tensor, x: Tensor, w: Tensor, b: Tensor, residual?: Tensor, read: WeightRead = {}): void {
+  be.matmul(out, x, w, { bias: b, residual, ...read });
 }
 
 /**
@@ -45,9 +48,9 @@ export function linear(be: Backend, out: Tensor, x: Tensor, w: Tensor, b: Tensor
  * bias and the residual stream (which may be out itself): two dispatches for the whole MLP and its
  * residual connection.
  */
-export function mlp(be: Backend, p: Record<string, Tensor>, l: number, out: Tensor, fc: Tensor, fcGelu: Tensor, x: Tensor, residual: Tensor, bHalf = false, math: 'f32' | 'f16' = 'f32'): void {
-  be.matmul(fc, x, p[`h${l}.mlp.fc.w`], { bias: p[`h${l}.mlp.fc.b`], geluOut: fcGelu, bHalf, math });
-  linear(be, out, fcGelu, p[`h${l}.mlp.proj.w`], p[`h${l}.mlp.proj.b`], residual, bHalf, math);
+export function mlp(be: Backend, p: Record<string, Tensor>, l: number, out: Tensor, fc: Tensor, fcGelu: Tensor, x: Tensor, residual: Tensor, read: WeightRead = {}): void {
+  be.matmul(fc, x, p[`h${l}.mlp.fc.w`], { bias: p[`h${l}.mlp.fc.b`], geluOut: fcGelu, ...read });
+  linear(be, out, fcGelu, p[`h${l}.mlp.proj.w`], p[`h${l}.mlp.proj.b`], residual, read);
 }
 
 interface LayerActs {

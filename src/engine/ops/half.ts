@@ -50,10 +50,15 @@ export function halfValue(h: number): number {
 
 let valueTable: Float32Array | null = null;
 
+/** halfValue of all 65,536 bit patterns (built once). */
+function halfValues(): Float32Array {
+  valueTable ??= Float32Array.from({ length: 0x10000 }, (_, h) => halfValue(h));
+  return valueTable;
+}
+
 /** x rounded to the nearest half (after the clamp to ±HALF_MAX), as a number: halfValue(halfBits(x)). */
 export function roundHalf(x: number): number {
-  valueTable ??= Float32Array.from({ length: 0x10000 }, (_, h) => halfValue(h));
-  return valueTable[halfBits(x)];
+  return halfValues()[halfBits(x)];
 }
 
 /** The next half above / below the half `b` (bits). */
@@ -109,10 +114,10 @@ export function halfWords(a: ArrayLike<number>): Uint32Array {
 
 /** The values of 2·n packed halves held in n words (every half is exactly an f32). */
 export function unpackHalves(a: ArrayLike<number>): Float32Array {
-  valueTable ??= Float32Array.from({ length: 0x10000 }, (_, h) => halfValue(h));
+  const values = halfValues();
   const w = halfWords(a);
   const out = new Float32Array(w.length * 2);
-  for (let i = 0; i < out.length; i++) out[i] = valueTable[halfAt(w, i)];
+  for (let i = 0; i < out.length; i++) out[i] = values[halfAt(w, i)];
   return out;
 }
 

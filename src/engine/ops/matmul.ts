@@ -919,39 +919,33 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
   const uniforms = [u32(M), u32(N), u32(K), u32(M * K), u32(d.bBatched ? K * N : 0), u32(M * N), u32(d.accumulate ? 1 : 0)];
   const vecA = (d.transA ? M : K) % 4 === 0; // a's contiguous dim
   const vecB = (d.transB ? K : N) % 4 === 0; // b's contiguous dim
-  if (f16MathOf(opts)) {
-    if (!be.hasF16Math) throw new Error(`matmul: math 'f16' needs a GPU with the shader-f16 feature; ${be.description} has none (use math 'f32')`);
-    // The kernel follows the shape alone (never the timed choice), so the numbers do too.
-    let v = opts.variant ?? 'auto';
-    if (v === 'auto') v = M <= ROWS_MAX_M ? 'rows' : d.batch * M * N >= TILED_MIN_OUTPUTS && K >= TK ? 'regs' : 'naive';
-    if (v === 'tiled') throw new Error("matmul: math 'f16' runs in the naive, rows, regs and regs8 kernels, not tiled");
-    if (v === 'rows') {
-      if (M > ROWS_MAX_M) throw new Error(`matmul: the rows kernel takes at most ${ROWS_MAX_M} rows of op(a), got ${M}`);
-      const perThread = !d.transB && vecB ? 4 : 1; // four columns a thread where b (K, N) is read by rows
-      be.dispatch(f16Kernel('rows', d.transB, vecA, vecB, e, { M }), bound, uniforms, [Math.ceil(N / (perThread * ROWS_WG)), 1, d.batch]);
-    } else if (v === 'naive') {
-      be.dispatch(f16Kernel('naive', d.transB, vecA, vecB, e, {}), bound, uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
-    } else {
-      const { RM, CN } = REGS_BLOCK[v];
-      be.dispatch(f16Kernel('regs', d.transB, vecA, vecB, e, { RM, CN }), bound, uniforms, [Math.ceil(N / (32 * CN)), Math.ceil(M / (8 * RM)), d.batch]);
-    }
-    return;
+  const f16 = f16MathOf(opts);
+  if (f16 && !be.hasF16Math) throw new Error(`matmul: math 'f16' needs a GPU with the shader-f16 feature; ${be.description} has none (use math 'f32')`);
+  const asked = opts.variant ?? 'auto';
+  let variant = pickMatmulVariant(d, asked);
+  if (variant === 'tiled' && f16) {
+    // f16 has no tiled kernel; `auto` takes regs, never the timed choice, so the shape alone fixes the numbers.
+    if (asked === 'tiled') throw new Error("matmul: math 'f16' runs in the naive, rows, regs and regs8 kernels, not tiled");
+    variant = 'regs';
+  } else if (variant === 'tiled' && asked === 'auto') {
+    variant = be.matmulChooser.pick(d, half);
   }
-  let variant = pickMatmulVariant(d, opts.variant);
-  if (variant === 'tiled' && (opts.variant ?? 'auto') === 'auto') variant = be.matmulChooser.pick(d, half);
   if (variant === 'naive') {
-    be.dispatch(naiveKernel(d.transA, d.transB, e, half), bound, uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
+    be.dispatch(f16 ? f16Kernel('naive', d.transB, vecA, vecB, e, {}) : naiveKernel(d.transA, d.transB, e, half), bound, uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
     return;
   }
   if (variant === 'rows') {
     if (M > ROWS_MAX_M) throw new Error(`matmul: the rows kernel takes at most ${ROWS_MAX_M} rows of op(a), got ${M}`);
-    const perThread = half && !d.transB ? 2 : 1; // the half kernel takes a column pair of b (K, N) per thread
-    be.dispatch(rowsKernel(d.transA, d.transB, M, e, half), bound, uniforms, [Math.ceil(N / (perThread * ROWS_WG)), 1, d.batch]);
+    // Columns a thread: f16 reads b (K, N) by rows of four where N % 4 == 0; the half f32 kernel takes a column pair of b (K, N).
+    const perThread = d.transB ? 1 : f16 ? (vecB ? 4 : 1) : half ? 2 : 1;
+    const k = f16 ? f16Kernel('rows', d.transB, vecA, vecB, e, { M }) : rowsKernel(d.transA, d.transB, M, e, half);
+    be.dispatch(k, bound, uniforms, [Math.ceil(N / (perThread * ROWS_WG)), 1, d.batch]);
     return;
   }
   if (variant === 'regs' || variant === 'regs8') {
     const { RM, CN } = REGS_BLOCK[variant];
-    be.dispatch(regsKernel(d.transA, d.transB, vecA, vecB, e, RM, CN, half), bound, uniforms, [Math.ceil(N / (32 * CN)), Math.ceil(M / (8 * RM)), d.batch]);
+    const k = f16 ? f16Kernel('regs', d.transB, vecA, vecB, e, { RM, CN }) : regsKernel(d.transA, d.transB, vecA, vecB, e, RM, CN, half);
+    be.dispatch(k, bound, uniforms, [Math.ceil(N / (32 * CN)), Math.ceil(M / (8 * RM)), d.batch]);
     return;
   }
   be.dispatch(tiledKernel(d.transA, d.transB, vecA, vecB, e, half), bound, uniforms, [Math.ceil(N / TILE), Math.ceil(M / TILE), d.batch]);
