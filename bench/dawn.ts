@@ -2,7 +2,7 @@
  * `npm run bench:dawn [-- --preset P] [--batches 1,8,32,64] [--steps N] [--train-steps N] [--json]`:
  * first the peers benchmark's training step (b), ours vs TensorFlow.js on the same Dawn device
  * (`--train-steps 0` skips it), then batched decoding; or with `--profile train|decode [--batch B]
- * [--tokens T]` our step op by op (bench/peers-profile.ts) and nothing else. Batched decoding
+ * [--tokens T] [--weights f16] [--math f16]` our step op by op (bench/peers-profile.ts) and nothing else. Batched decoding
  * (KvSession steps, as the RL rollouts run them) on Dawn for Node, the adapter `npm run test:dawn`
  * uses: here Mesa's lavapipe, the one adapter on a machine without a GPU that has `shader-f16`, so
  * the only place the f16 arithmetic path can be timed without one. For each batch: f32 weights,
@@ -83,7 +83,16 @@ async function main(): Promise<void> {
     // Our training or decoding step op by op on this adapter, as `npm run bench -- --peers --profile` does in Chromium.
     if (profileMode !== 'train' && profileMode !== 'decode') throw new Error('--profile takes train or decode');
     const num = (f: string, d: number): number => Number(flag(f) ?? d);
-    const r = await profileStep(be, { mode: profileMode, preset, B: num('--batch', profileMode === 'train' ? 4 : 64), T: num('--tokens', profileMode === 'train' ? 32 : 16) });
+    const precision = (f: string): 'f32' | 'f16' => {
+      const v = flag(f) ?? 'f32';
+      if (v !== 'f32' && v !== 'f16') throw new Error(`${f} takes f32 or f16`);
+      if (profileMode === 'train' && v !== 'f32') throw new Error(`${f} is for --profile decode`);
+      return v;
+    };
+    const r = await profileStep(be, {
+      mode: profileMode, preset, B: num('--batch', profileMode === 'train' ? 4 : 64), T: num('--tokens', profileMode === 'train' ? 32 : 16),
+      weights: precision('--weights'), math: precision('--math'),
+    });
     const ms = (x: number): string => x.toFixed(x < 10 ? 2 : 1);
     const text = [
       `Adapter (Dawn for Node): ${env.adapter}`,
@@ -113,7 +122,7 @@ async function main(): Promise<void> {
     for (const s of sessions) await s.step(prompt);
     const next = () => Array.from({ length: B }, () => [rng.int(0, config.vocabSize - 1)]);
     for (const s of sessions) await s.step(next()); // compile every pipeline
-    await tuneMatmuls(be); // as the lab does after its first step (f32 shapes only)
+    await tuneMatmuls(be); // as the lab does after its first step (every mode's shapes)
     const times = modes.map(() => [] as number[]);
     for (let i = 0; i < steps; i++) {
       for (const [j, s] of sessions.entries()) {

@@ -55,8 +55,14 @@ export const modelGpuTests: GpuTest[] = [
       const halfA = be.fromArray(new Float32Array(N * 64).fill(1), [N, 64]);
       const halfOut = be.zeros([N, 96]);
       for (let i = 0; i < 4; i++) be.matmul(halfOut, halfA, halfB, { bHalf: true });
-      const rows = await tuneMatmuls(be, { samples: 1, maxShapes: 4 });
+      // With shader-f16, the same shape in f16 arithmetic is another (its kernels differ), timed on its own.
+      const f16Out = be.zeros([N, 96]);
+      const f16Opts = { bHalf: true, math: 'f16' } as const;
+      if (be.hasF16Math) for (let i = 0; i < 4; i++) be.matmul(f16Out, halfA, halfB, f16Opts);
+      const f16Before = be.hasF16Math ? await be.read(f16Out) : null;
+      const rows = await tuneMatmuls(be, { samples: 1, maxShapes: 5 });
       if (!rows.some((r) => r.shape === `(${N}×64)·(64×96) half b`)) throw new Error(`tuneMatmuls did not time the packed-half shape: ${rows.map((r) => r.shape).join('; ')}`);
+      if (be.hasF16Math && !rows.some((r) => r.shape === `(${N}×64)·(64×96) half b f16`)) throw new Error(`tuneMatmuls did not time the f16-arithmetic shape: ${rows.map((r) => r.shape).join('; ')}`);
       if (rows.length === 0) throw new Error('tuneMatmuls timed no shape: the model\'s matmuls did not reach the tiled kernel');
       for (const r of rows) {
         if (!(r.tiledMs > 0 && r.regsMs > 0 && r.regs8Ms > 0 && Number.isFinite(r.tiledMs + r.regsMs + r.regs8Ms))) throw new Error(`tuneMatmuls: bad timing ${JSON.stringify(r)}`);
@@ -68,7 +74,16 @@ export const modelGpuTests: GpuTest[] = [
       be.matmulChooser.force('tiled');
       const tiled = await run();
       const exact = { abs: 0, rel: 0 };
+      const f16Reports: CompareReport[] = [];
+      if (f16Before) {
+        for (const k of ['regs', 'regs8', 'tiled'] as const) {
+          be.matmulChooser.force(k);
+          be.matmul(f16Out, halfA, halfB, f16Opts);
+          f16Reports.push(compare(`f16 arithmetic, ${k} chosen: the bits before tuning`, await be.read(f16Out), f16Before, exact));
+        }
+      }
       return [
+        ...f16Reports,
         compare(`regs everywhere: logits (tuned ${rows.map((r) => `${r.shape} ${r.choice}`).join(', ')})`, regs.logits, first.logits, exact),
         compare('regs everywhere: values', regs.values, first.values, exact),
         compare('regs everywhere: gradient arena', regs.grads, first.grads, exact),

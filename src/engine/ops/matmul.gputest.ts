@@ -405,7 +405,7 @@ async function f16Really(env: GpuTestEnv): Promise<CompareReport[]> {
   const ones = new Float32Array(8);
   packHalfRef(ones, new Float32Array(16).fill(1));
   const reports: CompareReport[] = [];
-  for (const variant of ['naive', 'rows', 'regs', 'regs8'] as const) {
+  for (const variant of ['naive', 'rows', 'tiled', 'regs', 'regs8'] as const) {
     const out = gpu.zeros([1, 2]);
     gpu.matmul(out, a, gpu.fromArray(ones, [8, 1]), { bHalf: true, math: 'f16', variant });
     const got = await gpu.read(out);
@@ -416,6 +416,7 @@ async function f16Really(env: GpuTestEnv): Promise<CompareReport[]> {
   const shapes: Shape[] = [
     { Z: null, M: 5, K: 22, N: 70, bBatched: false }, { Z: 2, M: 3, K: 16, N: 68, bBatched: true },
     { Z: null, M: 40, K: 36, N: 34, bBatched: false }, { Z: null, M: 40, K: 18, N: 72, bBatched: false },
+    { Z: null, M: 70, K: 40, N: 68, bBatched: false }, { Z: 3, M: 30, K: 20, N: 66, bBatched: false },
   ];
   for (const s of shapes) {
     for (const transB of [false, true]) {
@@ -430,7 +431,7 @@ async function f16Really(env: GpuTestEnv): Promise<CompareReport[]> {
         return gpu.read(out);
       };
       const want = await run('naive');
-      for (const v of (s.M <= 8 ? ['rows', 'regs', 'regs8'] : ['regs', 'regs8']) as Variant[]) {
+      for (const v of (s.M <= 8 ? ['rows', 'tiled', 'regs', 'regs8'] : ['tiled', 'regs', 'regs8']) as Variant[]) {
         reports.push(compare(`f16 ${v} = f16 naive bit for bit, ${describe(s, false, transB)}`, await run(v), want, { abs: 0, rel: 0 }));
       }
     }
@@ -440,7 +441,7 @@ async function f16Really(env: GpuTestEnv): Promise<CompareReport[]> {
 
 export const matmulGpuTests: GpuTest[] = [
   {
-    name: 'matmul with math f16 (shader-f16): naive, rows, regs, regs8 and auto within the error bound of the CPU reference; half arithmetic shows; refused without shader-f16',
+    name: 'matmul with math f16 (shader-f16): naive, rows, tiled, regs, regs8 and auto within the error bound of the CPU reference; half arithmetic shows; refused without shader-f16',
     async run(env) {
       if (!env.gpu.hasF16Math) {
         // A device without shader-f16 (SwiftShader): the call is refused with a message, never run in f32 instead.
@@ -454,7 +455,7 @@ export const matmulGpuTests: GpuTest[] = [
         return [compare(`no shader-f16 here: refused with a message naming the feature (${message || 'not refused'})`, [+/math 'f16' needs a GPU with the shader-f16 feature/.test(message)], [1], { abs: 0, rel: 0 })];
       }
       const reports = await f16Really(env);
-      for (const v of ['naive', 'rows', 'regs', 'regs8', 'auto'] as const) reports.push(...(await f16Math(env, v)));
+      for (const v of ['naive', 'rows', 'tiled', 'regs', 'regs8', 'auto'] as const) reports.push(...(await f16Math(env, v)));
       return reports;
     },
   },

@@ -18,9 +18,9 @@
  * (fused `linear`, MLP layers and residual connections), giving exactly the bits of the separate ops.
  * With `bHalf`, every kernel reads b as packed IEEE halves (unpack2x16float, core WGSL) into the same
  * f32 arithmetic: half the bytes of b, the bits of the f32 kernel on b's halves. With `math: 'f16'`
- * (and `shader-f16`), naive, rows, regs and regs8 have half-arithmetic versions (runs of four
- * products summed in f16, the runs in f32), held to their own CPU reference (`matmulF16Ref`) by an
- * error bound.
+ * (and `shader-f16`; forward passes, no transposed a), every kernel has a half-arithmetic version
+ * (runs of four products summed in f16, the runs in f32; `tiled` stages halves in workgroup memory),
+ * held to their own CPU reference (`matmulF16Ref`) by an error bound and to each other bit for bit.
  *
  * Shape legend: Z batch (product of leading dims), M rows of op(a), K inner dim, N columns of op(b).
  */
@@ -724,6 +724,64 @@ ${epilogueDecls(e)}
 }`);
 }
 
+/**
+ * The half-arithmetic `tiled` kernel: the f32 kernel's 64×64 tile per 16×16 threads, each thread a
+ * 4×4 block, K staged 16 at a time through workgroup memory, now as halves (half the bytes of
+ * workgroup memory and of its reads). As[q·64 + r] = op(a)[m0 + r, k0 + 4q .. +3] (clamped to
+ * ±HALF_MAX, converted once at staging), Bs[k·16 + j] = op(b)[k0 + k, n0 + 4j .. +3]; zeros past K,
+ * rows and columns past the edge read the last ones (their outputs are not stored). Each output
+ * adds f32(run16) for k0 = 0, 4, 8, … in order, the expression of the other half kernels, so all of
+ * them give the same numbers on one device (a test holds them to it) and `auto` may choose between
+ * them by time.
+ */
+function f16TiledKernel(transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue): Kernel {
+  const byRows = !transB && vecB;
+  // Each of the 256 threads stages one vec4 of each tile. b (K, N), N % 4 == 0: a row chunk, one
+  // load; transposed b: a chunk along k (b4h), its four values to four rows of Bs; b (K, N) with
+  // N % 4 != 0: four scalar loads along n.
+  const loadB = byRows
+    ? `let k = t / 16u; let j = t % 16u;
+    Bs[t] = b4r(bo, k0 + k, min(n0 + 4u * j, P.N - 4u));`
+    : transB
+      ? `let nl = t / 4u; let q = t % 4u; var v = vec4<f16>(0.0);
+    if (k0 + 4u * q < P.K) { v = b4h(bo, min(n0 + nl, P.N - 1u), k0 + 4u * q); }
+    for (var kk = 0u; kk < 4u; kk++) { Bs[(4u * q + kk) * 16u + nl / 4u][nl % 4u] = v[kk]; }`
+      : `let k = t / 16u; let j = t % 16u; var v = vec4<f16>(0.0);
+    if (k0 + k < P.K) {
+      for (var c = 0u; c < 4u; c++) { v[c] = b[bo + (k0 + k) * P.N + min(n0 + 4u * j + c, P.N - 1u)]; }
+    }
+    Bs[t] = v;`;
+  const rows = [0, 1, 2, 3];
+  return memo(`matmul_f16_tiled_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `enable f16;
+${PARAMS}
+${f16Decls(transB, vecA, vecB, byRows ? 'row' : 'col')}
+${epilogueDecls(e)}
+var<workgroup> As: array<vec4<f16>, ${(TK * TILE) / 4}>;
+var<workgroup> Bs: array<vec4<f16>, ${(TK * TILE) / 4}>;
+@compute @workgroup_size(16, 16) fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+  let t = lid.y * 16u + lid.x;
+  let m0 = wid.y * ${TILE}u;
+  let n0 = wid.x * ${TILE}u;
+  let ao = wid.z * P.strideA;
+  let bo = wid.z * P.strideB;
+  var acc: array<vec4<f32>, 4>; // acc[i][j] = C[m0 + 4*lid.y + i, n0 + 4*lid.x + j]
+  for (var k0 = 0u; k0 < P.K; k0 += ${TK}u) {
+    { let r = t / 4u; let q = t % 4u; var v = vec4<f16>(0.0);
+    if (k0 + 4u * q < P.K) { v = a4h(ao, min(m0 + r, P.M - 1u), k0 + 4u * q); }
+    As[q * ${TILE}u + r] = v; }
+    { ${loadB} }
+    workgroupBarrier();
+    for (var q = 0u; q < ${TK / 4}u; q++) {
+      ${rows.map((i) => `let a${i} = As[q * ${TILE}u + 4u * lid.y + ${i}u];`).join(' ')}
+      ${rows.map((kk) => `let r${kk} = Bs[(4u * q + ${kk}u) * 16u + lid.x];`).join(' ')}
+      ${rows.map((i) => `acc[${i}] += vec4<f32>(${run16(`a${i}`, ['r0', 'r1', 'r2', 'r3'])});`).join('\n      ')}
+    }
+    workgroupBarrier();
+  }
+  ${storeBlock('m0 + lid.y * 4u', 'n0 + lid.x * 4u', 'wid.z', e)}
+}`);
+}
+
 // ---- start-up choice between tiled, regs and regs8 ------------------------------------------------
 
 /** The kernels `auto` chooses between for a big matmul (same bits: the choice is speed only). */
@@ -741,31 +799,31 @@ export interface MatmulTuneRow {
   choice: BigMatmulKernel;
 }
 
-const shapeKey = (d: MatmulDims, half: boolean): string =>
-  `${d.batch > 1 ? `${d.batch}×` : ''}(${d.M}×${d.K})·(${d.K}×${d.N})${d.transA ? ' tA' : ''}${d.transB ? ' tB' : ''}${d.bBatched ? ' batched' : ''}${half ? ' half b' : ''}`;
+const shapeKey = (d: MatmulDims, half: boolean, f16: boolean): string =>
+  `${d.batch > 1 ? `${d.batch}×` : ''}(${d.M}×${d.K})·(${d.K}×${d.N})${d.transA ? ' tA' : ''}${d.transB ? ' tB' : ''}${d.bBatched ? ' batched' : ''}${half ? ' half b' : ''}${f16 ? ' f16' : ''}`;
 
 /**
  * Per backend: which big-matmul kernel (tiled, regs, regs8) `auto` runs for each shape (and b as
- * f32 or packed halves, which the kernels read differently). `tiled` until `tuneMatmuls` has timed
- * them on that shape. They give the same bits (a kernel test holds
- * them to it), so the choice, and any noise in the timing behind it, never changes a number.
+ * f32 or packed halves, with f32 or f16 arithmetic: different kernels). `tiled` until `tuneMatmuls`
+ * has timed them on that shape. For one kind of arithmetic they give the same bits (kernel tests
+ * hold them to it), so the choice, and any noise in the timing behind it, never changes a number.
  */
 export class MatmulChooser {
-  private readonly calls = new Map<string, { d: MatmulDims; half: boolean; n: number }>();
+  private readonly calls = new Map<string, { d: MatmulDims; half: boolean; f16: boolean; n: number }>();
   private readonly chosen = new Map<string, BigMatmulKernel>();
   /** Shapes remembered for tuning at most (rollouts see many prompt lengths). */
   static readonly MAX_SEEN = 512;
 
-  pick(d: MatmulDims, half = false): BigMatmulKernel {
-    const k = shapeKey(d, half);
+  pick(d: MatmulDims, half = false, f16 = false): BigMatmulKernel {
+    const k = shapeKey(d, half, f16);
     const c = this.calls.get(k);
     if (c) c.n++;
-    else if (this.calls.size < MatmulChooser.MAX_SEEN) this.calls.set(k, { d, half, n: 1 });
+    else if (this.calls.size < MatmulChooser.MAX_SEEN) this.calls.set(k, { d, half, f16, n: 1 });
     return this.chosen.get(k) ?? 'tiled';
   }
 
   /** The untuned shapes seen so far, most dispatched first. */
-  untuned(): { key: string; d: MatmulDims; half: boolean; n: number }[] {
+  untuned(): { key: string; d: MatmulDims; half: boolean; f16: boolean; n: number }[] {
     return [...this.calls].filter(([k]) => !this.chosen.has(k)).map(([key, v]) => ({ key, ...v })).sort((x, y) => y.n - x.n);
   }
 
@@ -790,14 +848,14 @@ export async function tuneMatmuls(be: WebGpuBackend, o: { maxShapes?: number; sa
   const samples = Math.max(1, o.samples ?? 3);
   const margin = o.margin ?? 0.1;
   const rows: MatmulTuneRow[] = [];
-  for (const { key, d, half, n } of be.matmulChooser.untuned().slice(0, o.maxShapes ?? 16)) {
+  for (const { key, d, half, f16, n } of be.matmulChooser.untuned().slice(0, o.maxShapes ?? 16)) {
     const lead = d.batch > 1 ? [d.batch] : [];
     const a = be.zeros([...lead, ...(d.transA ? [d.K, d.M] : [d.M, d.K])]);
     const bDims = d.transB ? [d.N, d.K] : [d.K, d.N];
     if (half) bDims[1] /= 2; // packed halves: two a word along the contiguous dim
     const b = be.zeros([...(d.bBatched ? lead : []), ...bDims]);
     const out = be.zeros([...lead, d.M, d.N]);
-    const opts = { transA: d.transA, transB: d.transB, accumulate: d.accumulate, bHalf: half };
+    const opts: MatmulOptions = { transA: d.transA, transB: d.transB, accumulate: d.accumulate, bHalf: half, math: f16 ? 'f16' : 'f32' };
     const time = async (variant: BigMatmulKernel): Promise<number> => {
       const t0 = performance.now();
       be.matmul(out, a, b, { ...opts, variant });
@@ -923,13 +981,7 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
   if (f16 && !be.hasF16Math) throw new Error(`matmul: math 'f16' needs a GPU with the shader-f16 feature; ${be.description} has none (use math 'f32')`);
   const asked = opts.variant ?? 'auto';
   let variant = pickMatmulVariant(d, asked);
-  if (variant === 'tiled' && f16) {
-    // f16 has no tiled kernel; `auto` takes regs, never the timed choice, so the shape alone fixes the numbers.
-    if (asked === 'tiled') throw new Error("matmul: math 'f16' runs in the naive, rows, regs and regs8 kernels, not tiled");
-    variant = 'regs';
-  } else if (variant === 'tiled' && asked === 'auto') {
-    variant = be.matmulChooser.pick(d, half);
-  }
+  if (variant === 'tiled' && asked === 'auto') variant = be.matmulChooser.pick(d, half, f16);
   if (variant === 'naive') {
     be.dispatch(f16 ? f16Kernel('naive', d.transB, vecA, vecB, e, {}) : naiveKernel(d.transA, d.transB, e, half), bound, uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
     return;
@@ -948,5 +1000,6 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
     be.dispatch(k, bound, uniforms, [Math.ceil(N / (32 * CN)), Math.ceil(M / (8 * RM)), d.batch]);
     return;
   }
-  be.dispatch(tiledKernel(d.transA, d.transB, vecA, vecB, e, half), bound, uniforms, [Math.ceil(N / TILE), Math.ceil(M / TILE), d.batch]);
+  const k = f16 ? f16TiledKernel(d.transB, vecA, vecB, e) : tiledKernel(d.transA, d.transB, vecA, vecB, e, half);
+  be.dispatch(k, bound, uniforms, [Math.ceil(N / TILE), Math.ceil(M / TILE), d.batch]);
 }
