@@ -47,7 +47,7 @@ test('chat: load a shipped policy through onnxruntime-web, talk with it, then le
   await expect(page.getByTestId('chat-user').first()).toContainText('driving test');
   const text = (await reply.locator('.text').textContent())?.trim() ?? '';
   expect(text.length, 'the policy replied with some text').toBeGreaterThan(0);
-  await expect(reply).toContainText(/\d+ tokens/);
+  await expect(reply.locator('.chat-meta').first()).toHaveText(/^ · \d+ tokens, (\d+ ms|\d+\.\d s)$/);
   console.log(`  policy: ${text}`);
   await page.getByLabel('Your message').fill('Thanks. I just do not know what to do next.');
   await page.keyboard.press('Enter');

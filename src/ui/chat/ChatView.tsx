@@ -103,6 +103,11 @@ function Decoding() {
   );
 }
 
+/** How long a reply took: milliseconds under a second (a small policy on wasm answers in tens of ms), else seconds. */
+export function replyTime(ms: number): string {
+  return ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
 function Transcript({ turns, scored }: { turns: ChatTurn[]; scored: boolean }) {
   return (
     <ol className="transcript chat-transcript" data-testid="chat-transcript" aria-live="polite">
@@ -111,7 +116,7 @@ function Transcript({ turns, scored }: { turns: ChatTurn[]; scored: boolean }) {
           <span className="who">
             {t.role === 'user' ? (scored ? 'simulated user' : 'you') : 'policy'}
             {t.role === 'agent' && t.tokens !== undefined && t.ms !== undefined && (
-              <span className="chat-meta"> · {t.tokens} tokens, {(t.ms / 1000).toFixed(1)} s</span>
+              <span className="chat-meta"> · {t.tokens} tokens, {replyTime(t.ms)}</span>
             )}
             {t.change !== undefined && (
               <span className="chat-meta">
