@@ -1,7 +1,8 @@
 /**
- * `npm run bench:dawn [-- --preset P] [--batches 1,8,32,64] [--steps N] [--train-steps N] [--json]`:
+ * `npm run bench:dawn [-- --preset P] [--batches 1,8,32,64] [--steps N] [--train-steps N] [--fwd-reps N] [--ort-ep wasm] [--json]`:
  * first the peers benchmark's training step (b), ours vs TensorFlow.js on the same Dawn device
- * (`--train-steps 0` skips it), then batched decoding; or with `--profile train|decode [--batch B]
+ * (`--train-steps 0` skips it), then its forward pass (a), ours vs onnxruntime-web's WebGPU EP on
+ * the same Dawn instance (wasm where that fails, or by `--ort-ep wasm`; `--fwd-reps 0` skips it), then batched decoding; or with `--profile train|decode [--batch B]
  * [--tokens T] [--weights f16] [--math f16]` our step op by op (bench/peers-profile.ts) and nothing else. Batched decoding
  * (KvSession steps, as the RL rollouts run them) on Dawn for Node, the adapter `npm run test:dawn`
  * uses: here Mesa's lavapipe, the one adapter on a machine without a GPU that has `shader-f16`, so
@@ -14,7 +15,7 @@
  * Node for a machine that can fetch nothing by bench/device/pack.sh (run there: bench/device/run.sh).
  */
 import { dawnEnv, dawnInstance } from '../e2e/dawn/dawn';
-import { compareTrainingSteps, OurTrainer, randomBatch } from './peers-ours';
+import { compareTrainingSteps, OurTrainer, randomBatch, randomIds } from './peers-ours';
 import { profileStep } from './peers-profile';
 import { initParams, Transformer } from '../src/engine/model/transformer';
 import { KvSession } from '../src/engine/model/sampler';
@@ -22,6 +23,11 @@ import { PRESETS, type PresetName } from '../src/engine/model/config';
 import { tuneMatmuls } from '../src/engine/ops/matmul';
 import { median } from '../src/engine/gpu/timing';
 import { Rng } from '../src/engine/rng';
+import type { OrtModule } from '../src/onnx/session';
+import { compareForwardPasses } from './peers-ort';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const argv = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -56,7 +62,6 @@ async function trainingStep(be: import('../src/engine/gpu/backend').WebGpuBacken
   const batch = randomBatch(new Rng('peers-bench'), B, T, config.vocabSize);
   const ours = new OurTrainer(new Transformer(be, config, weights), B, T, batch.ids, batch.targets);
   const cmp = await compareTrainingSteps(ours, async () => {
-    Object.defineProperty(globalThis, 'navigator', { value: { gpu: dawnInstance(), userAgent: 'node' }, configurable: true });
     const peer = await import('./peers-tfjs');
     const backend = await peer.tfjsWebGpu();
     return { backend, model: new peer.TfjsTransformer(config, weights, B, T, batch.ids, batch.targets) };
@@ -65,6 +70,84 @@ async function trainingStep(be: import('../src/engine/gpu/backend').WebGpuBacken
   const oursMs = median(cmp.oursMs);
   const tfjsMs = cmp.tfjsMs ? median(cmp.tfjsMs) : null;
   return { B, T, oursMs, tfjsMs, ...(cmp.tfjsError ? { tfjsError: cmp.tfjsError } : {}), speedupVsTfjs: tfjsMs === null ? null : tfjsMs / oursMs, oursLoss: cmp.oursLoss, tfjsLoss: cmp.tfjsLoss };
+}
+
+interface ForwardResult {
+  B: number;
+  T: number;
+  /** null when onnxruntime-web did not load (nothing to compare with). */
+  oursMs: number | null;
+  ortMs: number | null;
+  ortEp: 'webgpu' | 'wasm' | null;
+  ortError?: string;
+  maxLogitDiff: number | null;
+  speedupVsOnnxruntime: number | null;
+}
+
+/**
+ * Dawn for Node's queue.writeBuffer refuses data in a SharedArrayBuffer (browsers take it), and
+ * onnxruntime-web's WebGPU EP uploads straight from its wasm memory, which is shared: such data is
+ * copied into an ordinary buffer first. Only the benchmark installs this, before loading onnxruntime.
+ */
+function letDawnWriteSharedMemory(): void {
+  const proto = (globalThis as unknown as { GPUQueue: { prototype: GPUQueue } }).GPUQueue.prototype;
+  const write = proto.writeBuffer;
+  proto.writeBuffer = function (this: GPUQueue, buffer: GPUBuffer, offset: number, data: BufferSource | SharedArrayBuffer, dataOffset = 0, size?: number): undefined {
+    if (data instanceof SharedArrayBuffer) {
+      const bytes = new Uint8Array(data, dataOffset, size ?? data.byteLength - dataOffset).slice();
+      return write.call(this, buffer, offset, bytes, 0, bytes.length);
+    }
+    if (ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer) {
+      const unit = 'BYTES_PER_ELEMENT' in data ? (data as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
+      const count = size ?? data.byteLength / unit - dataOffset;
+      const bytes = new Uint8Array(data.buffer, data.byteOffset + dataOffset * unit, count * unit).slice();
+      return write.call(this, buffer, offset, bytes, 0, bytes.length);
+    }
+    return write.call(this, buffer, offset, data as BufferSource, dataOffset, size);
+  } as GPUQueue['writeBuffer'];
+}
+
+/**
+ * onnxruntime-web's browser bundle (wasm + the WebGPU EP, the build the app and the browser benchmark
+ * use; the package's Node entry has no WebGPU EP), found in the nearest node_modules above this file
+ * (the repository's, or .device/'s on a device machine). Single-threaded, as in the app.
+ */
+async function loadOrt(): Promise<OrtModule> {
+  const rel = 'node_modules/onnxruntime-web/dist/ort.bundle.min.mjs';
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, rel))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`onnxruntime-web not found (${rel} above ${fileURLToPath(import.meta.url)})`);
+    dir = up;
+  }
+  letDawnWriteSharedMemory();
+  const ort = (await import(pathToFileURL(join(dir, rel)).href)) as OrtModule;
+  ort.env.wasm.numThreads = 1;
+  ort.env.logLevel = 'error';
+  return ort;
+}
+
+/** The peers benchmark's (a) on Dawn: our forward pass vs onnxruntime-web's (WebGPU EP over the same Dawn instance, else wasm). */
+async function forwardPass(be: import('../src/engine/gpu/backend').WebGpuBackend, preset: PresetName, reps: number, wasmOnly: boolean): Promise<ForwardResult> {
+  const [B, T] = [4, 32];
+  const config = PRESETS[preset];
+  let ort: OrtModule;
+  try {
+    ort = await loadOrt();
+  } catch (e) {
+    const ortError = e instanceof Error ? e.message : String(e);
+    progress(`onnxruntime-web failed to load: ${ortError}`);
+    return { B, T, oursMs: null, ortMs: null, ortEp: null, ortError, maxLogitDiff: null, speedupVsOnnxruntime: null };
+  }
+  const ids = randomIds(new Rng('peers-forward'), B * T, config.vocabSize);
+  const cmp = await compareForwardPasses(be, ort, config, initParams(config, 'peers'), ids, B, T,
+    { warmup: 2, reps, afterFirst: async () => void (await tuneMatmuls(be)), log: progress, wasmOnly });
+  const oursMs = median(cmp.oursMs);
+  const ortMs = cmp.ortMs ? median(cmp.ortMs) : null;
+  return {
+    B, T, oursMs, ortMs, ortEp: cmp.ortEp, ...(cmp.ortError ? { ortError: cmp.ortError } : {}), maxLogitDiff: cmp.maxLogitDiff,
+    speedupVsOnnxruntime: ortMs === null ? null : ortMs / oursMs,
+  };
 }
 
 async function main(): Promise<void> {
@@ -76,8 +159,14 @@ async function main(): Promise<void> {
   if (!Number.isInteger(steps) || steps < 1) throw new Error('--steps takes a positive integer');
   const trainSteps = Number(flag('--train-steps') ?? 5);
   if (!Number.isInteger(trainSteps) || trainSteps < 0) throw new Error('--train-steps takes a whole number (0: no training step)');
+  const fwdReps = Number(flag('--fwd-reps') ?? 5);
+  if (!Number.isInteger(fwdReps) || fwdReps < 0) throw new Error('--fwd-reps takes a whole number (0: no forward pass)');
+  const ortEp = flag('--ort-ep') ?? 'webgpu';
+  if (ortEp !== 'webgpu' && ortEp !== 'wasm') throw new Error('--ort-ep takes webgpu (wasm where it fails) or wasm');
   const env = await dawnEnv();
   const be = env.gpu;
+  // The peers find WebGPU where a browser has it: Dawn's instance as navigator.gpu.
+  Object.defineProperty(globalThis, 'navigator', { value: { gpu: dawnInstance(), userAgent: 'node' }, configurable: true });
   const profileMode = flag('--profile');
   if (profileMode !== undefined) {
     // Our training or decoding step op by op on this adapter, as `npm run bench -- --peers --profile` does in Chromium.
@@ -108,6 +197,11 @@ async function main(): Promise<void> {
   if (trainSteps > 0) {
     progress(`training step: ours vs TensorFlow.js (WebGPU), ${preset}, B=4 T=32`);
     training = await trainingStep(be, preset, trainSteps);
+  }
+  let forward: ForwardResult | null = null;
+  if (fwdReps > 0) {
+    progress(`forward pass: ours vs onnxruntime-web, ${preset}, B=4 T=32`);
+    forward = await forwardPass(be, preset, fwdReps, ortEp === 'wasm');
   }
   const config = PRESETS[preset];
   const model = new Transformer(be, config, initParams(config, 'peers'));
@@ -148,12 +242,20 @@ async function main(): Promise<void> {
   if (argv.includes('--json')) {
     // The peers benchmark's key too (f32 weights and arithmetic, batch 64 over batch 1), where both were run.
     const b64 = lo === 1 && hi === 64 ? ratios.find((r) => r.weights === 'f32')?.ratio ?? null : null;
-    text = `${JSON.stringify({ adapter: env.adapter, features: env.features, preset, steps, training, speedupVsTfjs: training?.speedupVsTfjs ?? null, decodeBatch64OverBatch1: b64, rows, largestOverSmallest: ratios })}\n`;
+    text = `${JSON.stringify({
+      adapter: env.adapter, features: env.features, preset, steps, forward, training,
+      speedupVsOnnxruntime: forward?.speedupVsOnnxruntime ?? null, speedupVsTfjs: training?.speedupVsTfjs ?? null, decodeBatch64OverBatch1: b64, rows, largestOverSmallest: ratios,
+    })}\n`;
   } else {
     const base = (B: number) => rows.find((r) => r.B === B && r.weights === 'f32')?.stepMs ?? NaN;
     text = [
       `Adapter (Dawn for Node): ${env.adapter}`,
       `Features: ${env.features.join(', ')}`,
+      ...(forward ? [
+        `Forward pass (B=${forward.B} T=${forward.T}, medians of ${fwdReps}): ours ${forward.oursMs?.toFixed(1) ?? '-'} ms, onnxruntime-web ${forward.ortMs === null ? `n/a (${forward.ortError ?? 'failed'})` : `${forward.ortMs.toFixed(1)} ms (${forward.ortEp} EP)`}; speedup ${forward.speedupVsOnnxruntime === null ? 'n/a' : `${forward.speedupVsOnnxruntime.toFixed(2)}x`}`,
+        ...(forward.maxLogitDiff === null ? [] : [`  the same model on both sides: max |our logit - onnxruntime's| ${forward.maxLogitDiff.toExponential(2)}`]),
+        ...(forward.ortError && forward.ortMs !== null ? [`  onnxruntime-web note: ${forward.ortError}`] : []),
+      ] : []),
       ...(training ? [
         `Training step (B=${training.B} T=${training.T}, medians of ${trainSteps}): ours ${training.oursMs.toFixed(1)} ms, TensorFlow.js ${training.tfjsMs === null ? `n/a (${training.tfjsError ?? 'failed'})` : `${training.tfjsMs.toFixed(1)} ms`}; speedup ${training.speedupVsTfjs === null ? 'n/a' : `${training.speedupVsTfjs.toFixed(2)}x`}`,
         `  losses, ours / TensorFlow.js: ${training.oursLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')} / ${training.tfjsLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')}`,

@@ -17,11 +17,8 @@
  * implementations must compute the same model (losses, logits) before their times mean anything.
  * Progress goes to console.log with a "[peers]" prefix. Not a test of speed: nothing is asserted.
  */
-import type * as Ort from 'onnxruntime-web';
 import { ort } from '../src/onnx/ortBrowser';
 import { exportOnnx } from '../src/onnx/export';
-import { createPolicySession } from '../src/onnx/session';
-import type { Tensor } from '../src/engine/backend';
 import { acquireGpu, adapterLine, type AdapterSummary } from '../src/engine/gpu/context';
 import { WebGpuBackend } from '../src/engine/gpu/backend';
 import { median } from '../src/engine/gpu/timing';
@@ -33,6 +30,7 @@ import { tuneMatmuls, type MatmulTuneRow } from '../src/engine/ops/matmul';
 import { policyUpdate, responseSample, UPDATE_DEFAULTS, type TrainSample } from '../src/rl/update';
 import { TfjsTransformer, tfjsWebGpu, type AdamWSettings } from './peers-tfjs';
 import { ADAMW, compareTrainingSteps, errText, OurTrainer, randomBatch, randomIds } from './peers-ours';
+import { compareForwardPasses, ortIds, ortSession } from './peers-ort';
 import { profileStep, type ProfileResult } from './peers-profile';
 
 export interface PeersOptions {
@@ -80,7 +78,7 @@ export interface PeersResult {
   model: { preset: PresetName; config: ModelConfig; parameters: number };
   options: PeersOptions;
   /** (a) */
-  forward: { B: number; T: number; ours: Timing; ort: Timing | null; ortEp: 'webgpu' | 'wasm' | null; ortWasmThreads: number | null; ortError?: string } | null;
+  forward: { B: number; T: number; ours: Timing; ort: Timing | null; ortEp: 'webgpu' | 'wasm' | null; ortWasmThreads: number | null; maxLogitDiff: number | null; ortError?: string } | null;
   /** (b) */
   training: { B: number; T: number; ours: Timing; tfjs: Timing | null; tfjsBackend: string | null; tfjsError?: string; oursLoss: number[]; tfjsLoss: number[] };
   /** (c) ms per decoding step (forward of one new token per sequence + logits readback) and tokens/s. */
@@ -141,52 +139,12 @@ function timeCandidateOrder(rows: Float32Array[]): PeersResult['hostOrder'] {
   return { rows: rows.length, V: rows[0]?.length ?? 0, comparatorMs: median(a), keysMs: median(b) };
 }
 
-// ---- onnxruntime-web ---------------------------------------------------------------------------------
-
-/**
- * A session on the WebGPU EP if it works on this adapter (created and one run succeeds), else on
- * wasm (single-threaded: src/onnx/ortBrowser.ts serves ORT from our origin, not isolated).
- */
-async function ortSession(model: Uint8Array, probe: Record<string, Ort.Tensor>): Promise<{ session: Ort.InferenceSession; ep: 'webgpu' | 'wasm'; webgpuError?: string }> {
-  let webgpuError: string | undefined;
-  try {
-    const s = await createPolicySession(ort, model, ['webgpu']);
-    try {
-      await s.session.run(probe);
-      return { session: s.session, ep: 'webgpu' };
-    } catch (e) {
-      await s.session.release();
-      throw e;
-    }
-  } catch (e) {
-    webgpuError = errText(e);
-    log(`onnxruntime-web: the WebGPU EP did not run here (${webgpuError}); using wasm`);
-  }
-  const s = await createPolicySession(ort, model, ['wasm']);
-  return { session: s.session, ep: 'wasm', webgpuError };
-}
-
-function ortIds(ids: Int32Array, B: number, T: number): Ort.Tensor {
-  return new ort.Tensor('int64', BigInt64Array.from(ids, (v) => BigInt(v)), [B, T]);
-}
-
 // ---- shared ---------------------------------------------------------------------------------------
 
 async function engine(): Promise<{ be: WebGpuBackend; summary: AdapterSummary }> {
   const acq = await acquireGpu();
   if (!acq.ok) throw new Error(`no WebGPU adapter: ${acq.failure.kind}: ${acq.failure.message}`);
   return { be: new WebGpuBackend(acq.ctx), summary: acq.ctx.summary };
-}
-
-async function timeReps(reps: number, warmup: number, fn: () => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const out: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
 }
 
 // ---- the benchmark -------------------------------------------------------------------------------------
@@ -225,60 +183,13 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
   };
 
   // (a) forward: ours vs onnxruntime-web on the exported model (same weights), alternating.
-  let forward: PeersResult['forward'] = null;
-  {
-    log(`forward: B=${o.fwdB} T=${o.fwdT}`);
-    const model = new Transformer(be, config, weights);
-    const ids = randomIds(rng, o.fwdB * o.fwdT, V);
-    const idsT = be.fromArray(ids, [ids.length]);
-    const oursFwd = async (): Promise<void> => {
-      const { logits } = model.forward(idsT, o.fwdB, o.fwdT);
-      await be.read(logits);
-    };
-    let ortRun: (() => Promise<void>) | null = null;
-    let ortEp: 'webgpu' | 'wasm' | null = null;
-    let ortError: string | undefined;
-    let session: Ort.InferenceSession | null = null;
-    try {
-      const feeds = { input_ids: ortIds(ids, o.fwdB, o.fwdT) };
-      const s = await ortSession(exportOnnx({ config, weights }), feeds);
-      session = s.session;
-      ortEp = s.ep;
-      if (s.webgpuError) ortError = `WebGPU EP: ${s.webgpuError}`;
-      ortRun = async () => {
-        const out = await s.session.run(feeds);
-        for (const t of Object.values(out)) t.dispose();
-      };
-    } catch (e) {
-      ortError = errText(e);
-      log(`onnxruntime-web failed: ${ortError}`);
-    }
-    const oursS: number[] = [];
-    const ortS: number[] = [];
-    for (let i = 0; i < o.warmup + o.fwdReps; i++) {
-      let s = performance.now();
-      await oursFwd();
-      const a = performance.now() - s;
-      if (i === 0) await tune('forward');
-      let b = NaN;
-      if (ortRun) {
-        s = performance.now();
-        await ortRun();
-        b = performance.now() - s;
-      }
-      log(`  rep ${i + 1}${i < o.warmup ? ' (warm-up)' : ''}: ours ${a.toFixed(1)} ms, onnxruntime ${b.toFixed(1)} ms`);
-      if (i >= o.warmup) {
-        oursS.push(a);
-        if (Number.isFinite(b)) ortS.push(b);
-      }
-    }
-    await session?.release();
-    be.release(idsT);
-    forward = {
-      B: o.fwdB, T: o.fwdT, ours: timing(oursS), ort: ortS.length > 0 ? timing(ortS) : null, ortEp,
-      ortWasmThreads: ortRun ? Number(ort.env.wasm.numThreads ?? 1) : null, ...(ortError ? { ortError } : {}),
-    };
-  }
+  log(`forward: B=${o.fwdB} T=${o.fwdT}`);
+  const fwd = await compareForwardPasses(be, ort, config, weights, randomIds(rng, o.fwdB * o.fwdT, V), o.fwdB, o.fwdT,
+    { warmup: o.warmup, reps: o.fwdReps, afterFirst: () => tune('forward'), log });
+  const forward: PeersResult['forward'] = {
+    B: o.fwdB, T: o.fwdT, ours: timing(fwd.oursMs), ort: fwd.ortMs ? timing(fwd.ortMs) : null, ortEp: fwd.ortEp,
+    ortWasmThreads: fwd.ortEp ? Number(ort.env.wasm.numThreads ?? 1) : null, maxLogitDiff: fwd.maxLogitDiff, ...(fwd.ortError ? { ortError: fwd.ortError } : {}),
+  };
 
   // (c) batched decoding with the KV cache, as the RL rollouts do.
   const decode: PeersResult['decode'] = [];
@@ -418,8 +329,8 @@ async function check(): Promise<CheckResult> {
   let ortError: string | undefined;
   try {
     const ids = randomIds(rng, B * T, config.vocabSize);
-    const feeds = { input_ids: ortIds(ids, B, T) };
-    const s = await ortSession(exportOnnx({ config, weights }), feeds);
+    const feeds = { input_ids: ortIds(ort, ids, B, T) };
+    const s = await ortSession(ort, exportOnnx({ config, weights }), feeds, log);
     ortEp = s.ep;
     const out = await s.session.run(feeds);
     const theirs = out.logits.data as Float32Array;

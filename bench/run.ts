@@ -87,6 +87,7 @@ function peersTable(r: PeersResult): string {
   const tpeer = t.tfjs ? `${ms(t.tfjs.medianMs)} (TensorFlow.js ${t.tfjsBackend})` : `n/a (${t.tfjsError ?? 'failed'})`;
   out.push(`| (b) training step vs TensorFlow.js | B=${t.B} T=${t.T} | ${ms(t.ours.medianMs)} | ${tpeer} | ${speedup(r.speedupVsTfjs)} |`);
   if (f?.ortError && f.ort) out.push('', `onnxruntime-web note: ${f.ortError}`);
+  if (f?.maxLogitDiff != null) out.push('', `(a) the same model on both sides: max |our logit − onnxruntime's| ${f.maxLogitDiff.toExponential(2)}`);
   out.push('', '(c) batched decoding with the KV cache (one new token per sequence; forward + logits readback):', '',
     '| batch | KV cache | weights | arithmetic | ms / step | tokens / s | step / batch-1 step | host sampling ms |', '|---:|---|---|---|---:|---:|---:|---:|');
   const d1 = r.decode.find((d) => d.B === 1 && d.cache === 'f32' && d.weights === 'f32');

@@ -2,7 +2,8 @@
 # Packs what `bench/device/run.sh` needs on a machine that can fetch nothing (the device machines
 # lent to some sessions: an NVIDIA GPU, no Node, no npm registry) into .device/ (ignored by git,
 # about 40 MB): a Node binary (xz), the Dawn for Node addon for linux-x64, the Dawn benchmark (training step vs TensorFlow.js,
-# decoding) bundled into one file, and Debian's Vulkan loader. Run it here (after npm ci), then on the device:
+# forward pass vs onnxruntime-web, decoding) bundled into one file, onnxruntime-web's browser bundle and wasm, and
+# Debian's Vulkan loader. Run it here (after npm ci), then on the device:
 #   run(command="bash bench/device/run.sh", carry=[".device"], timeout_s=420)
 # and read $OUT/dawn-*.json. Nothing here is a test.
 set -euo pipefail
@@ -13,6 +14,11 @@ node bench/dawn-bundle.mjs .device/dawn-bench.mjs
 echo "== the webgpu package (linux-x64 addon only)"
 cp node_modules/webgpu/package.json node_modules/webgpu/index.js .device/node_modules/webgpu/
 xz -T2 -3 -c node_modules/webgpu/dist/linux-x64/dawn.node > .device/node_modules/webgpu/dist/linux-x64/dawn.node.xz
+echo "== onnxruntime-web's browser bundle, its JSEP glue and wasm (xz), for the forward-pass comparison"
+ort=node_modules/onnxruntime-web/dist
+mkdir -p .device/$ort
+cp $ort/ort.bundle.min.mjs $ort/ort-wasm-simd-threaded.jsep.mjs .device/$ort/
+xz -T2 -6 -c $ort/ort-wasm-simd-threaded.jsep.wasm > .device/$ort/ort-wasm-simd-threaded.jsep.wasm.xz
 echo "== node $(node --version) (xz)"
 xz -T2 -3 -c "$(command -v node)" > .device/node.xz
 echo "== Debian's Vulkan loader (the device may have none; its NVIDIA driver brings the ICD)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On a device machine (see pack.sh): bench/dawn.ts on the real GPU through Dawn for Node and
-# Vulkan: the training step against TensorFlow.js, then decoding, micro at batch 1/8/32/64 and
+# Vulkan: the training step against TensorFlow.js, the forward pass against onnxruntime-web, then decoding, micro at batch 1/8/32/64 and
 # small at 1/8/64, f32 weights, half weights, and half weights with f16 arithmetic where the
 # adapter has shader-f16. Writes $OUT/dawn-micro.json,
 # $OUT/dawn-small.json and $OUT/log.txt (OUT defaults to ./device-out). Also runs here, on
@@ -18,12 +18,28 @@ fi
 for icd in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json; do
   if [ -e "$icd" ]; then export VK_DRIVER_FILES="$icd"; echo "== Vulkan ICD $icd"; break; fi
 done
+if [ -z "${VK_DRIVER_FILES:-}" ]; then
+  # No ICD manifest (a container given the driver's libraries but not its Vulkan manifest): write
+  # one for NVIDIA's Vulkan driver, which lives in libGLX_nvidia.so.0, when that library is here.
+  lib="$(ldconfig -p | grep -o '/[^ ]*libGLX_nvidia\.so\.0$' | head -1)"
+  [ -n "$lib" ] || lib="$(find / -xdev -name 'libGLX_nvidia.so.0' 2>/dev/null | head -1)"
+  if [ -n "$lib" ]; then
+    printf '{"file_format_version":"1.0.0","ICD":{"library_path":"%s","api_version":"1.3.0"}}\n' "$lib" > /tmp/nvidia_icd.json
+    export VK_DRIVER_FILES=/tmp/nvidia_icd.json
+    echo "== no Vulkan ICD manifest; wrote /tmp/nvidia_icd.json for $lib"
+  else
+    echo "== no NVIDIA Vulkan ICD found: manifests $(ls /usr/share/vulkan/icd.d /etc/vulkan/icd.d 2>/dev/null | tr '\n' ' ');" \
+      "NVIDIA libraries: $(ldconfig -p | grep -io 'lib[a-z_]*nvidia[a-z_-]*\.so[.0-9]*' | sort -u | tr '\n' ' ')"
+  fi
+fi
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 BIN=/tmp/device-bin
 mkdir -p "$BIN"
 xz -dc .device/node.xz > "$BIN/node" && chmod +x "$BIN/node"
 dawn=.device/node_modules/webgpu/dist/linux-x64/dawn.node
 [ -e "$dawn" ] || xz -dc "$dawn.xz" > "$dawn"
+ortwasm=.device/node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.jsep.wasm
+[ -e "$ortwasm" ] || xz -dc "$ortwasm.xz" > "$ortwasm"
 echo "== $("$BIN/node" --version)"
 status=0
 "$BIN/node" .device/dawn-bench.mjs --batches 1,8,32,64 --steps 12 --json > "$OUT/dawn-micro.json" || status=$?

@@ -387,6 +387,22 @@ function storeBlock(row0: string, col0: string, z: string, e: Epilogue, RM = 4, 
 }
 
 /**
+ * The opening both tiled kernels (f32 and f16 arithmetic) share: the two staged tiles (vec4s of
+ * `elem`), the thread's index t and tile origin, the batch offsets, and its 4×4 f32 accumulators.
+ */
+function tiledPrologue(elem: 'f32' | 'f16'): string {
+  return `var<workgroup> As: array<vec4<${elem}>, ${(TK * TILE) / 4}>;
+var<workgroup> Bs: array<vec4<${elem}>, ${(TK * TILE) / 4}>;
+@compute @workgroup_size(16, 16) fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+  let t = lid.y * 16u + lid.x;
+  let m0 = wid.y * ${TILE}u;
+  let n0 = wid.x * ${TILE}u;
+  let ao = wid.z * P.strideA;
+  let bo = wid.z * P.strideB;
+  var acc: array<vec4<f32>, 4>; // acc[i][j] = C[m0 + 4*lid.y + i, n0 + 4*lid.x + j]`;
+}
+
+/**
  * Version 2: register-tiled. Shared tiles hold op(A)ᵀ and op(B) as rows of K:
  *   As[k * 16 + i] = op(A)[m0 + 4i .. 4i+3, k0 + k],  Bs[k * 16 + j] = op(B)[k0 + k, n0 + 4j .. 4j+3]
  * so the inner loop is two vec4 reads and four vec4 FMAs into a 4×4 block per thread. Each of the
@@ -414,15 +430,7 @@ function tiledKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: bool
 @group(0) @binding(2) var<storage, read> a: ${arr(vecA)};
 ${bDecl(vecB, half)}
 ${epilogueDecls(e)}
-var<workgroup> As: array<vec4<f32>, ${(TK * TILE) / 4}>;
-var<workgroup> Bs: array<vec4<f32>, ${(TK * TILE) / 4}>;
-@compute @workgroup_size(16, 16) fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-  let t = lid.y * 16u + lid.x;
-  let m0 = wid.y * ${TILE}u;
-  let n0 = wid.x * ${TILE}u;
-  let ao = wid.z * P.strideA;
-  let bo = wid.z * P.strideB;
-  var acc: array<vec4<f32>, 4>; // acc[i][j] = C[m0 + 4*lid.y + i, n0 + 4*lid.x + j]
+${tiledPrologue('f32')}
   for (var k0 = 0u; k0 < P.K; k0 += ${TK}u) {
     { ${loadA} }
     { ${loadB} }
@@ -756,15 +764,7 @@ function f16TiledKernel(transB: boolean, vecA: boolean, vecB: boolean, e: Epilog
 ${PARAMS}
 ${f16Decls(transB, vecA, vecB, byRows ? 'row' : 'col')}
 ${epilogueDecls(e)}
-var<workgroup> As: array<vec4<f16>, ${(TK * TILE) / 4}>;
-var<workgroup> Bs: array<vec4<f16>, ${(TK * TILE) / 4}>;
-@compute @workgroup_size(16, 16) fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-  let t = lid.y * 16u + lid.x;
-  let m0 = wid.y * ${TILE}u;
-  let n0 = wid.x * ${TILE}u;
-  let ao = wid.z * P.strideA;
-  let bo = wid.z * P.strideB;
-  var acc: array<vec4<f32>, 4>; // acc[i][j] = C[m0 + 4*lid.y + i, n0 + 4*lid.x + j]
+${tiledPrologue('f16')}
   for (var k0 = 0u; k0 < P.K; k0 += ${TK}u) {
     { let r = t / 4u; let q = t % 4u; var v = vec4<f16>(0.0);
     if (k0 + 4u * q < P.K) { v = a4h(ao, min(m0 + r, P.M - 1u), k0 + 4u * q); }
