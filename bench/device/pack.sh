@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Packs what `bench/device/run.sh` needs on a machine that can fetch nothing (the device machines
 # lent to some sessions: an NVIDIA GPU, no Node, no npm registry) into .device/ (ignored by git,
-# about 40 MB): a Node binary (xz), the Dawn for Node addon for linux-x64, the Dawn benchmark (training step vs TensorFlow.js,
-# forward pass vs onnxruntime-web, decoding) bundled into one file, onnxruntime-web's browser bundle and wasm, and
+# about 40 MB): a Node binary (xz), the Dawn for Node addon for linux-x64, the GPU kernel tests and the Dawn benchmark
+# (training step vs TensorFlow.js, forward pass vs onnxruntime-web, decoding) each bundled into one file, onnxruntime-web's browser bundle and wasm, and
 # Debian's Vulkan loader. Run it here (after npm ci), then on the device:
 #   run(command="bash bench/device/run.sh", carry=[".device"], timeout_s=420)
 # and read $OUT/dawn-*.json. Nothing here is a test.
@@ -11,6 +11,8 @@ cd "$(dirname "$0")/../.."
 rm -rf .device && mkdir -p .device/node_modules/webgpu/dist/linux-x64 .device/gl
 echo "== bundling bench/dawn.ts"
 node bench/dawn-bundle.mjs .device/dawn-bench.mjs
+echo "== bundling bench/device/gpu-tests.ts (every GPU kernel test, without vitest)"
+node bench/dawn-bundle.mjs .device/gpu-tests.mjs bench/device/gpu-tests.ts
 echo "== the webgpu package (linux-x64 addon only)"
 cp node_modules/webgpu/package.json node_modules/webgpu/index.js .device/node_modules/webgpu/
 xz -T2 -3 -c node_modules/webgpu/dist/linux-x64/dawn.node > .device/node_modules/webgpu/dist/linux-x64/dawn.node.xz

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# On a device machine (see pack.sh): bench/dawn.ts on the real GPU through Dawn for Node and
-# Vulkan: the training step against TensorFlow.js, the forward pass against onnxruntime-web, then decoding, micro at batch 1/8/32/64 and
+# On a device machine (see pack.sh): every GPU kernel test ($OUT/gpu-tests.txt), then bench/dawn.ts
+# on the real GPU through Dawn for Node and Vulkan: the training step against TensorFlow.js, the forward pass against onnxruntime-web, then decoding, micro at batch 1/8/32/64 and
 # small at 1/8/64, f32 weights, half weights, and half weights with f16 arithmetic where the
 # adapter has shader-f16. Writes $OUT/dawn-micro.json,
 # $OUT/dawn-small.json and $OUT/log.txt (OUT defaults to ./device-out). Also runs here, on
@@ -42,6 +42,11 @@ ortwasm=.device/node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.jsep.wa
 [ -e "$ortwasm" ] || xz -dc "$ortwasm.xz" > "$ortwasm"
 echo "== $("$BIN/node" --version)"
 status=0
+# First every GPU kernel test against its CPU reference: a real GPU's compiler may round, contract or
+# order differently from the software adapters CI has (one line a test, then a JSON summary).
+"$BIN/node" .device/gpu-tests.mjs > "$OUT/gpu-tests.txt" || status=$?
+grep -v '^{' "$OUT/gpu-tests.txt" | grep -v '^ok ' || true
+echo "== GPU tests: $(grep -c '^ok ' "$OUT/gpu-tests.txt") ok, $(grep -c '^FAIL' "$OUT/gpu-tests.txt") failed"
 "$BIN/node" .device/dawn-bench.mjs --batches 1,8,32,64 --steps 12 --json > "$OUT/dawn-micro.json" || status=$?
 "$BIN/node" .device/dawn-bench.mjs --preset small --batches 1,8,64 --steps 8 --json > "$OUT/dawn-small.json" || status=$?
 cat "$OUT"/dawn-*.json
