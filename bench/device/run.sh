@@ -2,8 +2,9 @@
 # On a device machine (see pack.sh): every GPU kernel test ($OUT/gpu-tests.txt), then bench/dawn.ts
 # on the real GPU through Dawn for Node and Vulkan: the training step against TensorFlow.js, the forward pass against onnxruntime-web, then decoding, micro at batch 1/8/32/64 and
 # small at 1/8/64, f32 weights, half weights, and half weights with f16 arithmetic where the
-# adapter has shader-f16. Writes $OUT/dawn-micro.json,
-# $OUT/dawn-small.json and $OUT/log.txt (OUT defaults to ./device-out). Also runs here, on
+# adapter has shader-f16; last, op-by-op profiles of a training step (micro, small) and a batch-64
+# decoding step. Writes $OUT/gpu-tests.txt, $OUT/dawn-micro.json, $OUT/dawn-small.json,
+# $OUT/profile-*.txt and $OUT/log.txt (OUT defaults to ./device-out). Also runs here, on
 # lavapipe, as a check of the pack.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -50,4 +51,9 @@ echo "== GPU tests: $(grep -c '^ok ' "$OUT/gpu-tests.txt") ok, $(grep -c '^FAIL'
 "$BIN/node" .device/dawn-bench.mjs --batches 1,8,32,64 --steps 12 --json > "$OUT/dawn-micro.json" || status=$?
 "$BIN/node" .device/dawn-bench.mjs --preset small --batches 1,8,64 --steps 8 --json > "$OUT/dawn-small.json" || status=$?
 cat "$OUT"/dawn-*.json
+# Where a step's time goes on this GPU, op by op (each op replayed alone: submission included).
+"$BIN/node" .device/dawn-bench.mjs --profile train > "$OUT/profile-train-micro.txt" || status=$?
+"$BIN/node" .device/dawn-bench.mjs --profile train --preset small > "$OUT/profile-train-small.txt" || status=$?
+"$BIN/node" .device/dawn-bench.mjs --profile decode --batch 64 > "$OUT/profile-decode-micro-b64.txt" || status=$?
+head -n 12 "$OUT"/profile-*.txt
 exit $status
