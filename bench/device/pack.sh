@@ -4,7 +4,7 @@
 # about 40 MB): a Node binary (xz), the Dawn for Node addon for linux-x64, the GPU kernel tests and the Dawn benchmark
 # (training step vs TensorFlow.js, forward pass vs onnxruntime-web, decoding) each bundled into one file, onnxruntime-web's browser bundle and wasm, and
 # Debian's Vulkan loader. Run it here (after npm ci), then on the device:
-#   run(command="bash bench/device/run.sh", carry=[".device"], timeout_s=420)
+#   run(command="bash bench/device/run.sh", carry=[".device"], timeout_s=480)
 # and read $OUT/dawn-*.json. Nothing here is a test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
