@@ -2,7 +2,7 @@
  * Our side of the peers benchmark's training step (b), and the batches both sides train on: used in
  * the browser by bench/peers.ts and in Node (Dawn) by bench/dawn.ts.
  */
-import type { Tensor } from '../src/engine/backend';
+import { queueSftStep, sftBuffers, type SftBuffers } from '../src/engine/model/sft';
 import type { Transformer } from '../src/engine/model/transformer';
 import type { Rng } from '../src/engine/rng';
 import type { AdamWSettings, TfjsTransformer } from './peers-tfjs';
@@ -10,62 +10,46 @@ import type { AdamWSettings, TfjsTransformer } from './peers-tfjs';
 /** The training settings both sides use (SFT_DEFAULTS' optimiser, a fixed lr). */
 export const ADAMW: AdamWSettings = { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01, maxGradNorm: 1 };
 
-/** Our training step exactly as SftTrainer.trainStep runs it, on a fixed batch (every target scored). */
+/** Our training step as SftTrainer.trainStep runs it (queueSftStep), on a fixed batch (every target scored). */
 export class OurTrainer {
-  private readonly ids: Tensor;
-  private readonly targets: Tensor;
-  private readonly losses: Tensor;
-  private readonly dLosses: Tensor;
-  private readonly dLogits: Tensor;
-  private readonly norm: Tensor;
+  private readonly b: SftBuffers;
   private step = 0;
   /** The pre-clip gradient norm of the last step (read back only when asked). */
   readNorm(): Promise<number> {
-    return this.model.be.read(this.norm).then((x) => x[0]);
+    return this.model.be.read(this.b.norm).then((x) => x[0]);
   }
 
   constructor(readonly model: Transformer, readonly B: number, readonly T: number, ids: Int32Array, targets: Int32Array) {
     const be = model.be;
     const N = B * T;
-    this.ids = be.fromArray(ids, [N]);
-    this.targets = be.fromArray(targets, [N]);
-    this.losses = be.zeros([N]);
-    this.dLosses = be.fromArray(new Float32Array(N).fill(1 / N), [N]);
-    this.dLogits = be.zeros([N, model.config.vocabSize]);
-    this.norm = be.zeros([1]);
+    this.b = sftBuffers(be, N, model.config.vocabSize);
+    be.write(this.b.ids, ids);
+    be.write(this.b.targets, targets);
+    be.write(this.b.dLosses, new Float32Array(N).fill(1 / N));
   }
 
   private async meanLoss(): Promise<number> {
-    const l = await this.model.be.read(this.losses);
+    const l = await this.model.be.read(this.b.losses);
     let s = 0;
     for (let i = 0; i < l.length; i++) s += l[i];
     return s / l.length;
   }
 
   async lossValue(): Promise<number> {
-    const { logits } = this.model.forward(this.ids, this.B, this.T);
-    this.model.be.crossEntropy(this.losses, logits, this.targets);
+    const { logits } = this.model.forward(this.b.ids, this.B, this.T);
+    this.model.be.crossEntropy(this.b.losses, logits, this.b.targets);
     return this.meanLoss();
   }
 
   /** Forward, CE, backward, clip, AdamW; returns the step's loss (before the update). */
   async trainStep(o: AdamWSettings): Promise<number> {
-    const { model } = this;
-    const be = model.be;
-    const { logits } = model.forward(this.ids, this.B, this.T);
-    be.crossEntropy(this.losses, logits, this.targets);
-    model.zeroGrads();
-    be.fill(this.dLogits, 0);
-    be.crossEntropyBackward(this.dLogits, logits, this.targets, this.dLosses);
-    model.backward(this.ids, this.dLogits, null);
-    be.clipGradNorm(this.norm, model.grads, o.maxGradNorm);
     this.step++;
-    model.optimizerStep({ lr: o.lr, beta1: o.beta1, beta2: o.beta2, eps: o.eps, weightDecay: o.weightDecay, step: this.step }, [this.norm, this.losses]);
+    queueSftStep(this.model, this.b, this.B, this.T, o.maxGradNorm, { lr: o.lr, beta1: o.beta1, beta2: o.beta2, eps: o.eps, weightDecay: o.weightDecay, step: this.step });
     return this.meanLoss();
   }
 
   release(): void {
-    for (const t of [this.ids, this.targets, this.losses, this.dLosses, this.dLogits, this.norm]) this.model.be.release(t);
+    for (const t of Object.values(this.b)) this.model.be.release(t);
   }
 }
 

@@ -12,6 +12,7 @@ import type { WebGpuBackend } from '../src/engine/gpu/backend';
 import { median } from '../src/engine/gpu/timing';
 import { PRESETS, type PresetName } from '../src/engine/model/config';
 import { KvSession } from '../src/engine/model/sampler';
+import { queueSftStep, sftBuffers } from '../src/engine/model/sft';
 import { tuneMatmuls } from '../src/engine/ops/matmul';
 import { initParams, Transformer } from '../src/engine/model/transformer';
 import { Rng } from '../src/engine/rng';
@@ -107,24 +108,16 @@ export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decod
   const ids = (n: number) => Int32Array.from({ length: n }, () => rng.int(0, V - 1));
   let step: () => Promise<void>;
   if (o.mode === 'train') {
+    // The lab's supervised step (queueSftStep: forward, CE, backward, clip, guarded AdamW), loss read back.
     const N = o.B * o.T;
-    const idsT = be.fromArray(ids(N), [N]);
-    const targets = be.fromArray(ids(N), [N]);
-    const losses = be.zeros([N]);
-    const dLosses = be.fromArray(new Float32Array(N).fill(1 / N), [N]);
-    const dLogits = be.zeros([N, V]);
-    const norm = be.zeros([1]);
+    const b = sftBuffers(be, N, V);
+    be.write(b.ids, ids(N));
+    be.write(b.targets, ids(N));
+    be.write(b.dLosses, new Float32Array(N).fill(1 / N));
     let t = 0;
     step = async () => {
-      const { logits } = model.forward(idsT, o.B, o.T);
-      proxy.crossEntropy(losses, logits, targets);
-      model.zeroGrads();
-      proxy.fill(dLogits, 0);
-      proxy.crossEntropyBackward(dLogits, logits, targets, dLosses);
-      model.backward(idsT, dLogits, null);
-      proxy.clipGradNorm(norm, model.grads, 1);
-      proxy.adamw(model.params, model.grads, model.adamM, model.adamV, { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01, step: ++t });
-      await be.read(losses);
+      queueSftStep(model, b, o.B, o.T, 1, { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01, step: ++t });
+      await be.read(b.losses);
     };
   } else {
     // Decoding: a session of B sequences with T tokens already cached, one new token each per step.

@@ -72,9 +72,9 @@ export interface MatmulOptions {
    * to right, the runs added into an f32 sum in k order; the epilogue stays f32. A device may fuse
    * the multiply-adds of a run (FMA), so the result is held to the CPU backend's (which rounds each
    * product and each add to half, left to right) by an error bound, not bit for bit. A product
-   * beyond ±65504 overflows to ±Infinity. Kernels: naive, rows, regs, regs8 (`auto`: rows for
-   * M ≤ 8, naive below one tile, else regs; never the timed choice, so the kernel, and with it the
-   * result, depends on the shape alone).
+   * beyond ±65504 overflows to ±Infinity. Every kernel has an f16 version, all giving the same
+   * bits, so `auto` chooses as for f32 (rows for M ≤ 8, naive below one tile, else the kernel
+   * `tuneMatmuls` timed fastest for the shape) without the choice moving a result.
    */
   math?: 'f32' | 'f16';
 }

@@ -218,10 +218,10 @@ export class Trainer {
     return { ...summariseRollouts(dialogues), rollouts: dialogues, seconds: (performance.now() - t0) / 1000 };
   }
 
-  /** The current policy as a checkpoint file (the warm start's tokenizer, provenance in meta). */
   /**
-   * The run's checkpoint; with `optimizer`, AdamW's state too (format version 2, three times the
-   * bytes), so that a run resumed from it goes on exactly as if it had not stopped.
+   * The current policy as a checkpoint file (the warm start's tokenizer, provenance in meta); with
+   * `optimizer`, AdamW's state too (format version 2, three times the bytes), so that a run resumed
+   * from it goes on exactly as if it had not stopped.
    */
   async checkpoint(extraMeta: Record<string, unknown> = {}, o: { optimizer?: boolean } = {}): Promise<Uint8Array> {
     const weights = await this.model.readParams();

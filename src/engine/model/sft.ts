@@ -6,7 +6,7 @@
  *
  * Shape legend: B dialogues per batch, T tokens per row, N = B·T, V vocab.
  */
-import type { Backend, Tensor } from '../backend';
+import type { AdamWOptions, Backend, Tensor } from '../backend';
 import { Rng } from '../rng';
 import type { Encoded } from './format';
 import type { Transformer } from './transformer';
@@ -72,17 +72,51 @@ export interface SftStepMetrics {
   tokens: number;
 }
 
+/** The device buffers of one supervised step over N = B·T tokens (ids and targets i32). */
+export interface SftBuffers {
+  ids: Tensor;
+  targets: Tensor;
+  /** Per-token cross-entropy (forward). */
+  losses: Tensor;
+  /** ∂L/∂loss per token: 1/count where scored, 0 elsewhere. */
+  dLosses: Tensor;
+  dLogits: Tensor;
+  /** The pre-clip gradient norm. */
+  norm: Tensor;
+}
+
+export function sftBuffers(be: Backend, N: number, vocabSize: number): SftBuffers {
+  return {
+    ids: be.zeros([N], 'i32'), targets: be.zeros([N], 'i32'), losses: be.zeros([N]), dLosses: be.zeros([N]),
+    dLogits: be.zeros([N, vocabSize]), norm: be.zeros([1]),
+  };
+}
+
+/**
+ * One supervised step queued on the device from the batch in `b`, nothing read back: forward,
+ * per-token cross-entropy into b.losses, backward of Σ dLosses·CE, the gradient clipped to
+ * `maxGradNorm` (its pre-clip norm into b.norm), AdamW, skipped on the device when the loss or the
+ * norm is not finite (the weights stay those of the last good step). SftTrainer's step, and the one
+ * the peers benchmark times and profiles.
+ */
+export function queueSftStep(model: Transformer, b: SftBuffers, B: number, T: number, maxGradNorm: number, adam: Omit<AdamWOptions, 'skipIf'>): void {
+  const be = model.be;
+  const { logits } = model.forward(b.ids, B, T);
+  be.crossEntropy(b.losses, logits, b.targets);
+  model.zeroGrads();
+  be.fill(b.dLogits, 0);
+  be.crossEntropyBackward(b.dLogits, logits, b.targets, b.dLosses);
+  model.backward(b.ids, b.dLogits, null);
+  be.clipGradNorm(b.norm, model.grads, maxGradNorm);
+  model.optimizerStep(adam, [b.norm, b.losses]);
+}
+
 /** Training state: the buffers of one batch shape, allocated once. */
 export class SftTrainer {
   private readonly rng: Rng;
   private order: number[] = [];
   private cursor = 0;
-  private readonly ids: Tensor;
-  private readonly targets: Tensor;
-  private readonly losses: Tensor;
-  private readonly dLosses: Tensor;
-  private readonly dLogits: Tensor;
-  private readonly norm: Tensor;
+  private readonly bufs: SftBuffers;
   step = 0;
 
   constructor(
@@ -95,12 +129,7 @@ export class SftTrainer {
     const be: Backend = model.be;
     const N = opts.batchSize * opts.seqLen;
     this.rng = new Rng(opts.seed).fork('sft-order');
-    this.ids = be.zeros([N], 'i32');
-    this.targets = be.zeros([N], 'i32');
-    this.losses = be.zeros([N]);
-    this.dLosses = be.zeros([N]);
-    this.dLogits = be.zeros([N, model.config.vocabSize]);
-    this.norm = be.zeros([1]);
+    this.bufs = sftBuffers(be, N, model.config.vocabSize);
   }
 
   /** The next batch in a seeded shuffle of the data (reshuffled each epoch). */
@@ -121,24 +150,18 @@ export class SftTrainer {
     const { model, opts } = this;
     const be = model.be;
     const { batchSize: B, seqLen: T } = opts;
+    const b = this.bufs;
     const batch = makeBatch(this.nextExamples(), T, opts.lossOn);
-    be.write(this.ids, batch.ids);
-    be.write(this.targets, batch.targets);
+    be.write(b.ids, batch.ids);
+    be.write(b.targets, batch.targets);
     const scale = batch.count > 0 ? 1 / batch.count : 0;
-    be.write(this.dLosses, Float32Array.from(batch.targets, (t) => (t < 0 ? 0 : scale)));
-    const { logits } = model.forward(this.ids, B, T);
-    be.crossEntropy(this.losses, logits, this.targets);
-    model.zeroGrads();
-    be.fill(this.dLogits, 0);
-    be.crossEntropyBackward(this.dLogits, logits, this.targets, this.dLosses);
-    model.backward(this.ids, this.dLogits, null);
-    be.clipGradNorm(this.norm, model.grads, opts.maxGradNorm);
+    be.write(b.dLosses, Float32Array.from(batch.targets, (t) => (t < 0 ? 0 : scale)));
     const lr = learningRate(this.step, opts);
     this.step++;
     // A non-finite loss or gradient norm skips the step on the device, so the weights stay those of
     // the last good step (the caller sees the non-finite loss it reads back).
-    model.optimizerStep({ lr, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: opts.weightDecay, step: this.step }, [this.norm, this.losses]);
-    const [losses, norm] = await Promise.all([be.read(this.losses), be.read(this.norm)]);
+    queueSftStep(model, b, B, T, opts.maxGradNorm, { lr, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: opts.weightDecay, step: this.step });
+    const [losses, norm] = await Promise.all([be.read(b.losses), be.read(b.norm)]);
     let sum = 0;
     for (let i = 0; i < losses.length; i++) if (batch.targets[i] >= 0) sum += losses[i];
     return { step: this.step, loss: batch.count > 0 ? sum / batch.count : 0, lr, gradNorm: norm[0], tokens: batch.count };
