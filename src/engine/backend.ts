@@ -217,8 +217,9 @@ export interface Backend {
   scale(t: Tensor, s: number): void;
   /**
    * out = x's values as IEEE halves packed two to a 32-bit word (element 2i in the low half), out an
-   * f32 tensor of x.size / 2 words (x.size even); values beyond ±65504 are clamped to it first.
-   * For `MatmulOptions.bHalf` (half copies of f32 master weights).
+   * f32 tensor of ⌈x.size / 2⌉ words (an odd size leaves the last word's high half 0); values beyond
+   * ±65504 are clamped to it first. For `MatmulOptions.bHalf` (half copies of f32 master weights)
+   * and the attention probabilities a training step saves in halves.
    */
   packHalf(out: Tensor, x: Tensor): void;
 
@@ -261,8 +262,12 @@ export interface Backend {
    * entries above the diagonal are 0). Scale 1/sqrt(C/H).
    */
   attention(out: Tensor, att: Tensor, qkv: Tensor, shape: AttentionShape): void;
-  /** dqkv (B, T, 3C) += from dOut (B, T, C), the saved qkv and att. */
-  attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, shape: AttentionShape): void;
+  /**
+   * dqkv (B, T, 3C) += from dOut (B, T, C), the saved qkv and att: att as the forward wrote it, or
+   * with `attHalf` its `packHalf` copy (⌈B·H·T·T / 2⌉ words; the backward then uses those rounded
+   * probabilities, for half the memory saved per layer).
+   */
+  attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, shape: AttentionShape, opts?: { attHalf?: boolean }): void;
 
   /**
    * Attention with a KV cache, for sampling. qkv (B, S, 3C) holds S new tokens per sequence; sequence

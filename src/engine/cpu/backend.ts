@@ -98,8 +98,8 @@ export class CpuBackend implements Backend {
   gelu(out: Tensor, x: Tensor): void { ops.geluOnCpu(this, out, x); }
   geluBackward(dx: Tensor, x: Tensor, dOut: Tensor): void { ops.geluBackwardOnCpu(this, dx, x, dOut); }
   attention(out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void { ops.attentionOnCpu(this, out, att, qkv, s); }
-  attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
-    ops.attentionBackwardOnCpu(this, dqkv, dOut, qkv, att, s);
+  attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape, opts?: { attHalf?: boolean }): void {
+    ops.attentionBackwardOnCpu(this, dqkv, dOut, qkv, att, s, opts);
   }
   attentionCached(out: Tensor, kCache: Tensor, vCache: Tensor, qkv: Tensor, start: Tensor, len: Tensor, s: CachedAttentionShape): void {
     ops.attentionCachedOnCpu(this, out, kCache, vCache, qkv, start, len, s);

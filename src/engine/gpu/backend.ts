@@ -305,8 +305,8 @@ export class WebGpuBackend implements Backend {
   gelu(out: Tensor, x: Tensor): void { ops.geluOnGpu(this, out, x); }
   geluBackward(dx: Tensor, x: Tensor, dOut: Tensor): void { ops.geluBackwardOnGpu(this, dx, x, dOut); }
   attention(out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void { ops.attentionOnGpu(this, out, att, qkv, s); }
-  attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
-    ops.attentionBackwardOnGpu(this, dqkv, dOut, qkv, att, s);
+  attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape, opts?: { attHalf?: boolean }): void {
+    ops.attentionBackwardOnGpu(this, dqkv, dOut, qkv, att, s, opts);
   }
   attentionCached(out: Tensor, kCache: Tensor, vCache: Tensor, qkv: Tensor, start: Tensor, len: Tensor, s: CachedAttentionShape): void {
     ops.attentionCachedOnGpu(this, out, kCache, vCache, qkv, start, len, s);

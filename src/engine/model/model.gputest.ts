@@ -14,7 +14,7 @@ import { PRESETS, type ModelConfig } from './config';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { generate, GREEDY, KvSession } from './sampler';
 import { Tokenizer } from './tokenizer';
-import { initParams, Transformer } from './transformer';
+import { initParams, Transformer, type TransformerOptions } from './transformer';
 
 const TINY: ModelConfig = { vocabSize: 37, contextLength: 12, channels: 16, layers: 2, heads: 4 };
 
@@ -23,9 +23,9 @@ const TINY: ModelConfig = { vocabSize: 37, contextLength: 12, channels: 16, laye
  * positions; target -1 is skipped) into the logits, `dValues` into the value head.
  */
 async function forwardBackward(be: Backend, cfg: ModelConfig, weights: Float32Array, B: number, T: number,
-  ids: Int32Array, targets: Int32Array, dValues: Float32Array): Promise<{ logits: Float32Array; values: Float32Array; grads: Float32Array }> {
+  ids: Int32Array, targets: Int32Array, dValues: Float32Array, opts: TransformerOptions = {}): Promise<{ logits: Float32Array; values: Float32Array; grads: Float32Array }> {
   const N = B * T;
-  const model = new Transformer(be, cfg, weights);
+  const model = new Transformer(be, cfg, weights, opts);
   const tIds = be.fromArray(ids, [N]);
   const { logits, values } = model.forward(tIds, B, T);
   const dLogits = be.zeros([N, cfg.vocabSize]);
@@ -105,13 +105,22 @@ export const modelGpuTests: GpuTest[] = [
       const dValues = Float32Array.from({ length: N }, () => rng.normal());
       const weights = initParams(TINY, 'model-gpu');
       for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.05;
-      const run = (be: Backend) => forwardBackward(be, TINY, weights, B, T, ids, targets, dValues);
+      const run = (be: Backend, opts: TransformerOptions = {}) => forwardBackward(be, TINY, weights, B, T, ids, targets, dValues, opts);
       const want = await run(env.cpu);
       const got = await run(env.gpu);
+      // Attention probabilities saved as packed halves: the forward keeps its bits; the backward
+      // reads the halves (each backend rounds its own probabilities, WGSL either way at a tie).
+      const half = { savedAttention: 'f16' } as const;
+      const wantHalf = await run(env.cpu, half);
+      const gotHalf = await run(env.gpu, half);
+      if (gotHalf.grads.every((g, i) => g === got.grads[i])) throw new Error('savedAttention f16 gave the f32 gradient exactly: are the halves read?');
       return [
         compare('logits', got.logits, want.logits),
         compare('values', got.values, want.values),
         compare('gradient arena', got.grads, want.grads, { abs: 1e-5, rel: 1e-3 }),
+        compare('savedAttention f16: logits = the f32 run\'s bits', gotHalf.logits, got.logits, { abs: 0, rel: 0 }),
+        compare('savedAttention f16: values = the f32 run\'s bits', gotHalf.values, got.values, { abs: 0, rel: 0 }),
+        compare('savedAttention f16: gradient arena vs cpu', gotHalf.grads, wantHalf.grads, { abs: 1e-5, rel: 1e-3 }),
       ];
     },
   },

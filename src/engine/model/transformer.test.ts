@@ -125,4 +125,30 @@ describe('transformer', () => {
     const rep = compare('grads', await be.read(part.grads), await be.read(full.grads));
     expect(rep.ok, rep.summary).toBe(true);
   });
+
+  it('savedAttention f16: the forward\'s bits unchanged, the gradient from half probabilities within 0.2% of f32\'s (norm)', async () => {
+    const [B, T] = [2, 7]; // 2·2·7·7 = 196 probabilities a layer
+    const rng = new Rng('half-att');
+    const ids = Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1));
+    const targets = Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1));
+    const w = Float32Array.from({ length: B * T }, () => rng.normal());
+    const weights = initParams(TINY, 'half-att');
+    for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.3; // sharp attention rows
+    const f32 = await lossAndGrads(new Transformer(new CpuBackend(), TINY, weights), ids, targets, w, B, T);
+    const f16 = await lossAndGrads(new Transformer(new CpuBackend(), TINY, weights, { savedAttention: 'f16' }), ids, targets, w, B, T);
+    expect(f16.loss).toBe(f32.loss);
+    // The rounding error (≤ 2^-11 relative per probability) against the gradient's size: its norm,
+    // and elementwise with an absolute floor for the tiny entries, where softmax's backward cancels.
+    const norm = (g: Float32Array) => Math.sqrt(g.reduce((a, x) => a + x * x, 0));
+    const rel = norm(f16.grads.map((g, i) => g - f32.grads[i])) / norm(f32.grads);
+    expect(rel).toBeLessThan(2e-3);
+    const rep = compare('f16-saved vs f32-saved gradient', f16.grads, f32.grads, { abs: 1e-3, rel: 1e-2 });
+    expect(rep.ok, rep.summary).toBe(true);
+    expect(f16.grads.some((g, i) => g !== f32.grads[i])).toBe(true); // the rounding reaches the gradient
+    // Twice: the same bits (one scratch shared by the layers, reused across steps).
+    const again = new Transformer(new CpuBackend(), TINY, weights, { savedAttention: 'f16' });
+    await lossAndGrads(again, ids, targets, w, B, T);
+    expect(Array.from((await lossAndGrads(again, ids, targets, w, B, T)).grads)).toEqual(Array.from(f16.grads));
+    expect(() => new Transformer(new CpuBackend(), TINY, weights, { savedAttention: 'bf16' as 'f16' })).toThrow(/savedAttention must be 'f32' or 'f16', got bf16/);
+  });
 });

@@ -8,6 +8,13 @@
  *   for each block:  x = x + proj(attn(LN1(x)));  x = x + mlp(LN2(x))
  *   h = LNf(x);  logits = h · wteᵀ;  values = h · value.w + value.b
  *
+ * Saved attention (TransformerOptions.savedAttention): a layer's attention probabilities, B·H·T²
+ * values, are the largest activation a training step keeps for backward (a third of small's at
+ * T = 512). 'f16' keeps them as packed halves: the forward computes them in f32 into one scratch
+ * shared by the layers and saves a `packHalf` copy per layer, so the forward's numbers (logits,
+ * values, losses) are the f32 ones bit for bit; the backward uses the rounded probabilities
+ * (relative error ≤ 2^-11 each), for half that memory.
+ *
  * Shape legend: B batch, T tokens, N = B·T rows, C channels, H heads, V vocab.
  * Not here: sampling with a KV cache (sampler.ts), losses (the trainer supplies dLogits, dValues).
  */
@@ -53,10 +60,16 @@ export function mlp(be: Backend, p: Record<string, Tensor>, l: number, out: Tens
   linear(be, out, fcGelu, p[`h${l}.mlp.proj.w`], p[`h${l}.mlp.proj.b`], residual, read);
 }
 
+/** How a training step saves what backward needs: see the file header. */
+export interface TransformerOptions {
+  /** The attention probabilities kept for backward: f32 (default) or packed halves (half the memory). */
+  savedAttention?: 'f32' | 'f16';
+}
+
 interface LayerActs {
   ln1: Tensor; ln1Mean: Tensor; ln1Rstd: Tensor; // (N, C), (N), (N)
   qkv: Tensor; // (N, 3C)
-  att: Tensor; // (B, H, T, T)
+  att: Tensor; // (B, H, T, T), or ⌈B·H·T·T / 2⌉ words of packed halves
   atty: Tensor; // (N, C) attention output, before the projection
   residMid: Tensor; // (N, C) after the attention residual
   ln2: Tensor; ln2Mean: Tensor; ln2Rstd: Tensor;
@@ -82,17 +95,18 @@ class Activations {
   readonly dQkv: Tensor; // (N, 3C)
   readonly dFc: Tensor; // (N, 4C)
 
-  constructor(be: Backend, c: ModelConfig, readonly B: number, readonly T: number) {
+  constructor(be: Backend, c: ModelConfig, readonly B: number, readonly T: number, halfAtt: boolean) {
     const N = B * T;
     const C = c.channels;
     const z = (shape: number[]) => be.zeros(shape);
+    const att = halfAtt ? [Math.ceil((B * c.heads * T * T) / 2)] : [B, c.heads, T, T];
     this.posIds = be.fromArray(Int32Array.from({ length: N }, (_, n) => n % T), [N]);
     this.resid0 = z([N, C]);
     this.tokEmb = z([N, C]);
     this.posEmb = z([N, C]);
     this.layers = Array.from({ length: c.layers }, () => ({
       ln1: z([N, C]), ln1Mean: z([N]), ln1Rstd: z([N]),
-      qkv: z([N, 3 * C]), att: z([B, c.heads, T, T]), atty: z([N, C]), residMid: z([N, C]),
+      qkv: z([N, 3 * C]), att: z(att), atty: z([N, C]), residMid: z([N, C]),
       ln2: z([N, C]), ln2Mean: z([N]), ln2Rstd: z([N]),
       fc: z([N, 4 * C]), fcGelu: z([N, 4 * C]), residOut: z([N, C]),
     }));
@@ -123,7 +137,12 @@ export class Transformer {
   private acts: Activations | null = null;
   private rowActs: { R: number; lnf: Tensor; logits: Tensor; values: Tensor; dLn: Tensor; rows: Tensor } | null = null;
 
-  constructor(readonly be: Backend, readonly config: ModelConfig, weights: Float32Array) {
+  /** The attention probabilities saved for backward: 'f32' or packed halves ('f16'). */
+  readonly savedAttention: 'f32' | 'f16';
+
+  constructor(readonly be: Backend, readonly config: ModelConfig, weights: Float32Array, opts: TransformerOptions = {}) {
+    this.savedAttention = opts.savedAttention ?? 'f32';
+    if (this.savedAttention !== 'f32' && this.savedAttention !== 'f16') throw new Error(`savedAttention must be 'f32' or 'f16', got ${String(this.savedAttention)}`);
     this.layout = paramLayout(config);
     if (weights.length !== this.layout.total) throw new Error(`weights have ${weights.length} values; this model needs ${this.layout.total}`);
     this.params = be.fromArray(weights, [this.layout.total]);
@@ -137,15 +156,15 @@ export class Transformer {
     }
   }
 
-  static create(be: Backend, config: ModelConfig, seed: number | string): Transformer {
-    return new Transformer(be, config, initParams(config, seed));
+  static create(be: Backend, config: ModelConfig, seed: number | string, opts: TransformerOptions = {}): Transformer {
+    return new Transformer(be, config, initParams(config, seed), opts);
   }
 
   private activations(B: number, T: number): Activations {
     if (T > this.config.contextLength) throw new Error(`sequence of ${T} tokens is longer than the context (${this.config.contextLength})`);
     if (!this.acts || this.acts.B !== B || this.acts.T !== T) {
       if (this.acts) this.releaseActivations();
-      this.acts = new Activations(this.be, this.config, B, T);
+      this.acts = new Activations(this.be, this.config, B, T, this.savedAttention === 'f16');
     }
     return this.acts;
   }
@@ -238,17 +257,22 @@ export class Transformer {
     be.embedding(a.posEmb, p.wpe, a.posIds);
     be.add(a.resid0, a.tokEmb, a.posEmb);
     let x = a.resid0;
+    // f16 saved attention: the probabilities go to one f32 scratch (the layers take turns) and each
+    // layer keeps its packed copy; the scratch goes back to the pool before backward needs its own.
+    const att32 = this.savedAttention === 'f16' && this.config.layers > 0 ? be.zeros([B, H, T, T]) : null;
     for (let l = 0; l < this.config.layers; l++) {
       const L = a.layers[l];
       const q = (n: string) => p[`h${l}.${n}`];
       be.layerNorm(L.ln1, L.ln1Mean, L.ln1Rstd, x, q('ln1.w'), q('ln1.b'));
       linear(be, L.qkv, L.ln1, q('attn.qkv.w'), q('attn.qkv.b'));
-      be.attention(L.atty, L.att, L.qkv, { B, T, C, H });
+      be.attention(L.atty, att32 ?? L.att, L.qkv, { B, T, C, H });
+      if (att32) be.packHalf(L.att, att32);
       linear(be, L.residMid, L.atty, q('attn.proj.w'), q('attn.proj.b'), x); // x + proj(atty)
       be.layerNorm(L.ln2, L.ln2Mean, L.ln2Rstd, L.residMid, q('ln2.w'), q('ln2.b'));
       mlp(be, p, l, L.residOut, L.fc, L.fcGelu, L.ln2, L.residMid);
       x = L.residOut;
     }
+    if (att32) be.release(att32);
     be.layerNorm(a.lnf, a.lnfMean, a.lnfRstd, x, p['lnf.w'], p['lnf.b']);
     return a;
   }
@@ -293,7 +317,7 @@ export class Transformer {
       be.biasBackward(dq('attn.proj.b'), a.dResid);
       matmulBackward(be, a.dAtty, dq('attn.proj.w'), a.dResid, L.atty, q('attn.proj.w'), {}, { overwrite: true });
       be.fill(a.dQkv, 0);
-      be.attentionBackward(a.dQkv, a.dAtty, L.qkv, L.att, { B, T, C, H });
+      be.attentionBackward(a.dQkv, a.dAtty, L.qkv, L.att, { B, T, C, H }, { attHalf: this.savedAttention === 'f16' });
       be.biasBackward(dq('attn.qkv.b'), a.dQkv);
       matmulBackward(be, a.dLn, dq('attn.qkv.w'), a.dQkv, L.ln1, q('attn.qkv.w'), {}, { overwrite: true });
       be.layerNormBackward(a.dResid, dq('ln1.w'), dq('ln1.b'), a.dLn, x, L.ln1Mean, L.ln1Rstd, q('ln1.w'));

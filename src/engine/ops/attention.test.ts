@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { AttentionShape } from '../backend';
 import { CpuBackend } from '../cpu/backend';
 import { Rng } from '../rng';
+import { compare } from '../testing/compare';
 import { gradCheck, randn64, weightedSum } from '../testing/gradcheck';
 import { attentionBackwardRef, attentionRef } from './attention';
+import { packHalfRef, roundHalf } from './half';
 
 const SHAPES: AttentionShape[] = [
   { B: 1, T: 1, C: 4, H: 2 }, // T = 1: out = v
@@ -85,5 +87,32 @@ describe('attention on the cpu backend', () => {
     expect(() => be.attention(out, att, qkv, { ...s, T: 0 })).toThrow(/T must be a positive integer/);
     expect(() => be.attention(out, be.zeros([1, 2, 3]), qkv, s)).toThrow(/attention att \(B=1, H=2, T=3, T=3\)/);
     expect(() => be.attentionBackward(be.zeros([1, 3, 4]), dOut, qkv, att, s)).toThrow(/dqkv/);
+    // packed halves: ⌈1·2·3·3 / 2⌉ = 9 words, not the 18 values of att
+    expect(() => be.attentionBackward(be.zeros([1, 3, 12]), dOut, qkv, att, s, { attHalf: true })).toThrow(/att as packed halves \(⌈B·H·T·T \/ 2⌉ words, B=1, H=2, T=3\)/);
+  });
+
+  it('backward from packed-half probabilities (attHalf) = the f32 backward on the probabilities rounded to halves; odd sizes', async () => {
+    for (const shape of [{ B: 1, T: 5, C: 3, H: 3 }, { B: 2, T: 6, C: 8, H: 2 }]) { // 75 values (odd), 144
+      const { B, T, C, H } = shape;
+      const r = new Rng(`attn half ${B} ${T}`);
+      const q = Float32Array.from(randn64(r, B * T * 3 * C), (x) => 2 * x); // sharper rows: probabilities far from uniform
+      const d = Float32Array.from(randn64(r, B * T * C));
+      const out = new Float32Array(B * T * C);
+      const probs = new Float32Array(B * H * T * T);
+      attentionRef(out, probs, q, shape);
+      const words = new Float32Array(Math.ceil(probs.length / 2));
+      packHalfRef(words, probs);
+      const got = be.zeros([B, T, 3 * C]);
+      be.attentionBackward(got, be.fromArray(d, [B, T, C]), be.fromArray(q, [B, T, 3 * C]), be.fromArray(words, [words.length]), shape, { attHalf: true });
+      const want = new Float32Array(B * T * 3 * C);
+      attentionBackwardRef(want, d, q, Float32Array.from(probs, roundHalf), shape);
+      expect(Array.from(await be.read(got))).toEqual(Array.from(want));
+      // Close to the f32 backward, and not equal to it (the rounding is real).
+      const exact = new Float32Array(B * T * 3 * C);
+      attentionBackwardRef(exact, d, q, probs, shape);
+      const rep = compare('half vs f32 probabilities', want, exact, { abs: 1e-3, rel: 1e-2 });
+      expect(rep.ok, rep.summary).toBe(true);
+      expect(want.some((x, i) => x !== exact[i])).toBe(true);
+    }
   });
 });

@@ -15,6 +15,11 @@
  *            backward fused, into a pooled (B, H, T, T) scratch; then `attention_bwd_dqkv`: one
  *            thread per (b, t, c) sums dq, dk, dv in a fixed order and adds them to dqkv. No atomics.
  *
+ * Saved in halves: the backward can read att as IEEE halves packed two to a word (`packHalf` of the
+ * forward's att, `attHalf`), which halves the memory a training step keeps per layer for it; the
+ * forward itself stays f32 (training saves the packed copy, see transformer.ts `savedAttention`).
+ * Packing and unpacking are core WGSL (pack2x16float / unpack2x16float): no `shader-f16` needed.
+ *
  * Shape legend: B batch, T tokens, C channels, H heads, hs = C/H head size.
  */
 import { assertSize, type AttentionShape, type Tensor } from '../backend';
@@ -22,6 +27,7 @@ import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel, type Uniform } from '../gpu/kernel';
 import { dispatchRows, ROW_WG, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
+import { unpackHalves } from './half';
 import type { Vec } from './types';
 
 // ---- CPU references -------------------------------------------------------------------------------
@@ -163,14 +169,26 @@ ${rowHelpers}
 }`,
 };
 
+/**
+ * The backward kernels' binding of the saved probabilities and `att_at(i)`, element i of att as f32:
+ * f32 storage, or halves packed two to a word (element 2j in the low half of word j).
+ */
+function attBinding(binding: number, half: boolean): string {
+  return half
+    ? /* wgsl */ `@group(0) @binding(${binding}) var<storage, read> att: array<u32>;
+fn att_at(i: u32) -> f32 { let p = unpack2x16float(att[i >> 1u]); return select(p.x, p.y, (i & 1u) == 1u); }`
+    : /* wgsl */ `@group(0) @binding(${binding}) var<storage, read> att: array<f32>;
+fn att_at(i: u32) -> f32 { return att[i]; }`;
+}
+
 /** dp[r, t2] = att ⊙ (datt − Σ att⊙datt), datt[t2] = dOut[b, t, h]·v[b, t2, h], for t2 <= t. */
-const ATTN_BWD_DPREATT: Kernel = {
-  name: 'attention_bwd_dpreatt',
+const attnBwdDpreatt = (half: boolean): Kernel => ({
+  name: `attention_bwd_dpreatt${half ? '_h' : ''}`,
   code: /* wgsl */ `${params}
 @group(0) @binding(1) var<storage, read_write> dp: array<f32>;
 @group(0) @binding(2) var<storage, read> dout: array<f32>;
 @group(0) @binding(3) var<storage, read> qkv: array<f32>;
-@group(0) @binding(4) var<storage, read> att: array<f32>;
+${attBinding(4, half)}
 ${wgslRowReduce(WG)}
 ${rowHelpers}
 @compute @workgroup_size(${WG}) fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -185,22 +203,23 @@ ${rowHelpers}
     var d = 0.0;
     for (var i = 0u; i < P.hs; i++) { d += dout[o + i] * qkv[v + i]; }
     dp[a + t2] = d; // datt, overwritten in place below by the same thread
-    dot += att[a + t2] * d;
+    dot += att_at(a + t2) * d;
   }
   dot = wg_sum(dot, lid);
-  for (var t2 = lid; t2 <= rw.t; t2 += ROW_STRIDE) { dp[a + t2] = att[a + t2] * (dp[a + t2] - dot); }
+  for (var t2 = lid; t2 <= rw.t; t2 += ROW_STRIDE) { dp[a + t2] = att_at(a + t2) * (dp[a + t2] - dot); }
 }`,
-};
+});
+const ATTN_BWD_DPREATT = [attnBwdDpreatt(false), attnBwdDpreatt(true)];
 
 /** One thread per (b, t, c): dq, dk, dv of that token and channel, each a fixed-order sum over tokens. */
-const ATTN_BWD_DQKV: Kernel = {
-  name: 'attention_bwd_dqkv',
+const attnBwdDqkv = (half: boolean): Kernel => ({
+  name: `attention_bwd_dqkv${half ? '_h' : ''}`,
   code: /* wgsl */ `${params}
 @group(0) @binding(1) var<storage, read_write> dqkv: array<f32>;
 @group(0) @binding(2) var<storage, read> dp: array<f32>;
 @group(0) @binding(3) var<storage, read> dout: array<f32>;
 @group(0) @binding(4) var<storage, read> qkv: array<f32>;
-@group(0) @binding(5) var<storage, read> att: array<f32>;
+${attBinding(5, half)}
 ${WGSL_LINEAR_INDEX}
 ${rowHelpers}
 @compute @workgroup_size(${ELEM_WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -219,14 +238,15 @@ ${rowHelpers}
   var dv = 0.0;
   for (var t1 = t; t1 < P.t; t1++) {
     dk += dp[(rows + t1) * P.t + t] * qkv[qkv_at(b, t1, 0u, h) + i];
-    dv += att[(rows + t1) * P.t + t] * dout[(b * P.t + t1) * P.c + c];
+    dv += att_at((rows + t1) * P.t + t) * dout[(b * P.t + t1) * P.c + c];
   }
   let base = bt * 3u * P.c + c;
   dqkv[base] = dqkv[base] + dq * P.scale;
   dqkv[base + P.c] = dqkv[base + P.c] + dk * P.scale;
   dqkv[base + 2u * P.c] = dqkv[base + 2u * P.c] + dv;
 }`,
-};
+});
+const ATTN_BWD_DQKV = [attnBwdDqkv(false), attnBwdDqkv(true)];
 
 // ---- entry points ------------------------------------------------------------------------------------
 
@@ -246,8 +266,19 @@ function forwardChecks(out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape)
   assertSize(att, B * H * T * T, `attention att (B=${B}, H=${H}, T=${T}, T=${T})`);
 }
 
-function backwardChecks(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
-  forwardChecks(dOut, att, qkv, s);
+/** Options of attentionBackward. */
+export interface AttentionBackwardOptions {
+  /** att holds the probabilities as packed halves (`packHalf` of the forward's att: ⌈B·H·T·T / 2⌉ words). */
+  attHalf?: boolean;
+}
+
+function backwardChecks(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape, o: AttentionBackwardOptions): void {
+  checkShape(s, 'attentionBackward');
+  const { B, T, C, H } = s;
+  assertSize(qkv, B * T * 3 * C, `attentionBackward qkv (B=${B}, T=${T}, 3C=${3 * C})`);
+  assertSize(dOut, B * T * C, `attentionBackward dOut (B=${B}, T=${T}, C=${C})`);
+  if (o.attHalf) assertSize(att, Math.ceil((B * H * T * T) / 2), `attentionBackward att as packed halves (⌈B·H·T·T / 2⌉ words, B=${B}, H=${H}, T=${T})`);
+  else assertSize(att, B * H * T * T, `attentionBackward att (B=${B}, H=${H}, T=${T}, T=${T})`);
   assertSize(dqkv, qkv.size, 'attentionBackward dqkv (like qkv)');
 }
 
@@ -264,15 +295,17 @@ export function attentionOnGpu(be: WebGpuBackend, out: Tensor, att: Tensor, qkv:
   dispatchRows(be, ATTN_FWD_FUSED, [out, att, qkv], uniforms(s), s.B * s.H * s.T);
 }
 
-export function attentionBackwardOnCpu(be: CpuBackend, dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
-  backwardChecks(dqkv, dOut, qkv, att, s);
-  attentionBackwardRef(be.f(dqkv), be.f(dOut), be.f(qkv), be.f(att), s);
+export function attentionBackwardOnCpu(be: CpuBackend, dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape, o: AttentionBackwardOptions = {}): void {
+  backwardChecks(dqkv, dOut, qkv, att, s, o);
+  const probs = o.attHalf ? unpackHalves(be.f(att)) : be.f(att); // halves are exact in f32
+  attentionBackwardRef(be.f(dqkv), be.f(dOut), be.f(qkv), probs, s);
 }
-export function attentionBackwardOnGpu(be: WebGpuBackend, dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape): void {
-  backwardChecks(dqkv, dOut, qkv, att, s);
+export function attentionBackwardOnGpu(be: WebGpuBackend, dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape, o: AttentionBackwardOptions = {}): void {
+  backwardChecks(dqkv, dOut, qkv, att, s, o);
+  const half = o.attHalf ? 1 : 0;
   const { B, T, C, H } = s;
   const dp = be.scratch([B, H, T, T]); // dpreatt: (B, H, T, T), lower triangle only
-  dispatchRows(be, ATTN_BWD_DPREATT, [dp, dOut, qkv, att], uniforms(s), B * H * T);
-  be.dispatch(ATTN_BWD_DQKV, [dqkv, dp, dOut, qkv, att], uniforms(s), grid1d(B * T * C, ELEM_WG));
+  dispatchRows(be, ATTN_BWD_DPREATT[half], [dp, dOut, qkv, att], uniforms(s), B * H * T);
+  be.dispatch(ATTN_BWD_DQKV[half], [dqkv, dp, dOut, qkv, att], uniforms(s), grid1d(B * T * C, ELEM_WG));
   be.release(dp);
 }

@@ -138,14 +138,15 @@ const PACK_HALF: Kernel = {
 ${WGSL_PACK_HALF}
 @compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = linear_index(gid, nwg, ${WG}u);
-  if (i < P.n) { out[i] = pack_half(vec2<f32>(x[2u * i], x[2u * i + 1u])); }
+  let n = 2u * i;
+  if (n + 1u < P.n) { out[i] = pack_half(vec2<f32>(x[n], x[n + 1u])); }
+  else if (n < P.n) { out[i] = pack_half(vec2<f32>(x[n], 0.0)); } // odd size: the last word's high half is 0
 }`,
 };
 
 function checkPackHalf(out: Tensor, x: Tensor): void {
   if (x.dtype !== 'f32' || out.dtype !== 'f32') throw new Error(`packHalf: out and x must be f32, got ${out.dtype} and ${x.dtype}`);
-  if (x.size % 2 !== 0) throw new Error(`packHalf: x must hold an even number of values, got ${x.size}`);
-  assertSize(out, x.size / 2, 'packHalf out (words)');
+  assertSize(out, Math.ceil(x.size / 2), 'packHalf out (⌈x.size / 2⌉ words)');
 }
 export function packHalfOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
   checkPackHalf(out, x);
@@ -153,7 +154,7 @@ export function packHalfOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
 }
 export function packHalfOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
   checkPackHalf(out, x);
-  be.dispatch(PACK_HALF, [out, x], [u32(out.size), f32(0)], grid1d(out.size, WG));
+  be.dispatch(PACK_HALF, [out, x], [u32(x.size), f32(0)], grid1d(out.size, WG));
 }
 
 export function scaleOnCpu(be: CpuBackend, t: Tensor, s: number): void {

@@ -121,8 +121,9 @@ export function unpackHalves(a: ArrayLike<number>): Float32Array {
   return out;
 }
 
-/** packHalf's reference: out (n / 2 words) = x's values as halves, rounded to nearest even. */
+/** packHalf's reference: out (⌈n / 2⌉ words) = x's values as halves, rounded to nearest even; an odd n leaves the last high half 0. */
 export function packHalfRef(out: Float32Array, x: ArrayLike<number>): void {
   const w = halfWords(out);
   for (let i = 0; i < x.length; i++) setHalf(w, i, x[i]);
+  if (x.length % 2 === 1) setHalf(w, x.length, 0);
 }

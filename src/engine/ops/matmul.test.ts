@@ -257,15 +257,18 @@ describe('matmul epilogue on the CPU backend', () => {
     }
   });
 
-  it('packHalf rounds to nearest even, clamps to ±65504, and refuses odd sizes; bHalf refuses a non-f32 b', () => {
+  it('packHalf rounds to nearest even, clamps to ±65504, packs an odd size with a zero last high half; bHalf refuses a non-f32 b', () => {
     const be = new CpuBackend();
     // ties: 1 + 2^-11 → 1 (even), 1 + 3·2^-11 → 1 + 2^-9, 1.5 units of 2^-24 → 2 units
     const x = be.fromArray(Float32Array.from([1, 1 + 2 ** -11, 1 + 3 * 2 ** -11, 1e6, -1e6, 2 ** -25 * 3, -0, 0.1]), [8]);
     const out = be.zeros([4]);
     be.packHalf(out, x);
     expect(Array.from(unpackHalves(be.f(out)))).toEqual([1, 1, 1 + 2 ** -9, 65504, -65504, 2 ** -23, -0, Math.fround(halfValue(halfBits(0.1)))]);
-    expect(() => be.packHalf(be.zeros([1]), be.zeros([3]))).toThrow(/packHalf: x must hold an even number of values, got 3/);
-    expect(() => be.packHalf(be.zeros([3]), be.zeros([4]))).toThrow(/packHalf out \(words\)/);
+    const odd = be.fromArray(Float32Array.from([7, 1]), [2]); // a stale high half, overwritten with 0
+    be.packHalf(odd, be.fromArray(Float32Array.from([0.5, -2, 3]), [3]));
+    expect(Array.from(unpackHalves(be.f(odd)))).toEqual([0.5, -2, 3, 0]);
+    expect(() => be.packHalf(be.zeros([1]), be.zeros([3]))).toThrow(/packHalf out \(⌈x.size \/ 2⌉ words\)/);
+    expect(() => be.packHalf(be.zeros([3]), be.zeros([4]))).toThrow(/packHalf out \(⌈x.size \/ 2⌉ words\)/);
     expect(() => be.matmul(be.zeros([2, 2]), be.zeros([2, 2]), be.zeros([2, 1], 'i32'), { bHalf: true })).toThrow(/packed halves \(bHalf\) live in an f32 tensor, got i32/);
   });
 
