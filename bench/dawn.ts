@@ -3,7 +3,9 @@
  * first the peers benchmark's training step (b), ours vs TensorFlow.js on the same Dawn device
  * (`--train-steps 0` skips it), then its forward pass (a), ours vs onnxruntime-web's WebGPU EP on
  * the same Dawn instance (wasm where that fails, or by `--ort-ep wasm`; `--fwd-reps 0` skips it), then batched decoding; or with `--profile train|decode [--batch B]
- * [--tokens T] [--weights f16] [--math f16]` our step op by op (bench/peers-profile.ts) and nothing else. Batched decoding
+ * [--tokens T] [--weights f16] [--math f16]` our step op by op (bench/peers-profile.ts) and nothing else; or with
+ * `--saved-attention [--batch B] [--tokens T] [--train-steps N]` a training step with the attention
+ * probabilities saved in halves vs f32: device memory, time and losses (bench/saved-attention.ts). Batched decoding
  * (KvSession steps, as the RL rollouts run them) on Dawn for Node, the adapter `npm run test:dawn`
  * uses: here Mesa's lavapipe, the one adapter on a machine without a GPU that has `shader-f16`, so
  * the only place the f16 arithmetic path can be timed without one. For each batch: f32 weights,
@@ -25,6 +27,9 @@ import { median } from '../src/engine/gpu/timing';
 import { Rng } from '../src/engine/rng';
 import type { OrtModule } from '../src/onnx/session';
 import { compareForwardPasses } from './peers-ort';
+import { compareSavedAttention, savedAttentionText } from './saved-attention';
+import { acquireGpu } from '../src/engine/gpu/context';
+import { WebGpuBackend } from '../src/engine/gpu/backend';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -167,6 +172,23 @@ async function main(): Promise<void> {
   const be = env.gpu;
   // The peers find WebGPU where a browser has it: Dawn's instance as navigator.gpu.
   Object.defineProperty(globalThis, 'navigator', { value: { gpu: dawnInstance(), userAgent: 'node' }, configurable: true });
+  if (argv.includes('--saved-attention')) {
+    // Attention probabilities saved in halves vs f32 (bench/saved-attention.ts), each mode on a device of its own.
+    const fresh = async (): Promise<WebGpuBackend> => {
+      const acq = await acquireGpu(dawnInstance()!);
+      if (!acq.ok) throw new Error(acq.failure.message);
+      return new WebGpuBackend(acq.ctx);
+    };
+    const num = (f: string, d: number): number => {
+      const v = Number(flag(f) ?? d);
+      if (!Number.isInteger(v) || v < 1) throw new Error(`${f} takes a positive integer`);
+      return v;
+    };
+    const r = await compareSavedAttention(fresh, { preset, B: num('--batch', 4), T: num('--tokens', 128), steps: num('--train-steps', 4) }, progress);
+    const text = argv.includes('--json') ? `${JSON.stringify({ adapter: env.adapter, savedAttention: r }, null, 2)}\n` : savedAttentionText(r, `${env.adapter} (Dawn for Node)`);
+    process.stdout.write(text, () => process.exit(0));
+    return;
+  }
   const profileMode = flag('--profile');
   if (profileMode !== undefined) {
     // Our training or decoding step op by op on this adapter, as `npm run bench -- --peers --profile` does in Chromium.

@@ -76,6 +76,7 @@ const BASELINE_V1: Baseline = {
   checkpointEvery: 0,
   evalEvery: 0,
   evalProfiles: 20,
+  savedAttention: 'f32', // added after format 1: f32 is what links before it meant
 };
 
 export const LINK_BASELINE_V1: Readonly<Record<PresetName, Readonly<Baseline>>> = {

@@ -50,6 +50,7 @@ export const RunConfigSchema = z
     checkpointEvery: int(0, 100000).describe('Keep a checkpoint every N steps (0: only at the end).'),
     evalEvery: int(0, 100000).describe('Play the benchmark every M steps (0: not during training; npm run experiment also plays all 100 before and after).'),
     evalProfiles: int(0, 100).describe('Benchmark profiles played at each interval, the first N of the 100 (0: all).'),
+    savedAttention: z.enum(['f32', 'f16']).describe('How the update keeps each layer\'s attention probabilities for its backward pass: f32, or f16 (halves: half that memory, the largest activation at long contexts; the losses are computed in f32 as before, the gradient from the rounded probabilities differs from the f32 one by well under 1%).'),
   })
   .strict();
 
@@ -90,6 +91,7 @@ const BASE: Omit<RunConfig, 'preset'> = {
   checkpointEvery: 0,
   evalEvery: 0,
   evalProfiles: 20,
+  savedAttention: 'f32',
 };
 
 export const RUN_PRESET_OVERRIDES: Record<PresetName, Partial<RunConfig>> = {

@@ -88,7 +88,7 @@ export class Trainer {
   constructor(readonly be: Backend, readonly init: TrainerInit) {
     const c = init.config;
     this.tokenizer = Tokenizer.fromJSON(init.start.tokenizer);
-    this.model = new Transformer(be, init.start.config, init.start.weights);
+    this.model = new Transformer(be, init.start.config, init.start.weights, { savedAttention: c.savedAttention });
     if (c.klCoef > 0) this.ref = new Transformer(be, init.start.config, (init.reference ?? init.start).weights);
     const total = this.model.layout.total;
     this.snapshot = { params: be.zeros([total]), m: be.zeros([total]), v: be.zeros([total]) };

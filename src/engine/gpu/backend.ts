@@ -61,8 +61,11 @@ export class WebGpuBackend implements Backend {
   private usedUniforms: GPUBuffer[] = [];
   private encoder: GPUCommandEncoder | null = null;
   private pass: GPUComputePassEncoder | null = null;
-  /** Counters for tests and benchmarks: allocation must stop growing after the first step. */
-  readonly stats = { buffersCreated: 0, pipelinesCreated: 0, dispatches: 0, submits: 0, reads: 0 };
+  /**
+   * Counters for tests and benchmarks: allocation must stop growing after the first step. Tensor
+   * memory is pooled and never freed, so `bytesCreated` (storage buffers) is the peak footprint.
+   */
+  readonly stats = { buffersCreated: 0, bytesCreated: 0, pipelinesCreated: 0, dispatches: 0, submits: 0, reads: 0 };
   /** Which big-matmul kernel `auto` runs per shape (ops.tuneMatmuls times them). */
   readonly matmulChooser = new ops.MatmulChooser();
 
@@ -103,6 +106,7 @@ export class WebGpuBackend implements Backend {
       });
       this.bufferIds.set(buffer, this.nextBufferId++);
       this.stats.buffersCreated++;
+      this.stats.bytesCreated += byteSize;
       fresh = true;
     }
     const t = new GpuTensor(shape, size, dtype, buffer, byteSize);

@@ -52,6 +52,7 @@ const LABELS: Record<FieldKey, string> = {
   checkpointEvery: 'Checkpoint every',
   evalEvery: 'Benchmark every',
   evalProfiles: 'Benchmark users',
+  savedAttention: 'Saved attention precision',
 };
 
 /** Presets the lab can start from: the ones with a shipped warm start in public/. */
