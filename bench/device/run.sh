@@ -2,9 +2,10 @@
 # On a device machine (see pack.sh): every GPU kernel test ($OUT/gpu-tests.txt), then bench/dawn.ts
 # on the real GPU through Dawn for Node and Vulkan: the training step against TensorFlow.js, the forward pass against onnxruntime-web, then decoding, micro at batch 1/8/32/64 and
 # small at 1/8/64, f32 weights, half weights, and half weights with f16 arithmetic where the
-# adapter has shader-f16; last, op-by-op profiles of a training step (micro, small) and a batch-64
-# decoding step. Writes $OUT/gpu-tests.txt, $OUT/dawn-micro.json, $OUT/dawn-small.json,
-# $OUT/profile-*.txt and $OUT/log.txt (OUT defaults to ./device-out). Also runs here, on
+# adapter has shader-f16; then op-by-op profiles of a training step (micro, small) and a batch-64
+# decoding step; last, a training step at T=512 with the attention probabilities saved in halves vs
+# f32. Writes $OUT/gpu-tests.txt, $OUT/dawn-micro.json, $OUT/dawn-small.json,
+# $OUT/profile-*.txt, $OUT/saved-attention-*.txt and $OUT/log.txt (OUT defaults to ./device-out). Also runs here, on
 # lavapipe, as a check of the pack.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -56,4 +57,8 @@ cat "$OUT"/dawn-*.json
 "$BIN/node" .device/dawn-bench.mjs --profile train --preset small > "$OUT/profile-train-small.txt" || status=$?
 "$BIN/node" .device/dawn-bench.mjs --profile decode --batch 64 > "$OUT/profile-decode-micro-b64.txt" || status=$?
 head -n 12 "$OUT"/profile-*.txt
+# Attention probabilities saved in halves vs f32 at the full context: device memory, ms a step, losses.
+"$BIN/node" .device/dawn-bench.mjs --saved-attention --batch 4 --tokens 512 --train-steps 4 > "$OUT/saved-attention-micro.txt" || status=$?
+"$BIN/node" .device/dawn-bench.mjs --saved-attention --preset small --batch 4 --tokens 512 --train-steps 4 > "$OUT/saved-attention-small.txt" || status=$?
+cat "$OUT"/saved-attention-*.txt
 exit $status

@@ -54,6 +54,7 @@ describe('share links', () => {
       klEstimator: 'k1',
       groupSize: 1,
       evalEvery: 10,
+      savedAttention: 'f16',
     };
     expect(parseRunConfig(changed).ok).toBe(true);
     expect(decodeOk(encodeShareLink(changed, BASE))).toEqual(changed);
@@ -94,6 +95,7 @@ describe('share links', () => {
     // A field added after format 1 (replay) means what links meant before it: off, though ci now defaults to it.
     expect((decodeOk(golden) as RunConfig).ptxCoef).toBe(0);
     expect(defaultRunConfig('ci').ptxCoef).toBeGreaterThan(0);
+    expect((decodeOk(golden) as RunConfig).savedAttention).toBe('f32'); // added later still: f32, as before
     for (const preset of Object.keys(LINK_BASELINE_V1) as PresetName[]) {
       expect(parseRunConfig({ ...LINK_BASELINE_V1[preset], version: 1, preset, seed: 1 }).ok).toBe(true);
     }
