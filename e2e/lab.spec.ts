@@ -48,6 +48,8 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   await expect(page.getByText('grpo needs groups of at least 2')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
   for (const [label, value] of TINY) await field(page, label).fill(value);
+  // The update keeps attention probabilities in halves: the run below trains through that path.
+  await field(page, 'Saved attention precision').selectOption('f16');
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
   await page.screenshot({ path: `${SHOTS}lab-configure.png`, fullPage: true });
 
@@ -113,13 +115,14 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
     await openLab(shared, link.replace(baseURL!.replace(/\/$/, ''), ''));
     const panel = shared.getByTestId('shared-run');
     await expect(panel).toBeVisible();
-    for (const [key, value] of [['profilesPerStep', '1'], ['groupSize', '2'], ['maxAgentTurns', '2'], ['maxTurnTokens', '8'], ['steps', '30']]) {
+    for (const [key, value] of [['profilesPerStep', '1'], ['groupSize', '2'], ['maxAgentTurns', '2'], ['maxTurnTokens', '8'], ['steps', '30'], ['savedAttention', 'f16']]) {
       await expect(panel.locator(`tr[data-key="${key}"] td`).first()).toHaveText(value);
     }
     await shared.screenshot({ path: `${SHOTS}lab-shared-link.png`, fullPage: true });
     await panel.getByRole('button', { name: 'Reproduce this run' }).click();
     await expect(field(shared, 'Profiles per step')).toHaveValue('1');
     await expect(field(shared, 'Group size')).toHaveValue('2');
+    await expect(field(shared, 'Saved attention precision')).toHaveValue('f16');
     await expect(status(shared)).toContainText('Step 1 of 30', { timeout: 150_000 });
     await shared.getByRole('button', { name: 'Pause', exact: true }).click();
     // Same config, seed and starting weights on the same backend: the same first step.
