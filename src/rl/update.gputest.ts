@@ -9,7 +9,7 @@ import type { Backend } from '../engine/backend';
 import type { ModelConfig } from '../engine/model/config';
 import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
-import { compare, type CompareReport } from '../engine/testing/compare';
+import { compare } from '../engine/testing/compare';
 import type { GpuTest } from '../engine/testing/gpu-test';
 import { NonFiniteError, policyUpdate, responseSample, UPDATE_DEFAULTS, type TrainSample } from './update';
 

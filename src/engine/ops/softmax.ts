@@ -9,7 +9,7 @@
 import { assertSize, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
-import { grid1d, u32, type Kernel } from '../gpu/kernel';
+import { u32, type Kernel } from '../gpu/kernel';
 import { dispatchRows, ROW_WG, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
 

@@ -5,7 +5,7 @@
  *
  * Not here: timing. Whether advice comes too early is the appraiser's decision (stage weights).
  */
-import { clamp01, countMatches, presence, quote } from './text.ts';
+import { countMatches, presence, quote } from './text.ts';
 import type { DetectorContext, DetectorHit } from './types.ts';
 
 const ADVICE: readonly RegExp[] = [
