@@ -15,6 +15,11 @@
  * values, losses) are the f32 ones bit for bit; the backward uses the rounded probabilities
  * (relative error ≤ 2^-11 each), for half that memory.
  *
+ * Recomputed, not saved: GELU(fc), (N, 4C) a layer. The forward writes it into one tensor the
+ * layers share; the backward recomputes it from the saved fc with the same WGSL function as the
+ * fc matmul's epilogue (the same bits: matmul's GPU test holds the fused GELU to the separate op
+ * bit for bit), one elementwise pass a layer for (L − 1)·N·4C fewer floats kept.
+ *
  * Shape legend: B batch, T tokens, N = B·T rows, C channels, H heads, V vocab.
  * Not here: sampling with a KV cache (sampler.ts), losses (the trainer supplies dLogits, dValues).
  */
@@ -74,7 +79,6 @@ interface LayerActs {
   residMid: Tensor; // (N, C) after the attention residual
   ln2: Tensor; ln2Mean: Tensor; ln2Rstd: Tensor;
   fc: Tensor; // (N, 4C) before GELU
-  fcGelu: Tensor; // (N, 4C)
   residOut: Tensor; // (N, C) after the MLP residual
 }
 
@@ -86,6 +90,12 @@ class Activations {
   readonly posEmb: Tensor; // (N, C)
   readonly layers: LayerActs[];
   readonly lnf: Tensor; readonly lnfMean: Tensor; readonly lnfRstd: Tensor;
+  /**
+   * (N, 4C) GELU(fc), shared by the layers: the forward writes each layer's in turn (the MLP
+   * projection reads it at once), the backward recomputes it from the layer's saved fc — the same
+   * WGSL function as the matmul epilogue, so the same bits — instead of every layer keeping one.
+   */
+  readonly fcGelu: Tensor;
   readonly logits: Tensor; // (N, V)
   readonly values: Tensor; // (N, 1)
   // gradient scratch
@@ -108,8 +118,9 @@ class Activations {
       ln1: z([N, C]), ln1Mean: z([N]), ln1Rstd: z([N]),
       qkv: z([N, 3 * C]), att: z(att), atty: z([N, C]), residMid: z([N, C]),
       ln2: z([N, C]), ln2Mean: z([N]), ln2Rstd: z([N]),
-      fc: z([N, 4 * C]), fcGelu: z([N, 4 * C]), residOut: z([N, C]),
+      fc: z([N, 4 * C]), residOut: z([N, C]),
     }));
+    this.fcGelu = z([N, 4 * C]);
     this.lnf = z([N, C]);
     this.lnfMean = z([N]);
     this.lnfRstd = z([N]);
@@ -172,7 +183,7 @@ export class Transformer {
   private releaseActivations(): void {
     const a = this.acts;
     if (!a) return;
-    const all: Tensor[] = [a.posIds, a.resid0, a.tokEmb, a.posEmb, a.lnf, a.lnfMean, a.lnfRstd, a.logits, a.values,
+    const all: Tensor[] = [a.posIds, a.resid0, a.tokEmb, a.posEmb, a.lnf, a.lnfMean, a.lnfRstd, a.fcGelu, a.logits, a.values,
       a.dResid, a.dLn, a.dAtty, a.dQkv, a.dFc];
     for (const l of a.layers) all.push(...Object.values(l));
     for (const t of all) this.be.release(t);
@@ -269,7 +280,7 @@ export class Transformer {
       if (att32) be.packHalf(L.att, att32);
       linear(be, L.residMid, L.atty, q('attn.proj.w'), q('attn.proj.b'), x); // x + proj(atty)
       be.layerNorm(L.ln2, L.ln2Mean, L.ln2Rstd, L.residMid, q('ln2.w'), q('ln2.b'));
-      mlp(be, p, l, L.residOut, L.fc, L.fcGelu, L.ln2, L.residMid);
+      mlp(be, p, l, L.residOut, L.fc, a.fcGelu, L.ln2, L.residMid);
       x = L.residOut;
     }
     if (att32) be.release(att32);
@@ -309,7 +320,8 @@ export class Transformer {
       // MLP: residOut = residMid + proj(gelu(fc(LN2(residMid)))); dResid flows through unchanged.
       // dFc = gelu'(fc) ⊙ (dResid · projᵀ) in one matmul epilogue; the dA steps overwrite (no zero fills).
       be.biasBackward(dq('mlp.proj.b'), a.dResid);
-      matmulBackward(be, a.dFc, dq('mlp.proj.w'), a.dResid, L.fcGelu, q('mlp.proj.w'), {}, { overwrite: true, geluGradOf: L.fc });
+      be.gelu(a.fcGelu, L.fc); // recomputed, not saved: see Activations.fcGelu
+      matmulBackward(be, a.dFc, dq('mlp.proj.w'), a.dResid, a.fcGelu, q('mlp.proj.w'), {}, { overwrite: true, geluGradOf: L.fc });
       be.biasBackward(dq('mlp.fc.b'), a.dFc);
       matmulBackward(be, a.dLn, dq('mlp.fc.w'), a.dFc, L.ln2, q('mlp.fc.w'), {}, { overwrite: true });
       be.layerNormBackward(a.dResid, dq('ln2.w'), dq('ln2.b'), a.dLn, L.residMid, L.ln2Mean, L.ln2Rstd, q('ln2.w'));
