@@ -9,8 +9,8 @@
  *   h = LNf(x);  logits = h · wteᵀ;  values = h · value.w + value.b
  *
  * Saved attention (TransformerOptions.savedAttention): a layer's attention probabilities, B·H·T²
- * values, are the largest activation a training step keeps for backward (a third of small's at
- * T = 512). 'f16' keeps them as packed halves: the forward computes them in f32 into one scratch
+ * values, are the largest activation a training step keeps for backward (40% of what small keeps
+ * at T = 512). 'f16' keeps them as packed halves: the forward computes them in f32 into one scratch
  * shared by the layers and saves a `packHalf` copy per layer, so the forward's numbers (logits,
  * values, losses) are the f32 ones bit for bit; the backward uses the rounded probabilities
  * (relative error ≤ 2^-11 each), for half that memory.
