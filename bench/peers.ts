@@ -30,6 +30,7 @@ import { tuneMatmuls, type MatmulTuneRow } from '../src/engine/ops/matmul';
 import { policyUpdate, responseSample, UPDATE_DEFAULTS, type TrainSample } from '../src/rl/update';
 import { TfjsTransformer, tfjsWebGpu, type AdamWSettings } from './peers-tfjs';
 import { ADAMW, compareTrainingSteps, errText, OurTrainer, randomBatch, randomIds } from './peers-ours';
+import { compareSavedAttention, type SavedAttentionResult } from './saved-attention';
 import { compareForwardPasses, ortIds, ortSession } from './peers-ort';
 import { profileStep, type ProfileResult } from './peers-profile';
 
@@ -358,11 +359,18 @@ async function profile(o: { mode: 'train' | 'decode'; preset?: PresetName; B?: n
   return { ...r, adapter: adapterLine(summary) };
 }
 
+/** Attention probabilities saved in halves vs f32 (bench/saved-attention.ts), each mode on a device of its own. */
+async function savedAttention(o: { preset?: PresetName; B?: number; T?: number; steps?: number }): Promise<SavedAttentionResult & { adapter: string }> {
+  const { summary } = await engine();
+  const r = await compareSavedAttention(async () => (await engine()).be, { preset: o.preset ?? 'micro', B: o.B ?? 4, T: o.T ?? 128, steps: o.steps ?? 3 }, log);
+  return { ...r, adapter: adapterLine(summary) };
+}
+
 declare global {
   interface Window {
-    __peers: { run: typeof run; check: typeof check; profile: typeof profile };
+    __peers: { run: typeof run; check: typeof check; profile: typeof profile; savedAttention: typeof savedAttention };
   }
 }
 
-window.__peers = { run, check, profile };
+window.__peers = { run, check, profile, savedAttention };
 log('ready');

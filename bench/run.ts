@@ -4,7 +4,9 @@
  * onnxruntime-web (forward), TensorFlow.js (training step) and itself at batch 1–64 (decoding), in
  * one page (bench/peers.html, bench/peers.ts); --check runs only the harness self-check (the peers
  * compute the same model at a tiny shape) and prints it; --profile train|decode [--batch B]
- * [--tokens T] [--weights f16] [--math f16] times our training or decoding step op by op (bench/peers-profile.ts).
+ * [--tokens T] [--weights f16] [--math f16] times our training or decoding step op by op (bench/peers-profile.ts);
+ * --saved-attention [--preset P] [--batch B] [--tokens T] [--train-steps N] a training step with the
+ * attention probabilities saved in halves vs f32 (bench/saved-attention.ts).
  * Starts a Vite dev server on a free port (root = the repo), opens bench/kernels.html in Chromium
  * with WebGPU enabled (the SwiftShader software adapter where there is no GPU), runs
  * `window.__bench.run()` and prints a table, or with --json one JSON object on stdout (progress
@@ -19,6 +21,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
 import type { BenchResult, BenchRow } from './kernels';
 import type { CheckResult, PeersOptions, PeersResult } from './peers';
+import { savedAttentionText } from './saved-attention';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -127,6 +130,18 @@ function checkTable(r: CheckResult): string {
 async function runPeers(page: import('@playwright/test').Page, base: string): Promise<number> {
   await page.goto(`${base}/bench/peers.html`);
   await page.waitForFunction(() => Boolean(window.__peers), null, { timeout: 120_000 });
+  if (args.has('--saved-attention')) {
+    const num = (f: string) => {
+      if (flagValue(f) === undefined) return undefined;
+      const v = Number(flagValue(f));
+      if (!Number.isInteger(v) || v < 1) throw new Error(`${f} takes a positive integer`);
+      return v;
+    };
+    const o = { preset: flagValue('--preset') as PeersOptions['preset'] | undefined, B: num('--batch'), T: num('--tokens'), steps: num('--train-steps') };
+    const r = await page.evaluate((x) => window.__peers.savedAttention(x), o);
+    process.stdout.write(JSON_OUT ? `${JSON.stringify(r)}\n` : savedAttentionText(r, `${r.adapter} (Chromium)`));
+    return 0;
+  }
   const profileMode = flagValue('--profile');
   if (profileMode) {
     if (profileMode !== 'train' && profileMode !== 'decode') throw new Error('--profile takes train or decode');

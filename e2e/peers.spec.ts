@@ -40,3 +40,24 @@ test('peers harness: TFJS and onnxruntime-web compute the same model as our engi
   expect(r.ortMaxAbsLogit).toBeGreaterThan(0.1);
   expect(r.ortMaxAbsDiff).toBeLessThan(1e-4);
 });
+
+test('saved attention in halves: a training step keeps less on the device, by the probabilities\' half, with the f32 forward', async ({ page }) => {
+  await page.goto('/bench/peers.html');
+  try {
+    await page.waitForFunction(() => Boolean(window.__peers), null, { timeout: 90_000 });
+  } catch {
+    await page.goto('/bench/peers.html');
+    await page.waitForFunction(() => Boolean(window.__peers), null, { timeout: 90_000 });
+  }
+  // micro (4 layers, 4 heads), B=2, T=32: 8,192 probabilities a layer.
+  const r = await page.evaluate(() => window.__peers.savedAttention({ B: 2, T: 32, steps: 1 }));
+  console.log(`  device bytes f32 ${r.f32.bytes}, f16 ${r.f16.bytes}; losses ${r.f32.loss.join(' ')} | ${r.f16.loss.join(' ')}`);
+  expect(r.f32.attentionBytes).toBe(4 * 8192 * 4);
+  expect(r.f16.attentionBytes).toBe(4 * 4096 * 4);
+  // The pool's peak footprint drops by the halved probabilities (the f32 scratch they are computed
+  // in is the one the backward's own scratch reuses).
+  expect(r.f32.bytes - r.f16.bytes).toBe(r.f32.attentionBytes - r.f16.attentionBytes);
+  expect(r.f16.loss[0]).toBe(r.f32.loss[0]); // the forward's bits
+  expect(Math.abs(r.f16.loss[1] - r.f32.loss[1])).toBeLessThan(1e-3);
+  expect(r.f16.loss[1]).not.toBe(r.f16.loss[0]); // the step did something
+});
