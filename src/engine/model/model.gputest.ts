@@ -14,6 +14,7 @@ import { PRESETS, type ModelConfig } from './config';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { generate, GREEDY, KvSession } from './sampler';
 import { Tokenizer } from './tokenizer';
+import { queueSftStep, sftBuffers } from './sft';
 import { initParams, Transformer, type TransformerOptions } from './transformer';
 
 const TINY: ModelConfig = { vocabSize: 37, contextLength: 12, channels: 16, layers: 2, heads: 4 };
@@ -122,6 +123,46 @@ export const modelGpuTests: GpuTest[] = [
         compare('savedAttention f16: values = the f32 run\'s bits', gotHalf.values, got.values, { abs: 0, rel: 0 }),
         compare('savedAttention f16: gradient arena vs cpu', gotHalf.grads, wantHalf.grads, { abs: 1e-5, rel: 1e-3 }),
       ];
+    },
+  },
+  {
+    name: 'transformer training steps, attention saved in f32 or halves: the same losses and weights on both backends, no buffer or pipeline after step 1',
+    async run(env) {
+      const [B, T] = [2, 9]; // 2·4·81 = 648 probabilities a layer
+      const N = B * T;
+      const rng = new Rng('sft-steps');
+      const ids = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
+      const targets = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
+      const weights = initParams(TINY, 'sft-steps');
+      const adam = { lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01 };
+      const steps = async (be: Backend, opts: TransformerOptions, afterFirst?: () => void) => {
+        const model = new Transformer(be, TINY, weights, opts);
+        const b = sftBuffers(be, N, TINY.vocabSize);
+        be.write(b.ids, ids);
+        be.write(b.targets, targets);
+        be.write(b.dLosses, new Float32Array(N).fill(1 / N));
+        const losses: number[] = [];
+        for (let k = 1; k <= 3; k++) {
+          queueSftStep(model, b, B, T, 1, { ...adam, step: k });
+          losses.push((await be.read(b.losses)).reduce((a, x) => a + x, 0) / N);
+          if (k === 1) afterFirst?.();
+        }
+        return { losses, params: await model.readParams() };
+      };
+      const reports: CompareReport[] = [];
+      for (const savedAttention of ['f32', 'f16'] as const) {
+        const want = await steps(env.cpu, { savedAttention });
+        const gpu: WebGpuBackend = env.gpu;
+        let first = { buffers: 0, pipelines: 0 };
+        const got = await steps(gpu, { savedAttention }, () => (first = { buffers: gpu.stats.buffersCreated, pipelines: gpu.stats.pipelinesCreated }));
+        reports.push(
+          compare(`${savedAttention}: losses of 3 steps`, got.losses, want.losses, { abs: 0, rel: 1e-4 }),
+          compare(`${savedAttention}: weights after 3 steps`, got.params, want.params, { abs: 1e-5, rel: 1e-3 }),
+          compare(`${savedAttention}: buffers created after step 1`, [gpu.stats.buffersCreated], [first.buffers], { abs: 0, rel: 0 }),
+          compare(`${savedAttention}: pipelines compiled after step 1`, [gpu.stats.pipelinesCreated], [first.pipelines], { abs: 0, rel: 0 }),
+        );
+      }
+      return reports;
     },
   },
   {
