@@ -20,6 +20,7 @@ describe('run config', () => {
     const cases: [unknown, string][] = [
       [{ lr: -1 }, 'lr:'],
       [{ algo: 'dpo' }, 'algo:'],
+      [{ savedAttention: 'bf16' }, 'savedAttention: Invalid option: expected one of "f32"|"f16"'],
       [{ groupSize: 2.5 }, 'groupSize:'],
       [{ steps: '10' }, 'steps:'],
       [{ colour: 'red' }, 'colour'],
