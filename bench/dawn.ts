@@ -18,7 +18,7 @@
  */
 import { dawnEnv, dawnInstance } from '../e2e/dawn/dawn';
 import { compareTrainingSteps, OurTrainer, randomBatch, randomIds } from './peers-ours';
-import { profileStep } from './peers-profile';
+import { profileStep, profileText } from './peers-profile';
 import { initParams, Transformer } from '../src/engine/model/transformer';
 import { KvSession } from '../src/engine/model/sampler';
 import { PRESETS, type PresetName } from '../src/engine/model/config';
@@ -204,14 +204,7 @@ async function main(): Promise<void> {
       mode: profileMode, preset, B: num('--batch', profileMode === 'train' ? 4 : 64), T: num('--tokens', profileMode === 'train' ? 32 : 16),
       weights: precision('--weights'), math: precision('--math'),
     });
-    const ms = (x: number): string => x.toFixed(x < 10 ? 2 : 1);
-    const text = [
-      `Adapter (Dawn for Node): ${env.adapter}`,
-      `${r.mode} step, ${r.preset}, B=${r.B} T=${r.T}: ${ms(r.stepMs)} ms a step (${r.dispatches} dispatches); the ops alone ${ms(r.sumOfOpsMs)} ms`,
-      '', '| op (tensor shapes) | calls | ms / call | ms / step | share |', '|---|---:|---:|---:|---:|',
-      ...r.rows.map((x) => `| ${x.label} | ${x.calls} | ${ms(x.msPerCall)} | ${ms(x.totalMs)} | ${((100 * x.totalMs) / r.sumOfOpsMs).toFixed(1)}% |`),
-      '', `matmul kernels chosen at start-up: ${r.matmulChoices.join('; ') || 'none'}`, '',
-    ].join('\n');
+    const text = profileText(r, `${env.adapter} (Dawn for Node)`);
     process.stdout.write(text, () => process.exit(0));
     return;
   }

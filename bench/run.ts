@@ -22,6 +22,7 @@ import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
 import type { BenchResult, BenchRow } from './kernels';
 import type { CheckResult, PeersOptions, PeersResult } from './peers';
 import { savedAttentionText } from './saved-attention';
+import { profileText } from './peers-profile';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -154,13 +155,7 @@ async function runPeers(page: import('@playwright/test').Page, base: string): Pr
     const r = await page.evaluate((x) => window.__peers.profile(x), o);
     if (JSON_OUT) process.stdout.write(`${JSON.stringify(r)}\n`);
     else {
-      process.stdout.write([
-        `Adapter: ${r.adapter}`,
-        `${r.mode} step, ${r.preset}, B=${r.B} T=${r.T}: ${ms(r.stepMs)} ms a step (${r.dispatches} dispatches); the ops alone ${ms(r.sumOfOpsMs)} ms`,
-        '', '| op (tensor shapes) | calls | ms / call | ms / step | share |', '|---|---:|---:|---:|---:|',
-        ...r.rows.map((x) => `| ${x.label} | ${x.calls} | ${ms(x.msPerCall)} | ${ms(x.totalMs)} | ${((100 * x.totalMs) / r.sumOfOpsMs).toFixed(1)}% |`),
-        '', `matmul kernels chosen at start-up: ${r.matmulChoices.join('; ') || 'none (no shape reached the big-matmul kernels)'}`,
-      ].join('\n') + '\n');
+      process.stdout.write(profileText(r, r.adapter));
     }
     return 0;
   }
@@ -206,7 +201,8 @@ async function main(): Promise<number> {
     if (!port) throw new Error('the Vite dev server did not report a port');
     const url = `http://127.0.0.1:${port}/bench/${PEERS ? 'peers' : 'kernels'}.html`;
     progress(`bench: ${url}`);
-    browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS, headless: true });
+    // WebGPU developer features: unrounded timestamps for the profiles (Chrome rounds them to 100 µs otherwise).
+    browser = await chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_ARGS, '--enable-webgpu-developer-features'], headless: true });
     const page = await browser.newPage();
     page.on('console', (m) => progress(m.text()));
     page.on('pageerror', (e) => progress(`[page error] ${e.message}`));

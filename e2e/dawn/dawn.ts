@@ -30,7 +30,8 @@ export function dawnInstance(): GPU | null {
 export function dawnEnv(): Promise<GpuTestEnv & { adapter: string; features: string[] }> {
   env ??= (async () => {
     Object.assign(globalThis, globals);
-    instance = create([]);
+    // Timestamps unrounded: Dawn quantises them by default (as Chrome does) to blunt timing attacks; only the profiles read them.
+    instance = create(['disable-dawn-features=timestamp_quantization']);
     const acq = await acquireGpu(instance);
     if (!acq.ok) throw new Error(`${acq.failure.message}\n${HOW_TO_GET_AN_ADAPTER}`);
     return {

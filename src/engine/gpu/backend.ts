@@ -37,6 +37,8 @@ export class GpuTensor implements Tensor {
 }
 
 const UNIFORM_BYTES = 256;
+/** Timestamp queries gpuPassTime can write: two a compute pass. */
+const TIMED_QUERIES = 512;
 
 export class WebGpuBackend implements Backend {
   readonly name = 'webgpu' as const;
@@ -60,6 +62,9 @@ export class WebGpuBackend implements Backend {
   private freeUniforms: GPUBuffer[] = [];
   private usedUniforms: GPUBuffer[] = [];
   private encoder: GPUCommandEncoder | null = null;
+  /** gpuPassTime's query set and buffers (made on first use), and the next free query while it records. */
+  private timing: { querySet: GPUQuerySet; resolve: GPUBuffer; readback: GPUBuffer; next: number } | null = null;
+  private timingOn = false;
   private pass: GPUComputePassEncoder | null = null;
   /**
    * Counters for tests and benchmarks: allocation must stop growing after the first step. Tensor
@@ -216,6 +221,57 @@ export class WebGpuBackend implements Backend {
     }
   }
 
+  /** A compute pass descriptor that writes timestamps at the pass's start and end (gpuPassTime). */
+  private timedPass(): GPUComputePassDescriptor {
+    const t = this.timing!;
+    if (t.next + 2 > TIMED_QUERIES) throw new Error(`gpuPassTime: more than ${TIMED_QUERIES / 2} compute passes`);
+    const d = { timestampWrites: { querySet: t.querySet, beginningOfPassWriteIndex: t.next, endOfPassWriteIndex: t.next + 1 } };
+    t.next += 2;
+    return d;
+  }
+
+  /**
+   * For profiling, where the device has `timestamp-query`: the GPU's time in ms for the compute
+   * passes holding the work `record` queues (a timestamp at each pass's start and end, summed;
+   * buffer clears and copies between passes are not counted), without submission or readback.
+   * Null without the feature. Browsers may round timestamps (Chrome: to 100 µs unless WebGPU
+   * developer features are on), so time many calls at once. Nothing in the engine's path uses it.
+   */
+  async gpuPassTime(record: () => void): Promise<number | null> {
+    if (!this.device.features.has('timestamp-query')) return null;
+    this.flush();
+    const bytes = TIMED_QUERIES * 8;
+    this.timing ??= {
+      querySet: this.device.createQuerySet({ type: 'timestamp', count: TIMED_QUERIES }),
+      resolve: this.device.createBuffer({ size: bytes, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }),
+      readback: this.device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+      next: 0,
+    };
+    const t = this.timing;
+    t.next = 0;
+    this.endPass();
+    this.timingOn = true;
+    try {
+      record();
+    } finally {
+      this.endPass();
+      this.timingOn = false;
+    }
+    const n = t.next;
+    if (n === 0) return 0;
+    const enc = this.enc();
+    enc.resolveQuerySet(t.querySet, 0, n, t.resolve, 0);
+    enc.copyBufferToBuffer(t.resolve, 0, t.readback, 0, n * 8);
+    this.flush();
+    await t.readback.mapAsync(GPUMapMode.READ, 0, n * 8);
+    const stamps = new BigUint64Array(t.readback.getMappedRange(0, n * 8).slice(0));
+    t.readback.unmap();
+    this.throwIfErrors();
+    let ns = 0;
+    for (let i = 0; i < n; i += 2) ns += Number(stamps[i + 1] - stamps[i]);
+    return ns / 1e6;
+  }
+
   /** Submit everything recorded so far. */
   flush(): void {
     this.endPass();
@@ -279,7 +335,7 @@ export class WebGpuBackend implements Backend {
       });
       this.bindGroups.set(key, bg);
     }
-    if (!this.pass) this.pass = this.enc().beginComputePass();
+    if (!this.pass) this.pass = this.enc().beginComputePass(this.timingOn ? this.timedPass() : undefined);
     this.pass.setPipeline(pipe);
     this.pass.setBindGroup(0, bg);
     const [x, y = 1, z = 1] = workgroups;
