@@ -110,7 +110,7 @@ function peersTable(r: PeersResult): string {
   if (r.matmulTuning.length > 0) {
     out.push('', 'matmul kernel chosen at start-up per shape (tiled, regs or regs8; same bits whichever):', '',
       '| shape | calls before | tiled ms | regs ms | regs8 ms | chosen |', '|---|---:|---:|---:|---:|---|',
-      ...r.matmulTuning.map((m) => `| ${m.shape} | ${m.calls} | ${ms(m.tiledMs)} | ${ms(m.regsMs)} | ${ms(m.regs8Ms)} | ${m.choice} |`));
+      ...r.matmulTuning.map((m) => `| ${m.shape} | ${m.calls} | ${ms(m.tiledMs)} | ${ms(m.regsMs)} | ${ms(m.regs8Ms)} | ${m.choice} (${m.timer} clock) |`));
   }
   out.push('', `decodeBatch64OverBatch1 = ${r.decodeBatch64OverBatch1 === null ? 'n/a' : r.decodeBatch64OverBatch1.toFixed(2)}`,
     `losses (ours / tfjs, first steps): ${t.oursLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')} / ${t.tfjsLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')}`,

@@ -67,6 +67,9 @@ export const modelGpuTests: GpuTest[] = [
       if (rows.length === 0) throw new Error('tuneMatmuls timed no shape: the model\'s matmuls did not reach the tiled kernel');
       for (const r of rows) {
         if (!(r.tiledMs > 0 && r.regsMs > 0 && r.regs8Ms > 0 && Number.isFinite(r.tiledMs + r.regsMs + r.regs8Ms))) throw new Error(`tuneMatmuls: bad timing ${JSON.stringify(r)}`);
+        // Timed by the GPU's own timestamps where the device has them (SwiftShader and lavapipe do).
+        const want = be.device.features.has('timestamp-query') ? 'gpu' : 'wall';
+        if (r.timer !== want) throw new Error(`tuneMatmuls timed ${r.shape} by the ${r.timer} clock; this device should use ${want}`);
       }
       be.matmulChooser.force('regs');
       const regs = await run();

@@ -797,6 +797,8 @@ export interface MatmulTuneRow {
   regsMs: number;
   regs8Ms: number;
   choice: BigMatmulKernel;
+  /** What timed it: the GPU's timestamps (`timestamp-query`) or the wall clock around a submit and wait. */
+  timer: 'gpu' | 'wall';
 }
 
 const shapeKey = (d: MatmulDims, half: boolean, f16: boolean): string =>
@@ -836,17 +838,26 @@ export class MatmulChooser {
 /** The lab's tuning pause (after the first step of a run or warm start): the 8 most used shapes, 2 samples each. */
 export const LAB_MATMUL_TUNING = { maxShapes: 8, samples: 2 } as const;
 
+/** With timestamps, a timing repeats the call until the GPU time reaches this (browsers round timestamps to 100 µs). */
+const TUNE_MIN_GPU_MS = 2;
+const TUNE_MAX_REPS = 64;
+
 /**
  * Time `tiled`, `regs` and `regs8` on the most dispatched shapes `auto` has sent to the tiled
  * kernel and not yet tuned (at most `maxShapes`), and keep the fastest per shape; a register
  * kernel must beat `tiled` by `margin` (default 10%) to be chosen. Each shape: one warm-up call of
- * each (pipeline compilation), then `samples` rounds of one timed call of each, submit and wait per
- * call; medians. Call between steps, never while a step is being recorded (it submits and waits).
+ * each (pipeline compilation), then `samples` rounds of one timing of each; medians. A timing is
+ * the GPU's own time where the device has `timestamp-query` (the call repeated in one compute pass
+ * until that passes TUNE_MIN_GPU_MS, at most 64 times, per call: on a GPU a single matmul takes
+ * microseconds and a submit and wait far longer, which would decide the choice), else the wall
+ * clock around one call and its submit and wait. Call between steps, never while a step is being
+ * recorded (it submits and waits).
  */
 export async function tuneMatmuls(be: WebGpuBackend, o: { maxShapes?: number; samples?: number; margin?: number } = {}): Promise<MatmulTuneRow[]> {
   await be.sync();
   const samples = Math.max(1, o.samples ?? 3);
   const margin = o.margin ?? 0.1;
+  const timer = be.device.features.has('timestamp-query') ? 'gpu' : 'wall';
   const rows: MatmulTuneRow[] = [];
   for (const { key, d, half, f16, n } of be.matmulChooser.untuned().slice(0, o.maxShapes ?? 16)) {
     const lead = d.batch > 1 ? [d.batch] : [];
@@ -856,9 +867,19 @@ export async function tuneMatmuls(be: WebGpuBackend, o: { maxShapes?: number; sa
     const b = be.zeros([...(d.bBatched ? lead : []), ...bDims]);
     const out = be.zeros([...lead, d.M, d.N]);
     const opts: MatmulOptions = { transA: d.transA, transB: d.transB, accumulate: d.accumulate, bHalf: half, math: f16 ? 'f16' : 'f32' };
+    const call = (variant: BigMatmulKernel) => be.matmul(out, a, b, { ...opts, variant });
     const time = async (variant: BigMatmulKernel): Promise<number> => {
+      if (timer === 'gpu') {
+        for (let reps = 1; ; ) {
+          const ms = (await be.gpuPassTime(() => {
+            for (let r = 0; r < reps; r++) call(variant);
+          }))!;
+          if (ms >= TUNE_MIN_GPU_MS || reps >= TUNE_MAX_REPS) return ms / reps;
+          reps = Math.min(TUNE_MAX_REPS, reps * Math.max(2, Math.ceil(TUNE_MIN_GPU_MS / Math.max(ms, 1e-3))));
+        }
+      }
       const t0 = performance.now();
-      be.matmul(out, a, b, { ...opts, variant });
+      call(variant);
       await be.sync();
       return performance.now() - t0;
     };
@@ -869,7 +890,7 @@ export async function tuneMatmuls(be: WebGpuBackend, o: { maxShapes?: number; sa
     const best = regs8Ms < regsMs ? 'regs8' : 'regs';
     const choice = Math.min(regsMs, regs8Ms) < tiledMs * (1 - margin) ? best : 'tiled';
     be.matmulChooser.set(key, choice);
-    rows.push({ shape: key, calls: n, tiledMs, regsMs, regs8Ms, choice });
+    rows.push({ shape: key, calls: n, tiledMs, regsMs, regs8Ms, choice, timer });
     for (const x of [a, b, out]) be.release(x);
   }
   return rows;
