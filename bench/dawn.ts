@@ -40,6 +40,12 @@ const flag = (name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const progress = (msg: string): void => void process.stderr.write(`${msg}\n`);
+/** A flag's positive whole number, or `d` when the flag is absent. */
+const num = (f: string, d: number): number => {
+  const v = Number(flag(f) ?? d);
+  if (!Number.isInteger(v) || v < 1) throw new Error(`${f} takes a positive integer`);
+  return v;
+};
 
 type Mode = { weights: 'f32' | 'f16'; math: 'f32' | 'f16' };
 
@@ -179,11 +185,6 @@ async function main(): Promise<void> {
       if (!acq.ok) throw new Error(acq.failure.message);
       return new WebGpuBackend(acq.ctx);
     };
-    const num = (f: string, d: number): number => {
-      const v = Number(flag(f) ?? d);
-      if (!Number.isInteger(v) || v < 1) throw new Error(`${f} takes a positive integer`);
-      return v;
-    };
     const r = await compareSavedAttention(fresh, { preset, B: num('--batch', 4), T: num('--tokens', 128), steps: num('--train-steps', 4) }, progress);
     const text = argv.includes('--json') ? `${JSON.stringify({ adapter: env.adapter, savedAttention: r }, null, 2)}\n` : savedAttentionText(r, `${env.adapter} (Dawn for Node)`);
     process.stdout.write(text, () => process.exit(0));
@@ -193,7 +194,6 @@ async function main(): Promise<void> {
   if (profileMode !== undefined) {
     // Our training or decoding step op by op on this adapter, as `npm run bench -- --peers --profile` does in Chromium.
     if (profileMode !== 'train' && profileMode !== 'decode') throw new Error('--profile takes train or decode');
-    const num = (f: string, d: number): number => Number(flag(f) ?? d);
     const precision = (f: string): 'f32' | 'f16' => {
       const v = flag(f) ?? 'f32';
       if (v !== 'f32' && v !== 'f16') throw new Error(`${f} takes f32 or f16`);

@@ -2,7 +2,7 @@
  * Our side of the peers benchmark's training step (b), and the batches both sides train on: used in
  * the browser by bench/peers.ts and in Node (Dawn) by bench/dawn.ts.
  */
-import { queueSftStep, sftBuffers, type SftBuffers } from '../src/engine/model/sft';
+import { fixedSftBuffers, queueSftStep, type SftBuffers } from '../src/engine/model/sft';
 import type { Transformer } from '../src/engine/model/transformer';
 import type { Rng } from '../src/engine/rng';
 import type { AdamWSettings, TfjsTransformer } from './peers-tfjs';
@@ -20,12 +20,7 @@ export class OurTrainer {
   }
 
   constructor(readonly model: Transformer, readonly B: number, readonly T: number, ids: Int32Array, targets: Int32Array) {
-    const be = model.be;
-    const N = B * T;
-    this.b = sftBuffers(be, N, model.config.vocabSize);
-    be.write(this.b.ids, ids);
-    be.write(this.b.targets, targets);
-    be.write(this.b.dLosses, new Float32Array(N).fill(1 / N));
+    this.b = fixedSftBuffers(model.be, ids, targets, model.config.vocabSize);
   }
 
   private async meanLoss(): Promise<number> {

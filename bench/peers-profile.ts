@@ -15,7 +15,7 @@ import type { WebGpuBackend } from '../src/engine/gpu/backend';
 import { median } from '../src/engine/gpu/timing';
 import { PRESETS, type PresetName } from '../src/engine/model/config';
 import { KvSession } from '../src/engine/model/sampler';
-import { queueSftStep, sftBuffers } from '../src/engine/model/sft';
+import { fixedSftBuffers, queueSftStep } from '../src/engine/model/sft';
 import { tuneMatmuls } from '../src/engine/ops/matmul';
 import { initParams, Transformer } from '../src/engine/model/transformer';
 import { Rng } from '../src/engine/rng';
@@ -128,10 +128,7 @@ export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decod
   if (o.mode === 'train') {
     // The lab's supervised step (queueSftStep: forward, CE, backward, clip, guarded AdamW), loss read back.
     const N = o.B * o.T;
-    const b = sftBuffers(be, N, V);
-    be.write(b.ids, ids(N));
-    be.write(b.targets, ids(N));
-    be.write(b.dLosses, new Float32Array(N).fill(1 / N));
+    const b = fixedSftBuffers(be, ids(N), ids(N), V);
     let t = 0;
     queueStep = () => queueSftStep(model, b, o.B, o.T, 1, { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01, step: ++t });
     step = async () => {

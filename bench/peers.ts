@@ -361,9 +361,14 @@ async function profile(o: { mode: 'train' | 'decode'; preset?: PresetName; B?: n
 
 /** Attention probabilities saved in halves vs f32 (bench/saved-attention.ts), each mode on a device of its own. */
 async function savedAttention(o: { preset?: PresetName; B?: number; T?: number; steps?: number }): Promise<SavedAttentionResult & { adapter: string }> {
-  const { summary } = await engine();
-  const r = await compareSavedAttention(async () => (await engine()).be, { preset: o.preset ?? 'micro', B: o.B ?? 4, T: o.T ?? 128, steps: o.steps ?? 3 }, log);
-  return { ...r, adapter: adapterLine(summary) };
+  let adapter = '';
+  const fresh = async (): Promise<WebGpuBackend> => {
+    const { be, summary } = await engine();
+    adapter = adapterLine(summary);
+    return be;
+  };
+  const r = await compareSavedAttention(fresh, { preset: o.preset ?? 'micro', B: o.B ?? 4, T: o.T ?? 128, steps: o.steps ?? 3 }, log);
+  return { ...r, adapter };
 }
 
 declare global {

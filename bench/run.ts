@@ -36,6 +36,13 @@ const flagValue = (name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const progress = (msg: string): void => void process.stderr.write(`${msg}\n`);
+/** A flag's positive whole number, or undefined when the flag is absent (the page's default then). */
+const num = (f: string): number | undefined => {
+  if (flagValue(f) === undefined) return undefined;
+  const v = Number(flagValue(f));
+  if (!Number.isInteger(v) || v < 1) throw new Error(`${f} takes a positive integer`);
+  return v;
+};
 
 function fmt(x: number | null, digits: number): string {
   return x === null ? 'n/a' : x.toFixed(digits);
@@ -132,12 +139,6 @@ async function runPeers(page: import('@playwright/test').Page, base: string): Pr
   await page.goto(`${base}/bench/peers.html`);
   await page.waitForFunction(() => Boolean(window.__peers), null, { timeout: 120_000 });
   if (args.has('--saved-attention')) {
-    const num = (f: string) => {
-      if (flagValue(f) === undefined) return undefined;
-      const v = Number(flagValue(f));
-      if (!Number.isInteger(v) || v < 1) throw new Error(`${f} takes a positive integer`);
-      return v;
-    };
     const o = { preset: flagValue('--preset') as PeersOptions['preset'] | undefined, B: num('--batch'), T: num('--tokens'), steps: num('--train-steps') };
     const r = await page.evaluate((x) => window.__peers.savedAttention(x), o);
     process.stdout.write(JSON_OUT ? `${JSON.stringify(r)}\n` : savedAttentionText(r, `${r.adapter} (Chromium)`));
@@ -150,7 +151,6 @@ async function runPeers(page: import('@playwright/test').Page, base: string): Pr
     if (w !== undefined && w !== 'f32' && w !== 'f16') throw new Error('--weights takes f32 or f16');
     const math = flagValue('--math');
     if (math !== undefined && math !== 'f32' && math !== 'f16') throw new Error('--math takes f32 or f16 (f16 needs --weights f16 and an adapter with shader-f16)');
-    const num = (f: string) => (flagValue(f) === undefined ? undefined : Number(flagValue(f)));
     const o = { mode: profileMode as 'train' | 'decode', preset: flagValue('--preset') as PeersOptions['preset'] | undefined, B: num('--batch'), T: num('--tokens'), weights: w as 'f32' | 'f16' | undefined, math: math as 'f32' | 'f16' | undefined };
     const r = await page.evaluate((x) => window.__peers.profile(x), o);
     if (JSON_OUT) process.stdout.write(`${JSON.stringify(r)}\n`);

@@ -5,9 +5,10 @@
  * (so the forward, the backward, the clip and AdamW are the same computation), and onnxruntime-web
  * on the model exported by src/onnx/export.ts gives our logits. Behaviour only: no times asserted.
  */
-import { test, expect } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
 
-test('peers harness: TFJS and onnxruntime-web compute the same model as our engine', async ({ page }) => {
+/** The peers page, ready (window.__peers set); page errors are printed. */
+async function openPeers(page: Page): Promise<void> {
   page.on('console', (m) => {
     if (m.type() === 'error') console.log(`[page] ${m.text()}`);
   });
@@ -19,6 +20,10 @@ test('peers harness: TFJS and onnxruntime-web compute the same model as our engi
     await page.goto('/bench/peers.html');
     await page.waitForFunction(() => Boolean(window.__peers), null, { timeout: 90_000 });
   }
+}
+
+test('peers harness: TFJS and onnxruntime-web compute the same model as our engine', async ({ page }) => {
+  await openPeers(page);
   const r = await page.evaluate(() => window.__peers.check());
   console.log(`  ${r.adapter}`);
   console.log(`  loss ours ${r.oursLoss.map((x) => x.toFixed(6)).join(' ')} | tfjs ${r.tfjsLoss.map((x) => x.toFixed(6)).join(' ')}; grad norm ${r.gradNorm.toFixed(3)}`);
@@ -42,13 +47,7 @@ test('peers harness: TFJS and onnxruntime-web compute the same model as our engi
 });
 
 test('saved attention in halves: a training step keeps less on the device, by the probabilities\' half, with the f32 forward', async ({ page }) => {
-  await page.goto('/bench/peers.html');
-  try {
-    await page.waitForFunction(() => Boolean(window.__peers), null, { timeout: 90_000 });
-  } catch {
-    await page.goto('/bench/peers.html');
-    await page.waitForFunction(() => Boolean(window.__peers), null, { timeout: 90_000 });
-  }
+  await openPeers(page);
   // micro (4 layers, 4 heads), B=2, T=32: 8,192 probabilities a layer.
   const r = await page.evaluate(() => window.__peers.savedAttention({ B: 2, T: 32, steps: 1 }));
   console.log(`  device bytes f32 ${r.f32.bytes}, f16 ${r.f16.bytes}; losses ${r.f32.loss.join(' ')} | ${r.f16.loss.join(' ')}`);

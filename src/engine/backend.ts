@@ -187,6 +187,11 @@ export interface Backend {
   // ---- memory -------------------------------------------------------------------------------
   /** A zero-filled tensor (from the pool where possible). */
   zeros(shape: readonly number[], dtype?: DType): Tensor;
+  /**
+   * A tensor with undefined contents (pooled memory, not cleared), for an output every element of
+   * which is written before it is read; the CPU backend gives zeros.
+   */
+  scratch(shape: readonly number[], dtype?: DType): Tensor;
   /** A tensor holding a copy of `data` (Float32Array -> f32, Int32Array -> i32). */
   fromArray(data: Float32Array | Int32Array, shape: readonly number[]): Tensor;
   /** Overwrite a tensor's contents from the host; ordered after all queued work. */

@@ -42,6 +42,10 @@ export class CpuBackend implements Backend {
     return t.data;
   }
 
+  scratch(shape: readonly number[], dtype: DType = 'f32'): Tensor {
+    return this.zeros(shape, dtype);
+  }
+
   zeros(shape: readonly number[], dtype: DType = 'f32'): Tensor {
     const n = sizeOf(shape);
     return new CpuTensor(shape, dtype, dtype === 'i32' ? new Int32Array(n) : new Float32Array(n));

@@ -249,8 +249,7 @@ export class WebGpuBackend implements Backend {
     };
     const t = this.timing;
     t.next = 0;
-    this.endPass();
-    this.timingOn = true;
+    this.timingOn = true; // the flush above ended any open pass: the recorded work starts a timed one
     try {
       record();
     } finally {

@@ -14,7 +14,7 @@ import { PRESETS, type ModelConfig } from './config';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { generate, GREEDY, KvSession } from './sampler';
 import { Tokenizer } from './tokenizer';
-import { queueSftStep, sftBuffers } from './sft';
+import { fixedSftBuffers, queueSftStep } from './sft';
 import { initParams, Transformer, type TransformerOptions } from './transformer';
 
 const TINY: ModelConfig = { vocabSize: 37, contextLength: 12, channels: 16, layers: 2, heads: 4 };
@@ -140,10 +140,7 @@ export const modelGpuTests: GpuTest[] = [
       const adam = { lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01 };
       const steps = async (be: Backend, opts: TransformerOptions, afterFirst?: () => void) => {
         const model = new Transformer(be, TINY, weights, opts);
-        const b = sftBuffers(be, N, TINY.vocabSize);
-        be.write(b.ids, ids);
-        be.write(b.targets, targets);
-        be.write(b.dLosses, new Float32Array(N).fill(1 / N));
+        const b = fixedSftBuffers(be, ids, targets, TINY.vocabSize);
         const losses: number[] = [];
         for (let k = 1; k <= 3; k++) {
           queueSftStep(model, b, B, T, 1, { ...adam, step: k });

@@ -92,6 +92,16 @@ export function sftBuffers(be: Backend, N: number, vocabSize: number): SftBuffer
   };
 }
 
+/** The buffers of one fixed batch, every target scored (dLosses 1/N): the benchmarks' and tests' step. */
+export function fixedSftBuffers(be: Backend, ids: Int32Array, targets: Int32Array, vocabSize: number): SftBuffers {
+  const N = ids.length;
+  const b = sftBuffers(be, N, vocabSize);
+  be.write(b.ids, ids);
+  be.write(b.targets, targets);
+  be.write(b.dLosses, new Float32Array(N).fill(1 / N));
+  return b;
+}
+
 /**
  * One supervised step queued on the device from the batch in `b`, nothing read back: forward,
  * per-token cross-entropy into b.losses, backward of Σ dLosses·CE, the gradient clipped to

@@ -268,9 +268,10 @@ export class Transformer {
     be.embedding(a.posEmb, p.wpe, a.posIds);
     be.add(a.resid0, a.tokEmb, a.posEmb);
     let x = a.resid0;
-    // f16 saved attention: the probabilities go to one f32 scratch (the layers take turns) and each
-    // layer keeps its packed copy; the scratch goes back to the pool before backward needs its own.
-    const att32 = this.savedAttention === 'f16' && this.config.layers > 0 ? be.zeros([B, H, T, T]) : null;
+    // f16 saved attention: the probabilities go to one f32 scratch (the layers take turns; attention
+    // writes every entry, so it is not cleared) and each layer keeps its packed copy; the scratch
+    // goes back to the pool before backward needs its own.
+    const att32 = this.savedAttention === 'f16' && this.config.layers > 0 ? be.scratch([B, H, T, T]) : null;
     for (let l = 0; l < this.config.layers; l++) {
       const L = a.layers[l];
       const q = (n: string) => p[`h${l}.${n}`];

@@ -258,27 +258,24 @@ function checkShape(s: AttentionShape, what: string): void {
   if (C % H !== 0) throw new Error(`${what}: C (${C}) must be a multiple of H (${H})`);
 }
 
-function forwardChecks(out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
-  checkShape(s, 'attention');
-  const { B, T, C, H } = s;
-  assertSize(qkv, B * T * 3 * C, `attention qkv (B=${B}, T=${T}, 3C=${3 * C})`);
-  assertSize(out, B * T * C, `attention out (B=${B}, T=${T}, C=${C})`);
-  assertSize(att, B * H * T * T, `attention att (B=${B}, H=${H}, T=${T}, T=${T})`);
-}
-
 /** Options of attentionBackward. */
 export interface AttentionBackwardOptions {
   /** att holds the probabilities as packed halves (`packHalf` of the forward's att: ⌈B·H·T·T / 2⌉ words). */
   attHalf?: boolean;
 }
 
-function backwardChecks(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape, o: AttentionBackwardOptions): void {
-  checkShape(s, 'attentionBackward');
+/** The shape, and the sizes of qkv, the output (forward) or its gradient (backward) and att, named for `what`. */
+function checkTensors(what: 'attention' | 'attentionBackward', out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape, attHalf = false): void {
+  checkShape(s, what);
   const { B, T, C, H } = s;
-  assertSize(qkv, B * T * 3 * C, `attentionBackward qkv (B=${B}, T=${T}, 3C=${3 * C})`);
-  assertSize(dOut, B * T * C, `attentionBackward dOut (B=${B}, T=${T}, C=${C})`);
-  if (o.attHalf) assertSize(att, Math.ceil((B * H * T * T) / 2), `attentionBackward att as packed halves (⌈B·H·T·T / 2⌉ words, B=${B}, H=${H}, T=${T})`);
-  else assertSize(att, B * H * T * T, `attentionBackward att (B=${B}, H=${H}, T=${T}, T=${T})`);
+  assertSize(qkv, B * T * 3 * C, `${what} qkv (B=${B}, T=${T}, 3C=${3 * C})`);
+  assertSize(out, B * T * C, `${what} ${what === 'attention' ? 'out' : 'dOut'} (B=${B}, T=${T}, C=${C})`);
+  if (attHalf) assertSize(att, Math.ceil((B * H * T * T) / 2), `${what} att as packed halves (⌈B·H·T·T / 2⌉ words, B=${B}, H=${H}, T=${T})`);
+  else assertSize(att, B * H * T * T, `${what} att (B=${B}, H=${H}, T=${T}, T=${T})`);
+}
+
+function backwardChecks(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape, o: AttentionBackwardOptions): void {
+  checkTensors('attentionBackward', dOut, att, qkv, s, o.attHalf);
   assertSize(dqkv, qkv.size, 'attentionBackward dqkv (like qkv)');
 }
 
@@ -287,11 +284,11 @@ function uniforms({ B, T, C, H }: AttentionShape): Uniform[] {
 }
 
 export function attentionOnCpu(be: CpuBackend, out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
-  forwardChecks(out, att, qkv, s);
+  checkTensors('attention', out, att, qkv, s);
   attentionRef(be.f(out), be.f(att), be.f(qkv), s);
 }
 export function attentionOnGpu(be: WebGpuBackend, out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
-  forwardChecks(out, att, qkv, s);
+  checkTensors('attention', out, att, qkv, s);
   dispatchRows(be, ATTN_FWD_FUSED, [out, att, qkv], uniforms(s), s.B * s.H * s.T);
 }
 
