@@ -71,7 +71,7 @@ export async function compareForwardPasses(
 ): Promise<ForwardComparison> {
   const model = new Transformer(be, config, weights);
   const idsT = be.fromArray(ids, [ids.length]);
-  const oursFwd = async (): Promise<Float32Array> => be.read(model.forward(idsT, B, T).logits);
+  const oursFwd = async (): Promise<Float32Array> => be.read(model.forward(idsT, B, T, { grad: false }).logits);
   let maxLogitDiff: number | null = null;
   // One run; given our logits, also the largest difference from them (before the outputs are disposed).
   let ortRun: ((mine?: Float32Array) => Promise<void>) | null = null;

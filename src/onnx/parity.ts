@@ -38,7 +38,7 @@ export function randomIds(vocabSize: number, n: number, seed: number): Int32Arra
 export async function engineForward(config: ModelConfig, weights: Float32Array, ids: Int32Array, B: number, T: number): Promise<{ logits: Float32Array; values: Float32Array }> {
   const be = new CpuBackend();
   const model = new Transformer(be, config, weights);
-  const out = model.forward(be.fromArray(ids, [B * T]), B, T);
+  const out = model.forward(be.fromArray(ids, [B * T]), B, T, { grad: false });
   return { logits: await be.read(out.logits), values: await be.read(out.values) };
 }
 

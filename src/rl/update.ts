@@ -156,7 +156,7 @@ export async function scoreSamples(model: Transformer, samples: readonly Pick<Tr
     const ids = be.fromArray(mb.ids, [mb.B * mb.T]);
     const rows = be.fromArray(mb.rowIndex, [R]);
     const actions = be.fromArray(mb.actions, [R]);
-    const { logits, values } = model.forwardRows(ids, mb.B, mb.T, rows);
+    const { logits, values } = model.forwardRows(ids, mb.B, mb.T, rows, { grad: false });
     if (temperature !== 1) be.scale(logits, 1 / temperature);
     const lp = be.zeros([R]);
     const ent = be.zeros([R]);

@@ -197,7 +197,7 @@ export async function perplexity(model: Transformer, examples: readonly Encoded[
     const batch = makeBatch(chunk, T, o.lossOn);
     be.write(ids, batch.ids);
     be.write(targets, batch.targets);
-    const { logits } = model.forward(ids, B, T);
+    const { logits } = model.forward(ids, B, T, { grad: false });
     be.crossEntropy(losses, logits, targets);
     const l = await be.read(losses);
     for (let i = 0; i < l.length; i++) if (batch.targets[i] >= 0) sum += l[i];

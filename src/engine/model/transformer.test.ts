@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Tensor } from '../backend';
 import { CpuBackend } from '../cpu/backend';
 import { Rng } from '../rng';
 import { compare } from '../testing/compare';
@@ -150,5 +151,35 @@ describe('transformer', () => {
     await lossAndGrads(again, ids, targets, w, B, T);
     expect(Array.from((await lossAndGrads(again, ids, targets, w, B, T)).grads)).toEqual(Array.from(f16.grads));
     expect(() => new Transformer(new CpuBackend(), TINY, weights, { savedAttention: 'bf16' as 'f16' })).toThrow(/savedAttention must be 'f32' or 'f16', got bf16/);
+  });
+
+  it('a forward with { grad: false } gives the same outputs, packs nothing in f16, and refuses a backward', async () => {
+    const [B, T] = [2, 6];
+    const rng = new Rng('no-grad');
+    const ids = Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1));
+    const weights = initParams(TINY, 'no-grad');
+    for (const savedAttention of ['f32', 'f16'] as const) {
+      const be = new CpuBackend();
+      let packs = 0;
+      const pack = be.packHalf.bind(be);
+      be.packHalf = (out, x) => { packs++; pack(out, x); };
+      const model = new Transformer(be, TINY, weights, { savedAttention });
+      const tIds = be.fromArray(ids, [B * T]);
+      const rows = be.fromArray(Int32Array.of(1, 4, 7, 11), [4]);
+      const read = async (o: { logits: Tensor; values: Tensor }) => [...await be.read(o.logits), ...await be.read(o.values)];
+      const withGrad = await read(model.forward(tIds, B, T));
+      expect(packs).toBe(savedAttention === 'f16' ? TINY.layers : 0);
+      packs = 0;
+      expect(await read(model.forward(tIds, B, T, { grad: false }))).toEqual(withGrad);
+      expect(packs).toBe(0);
+      const dLogits = be.zeros([B * T, TINY.vocabSize]);
+      expect(() => model.backward(tIds, dLogits, null)).toThrow(/backward after a forward with \{ grad: false \}/);
+      const rowsWithGrad = await read(model.forwardRows(tIds, B, T, rows));
+      expect(await read(model.forwardRows(tIds, B, T, rows, { grad: false }))).toEqual(rowsWithGrad);
+      expect(() => model.backwardRows(tIds, be.zeros([4, TINY.vocabSize]), null)).toThrow(/grad: false/);
+      // A forward with grad makes the backward available again.
+      model.forward(tIds, B, T);
+      expect(() => model.backward(tIds, dLogits, null)).not.toThrow();
+    }
   });
 });

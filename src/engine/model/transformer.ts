@@ -65,6 +65,16 @@ export function mlp(be: Backend, p: Record<string, Tensor>, l: number, out: Tens
   linear(be, out, fcGelu, p[`h${l}.mlp.proj.w`], p[`h${l}.mlp.proj.b`], residual, read);
 }
 
+/** A forward pass's options. */
+export interface ForwardOptions {
+  /**
+   * false: no backward follows (scoring, evaluation, the KL reference), so nothing is saved for
+   * one. With f16 saved attention that spares each layer's packHalf copy; the outputs are the same
+   * bits either way, and backward after such a pass throws. Default true.
+   */
+  grad?: boolean;
+}
+
 /** How a training step saves what backward needs: see the file header. */
 export interface TransformerOptions {
   /** The attention probabilities kept for backward: f32 (default) or packed halves (half the memory). */
@@ -80,6 +90,10 @@ interface LayerActs {
   ln2: Tensor; ln2Mean: Tensor; ln2Rstd: Tensor;
   fc: Tensor; // (N, 4C) before GELU
   residOut: Tensor; // (N, C) after the MLP residual
+}
+
+function assertSaved(a: Activations): void {
+  if (!a.saved) throw new Error('backward after a forward with { grad: false }: nothing was saved for it');
 }
 
 /** Activations for one (B, T), allocated once and reused every step. */
@@ -104,6 +118,8 @@ class Activations {
   readonly dAtty: Tensor; // (N, C)
   readonly dQkv: Tensor; // (N, 3C)
   readonly dFc: Tensor; // (N, 4C)
+  /** Whether the last forward saved what backward needs (ForwardOptions.grad). */
+  saved = false;
 
   constructor(be: Backend, c: ModelConfig, readonly B: number, readonly T: number, halfAtt: boolean) {
     const N = B * T;
@@ -194,8 +210,8 @@ export class Transformer {
    * Forward over ids (B·T, i32, row-major (B, T)). Returns logits (N, V) and values (N, 1); they
    * stay valid until the next forward with another shape.
    */
-  forward(ids: Tensor, B: number, T: number): { logits: Tensor; values: Tensor } {
-    const a = this.trunk(ids, B, T);
+  forward(ids: Tensor, B: number, T: number, o: ForwardOptions = {}): { logits: Tensor; values: Tensor } {
+    const a = this.trunk(ids, B, T, o.grad ?? true);
     this.head(a.logits, a.values, a.lnf);
     return { logits: a.logits, values: a.values };
   }
@@ -206,8 +222,8 @@ export class Transformer {
    * logits (R, V) cost R/N of the full head's. Returns logits (R, V) and values (R, 1), valid until
    * the next forwardRows.
    */
-  forwardRows(ids: Tensor, B: number, T: number, rows: Tensor): { logits: Tensor; values: Tensor } {
-    const a = this.trunk(ids, B, T);
+  forwardRows(ids: Tensor, B: number, T: number, rows: Tensor, o: ForwardOptions = {}): { logits: Tensor; values: Tensor } {
+    const a = this.trunk(ids, B, T, o.grad ?? true);
     const R = rows.shape[0];
     const be = this.be;
     if (!this.rowActs || this.rowActs.R !== R) {
@@ -227,6 +243,7 @@ export class Transformer {
     const a = this.acts;
     const r = this.rowActs;
     if (!a || !r) throw new Error('backwardRows before forwardRows');
+    assertSaved(a);
     this.be.fill(r.dLn, 0);
     this.headBackward(r.dLn, r.lnf, dLogits, dValues);
     this.be.fill(a.dLn, 0);
@@ -258,8 +275,8 @@ export class Transformer {
     }
   }
 
-  /** Embeddings, blocks and the final LayerNorm; the activations stay for backward. */
-  private trunk(ids: Tensor, B: number, T: number): Activations {
+  /** Embeddings, blocks and the final LayerNorm; with `grad`, the activations stay for backward. */
+  private trunk(ids: Tensor, B: number, T: number, grad: boolean): Activations {
     const be = this.be;
     const { channels: C, heads: H } = this.config;
     const a = this.activations(B, T);
@@ -270,15 +287,16 @@ export class Transformer {
     let x = a.resid0;
     // f16 saved attention: the probabilities go to one f32 scratch (the layers take turns; attention
     // writes every entry, so it is not cleared) and each layer keeps its packed copy; the scratch
-    // goes back to the pool before backward needs its own.
+    // goes back to the pool before backward needs its own. Without grad nothing is packed.
     const att32 = this.savedAttention === 'f16' && this.config.layers > 0 ? be.scratch([B, H, T, T]) : null;
+    a.saved = false;
     for (let l = 0; l < this.config.layers; l++) {
       const L = a.layers[l];
       const q = (n: string) => p[`h${l}.${n}`];
       be.layerNorm(L.ln1, L.ln1Mean, L.ln1Rstd, x, q('ln1.w'), q('ln1.b'));
       linear(be, L.qkv, L.ln1, q('attn.qkv.w'), q('attn.qkv.b'));
       be.attention(L.atty, att32 ?? L.att, L.qkv, { B, T, C, H });
-      if (att32) be.packHalf(L.att, att32);
+      if (att32 && grad) be.packHalf(L.att, att32);
       linear(be, L.residMid, L.atty, q('attn.proj.w'), q('attn.proj.b'), x); // x + proj(atty)
       be.layerNorm(L.ln2, L.ln2Mean, L.ln2Rstd, L.residMid, q('ln2.w'), q('ln2.b'));
       mlp(be, p, l, L.residOut, L.fc, a.fcGelu, L.ln2, L.residMid);
@@ -286,6 +304,7 @@ export class Transformer {
     }
     if (att32) be.release(att32);
     be.layerNorm(a.lnf, a.lnfMean, a.lnfRstd, x, p['lnf.w'], p['lnf.b']);
+    a.saved = grad;
     return a;
   }
 
@@ -297,6 +316,7 @@ export class Transformer {
     const be = this.be;
     const a = this.acts;
     if (!a) throw new Error('backward before forward');
+    assertSaved(a);
     be.fill(a.dLn, 0);
     this.headBackward(a.dLn, a.lnf, dLogits, dValues);
     this.trunkBackward(ids);
