@@ -10,7 +10,7 @@
  * An op that throws (not implemented yet, or a kernel error) is reported as n/a with its message.
  * Progress goes to console.log with a "[bench]" prefix. Not a test: nothing here is asserted.
  */
-import type { Backend, Tensor } from '../src/engine/backend';
+import { attentionSize, type Backend, type Tensor } from '../src/engine/backend';
 import { acquireGpu, adapterLine } from '../src/engine/gpu/context';
 import { WebGpuBackend } from '../src/engine/gpu/backend';
 import { median } from '../src/engine/gpu/timing';
@@ -238,12 +238,12 @@ async function run(opts: { quick?: boolean } = {}): Promise<BenchResult> {
   const attFlops = 2 * B * T * T * C; // QKᵀ and AV, causal half of 2·2·B·T²·C
   await bench('attention', `B=${B} T=${T} C=${C} H=${H}`, attFlops, () => {
     const qkv = randT(be, rng, [B, T, 3 * C]);
-    const [out, att] = [be.zeros([B, T, C]), be.zeros([B, H, T, T])];
+    const [out, att] = [be.zeros([B, T, C]), be.zeros([attentionSize({ B, H, T })])];
     return { call: () => be.attention(out, att, qkv, { B, T, C, H }), tensors: [qkv, out, att] };
   });
   await bench('attentionBackward', `B=${B} T=${T} C=${C} H=${H}`, 2 * attFlops, () => {
     const [qkv, d] = [randT(be, rng, [B, T, 3 * C]), randT(be, rng, [B, T, C])];
-    const [out, att, dqkv] = [be.zeros([B, T, C]), be.zeros([B, H, T, T]), be.zeros([B, T, 3 * C])];
+    const [out, att, dqkv] = [be.zeros([B, T, C]), be.zeros([attentionSize({ B, H, T })]), be.zeros([B, T, 3 * C])];
     be.attention(out, att, qkv, { B, T, C, H });
     return { call: () => be.attentionBackward(dqkv, d, qkv, att, { B, T, C, H }), tensors: [qkv, d, out, att, dqkv] };
   });

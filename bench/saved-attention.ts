@@ -8,6 +8,7 @@
  * the two loss curves (the forward's bits are the same, so the first losses are equal; later ones
  * move apart only by what the half-rounded gradients change). Nothing here is a test.
  */
+import { attentionSize } from '../src/engine/backend';
 import type { WebGpuBackend } from '../src/engine/gpu/backend';
 import { median } from '../src/engine/gpu/timing';
 import { PRESETS, type PresetName } from '../src/engine/model/config';
@@ -65,7 +66,7 @@ export async function compareSavedAttention(
       log(`saved attention ${r.mode}, step ${step}${step === 0 ? ' (warm-up)' : ''}: ${ms.toFixed(0)} ms, loss ${r.loss[step].toFixed(5)}`);
     }
   }
-  const perLayer = o.B * config.heads * o.T * o.T;
+  const perLayer = attentionSize({ B: o.B, H: config.heads, T: o.T });
   const out = (i: number): SavedAttentionRun => {
     const r = runs[i];
     if (r.be.stats.bytesCreated !== r.afterTuning) log(`note: ${r.mode} allocated ${r.be.stats.bytesCreated - r.afterTuning} more bytes after the first step`);

@@ -87,6 +87,15 @@ export interface AttentionShape {
   H: number;
 }
 
+/**
+ * How many probabilities attention saves: the causal lower triangle of each (b, h), row t holding
+ * t + 1 of them, B·H·T(T+1)/2 in all (the entries above the diagonal, always 0, are not stored).
+ * Probability (b, h, t, t2 ≤ t) is at (b·H + h)·T(T+1)/2 + t(t+1)/2 + t2.
+ */
+export function attentionSize({ B, H, T }: Pick<AttentionShape, 'B' | 'H' | 'T'>): number {
+  return (B * H * T * (T + 1)) / 2;
+}
+
 export interface CachedAttentionShape {
   B: number;
   /** New tokens per sequence in this call. */
@@ -263,13 +272,13 @@ export interface Backend {
   // ---- attention --------------------------------------------------------------------------------
   /**
    * Causal multi-head self-attention. qkv (B, T, 3C) holds q, k, v side by side per token;
-   * out (B, T, C); att (B, H, T, T) receives the softmax probabilities (saved for backward;
-   * entries above the diagonal are 0). Scale 1/sqrt(C/H).
+   * out (B, T, C); att (attentionSize(shape) values) receives the softmax probabilities, saved for
+   * backward: each (b, h)'s causal lower triangle, row by row. Scale 1/sqrt(C/H).
    */
   attention(out: Tensor, att: Tensor, qkv: Tensor, shape: AttentionShape): void;
   /**
    * dqkv (B, T, 3C) += from dOut (B, T, C), the saved qkv and att: att as the forward wrote it, or
-   * with `attHalf` its `packHalf` copy (⌈B·H·T·T / 2⌉ words; the backward then uses those rounded
+   * with `attHalf` its `packHalf` copy (⌈attentionSize / 2⌉ words; the backward then uses those rounded
    * probabilities, for half the memory saved per layer).
    */
   attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, shape: AttentionShape, opts?: { attHalf?: boolean }): void;

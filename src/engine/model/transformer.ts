@@ -8,9 +8,9 @@
  *   for each block:  x = x + proj(attn(LN1(x)));  x = x + mlp(LN2(x))
  *   h = LNf(x);  logits = h · wteᵀ;  values = h · value.w + value.b
  *
- * Saved attention (TransformerOptions.savedAttention): a layer's attention probabilities, B·H·T²
- * values, are the largest activation a training step keeps for backward (40% of what small keeps
- * at T = 512). 'f16' keeps them as packed halves: the forward computes them in f32 into one scratch
+ * Saved attention (TransformerOptions.savedAttention): a layer's attention probabilities, the
+ * causal triangles of B·H·T(T+1)/2 values (`attentionSize`), grow with T² and are the largest
+ * activation a training step keeps for backward at long contexts. 'f16' keeps them as packed halves: the forward computes them in f32 into one scratch
  * shared by the layers and saves a `packHalf` copy per layer, so the forward's numbers (logits,
  * values, losses) are the f32 ones bit for bit; the backward uses the rounded probabilities
  * (relative error ≤ 2^-11 each), for half that memory.
@@ -23,7 +23,7 @@
  * Shape legend: B batch, T tokens, N = B·T rows, C channels, H heads, V vocab.
  * Not here: sampling with a KV cache (sampler.ts), losses (the trainer supplies dLogits, dValues).
  */
-import type { AdamWOptions, Backend, MatmulOptions, Tensor } from '../backend';
+import { attentionSize, type AdamWOptions, type Backend, type MatmulOptions, type Tensor } from '../backend';
 import { matmulBackward } from '../ops/matmul';
 import { Rng } from '../rng';
 import { paramLayout, type ModelConfig, type ParamLayout } from './config';
@@ -84,7 +84,7 @@ export interface TransformerOptions {
 interface LayerActs {
   ln1: Tensor; ln1Mean: Tensor; ln1Rstd: Tensor; // (N, C), (N), (N)
   qkv: Tensor; // (N, 3C)
-  att: Tensor; // (B, H, T, T), or ⌈B·H·T·T / 2⌉ words of packed halves
+  att: Tensor; // attentionSize (the causal triangles), or ⌈attentionSize / 2⌉ words of packed halves
   atty: Tensor; // (N, C) attention output, before the projection
   residMid: Tensor; // (N, C) after the attention residual
   ln2: Tensor; ln2Mean: Tensor; ln2Rstd: Tensor;
@@ -125,7 +125,8 @@ class Activations {
     const N = B * T;
     const C = c.channels;
     const z = (shape: number[]) => be.zeros(shape);
-    const att = halfAtt ? [Math.ceil((B * c.heads * T * T) / 2)] : [B, c.heads, T, T];
+    const probs = attentionSize({ B, H: c.heads, T });
+    const att = [halfAtt ? Math.ceil(probs / 2) : probs];
     this.posIds = be.fromArray(Int32Array.from({ length: N }, (_, n) => n % T), [N]);
     this.resid0 = z([N, C]);
     this.tokEmb = z([N, C]);
@@ -288,7 +289,7 @@ export class Transformer {
     // f16 saved attention: the probabilities go to one f32 scratch (the layers take turns; attention
     // writes every entry, so it is not cleared) and each layer keeps its packed copy; the scratch
     // goes back to the pool before backward needs its own. Without grad nothing is packed.
-    const att32 = this.savedAttention === 'f16' && this.config.layers > 0 ? be.scratch([B, H, T, T]) : null;
+    const att32 = this.savedAttention === 'f16' && this.config.layers > 0 ? be.scratch([attentionSize({ B, H, T })]) : null;
     a.saved = false;
     for (let l = 0; l < this.config.layers; l++) {
       const L = a.layers[l];

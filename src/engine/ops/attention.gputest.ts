@@ -4,7 +4,7 @@
  * odd head sizes, T above the row workgroup (64). Plus a bit-identical repeat, and the backward
  * from probabilities saved as packed halves (attHalf), odd counts included.
  */
-import type { AttentionShape, Backend, Tensor } from '../backend';
+import { attentionSize, type AttentionShape, type Backend, type Tensor } from '../backend';
 import { Rng } from '../rng';
 import { compare, type CompareReport } from '../testing/compare';
 import { randn, sameOnBoth, type GpuTest } from '../testing/gpu-test';
@@ -23,7 +23,7 @@ const SHAPES: AttentionShape[] = [
 ];
 
 function build(s: AttentionShape, seed: string): (be: Backend) => Tensor[] {
-  const { B, T, C, H } = s;
+  const { B, T, C } = s;
   const rng = new Rng(seed);
   const qkv = randn(rng, B * T * 3 * C);
   const dOut = randn(rng, B * T * C);
@@ -31,7 +31,7 @@ function build(s: AttentionShape, seed: string): (be: Backend) => Tensor[] {
   return (be) => {
     const tqkv = be.fromArray(qkv, [B, T, 3 * C]);
     const out = be.zeros([B, T, C]);
-    const att = be.zeros([B, H, T, T]);
+    const att = be.zeros([attentionSize(s)]);
     be.attention(out, att, tqkv, s);
     const dqkv = be.fromArray(d0, [B, T, 3 * C]);
     be.attentionBackward(dqkv, be.fromArray(dOut, [B, T, C]), tqkv, att, s);
@@ -68,7 +68,7 @@ export const attentionGpuTests: GpuTest[] = [
           const dOut = randn(rng, B * T * C);
           const d0 = randn(rng, B * T * 3 * C);
           // The same packed words on both backends: the kernels' reading of halves, isolated.
-          const probs = new Float32Array(B * H * T * T);
+          const probs = new Float32Array(attentionSize(s));
           attentionRef(new Float32Array(B * T * C), probs, qkv, s);
           const words = new Float32Array(Math.ceil(probs.length / 2));
           packHalfRef(words, probs);
@@ -81,7 +81,7 @@ export const attentionGpuTests: GpuTest[] = [
           // On the GPU: forward, then packHalf (what training saves): each half a rounding of the
           // GPU's own probability, and an odd count's last high half 0.
           const gpu = env.gpu;
-          const att = gpu.zeros([B, H, T, T]);
+          const att = gpu.zeros([attentionSize(s)]);
           gpu.attention(gpu.zeros([B, T, C]), att, gpu.fromArray(qkv, [B, T, 3 * C]), s);
           const packed = gpu.zeros([words.length]);
           gpu.fill(packed, -1); // stale bits everywhere, the odd high half included

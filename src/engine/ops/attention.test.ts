@@ -1,11 +1,11 @@
 /** Attention CPU reference: causal softmax rows, T = 1, gradient checks (f64) for H = 1 and H = C, accumulation, shapes. */
 import { describe, expect, it } from 'vitest';
-import type { AttentionShape } from '../backend';
+import { attentionSize, type AttentionShape } from '../backend';
 import { CpuBackend } from '../cpu/backend';
 import { Rng } from '../rng';
 import { compare } from '../testing/compare';
 import { gradCheck, randn64, weightedSum } from '../testing/gradcheck';
-import { attentionBackwardRef, attentionRef } from './attention';
+import { attentionBackwardRef, attentionRef, attRowStart } from './attention';
 import { packHalfRef, roundHalf } from './half';
 
 const SHAPES: AttentionShape[] = [
@@ -18,19 +18,38 @@ const SHAPES: AttentionShape[] = [
 const tag = ({ B, T, C, H }: AttentionShape): string => `B=${B} T=${T} C=${C} H=${H}`;
 
 describe('attention reference', () => {
-  it('att rows are causal probabilities; T = 1 copies v', () => {
+  it('att holds the causal triangles: row (b, h, t) is t + 1 probabilities summing to 1, rows back to back; T = 1 copies v', () => {
     const s = { B: 2, T: 5, C: 6, H: 2 };
+    expect(attentionSize(s)).toBe(2 * 2 * 15);
     const rng = new Rng('attn rows');
     const qkv = randn64(rng, s.B * s.T * 3 * s.C);
     const out = new Float64Array(s.B * s.T * s.C);
-    const att = new Float64Array(s.B * s.H * s.T * s.T).fill(7);
+    const att = new Float64Array(attentionSize(s)).fill(7);
     attentionRef(out, att, qkv, s);
-    for (let r = 0; r < s.B * s.H * s.T; r++) {
-      const t = r % s.T;
-      const row = att.subarray(r * s.T, (r + 1) * s.T);
-      expect(row.reduce((a, v) => a + v, 0)).toBeCloseTo(1, 12);
-      for (let t2 = t + 1; t2 < s.T; t2++) expect(row[t2]).toBe(0);
+    let next = 0;
+    for (let b = 0; b < s.B; b++) {
+      for (let h = 0; h < s.H; h++) {
+        for (let t = 0; t < s.T; t++) {
+          const a = attRowStart(b, h, t, s.H, s.T);
+          expect(a).toBe(next); // no gaps, no overlap
+          next += t + 1;
+          const row = att.subarray(a, a + t + 1);
+          expect(row.reduce((x, v) => x + v, 0)).toBeCloseTo(1, 12);
+          for (const p of row) expect(p).toBeGreaterThan(0);
+          // The same probabilities as a softmax of this row's scaled scores, computed here.
+          const hs = s.C / s.H;
+          const score = (t2: number) => {
+            let d = 0;
+            for (let i = 0; i < hs; i++) d += qkv[(b * s.T + t) * 3 * s.C + h * hs + i] * qkv[(b * s.T + t2) * 3 * s.C + s.C + h * hs + i];
+            return d / Math.sqrt(hs);
+          };
+          const e = Array.from({ length: t + 1 }, (_, t2) => Math.exp(score(t2)));
+          const z = e.reduce((x, v) => x + v, 0);
+          e.forEach((v, t2) => expect(row[t2]).toBeCloseTo(v / z, 12));
+        }
+      }
     }
+    expect(next).toBe(att.length);
     const one = { B: 1, T: 1, C: 4, H: 2 };
     const q1 = randn64(rng, 12);
     const o1 = new Float64Array(4);
@@ -40,12 +59,12 @@ describe('attention reference', () => {
 
   for (const s of SHAPES) {
     it(`gradient matches central differences, ${tag(s)}`, () => {
-      const { B, T, C, H } = s;
+      const { B, T, C } = s;
       const rng = new Rng(`attn ${tag(s)}`);
       const qkv = randn64(rng, B * T * 3 * C);
       const w = randn64(rng, B * T * C); // = dOut
       const out = new Float64Array(B * T * C);
-      const att = new Float64Array(B * H * T * T);
+      const att = new Float64Array(attentionSize(s));
       const loss = (): number => {
         attentionRef(out, att, qkv, s);
         return weightedSum(out, w);
@@ -68,7 +87,7 @@ describe('attention on the cpu backend', () => {
 
   it('backward accumulates: two calls give twice one call', async () => {
     const out = be.zeros([1, 3, 4]);
-    const att = be.zeros([1, 2, 3, 3]);
+    const att = be.zeros([attentionSize(s)]);
     be.attention(out, att, qkv, s);
     const once = be.zeros([1, 3, 12]);
     const twice = be.zeros([1, 3, 12]);
@@ -82,23 +101,23 @@ describe('attention on the cpu backend', () => {
 
   it('names the bad shape', () => {
     const out = be.zeros([1, 3, 4]);
-    const att = be.zeros([1, 2, 3, 3]);
+    const att = be.zeros([attentionSize(s)]); // 1·2·(3·4/2) = 12
     expect(() => be.attention(out, att, qkv, { ...s, H: 3 })).toThrow(/C \(4\) must be a multiple of H \(3\)/);
     expect(() => be.attention(out, att, qkv, { ...s, T: 0 })).toThrow(/T must be a positive integer/);
-    expect(() => be.attention(out, be.zeros([1, 2, 3]), qkv, s)).toThrow(/attention att \(B=1, H=2, T=3, T=3\)/);
+    expect(() => be.attention(out, be.zeros([1, 2, 3, 3]), qkv, s)).toThrow(/attention att \(the causal triangles: B·H·T\(T\+1\)\/2 values, B=1, H=2, T=3\)/);
     expect(() => be.attentionBackward(be.zeros([1, 3, 4]), dOut, qkv, att, s)).toThrow(/dqkv/);
-    // packed halves: ⌈1·2·3·3 / 2⌉ = 9 words, not the 18 values of att
-    expect(() => be.attentionBackward(be.zeros([1, 3, 12]), dOut, qkv, att, s, { attHalf: true })).toThrow(/att as packed halves \(⌈B·H·T·T \/ 2⌉ words, B=1, H=2, T=3\)/);
+    // packed halves: ⌈12 / 2⌉ = 6 words, not the 12 values of att
+    expect(() => be.attentionBackward(be.zeros([1, 3, 12]), dOut, qkv, att, s, { attHalf: true })).toThrow(/att as packed halves \(⌈B·H·T\(T\+1\)\/2 \/ 2⌉ words, B=1, H=2, T=3\)/);
   });
 
   it('backward from packed-half probabilities (attHalf) = the f32 backward on the probabilities rounded to halves; odd sizes', async () => {
-    for (const shape of [{ B: 1, T: 5, C: 3, H: 3 }, { B: 2, T: 6, C: 8, H: 2 }]) { // 75 values (odd), 144
-      const { B, T, C, H } = shape;
+    for (const shape of [{ B: 1, T: 5, C: 3, H: 3 }, { B: 2, T: 6, C: 8, H: 2 }]) { // 45 values (odd), 84
+      const { B, T, C } = shape;
       const r = new Rng(`attn half ${B} ${T}`);
       const q = Float32Array.from(randn64(r, B * T * 3 * C), (x) => 2 * x); // sharper rows: probabilities far from uniform
       const d = Float32Array.from(randn64(r, B * T * C));
       const out = new Float32Array(B * T * C);
-      const probs = new Float32Array(B * H * T * T);
+      const probs = new Float32Array(attentionSize(shape));
       attentionRef(out, probs, q, shape);
       const words = new Float32Array(Math.ceil(probs.length / 2));
       packHalfRef(words, probs);

@@ -1,8 +1,11 @@
 /**
  * Causal multi-head self-attention, forward and backward: CPU references (llm.c
  * `attention_forward` / `attention_backward`, the spec), WGSL kernels and backend entry points.
- * Not a FlashAttention: the (B, H, T, T) probabilities are materialised (saved for backward), which
- * is cheap at this lab's context lengths (T <= 256). Derivation of the backward: docs/KERNELS.md.
+ * Not a FlashAttention: the probabilities are materialised (saved for backward), which is cheap at
+ * this lab's context lengths (T ≤ 512). Only the causal lower triangle is stored: each (b, h)'s rows
+ * t = 0 … T−1 one after another, row t holding t2 = 0 … t (`attentionSize`: B·H·T(T+1)/2 values,
+ * where a (B, H, T, T) square would hold B·H·T², half of them zeros). Derivation of the backward:
+ * docs/KERNELS.md.
  *
  * Layout: qkv (B, T, 3C) holds q = [0, C), k = [C, 2C), v = [2C, 3C) per token; head h owns channels
  * [h·hs, (h+1)·hs) of each, hs = C / H. Scores scale 1/√hs; entries above the diagonal are 0.
@@ -12,7 +15,7 @@
  *            rowreduce.ts's `thread` mode): scores, causal mask, max, exp, normalise (two row
  *            reductions) and out = att·v, all in one dispatch.
  *   backward `attention_bwd_dpreatt`: one workgroup (or invocation) per row: datt = dOut·vᵀ and the softmax
- *            backward fused, into a pooled (B, H, T, T) scratch; then `attention_bwd_dqkv`: one
+ *            backward fused, into a pooled triangle-sized scratch; then `attention_bwd_dqkv`: one
  *            thread per (b, t, c) sums dq, dk, dv in a fixed order and adds them to dqkv. No atomics.
  *
  * Saved in halves: the backward can read att as IEEE halves packed two to a word (`packHalf` of the
@@ -22,7 +25,7 @@
  *
  * Shape legend: B batch, T tokens, C channels, H heads, hs = C/H head size.
  */
-import { assertSize, type AttentionShape, type Tensor } from '../backend';
+import { assertSize, attentionSize, type AttentionShape, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel, type Uniform } from '../gpu/kernel';
@@ -32,7 +35,12 @@ import type { Vec } from './types';
 
 // ---- CPU references -------------------------------------------------------------------------------
 
-/** out (B, T, C) and att (B, H, T, T) from qkv (B, T, 3C). */
+/** Where row (b, h, t) of the saved probabilities starts (the causal triangles, see the header). */
+export function attRowStart(b: number, h: number, t: number, H: number, T: number): number {
+  return (b * H + h) * ((T * (T + 1)) / 2) + (t * (t + 1)) / 2;
+}
+
+/** out (B, T, C) and att (attentionSize: the causal triangles) from qkv (B, T, 3C). */
 export function attentionRef(out: Vec, att: Vec, qkv: Vec, { B, T, C, H }: AttentionShape): void {
   const hs = C / H;
   const scale = 1 / Math.sqrt(hs);
@@ -41,7 +49,7 @@ export function attentionRef(out: Vec, att: Vec, qkv: Vec, { B, T, C, H }: Atten
     for (let t = 0; t < T; t++) {
       for (let h = 0; h < H; h++) {
         const q = b * T * C3 + t * C3 + h * hs;
-        const a = ((b * H + h) * T + t) * T; // att row (b, h, t, :)
+        const a = attRowStart(b, h, t, H, T); // att row (b, h, t, 0 … t)
         let max = -Infinity;
         for (let t2 = 0; t2 <= t; t2++) {
           const k = b * T * C3 + t2 * C3 + C + h * hs;
@@ -57,7 +65,7 @@ export function attentionRef(out: Vec, att: Vec, qkv: Vec, { B, T, C, H }: Atten
           att[a + t2] = e;
           sum += e;
         }
-        for (let t2 = 0; t2 < T; t2++) att[a + t2] = t2 <= t ? att[a + t2] / sum : 0; // causal mask
+        for (let t2 = 0; t2 <= t; t2++) att[a + t2] /= sum;
         const o = b * T * C + t * C + h * hs;
         for (let i = 0; i < hs; i++) {
           let acc = 0;
@@ -80,7 +88,7 @@ export function attentionBackwardRef(dqkv: Vec, dOut: Vec, qkv: Vec, att: Vec, {
     for (let t = 0; t < T; t++) {
       for (let h = 0; h < H; h++) {
         const q = b * T * C3 + t * C3 + h * hs;
-        const a = ((b * H + h) * T + t) * T;
+        const a = attRowStart(b, h, t, H, T);
         const o = b * T * C + t * C + h * hs;
         // out = att · v
         for (let t2 = 0; t2 <= t; t2++) {
@@ -122,7 +130,9 @@ struct Params { b: u32, t: u32, c: u32, h: u32, hs: u32, scale: f32 }
 const rowHelpers = /* wgsl */ `
 struct Row { b: u32, h: u32, t: u32 }
 fn split_row(r: u32) -> Row { let bh = r / P.t; return Row(bh / P.h, bh % P.h, r % P.t); }
-fn qkv_at(b: u32, t: u32, part: u32, h: u32) -> u32 { return (b * P.t + t) * 3u * P.c + part * P.c + h * P.hs; }`;
+fn qkv_at(b: u32, t: u32, part: u32, h: u32) -> u32 { return (b * P.t + t) * 3u * P.c + part * P.c + h * P.hs; }
+// First saved probability of row t of head bh = b·H + h: the causal triangles, as attRowStart.
+fn att_row(bh: u32, t: u32) -> u32 { return bh * (P.t * (P.t + 1u) / 2u) + t * (t + 1u) / 2u; }`;
 
 /** Fused and row-parallel: see the file header. */
 const ATTN_FWD_FUSED: Kernel = {
@@ -138,17 +148,15 @@ ${rowHelpers}
   if (r >= P.b * P.h * P.t) { return; }
   let rw = split_row(r);
   let q = qkv_at(rw.b, rw.t, 0u, rw.h);
-  let a = r * P.t;
+  let a = att_row(r / P.t, rw.t);
   var m = ${WGSL_NEG_MAX};
-  for (var t2 = lid; t2 < P.t; t2 += ROW_STRIDE) {
+  for (var t2 = lid; t2 <= rw.t; t2 += ROW_STRIDE) {
+    let k = qkv_at(rw.b, t2, 1u, rw.h);
     var s = 0.0;
-    if (t2 <= rw.t) {
-      let k = qkv_at(rw.b, t2, 1u, rw.h);
-      for (var i = 0u; i < P.hs; i++) { s += qkv[q + i] * qkv[k + i]; }
-      s *= P.scale;
-      m = max(m, s);
-    }
-    att[a + t2] = s; // masked entries end as 0
+    for (var i = 0u; i < P.hs; i++) { s += qkv[q + i] * qkv[k + i]; }
+    s *= P.scale;
+    m = max(m, s);
+    att[a + t2] = s;
   }
   m = wg_max(m, lid);
   var sum = 0.0;
@@ -196,7 +204,7 @@ ${rowHelpers}
   if (r >= P.b * P.h * P.t) { return; }
   let rw = split_row(r);
   let o = (rw.b * P.t + rw.t) * P.c + rw.h * P.hs;
-  let a = r * P.t;
+  let a = att_row(r / P.t, rw.t);
   var dot = 0.0;
   for (var t2 = lid; t2 <= rw.t; t2 += ROW_STRIDE) {
     let v = qkv_at(rw.b, t2, 2u, rw.h);
@@ -231,14 +239,16 @@ ${rowHelpers}
   let b = bt / P.t;
   let h = c / P.hs;
   let i = c % P.hs;
-  let rows = (b * P.h + h) * P.t; // first att row of (b, h)
+  let row = att_row(b * P.h + h, t); // row t of (b, h)
   var dq = 0.0;
-  for (var t2 = 0u; t2 <= t; t2++) { dq += dp[(rows + t) * P.t + t2] * qkv[qkv_at(b, t2, 1u, h) + i]; }
+  for (var t2 = 0u; t2 <= t; t2++) { dq += dp[row + t2] * qkv[qkv_at(b, t2, 1u, h) + i]; }
   var dk = 0.0;
   var dv = 0.0;
+  var at = row + t; // entry (t1, t), column t of rows t1 = t, t + 1, …: row t1 + 1 starts t1 + 1 later
   for (var t1 = t; t1 < P.t; t1++) {
-    dk += dp[(rows + t1) * P.t + t] * qkv[qkv_at(b, t1, 0u, h) + i];
-    dv += att_at((rows + t1) * P.t + t) * dout[(b * P.t + t1) * P.c + c];
+    dk += dp[at] * qkv[qkv_at(b, t1, 0u, h) + i];
+    dv += att_at(at) * dout[(b * P.t + t1) * P.c + c];
+    at += t1 + 1u;
   }
   let base = bt * 3u * P.c + c;
   dqkv[base] = dqkv[base] + dq * P.scale;
@@ -260,7 +270,7 @@ function checkShape(s: AttentionShape, what: string): void {
 
 /** Options of attentionBackward. */
 export interface AttentionBackwardOptions {
-  /** att holds the probabilities as packed halves (`packHalf` of the forward's att: ⌈B·H·T·T / 2⌉ words). */
+  /** att holds the probabilities as packed halves (`packHalf` of the forward's att: ⌈attentionSize / 2⌉ words). */
   attHalf?: boolean;
 }
 
@@ -270,8 +280,9 @@ function checkTensors(what: 'attention' | 'attentionBackward', out: Tensor, att:
   const { B, T, C, H } = s;
   assertSize(qkv, B * T * 3 * C, `${what} qkv (B=${B}, T=${T}, 3C=${3 * C})`);
   assertSize(out, B * T * C, `${what} ${what === 'attention' ? 'out' : 'dOut'} (B=${B}, T=${T}, C=${C})`);
-  if (attHalf) assertSize(att, Math.ceil((B * H * T * T) / 2), `${what} att as packed halves (⌈B·H·T·T / 2⌉ words, B=${B}, H=${H}, T=${T})`);
-  else assertSize(att, B * H * T * T, `${what} att (B=${B}, H=${H}, T=${T}, T=${T})`);
+  const n = attentionSize(s);
+  if (attHalf) assertSize(att, Math.ceil(n / 2), `${what} att as packed halves (⌈B·H·T(T+1)/2 / 2⌉ words, B=${B}, H=${H}, T=${T})`);
+  else assertSize(att, n, `${what} att (the causal triangles: B·H·T(T+1)/2 values, B=${B}, H=${H}, T=${T})`);
 }
 
 function backwardChecks(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape, o: AttentionBackwardOptions): void {
@@ -301,7 +312,7 @@ export function attentionBackwardOnGpu(be: WebGpuBackend, dqkv: Tensor, dOut: Te
   backwardChecks(dqkv, dOut, qkv, att, s, o);
   const half = o.attHalf ? 1 : 0;
   const { B, T, C, H } = s;
-  const dp = be.scratch([B, H, T, T]); // dpreatt: (B, H, T, T), lower triangle only
+  const dp = be.scratch([attentionSize(s)]); // dpreatt, laid out like att
   dispatchRows(be, ATTN_BWD_DPREATT[half], [dp, dOut, qkv, att], uniforms(s), B * H * T);
   be.dispatch(ATTN_BWD_DQKV[half], [dqkv, dp, dOut, qkv, att], uniforms(s), grid1d(B * T * C, ELEM_WG));
   be.release(dp);

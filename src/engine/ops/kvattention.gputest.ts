@@ -2,7 +2,7 @@
  * GPU tests for cached attention: the kernel against its CPU reference in every row-reduction mode
  * (split-K lanes; one lane in `thread` mode), and the cache against full attention.
  */
-import type { CachedAttentionShape } from '../backend';
+import { attentionSize, type CachedAttentionShape } from '../backend';
 import { Rng } from '../rng';
 import { compare, type CompareReport } from '../testing/compare';
 import { randn, sameOnBoth, type GpuTest, type GpuTestEnv } from '../testing/gpu-test';
@@ -122,7 +122,7 @@ export const kvattentionGpuTests: GpuTest[] = [
       const qkv = randn(rng, B * T * 3 * C);
       const gpu = env.gpu;
       const full = gpu.zeros([B, T, C]);
-      gpu.attention(full, gpu.zeros([B, H, T, T]), gpu.fromArray(qkv, [B, T, 3 * C]), { B, T, C, H });
+      gpu.attention(full, gpu.zeros([attentionSize({ B, H, T })]), gpu.fromArray(qkv, [B, T, 3 * C]), { B, T, C, H });
       const cached = gpu.zeros([B, T, C]);
       gpu.attentionCached(cached, gpu.zeros([B, T, C]), gpu.zeros([B, T, C]), gpu.fromArray(qkv, [B, T, 3 * C]),
         gpu.fromArray(new Int32Array(B), [B]), gpu.fromArray(new Int32Array(B).fill(T), [B]), { B, S: T, maxT: T, C, H });

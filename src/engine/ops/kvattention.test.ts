@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { attentionSize } from '../backend';
 import { CpuBackend } from '../cpu/backend';
 import { Rng } from '../rng';
 import { compare } from '../testing/compare';
@@ -28,7 +29,7 @@ describe('attentionCached (CPU reference)', () => {
       for (let b = 0; b < B; b++) stepwise.set(o.subarray(b * C, (b + 1) * C), (b * T + t) * C);
     }
     const full = be.zeros([B, T, C]);
-    be.attention(full, be.zeros([B, H, T, T]), be.fromArray(qkv, [B, T, 3 * C]), { B, T, C, H });
+    be.attention(full, be.zeros([attentionSize({ B, H, T })]), be.fromArray(qkv, [B, T, 3 * C]), { B, T, C, H });
     const r1 = compare('stepwise vs prefill', stepwise, await be.read(prefill));
     const r2 = compare('prefill vs full attention', await be.read(prefill), await be.read(full));
     expect(r1.ok, r1.summary).toBe(true);
