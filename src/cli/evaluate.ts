@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const be = new CpuBackend();
   console.error(`backend: ${be.description}; ${profiles.length} dialogues, ${difficulty}${f.think ? ', think mode' : ''}`);
   const tok = Tokenizer.fromJSON(ck.tokenizer);
-  const model = new Transformer(be, ck.config, ck.weights);
+  const model = new Transformer(be, ck.config, ck.weights, { frozen: true });
   const t0 = performance.now();
   const dialogues = await playBenchmark(model, tok, profiles, {
     difficulty, think: Boolean(f.think), seed: f.seed,

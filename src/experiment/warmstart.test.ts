@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/backend';
+import { TrackingBackend } from '../engine/testing/tracking';
 import { loadCheckpoint } from '../engine/model/checkpoint';
 import { runWarmStart, WARM_START_DEFAULTS, type WarmStartOptions } from './warmstart';
 
@@ -16,6 +17,17 @@ describe('warm start (ci preset, CPU backend)', () => {
     const ck = loadCheckpoint(a.checkpoint);
     expect(ck.meta).toMatchObject({ kind: 'warm-start', preset: 'ci', seed: 1, steps: 4 });
     expect(ck.config.vocabSize).toBe(ck.tokenizer.merges.length + 256 + 8);
+  }, 120_000);
+
+  it('gives back every tensor it took, also when it fails', async () => {
+    const be = new TrackingBackend();
+    await runWarmStart(be, { ...base, steps: 2 });
+    expect(be.live.size, `still held:\n${be.report()}`).toBe(0);
+    // A learning rate that makes the loss non-finite stops the warm start with a message; the memory still comes back.
+    const bad = { ...base, steps: 6, sft: { ...base.sft, lr: 1e30, warmupSteps: 0 } };
+    await expect(runWarmStart(be, bad)).rejects.toThrow(/the loss became (NaN|Infinity|-Infinity) at step \d; try a lower learning rate/);
+    expect(be.live.size, `still held after the failure:\n${be.report()}`).toBe(0);
+    expect(be.doubleReleases).toBe(0);
   }, 120_000);
 
   it('learns: held-out perplexity falls far below the uniform baseline', async () => {

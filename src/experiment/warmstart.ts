@@ -67,32 +67,39 @@ export async function runWarmStart(
   const heldOut = encode(corpus.heldOut);
   onProgress({ phase: 'init' });
   const model = Transformer.create(be, config, opts.seed);
-  const sft: SftOptions = { ...opts.sft, steps: opts.steps, seed: opts.seed, seqLen: Math.min(opts.sft.seqLen, config.contextLength) };
-  const evalOpts = { batchSize: sft.batchSize, seqLen: sft.seqLen, lossOn: 'agent' as const };
-  onProgress({ phase: 'perplexity-before' });
-  const perplexityBefore = await perplexity(model, heldOut, evalOpts);
-  const trainer = new SftTrainer(model, train, sft);
-  const losses: number[] = [];
-  let trainTokens = 0;
-  for (let i = 0; i < opts.steps; i++) {
-    const m = await trainer.trainStep();
-    if (!Number.isFinite(m.loss)) throw new Error(`the loss became ${m.loss} at step ${m.step}; try a lower learning rate`);
-    losses.push(m.loss);
-    trainTokens += m.tokens;
-    onProgress({ phase: 'training', step: m });
-    if (i === 0 && afterFirstStep) await afterFirstStep();
+  // Its device memory, and the trainer's, go back to the pool for the run that follows, whatever happens.
+  let trainer: SftTrainer | null = null;
+  try {
+    const sft: SftOptions = { ...opts.sft, steps: opts.steps, seed: opts.seed, seqLen: Math.min(opts.sft.seqLen, config.contextLength) };
+    const evalOpts = { batchSize: sft.batchSize, seqLen: sft.seqLen, lossOn: 'agent' as const };
+    onProgress({ phase: 'perplexity-before' });
+    const perplexityBefore = await perplexity(model, heldOut, evalOpts);
+    trainer = new SftTrainer(model, train, sft);
+    const losses: number[] = [];
+    let trainTokens = 0;
+    for (let i = 0; i < opts.steps; i++) {
+      const m = await trainer.trainStep();
+      if (!Number.isFinite(m.loss)) throw new Error(`the loss became ${m.loss} at step ${m.step}; try a lower learning rate`);
+      losses.push(m.loss);
+      trainTokens += m.tokens;
+      onProgress({ phase: 'training', step: m });
+      if (i === 0 && afterFirstStep) await afterFirstStep();
+    }
+    onProgress({ phase: 'perplexity-after' });
+    const perplexityAfter = await perplexity(model, heldOut, evalOpts);
+    onProgress({ phase: 'saving' });
+    const checkpoint = saveCheckpoint({
+      config,
+      tokenizer: tokenizer.toJSON(),
+      weights: await model.readParams(),
+      meta: {
+        kind: 'warm-start', preset: opts.preset, seed: opts.seed, steps: opts.steps, dialogues: opts.dialogues,
+        lossOn: sft.lossOn, backend: be.name, perplexityBefore, perplexityAfter,
+      },
+    });
+    return { checkpoint, perplexityBefore, perplexityAfter, uniformPerplexity: tokenizer.vocabSize, losses, trainTokens };
+  } finally {
+    trainer?.release();
+    model.release();
   }
-  onProgress({ phase: 'perplexity-after' });
-  const perplexityAfter = await perplexity(model, heldOut, evalOpts);
-  onProgress({ phase: 'saving' });
-  const checkpoint = saveCheckpoint({
-    config,
-    tokenizer: tokenizer.toJSON(),
-    weights: await model.readParams(),
-    meta: {
-      kind: 'warm-start', preset: opts.preset, seed: opts.seed, steps: opts.steps, dialogues: opts.dialogues,
-      lossOn: sft.lossOn, backend: be.name, perplexityBefore, perplexityAfter,
-    },
-  });
-  return { checkpoint, perplexityBefore, perplexityAfter, uniformPerplexity: tokenizer.vocabSize, losses, trainTokens };
 }

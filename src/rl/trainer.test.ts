@@ -4,7 +4,8 @@ import { loadCheckpoint } from '../engine/model/checkpoint';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { initParams } from '../engine/model/transformer';
 import { digest } from '../engine/rng';
-import { trainingProfiles } from '../persona/sets';
+import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
+import { TrackingBackend } from '../engine/testing/tracking';
 import { defaultRunConfig, type RunConfig } from './config';
 import { buildCorpus } from '../corpus/build';
 import { REPLAY_CORPUS, Trainer, TrainingStopped } from './trainer';
@@ -170,6 +171,26 @@ describe('the RL trainer', () => {
       step += (f32.params[i] - start.weights[i]) ** 2;
     }
     expect(Math.sqrt(diff / step)).toBeLessThan(0.02); // 0.3% here
+  });
+
+  it('gives back every tensor it took: steps with a KL reference and replay, an evaluation and a failed step, then release', async () => {
+    const be = new TrackingBackend();
+    const t = new Trainer(be, { config: { ...CONFIG, klCoef: 0.1, ptxCoef: 0.3, ptxBatch: 2, minibatchSize: 1 }, start, trainProfiles: profiles });
+    await t.step();
+    await t.evaluate(benchmarkProfiles().slice(0, 1));
+    (t.init.config as RunConfig).lr = 1e30; // the next update diverges (see the test above)
+    await expect(t.step()).rejects.toBeInstanceOf(TrainingStopped);
+    await t.checkpoint({}, { optimizer: true });
+    // Held while the run lives: the policy's weights and its three arenas, the reference's weights
+    // only (frozen: no gradient or AdamW arenas), the three snapshot arenas, the step guard.
+    const total = t.model.layout.total;
+    const arenas = [...be.live.keys()].filter((x) => x.size === total).length;
+    expect(arenas).toBe(4 + 1 + 3);
+    t.release();
+    t.release(); // idempotent
+    expect(be.live.size, `still held after release:\n${be.report()}`).toBe(0);
+    expect(be.doubleReleases).toBe(0);
+    expect(() => t.model.readParams()).toThrow(/released/);
   });
 
   it('the replay corpus is the training split: none of its dialogues comes from a held-out profile', () => {

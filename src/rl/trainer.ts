@@ -84,12 +84,13 @@ export class Trainer {
   private readonly ptxData: readonly Encoded[];
   /** Steps completed. */
   stepsDone = 0;
+  private released = false;
 
   constructor(readonly be: Backend, readonly init: TrainerInit) {
     const c = init.config;
     this.tokenizer = Tokenizer.fromJSON(init.start.tokenizer);
     this.model = new Transformer(be, init.start.config, init.start.weights, { savedAttention: c.savedAttention });
-    if (c.klCoef > 0) this.ref = new Transformer(be, init.start.config, (init.reference ?? init.start).weights);
+    if (c.klCoef > 0) this.ref = new Transformer(be, init.start.config, (init.reference ?? init.start).weights, { frozen: true });
     const total = this.model.layout.total;
     this.snapshot = { params: be.zeros([total]), m: be.zeros([total]), v: be.zeros([total]) };
     if (init.optimizer) {
@@ -237,7 +238,12 @@ export class Trainer {
     });
   }
 
+  /** Give the device memory back to the backend's pool (snapshot, policy, reference), for the next run. Idempotent. */
   release(): void {
+    if (this.released) return;
+    this.released = true;
     for (const t of Object.values(this.snapshot)) this.be.release(t);
+    this.model.release();
+    this.ref?.release();
   }
 }

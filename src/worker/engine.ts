@@ -223,9 +223,14 @@ export function createEngine(io: EngineIO): Engine {
       const ck = loadCheckpoint(req.checkpointBytes ? new Uint8Array(req.checkpointBytes) : await loadStart(req.checkpoint));
       const profile = benchmarkProfiles().find((p) => p.id === req.profileId);
       if (!profile) throw new Error(`no benchmark profile "${req.profileId}"`);
-      const model = new Transformer(backend, ck.config, ck.weights);
+      const model = new Transformer(backend, ck.config, ck.weights, { frozen: true });
       const tok = Tokenizer.fromJSON(ck.tokenizer);
-      const [d] = await playBenchmark(model, tok, [profile], { maxTurnTokens: 48, maxAgentTurns: Math.max(1, Math.min(10, req.turns)), seed: req.seed });
+      let d;
+      try {
+        [d] = await playBenchmark(model, tok, [profile], { maxTurnTokens: 48, maxAgentTurns: Math.max(1, Math.min(10, req.turns)), seed: req.seed });
+      } finally {
+        model.release(); // each demo's model goes back to the pool: watching many loses no memory
+      }
       const lines: DemoLine[] = [{ role: 'user', text: d.opening }];
       for (const t of d.turns) {
         const a = t.result.appraisal;

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/backend';
+import { TrackingBackend } from '../engine/testing/tracking';
 import { loadCheckpoint } from '../engine/model/checkpoint';
 import { defaultRunConfig, type RunConfig } from '../rl/config';
 import type { FromWorker, TrainProgress, TrainStartRequest } from './protocol';
@@ -14,9 +15,9 @@ import { OUTBOX_INTERVAL_MS, TrainSession } from './training';
 const CI = new Uint8Array(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
 const TINY: RunConfig = { ...defaultRunConfig('ci'), profilesPerStep: 1, groupSize: 2, maxAgentTurns: 2, maxTurnTokens: 8, minibatchSize: 4, steps: 3, evalProfiles: 1 };
 
-function open(mode: TrainStartRequest['mode'], config: Partial<RunConfig> = {}) {
+function open(mode: TrainStartRequest['mode'], config: Partial<RunConfig> = {}, be: CpuBackend = new CpuBackend()) {
   const got: FromWorker[] = [];
-  const s = new TrainSession(new CpuBackend(), { runId: 'r1', config: { ...TINY, ...config }, start: 'ci', mode }, {
+  const s = new TrainSession(be, { runId: 'r1', config: { ...TINY, ...config }, start: 'ci', mode }, {
     post: (m) => got.push(m),
     load: async () => CI,
   });
@@ -92,6 +93,25 @@ describe('the worker training session', () => {
     expect(b.s.state).toBe('stopped');
     expect(stable(b.rows().slice(0, 2))).toEqual(stable(a.rows()));
     expect(b.got.filter((m) => m.type === 'train-checkpoint')).toHaveLength(1);
+  });
+
+  it('gives back every tensor the run took: a finished run (with a KL reference), a reset one and a stopped one', async () => {
+    const ended = async (mode: TrainStartRequest['mode'], config: Partial<RunConfig>, control?: 'reset' | 'stop') => {
+      const be = new TrackingBackend();
+      const r = open(mode, config, be);
+      if (control) {
+        await r.until(() => r.s.state === 'paused');
+        expect(be.live.size).toBeGreaterThan(0); // a paused run holds its model
+        r.s.control(control);
+      }
+      await r.s.finished;
+      expect(be.live.size, `still held after a ${r.s.state} run:\n${be.report()}`).toBe(0);
+      expect(be.doubleReleases).toBe(0);
+      return r.s.state;
+    };
+    expect(await ended('run', { steps: 2, klCoef: 0.1 })).toBe('done');
+    expect(await ended('step', {}, 'reset')).toBe('reset');
+    expect(await ended('step', {}, 'stop')).toBe('stopped');
   });
 
   it('refuses a start checkpoint of another shape, with a reason', async () => {

@@ -166,6 +166,50 @@ export const modelGpuTests: GpuTest[] = [
     },
   },
   {
+    name: 'transformer memory: a released model\'s buffers serve the next (nothing new allocated, the same numbers); a frozen model, one set of layer activations, computes the same bits',
+    async run(env) {
+      const gpu: WebGpuBackend = env.gpu;
+      const [B, T] = [2, 9];
+      const N = B * T;
+      const rng = new Rng('release-reuse');
+      const ids = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
+      const targets = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
+      const weights = initParams(TINY, 'release-reuse');
+      const adam = { lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01 };
+      // A run: a trainable model takes two steps, a frozen copy of its weights scores the batch.
+      const run = async () => {
+        const model = new Transformer(gpu, TINY, weights);
+        const b = fixedSftBuffers(gpu, ids, targets, TINY.vocabSize);
+        const losses: number[] = [];
+        for (let k = 1; k <= 2; k++) {
+          queueSftStep(model, b, B, T, 1, { ...adam, step: k });
+          losses.push(...await gpu.read(b.losses));
+        }
+        const trained = await model.readParams();
+        const frozen = new Transformer(gpu, TINY, trained, { frozen: true });
+        const tIds = gpu.fromArray(ids, [N]);
+        const frozenLogits = await gpu.read(frozen.forward(tIds, B, T).logits);
+        const ownLogits = await gpu.read(model.forward(tIds, B, T, { grad: false }).logits);
+        for (const t of [...Object.values(b), tIds]) gpu.release(t);
+        model.release();
+        frozen.release();
+        return { losses, trained, frozenLogits, ownLogits };
+      };
+      const first = await run();
+      const bytes = gpu.stats.bytesCreated;
+      const buffers = gpu.stats.buffersCreated;
+      const second = await run();
+      return [
+        compare('frozen vs trainable forward: logits', first.frozenLogits, first.ownLogits, { abs: 0, rel: 0 }),
+        compare('second run: losses', second.losses, first.losses, { abs: 0, rel: 0 }),
+        compare('second run: weights', second.trained, first.trained, { abs: 0, rel: 0 }),
+        compare('second run: frozen logits', second.frozenLogits, first.frozenLogits, { abs: 0, rel: 0 }),
+        compare('buffers created by the second run', [gpu.stats.buffersCreated], [buffers], { abs: 0, rel: 0 }),
+        compare('bytes created by the second run', [gpu.stats.bytesCreated], [bytes], { abs: 0, rel: 0 }),
+      ];
+    },
+  },
+  {
     name: 'transformer: cached decoding agrees on both backends (ragged prefill, then steps), f32 and f16 caches, f32 weights and half copies, f16 arithmetic where shader-f16 is',
     async run(env) {
       const weights = initParams(TINY, 'kv-gpu');

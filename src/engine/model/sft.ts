@@ -127,6 +127,7 @@ export class SftTrainer {
   private order: number[] = [];
   private cursor = 0;
   private readonly bufs: SftBuffers;
+  private released = false;
   step = 0;
 
   constructor(
@@ -157,6 +158,7 @@ export class SftTrainer {
 
   /** One update; reads back only the loss and the gradient norm. */
   async trainStep(): Promise<SftStepMetrics> {
+    if (this.released) throw new Error('this trainer was released');
     const { model, opts } = this;
     const be = model.be;
     const { batchSize: B, seqLen: T } = opts;
@@ -175,6 +177,13 @@ export class SftTrainer {
     let sum = 0;
     for (let i = 0; i < losses.length; i++) if (batch.targets[i] >= 0) sum += losses[i];
     return { step: this.step, loss: batch.count > 0 ? sum / batch.count : 0, lr, gradNorm: norm[0], tokens: batch.count };
+  }
+
+  /** Give the batch buffers back to the backend's pool (the model is the caller's). Idempotent. */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    for (const t of Object.values(this.bufs)) this.model.be.release(t);
   }
 }
 

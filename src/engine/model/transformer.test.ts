@@ -153,6 +153,40 @@ describe('transformer', () => {
     expect(() => new Transformer(new CpuBackend(), TINY, weights, { savedAttention: 'bf16' as 'f16' })).toThrow(/savedAttention must be 'f32' or 'f16', got bf16/);
   });
 
+  it('frozen (inference only): the same outputs, no gradient or optimizer state, clear refusals; release is final and idempotent', async () => {
+    const [B, T] = [2, 6];
+    const rng = new Rng('frozen');
+    const ids = Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1));
+    const weights = initParams(TINY, 'frozen');
+    for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.1;
+    const be = new CpuBackend();
+    const tIds = be.fromArray(ids, [B * T]);
+    const rows = be.fromArray(Int32Array.of(0, 5, 6, 11), [4]);
+    const trainable = new Transformer(be, TINY, weights);
+    const frozen = new Transformer(be, TINY, weights, { frozen: true });
+    const read = async (o: { logits: Tensor; values: Tensor }) => [...await be.read(o.logits), ...await be.read(o.values)];
+    // Twice, so that the layers' one shared set of activations is reused across passes too.
+    for (let k = 0; k < 2; k++) {
+      expect(await read(frozen.forward(tIds, B, T))).toEqual(await read(trainable.forward(tIds, B, T)));
+      expect(await read(frozen.forwardRows(tIds, B, T, rows))).toEqual(await read(trainable.forwardRows(tIds, B, T, rows)));
+    }
+    expect(Object.keys(frozen.g)).toHaveLength(0);
+    const refused = /frozen \(inference only\): it has no gradients or optimizer state/;
+    expect(() => frozen.grads).toThrow(refused);
+    expect(() => frozen.adamM).toThrow(refused);
+    expect(() => frozen.zeroGrads()).toThrow(refused);
+    expect(() => frozen.optimizerStep({ lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0, step: 1 }, [])).toThrow(refused);
+    frozen.forward(tIds, B, T);
+    expect(() => frozen.backward(tIds, be.zeros([B * T, TINY.vocabSize]), null)).toThrow(/nothing was saved/);
+    expect(() => new Transformer(be, TINY, weights, { frozen: true, savedAttention: 'f16' })).toThrow(/savedAttention does not apply/);
+    frozen.release();
+    frozen.release(); // idempotent: nothing is given back twice
+    expect(() => frozen.forward(tIds, B, T)).toThrow(/released/);
+    expect(() => frozen.readParams()).toThrow(/released/);
+    trainable.release();
+    expect(() => trainable.zeroGrads()).toThrow(/released/);
+  });
+
   it('a forward with { grad: false } gives the same outputs, packs nothing in f16, and refuses a backward', async () => {
     const [B, T] = [2, 6];
     const rng = new Rng('no-grad');

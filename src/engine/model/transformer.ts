@@ -79,6 +79,13 @@ export interface ForwardOptions {
 export interface TransformerOptions {
   /** The attention probabilities kept for backward: f32 (default) or packed halves (half the memory). */
   savedAttention?: 'f32' | 'f16';
+  /**
+   * Inference only (a frozen reference policy, evaluation, a demo): no gradient or AdamW arenas
+   * (3× the parameters' memory spared), and a forward keeps one set of layer activations that the
+   * layers share, with no gradient scratch. Every forward is `grad: false`; backward, zeroGrads,
+   * optimizerStep and the gradient and moment arenas throw.
+   */
+  frozen?: boolean;
 }
 
 interface LayerActs {
@@ -92,8 +99,19 @@ interface LayerActs {
   residOut: Tensor; // (N, C) after the MLP residual
 }
 
-function assertSaved(a: Activations): void {
-  if (!a.saved) throw new Error('backward after a forward with { grad: false }: nothing was saved for it');
+/** The gradient scratch of a backward pass (one set, reused by every layer). */
+interface GradScratch {
+  dResid: Tensor; // (N, C)
+  dLn: Tensor; // (N, C)
+  dAtty: Tensor; // (N, C)
+  dQkv: Tensor; // (N, 3C)
+  dFc: Tensor; // (N, 4C)
+}
+
+/** The gradient scratch of activations a backward may use: the last forward saved what it needs. */
+function savedFor(a: Activations): GradScratch {
+  if (!a.saved || !a.d) throw new Error('backward after a forward with { grad: false }: nothing was saved for it');
+  return a.d;
 }
 
 /** Activations for one (B, T), allocated once and reused every step. */
@@ -112,16 +130,17 @@ class Activations {
   readonly fcGelu: Tensor;
   readonly logits: Tensor; // (N, V)
   readonly values: Tensor; // (N, 1)
-  // gradient scratch
-  readonly dResid: Tensor; // (N, C)
-  readonly dLn: Tensor; // (N, C)
-  readonly dAtty: Tensor; // (N, C)
-  readonly dQkv: Tensor; // (N, 3C)
-  readonly dFc: Tensor; // (N, 4C)
+  /** Gradient scratch; null for a frozen model's (inference) activations. */
+  readonly d: GradScratch | null;
   /** Whether the last forward saved what backward needs (ForwardOptions.grad). */
   saved = false;
 
-  constructor(be: Backend, c: ModelConfig, readonly B: number, readonly T: number, halfAtt: boolean) {
+  /**
+   * `infer`: a frozen model's: every layer shares one LayerActs (a forward-only pass reads a layer's
+   * activations only within that layer, and its input x, the previous residOut, is consumed before
+   * the MLP overwrites it) and there is no gradient scratch.
+   */
+  constructor(be: Backend, c: ModelConfig, readonly B: number, readonly T: number, halfAtt: boolean, infer = false) {
     const N = B * T;
     const C = c.channels;
     const z = (shape: number[]) => be.zeros(shape);
@@ -131,23 +150,21 @@ class Activations {
     this.resid0 = z([N, C]);
     this.tokEmb = z([N, C]);
     this.posEmb = z([N, C]);
-    this.layers = Array.from({ length: c.layers }, () => ({
+    const layer = (): LayerActs => ({
       ln1: z([N, C]), ln1Mean: z([N]), ln1Rstd: z([N]),
       qkv: z([N, 3 * C]), att: z(att), atty: z([N, C]), residMid: z([N, C]),
       ln2: z([N, C]), ln2Mean: z([N]), ln2Rstd: z([N]),
       fc: z([N, 4 * C]), residOut: z([N, C]),
-    }));
+    });
+    const shared = infer ? layer() : null;
+    this.layers = Array.from({ length: c.layers }, () => shared ?? layer());
     this.fcGelu = z([N, 4 * C]);
     this.lnf = z([N, C]);
     this.lnfMean = z([N]);
     this.lnfRstd = z([N]);
     this.logits = z([N, c.vocabSize]);
     this.values = z([N, 1]);
-    this.dResid = z([N, C]);
-    this.dLn = z([N, C]);
-    this.dAtty = z([N, C]);
-    this.dQkv = z([N, 3 * C]);
-    this.dFc = z([N, 4 * C]);
+    this.d = infer ? null : { dResid: z([N, C]), dLn: z([N, C]), dAtty: z([N, C]), dQkv: z([N, 3 * C]), dFc: z([N, 4 * C]) };
   }
 }
 
@@ -155,13 +172,17 @@ export class Transformer {
   readonly layout: ParamLayout;
   /** Parameter, gradient and Adam-moment arenas: (total) each. */
   readonly params: Tensor;
-  readonly grads: Tensor;
-  readonly adamM: Tensor;
-  readonly adamV: Tensor;
-  /** The step guard of optimizerStep: the NaN and ±∞ counted in the last step's checks (one value). */
-  private readonly guard: Tensor;
+  /**
+   * The gradient and AdamW arenas and the step guard of optimizerStep (the NaN and ±∞ counted in the
+   * last step's checks, one value); null when frozen.
+   */
+  private readonly train: { grads: Tensor; adamM: Tensor; adamV: Tensor; guard: Tensor } | null;
   readonly p: Record<string, Tensor> = {};
+  /** Views of the gradient arena per parameter (empty when frozen). */
   readonly g: Record<string, Tensor> = {};
+  /** Inference only: see TransformerOptions.frozen. */
+  readonly frozen: boolean;
+  private released = false;
   private acts: Activations | null = null;
   private rowActs: { R: number; lnf: Tensor; logits: Tensor; values: Tensor; dLn: Tensor; rows: Tensor } | null = null;
 
@@ -171,17 +192,51 @@ export class Transformer {
   constructor(readonly be: Backend, readonly config: ModelConfig, weights: Float32Array, opts: TransformerOptions = {}) {
     this.savedAttention = opts.savedAttention ?? 'f32';
     if (this.savedAttention !== 'f32' && this.savedAttention !== 'f16') throw new Error(`savedAttention must be 'f32' or 'f16', got ${String(this.savedAttention)}`);
+    this.frozen = opts.frozen ?? false;
+    if (this.frozen && opts.savedAttention) throw new Error('a frozen model saves nothing for a backward: savedAttention does not apply');
     this.layout = paramLayout(config);
     if (weights.length !== this.layout.total) throw new Error(`weights have ${weights.length} values; this model needs ${this.layout.total}`);
-    this.params = be.fromArray(weights, [this.layout.total]);
-    this.grads = be.zeros([this.layout.total]);
-    this.adamM = be.zeros([this.layout.total]);
-    this.adamV = be.zeros([this.layout.total]);
-    this.guard = be.zeros([1]);
+    const total = this.layout.total;
+    this.params = be.fromArray(weights, [total]);
+    this.train = this.frozen ? null : { grads: be.zeros([total]), adamM: be.zeros([total]), adamV: be.zeros([total]), guard: be.zeros([1]) };
     for (const e of this.layout.entries) {
       this.p[e.name] = be.view(this.params, e.offset, e.shape);
-      this.g[e.name] = be.view(this.grads, e.offset, e.shape);
+      if (this.train) this.g[e.name] = be.view(this.train.grads, e.offset, e.shape);
     }
+  }
+
+  private trainable(): NonNullable<Transformer['train']> {
+    if (this.released) throw new Error('this model was released');
+    if (!this.train) throw new Error('this model is frozen (inference only): it has no gradients or optimizer state');
+    return this.train;
+  }
+
+  /** The gradient arena (total). */
+  get grads(): Tensor {
+    return this.trainable().grads;
+  }
+
+  /** AdamW's first moments (total). */
+  get adamM(): Tensor {
+    return this.trainable().adamM;
+  }
+
+  /** AdamW's second moments (total). */
+  get adamV(): Tensor {
+    return this.trainable().adamV;
+  }
+
+  /**
+   * Give every device buffer back to the backend's pool (weights, arenas, activations), for the
+   * next model to reuse; the model is unusable afterwards. Idempotent.
+   */
+  release(): void {
+    if (this.released) return;
+    this.releaseActivations();
+    this.releaseRowActs();
+    this.released = true;
+    this.be.release(this.params);
+    if (this.train) for (const t of Object.values(this.train)) this.be.release(t);
   }
 
   static create(be: Backend, config: ModelConfig, seed: number | string, opts: TransformerOptions = {}): Transformer {
@@ -190,9 +245,10 @@ export class Transformer {
 
   private activations(B: number, T: number): Activations {
     if (T > this.config.contextLength) throw new Error(`sequence of ${T} tokens is longer than the context (${this.config.contextLength})`);
+    if (this.released) throw new Error('this model was released');
     if (!this.acts || this.acts.B !== B || this.acts.T !== T) {
       if (this.acts) this.releaseActivations();
-      this.acts = new Activations(this.be, this.config, B, T, this.savedAttention === 'f16');
+      this.acts = new Activations(this.be, this.config, B, T, this.savedAttention === 'f16', this.frozen);
     }
     return this.acts;
   }
@@ -200,9 +256,9 @@ export class Transformer {
   private releaseActivations(): void {
     const a = this.acts;
     if (!a) return;
-    const all: Tensor[] = [a.posIds, a.resid0, a.tokEmb, a.posEmb, a.lnf, a.lnfMean, a.lnfRstd, a.fcGelu, a.logits, a.values,
-      a.dResid, a.dLn, a.dAtty, a.dQkv, a.dFc];
-    for (const l of a.layers) all.push(...Object.values(l));
+    const all: Tensor[] = [a.posIds, a.resid0, a.tokEmb, a.posEmb, a.lnf, a.lnfMean, a.lnfRstd, a.fcGelu, a.logits, a.values];
+    if (a.d) all.push(...Object.values(a.d));
+    for (const l of new Set(a.layers)) all.push(...Object.values(l)); // a frozen model's layers share one set
     for (const t of all) this.be.release(t);
     this.acts = null;
   }
@@ -212,7 +268,7 @@ export class Transformer {
    * stay valid until the next forward with another shape.
    */
   forward(ids: Tensor, B: number, T: number, o: ForwardOptions = {}): { logits: Tensor; values: Tensor } {
-    const a = this.trunk(ids, B, T, o.grad ?? true);
+    const a = this.trunk(ids, B, T, !this.frozen && (o.grad ?? true));
     this.head(a.logits, a.values, a.lnf);
     return { logits: a.logits, values: a.values };
   }
@@ -224,7 +280,7 @@ export class Transformer {
    * the next forwardRows.
    */
   forwardRows(ids: Tensor, B: number, T: number, rows: Tensor, o: ForwardOptions = {}): { logits: Tensor; values: Tensor } {
-    const a = this.trunk(ids, B, T, o.grad ?? true);
+    const a = this.trunk(ids, B, T, !this.frozen && (o.grad ?? true));
     const R = rows.shape[0];
     const be = this.be;
     if (!this.rowActs || this.rowActs.R !== R) {
@@ -244,11 +300,11 @@ export class Transformer {
     const a = this.acts;
     const r = this.rowActs;
     if (!a || !r) throw new Error('backwardRows before forwardRows');
-    assertSaved(a);
+    const d = savedFor(a);
     this.be.fill(r.dLn, 0);
     this.headBackward(r.dLn, r.lnf, dLogits, dValues);
-    this.be.fill(a.dLn, 0);
-    this.be.embeddingBackward(a.dLn, r.dLn, r.rows); // scatter back to the rows
+    this.be.fill(d.dLn, 0);
+    this.be.embeddingBackward(d.dLn, r.dLn, r.rows); // scatter back to the rows
     this.trunkBackward(ids);
   }
 
@@ -317,23 +373,24 @@ export class Transformer {
     const be = this.be;
     const a = this.acts;
     if (!a) throw new Error('backward before forward');
-    assertSaved(a);
-    be.fill(a.dLn, 0);
-    this.headBackward(a.dLn, a.lnf, dLogits, dValues);
+    const d = savedFor(a);
+    be.fill(d.dLn, 0);
+    this.headBackward(d.dLn, a.lnf, dLogits, dValues);
     this.trunkBackward(ids);
   }
 
-  /** Backward from a.dLn (the gradient at the final LayerNorm's output) through the blocks. */
+  /** Backward from d.dLn (the gradient at the final LayerNorm's output) through the blocks. */
   private trunkBackward(ids: Tensor): void {
     const be = this.be;
     const a = this.acts!;
+    const d = savedFor(a);
     const { channels: C, heads: H } = this.config;
     const { B, T } = a;
     const p = this.p;
     const g = this.g;
     const lastX = this.config.layers > 0 ? a.layers[this.config.layers - 1].residOut : a.resid0;
-    be.fill(a.dResid, 0);
-    be.layerNormBackward(a.dResid, g['lnf.w'], g['lnf.b'], a.dLn, lastX, a.lnfMean, a.lnfRstd, p['lnf.w']);
+    be.fill(d.dResid, 0);
+    be.layerNormBackward(d.dResid, g['lnf.w'], g['lnf.b'], d.dLn, lastX, a.lnfMean, a.lnfRstd, p['lnf.w']);
     for (let l = this.config.layers - 1; l >= 0; l--) {
       const L = a.layers[l];
       const x = l > 0 ? a.layers[l - 1].residOut : a.resid0;
@@ -341,27 +398,27 @@ export class Transformer {
       const dq = (n: string) => g[`h${l}.${n}`];
       // MLP: residOut = residMid + proj(gelu(fc(LN2(residMid)))); dResid flows through unchanged.
       // dFc = gelu'(fc) ⊙ (dResid · projᵀ) in one matmul epilogue; the dA steps overwrite (no zero fills).
-      be.biasBackward(dq('mlp.proj.b'), a.dResid);
+      be.biasBackward(dq('mlp.proj.b'), d.dResid);
       be.gelu(a.fcGelu, L.fc); // recomputed, not saved: see Activations.fcGelu
-      matmulBackward(be, a.dFc, dq('mlp.proj.w'), a.dResid, a.fcGelu, q('mlp.proj.w'), {}, { overwrite: true, geluGradOf: L.fc });
-      be.biasBackward(dq('mlp.fc.b'), a.dFc);
-      matmulBackward(be, a.dLn, dq('mlp.fc.w'), a.dFc, L.ln2, q('mlp.fc.w'), {}, { overwrite: true });
-      be.layerNormBackward(a.dResid, dq('ln2.w'), dq('ln2.b'), a.dLn, L.residMid, L.ln2Mean, L.ln2Rstd, q('ln2.w'));
+      matmulBackward(be, d.dFc, dq('mlp.proj.w'), d.dResid, a.fcGelu, q('mlp.proj.w'), {}, { overwrite: true, geluGradOf: L.fc });
+      be.biasBackward(dq('mlp.fc.b'), d.dFc);
+      matmulBackward(be, d.dLn, dq('mlp.fc.w'), d.dFc, L.ln2, q('mlp.fc.w'), {}, { overwrite: true });
+      be.layerNormBackward(d.dResid, dq('ln2.w'), dq('ln2.b'), d.dLn, L.residMid, L.ln2Mean, L.ln2Rstd, q('ln2.w'));
       // Attention: residMid = x + proj(attn(LN1(x))).
-      be.biasBackward(dq('attn.proj.b'), a.dResid);
-      matmulBackward(be, a.dAtty, dq('attn.proj.w'), a.dResid, L.atty, q('attn.proj.w'), {}, { overwrite: true });
-      be.fill(a.dQkv, 0);
-      be.attentionBackward(a.dQkv, a.dAtty, L.qkv, L.att, { B, T, C, H }, { attHalf: this.savedAttention === 'f16' });
-      be.biasBackward(dq('attn.qkv.b'), a.dQkv);
-      matmulBackward(be, a.dLn, dq('attn.qkv.w'), a.dQkv, L.ln1, q('attn.qkv.w'), {}, { overwrite: true });
-      be.layerNormBackward(a.dResid, dq('ln1.w'), dq('ln1.b'), a.dLn, x, L.ln1Mean, L.ln1Rstd, q('ln1.w'));
+      be.biasBackward(dq('attn.proj.b'), d.dResid);
+      matmulBackward(be, d.dAtty, dq('attn.proj.w'), d.dResid, L.atty, q('attn.proj.w'), {}, { overwrite: true });
+      be.fill(d.dQkv, 0);
+      be.attentionBackward(d.dQkv, d.dAtty, L.qkv, L.att, { B, T, C, H }, { attHalf: this.savedAttention === 'f16' });
+      be.biasBackward(dq('attn.qkv.b'), d.dQkv);
+      matmulBackward(be, d.dLn, dq('attn.qkv.w'), d.dQkv, L.ln1, q('attn.qkv.w'), {}, { overwrite: true });
+      be.layerNormBackward(d.dResid, dq('ln1.w'), dq('ln1.b'), d.dLn, x, L.ln1Mean, L.ln1Rstd, q('ln1.w'));
     }
-    be.embeddingBackward(g.wte, a.dResid, ids);
-    be.embeddingBackward(g.wpe, a.dResid, a.posIds);
+    be.embeddingBackward(g.wte, d.dResid, ids);
+    be.embeddingBackward(g.wpe, d.dResid, a.posIds);
   }
 
   zeroGrads(): void {
-    this.be.fill(this.grads, 0);
+    this.be.fill(this.trainable().grads, 0);
   }
 
   /**
@@ -372,18 +429,20 @@ export class Transformer {
    */
   optimizerStep(o: Omit<AdamWOptions, 'skipIf'>, mustBeFinite: readonly Tensor[]): void {
     const be = this.be;
-    be.fill(this.guard, 0);
-    for (const t of mustBeFinite) be.flagNonFinite(this.guard, t);
-    be.adamw(this.params, this.grads, this.adamM, this.adamV, { ...o, skipIf: this.guard });
+    const { grads, adamM, adamV, guard } = this.trainable();
+    be.fill(guard, 0);
+    for (const t of mustBeFinite) be.flagNonFinite(guard, t);
+    be.adamw(this.params, grads, adamM, adamV, { ...o, skipIf: guard });
   }
 
   /** Whether the last optimizerStep was skipped for a non-finite value (a readback). */
   async stepSkipped(): Promise<boolean> {
-    return (await this.be.read(this.guard))[0] !== 0;
+    return (await this.be.read(this.trainable().guard))[0] !== 0;
   }
 
   /** The whole parameter arena on the host (for checkpoints). */
   readParams(): Promise<Float32Array> {
+    if (this.released) throw new Error('this model was released');
     return this.be.read(this.params);
   }
 }
