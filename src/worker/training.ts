@@ -262,8 +262,11 @@ export class TrainSession {
         const tick = setInterval(() => say('running', `Compiling kernels (${pipelinesOf(this.be) - before} compiled)`), OUTBOX_INTERVAL_MS);
         try {
           const scratch = new Trainer(this.be, { config: warmUpConfig(config), start, trainProfiles: profiles.slice(0, 1) });
-          await scratch.step();
-          scratch.release();
+          try {
+            await scratch.step();
+          } finally {
+            scratch.release(); // its memory serves the run's own trainer
+          }
         } finally {
           clearInterval(tick);
         }
