@@ -5,7 +5,8 @@
  * the same Dawn instance (wasm where that fails, or by `--ort-ep wasm`; `--fwd-reps 0` skips it), then batched decoding; or with `--profile train|decode [--batch B]
  * [--tokens T] [--weights f16] [--math f16]` our step op by op (bench/peers-profile.ts) and nothing else; or with
  * `--saved-attention [--batch B] [--tokens T] [--train-steps N]` a training step with the attention
- * probabilities saved in halves vs f32: device memory, time and losses (bench/saved-attention.ts). Batched decoding
+ * probabilities saved in halves vs f32: device memory, time and losses (bench/saved-attention.ts); or with
+ * `--rl-memory [--preset ci|micro] [--rl-steps N] [--pool-limit none]` the device memory an RL run holds step by step (bench/rl-memory.ts). Batched decoding
  * (KvSession steps, as the RL rollouts run them) on Dawn for Node, the adapter `npm run test:dawn`
  * uses: here Mesa's lavapipe, the one adapter on a machine without a GPU that has `shader-f16`, so
  * the only place the f16 arithmetic path can be timed without one. For each batch: f32 weights,
@@ -28,6 +29,7 @@ import { Rng } from '../src/engine/rng';
 import type { OrtModule } from '../src/onnx/session';
 import { compareForwardPasses } from './peers-ort';
 import { compareSavedAttention, savedAttentionText } from './saved-attention';
+import { rlMemory, rlMemoryText } from './rl-memory';
 import { acquireGpu } from '../src/engine/gpu/context';
 import { WebGpuBackend } from '../src/engine/gpu/backend';
 import { existsSync } from 'node:fs';
@@ -187,6 +189,17 @@ async function main(): Promise<void> {
     };
     const r = await compareSavedAttention(fresh, { preset, B: num('--batch', 4), T: num('--tokens', 128), steps: num('--train-steps', 4) }, progress);
     const text = argv.includes('--json') ? `${JSON.stringify({ adapter: env.adapter, savedAttention: r }, null, 2)}\n` : savedAttentionText(r, `${env.adapter} (Dawn for Node)`);
+    process.stdout.write(text, () => process.exit(0));
+    return;
+  }
+  if (argv.includes('--rl-memory')) {
+    // The device memory an RL run holds, step by step (bench/rl-memory.ts).
+    if (preset !== 'ci' && preset !== 'micro') throw new Error('--rl-memory takes --preset ci or micro (the shipped warm starts)');
+    // `--pool-limit none`: a pool that keeps every released buffer (as before it had a limit), to compare.
+    if (flag('--pool-limit') === 'none') be.maxFreeBytes = () => Infinity;
+    else if (flag('--pool-limit') !== undefined) throw new Error('--pool-limit takes none (the default limit otherwise)');
+    const rows = await rlMemory(be, preset, num('--rl-steps', 8), progress);
+    const text = argv.includes('--json') ? `${JSON.stringify({ adapter: env.adapter, preset, rlMemory: rows }, null, 2)}\n` : rlMemoryText(rows, preset, `${env.adapter} (Dawn for Node)`);
     process.stdout.write(text, () => process.exit(0));
     return;
   }

@@ -37,6 +37,8 @@ export class GpuTensor implements Tensor {
 }
 
 const UNIFORM_BYTES = 256;
+/** The pool keeps at least this much released memory for reuse, whatever the live footprint. */
+const MIN_FREE_BYTES = 64 * 2 ** 20;
 /** Timestamp queries gpuPassTime can write: two a compute pass. */
 const TIMED_QUERIES = 512;
 
@@ -53,7 +55,13 @@ export class WebGpuBackend implements Backend {
   /** Validation and compilation errors seen so far; read(), sync() throw while any are pending. */
   readonly errors: string[] = [];
 
+  /** Released buffers by byte size, for reuse. */
   private readonly pool = new Map<number, GPUBuffer[]>();
+  /** The same buffers, oldest release first (the order they are given back to the device in). */
+  private readonly freeOrder = new Map<GPUBuffer, number>();
+  private freeBytes = 0;
+  /** Evicted from the pool while recorded work may still use them: destroyed after the next submit. */
+  private toDestroy: GPUBuffer[] = [];
   private readonly stagingPool = new Map<number, GPUBuffer[]>();
   private readonly pipelines = new Map<string, GPUComputePipeline>();
   private readonly bindGroups = new Map<string, GPUBindGroup>();
@@ -67,10 +75,22 @@ export class WebGpuBackend implements Backend {
   private timingOn = false;
   private pass: GPUComputePassEncoder | null = null;
   /**
-   * Counters for tests and benchmarks: allocation must stop growing after the first step. Tensor
-   * memory is pooled and never freed, so `bytesCreated` (storage buffers) is the peak footprint.
+   * Counters for tests and benchmarks: allocation must stop growing after the first step.
+   * `bytesCreated` and `bytesDestroyed` count storage buffers made and given back to the device
+   * over the backend's life; `bytesHeld` is their difference, `peakBytesHeld` its highest value.
    */
-  readonly stats = { buffersCreated: 0, bytesCreated: 0, pipelinesCreated: 0, dispatches: 0, submits: 0, reads: 0 };
+  readonly stats = {
+    buffersCreated: 0, bytesCreated: 0, buffersDestroyed: 0, bytesDestroyed: 0, peakBytesHeld: 0,
+    pipelinesCreated: 0, dispatches: 0, submits: 0, reads: 0,
+  };
+  /**
+   * How much released memory the pool may keep for reuse: by default the larger of 64 MiB and half
+   * the memory in use (so the device holds at most about 1.5 times what is live); beyond it the oldest
+   * released buffers go back to the device. Work of one fixed shape, a training step repeated,
+   * reuses its own buffers and never reaches it; work whose shapes change (RL minibatches of
+   * dialogues of varying length) would otherwise keep a set of buffers for every shape it met.
+   */
+  maxFreeBytes: (liveBytes: number) => number = (live) => Math.max(MIN_FREE_BYTES, live / 2);
   /** Which big-matmul kernel `auto` runs per shape (ops.tuneMatmuls times them). */
   readonly matmulChooser = new ops.MatmulChooser();
 
@@ -104,7 +124,10 @@ export class WebGpuBackend implements Backend {
     const free = this.pool.get(byteSize);
     let buffer = free?.pop();
     let fresh = false;
-    if (!buffer) {
+    if (buffer) {
+      this.freeOrder.delete(buffer);
+      this.freeBytes -= byteSize;
+    } else {
       buffer = this.device.createBuffer({
         size: byteSize,
         usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
@@ -112,6 +135,7 @@ export class WebGpuBackend implements Backend {
       this.bufferIds.set(buffer, this.nextBufferId++);
       this.stats.buffersCreated++;
       this.stats.bytesCreated += byteSize;
+      this.stats.peakBytesHeld = Math.max(this.stats.peakBytesHeld, this.bytesHeld);
       fresh = true;
     }
     const t = new GpuTensor(shape, size, dtype, buffer, byteSize);
@@ -158,7 +182,8 @@ export class WebGpuBackend implements Backend {
 
   private async readBytes(t: Tensor): Promise<ArrayBuffer> {
     const byteLength = t.size * 4;
-    const stagingSize = Math.max(16, Math.ceil(byteLength / 16) * 16);
+    // Powers of two: reads of many sizes (RL minibatches) share a few staging buffers.
+    const stagingSize = 2 ** Math.ceil(Math.log2(Math.max(256, byteLength)));
     const staging =
       this.stagingPool.get(stagingSize)?.pop() ??
       this.device.createBuffer({ size: stagingSize, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
@@ -192,6 +217,44 @@ export class WebGpuBackend implements Backend {
     const list = this.pool.get(g.byteSize) ?? [];
     list.push(g.buffer);
     this.pool.set(g.byteSize, list);
+    this.freeOrder.set(g.buffer, g.byteSize);
+    this.freeBytes += g.byteSize;
+    this.trimPool();
+  }
+
+  /** Storage memory taken from the device and not given back: live tensors and the pool's free buffers. */
+  get bytesHeld(): number {
+    return this.stats.bytesCreated - this.stats.bytesDestroyed;
+  }
+
+  /** Released memory the pool keeps for reuse. */
+  get pooledBytes(): number {
+    return this.freeBytes;
+  }
+
+  /**
+   * Give the oldest released buffers back to the device while the pool keeps more than
+   * `maxFreeBytes` allows. Recorded but unsubmitted work may still use them, so they are destroyed
+   * after the next submit (WebGPU lets submitted work finish with a buffer destroyed after it).
+   */
+  private trimPool(): void {
+    const limit = this.maxFreeBytes(this.bytesHeld - this.freeBytes);
+    for (const [buffer, size] of this.freeOrder) {
+      if (this.freeBytes <= limit) break;
+      this.freeOrder.delete(buffer);
+      const list = this.pool.get(size)!;
+      list.splice(list.indexOf(buffer), 1);
+      this.freeBytes -= size;
+      this.stats.buffersDestroyed++;
+      this.stats.bytesDestroyed += size;
+      this.toDestroy.push(buffer);
+    }
+    if (!this.encoder) this.destroyEvicted();
+  }
+
+  private destroyEvicted(): void {
+    for (const b of this.toDestroy) b.destroy();
+    this.toDestroy = [];
   }
 
   async sync(): Promise<void> {
@@ -278,6 +341,7 @@ export class WebGpuBackend implements Backend {
     this.device.queue.submit([this.encoder.finish()]);
     this.stats.submits++;
     this.encoder = null;
+    this.destroyEvicted();
     // Uniform buffers of the submitted work can be rewritten now: later writeBuffer calls are
     // ordered after this submit on the queue.
     this.freeUniforms.push(...this.usedUniforms);
@@ -324,7 +388,8 @@ export class WebGpuBackend implements Backend {
       const gt = t as GpuTensor;
       entries.push(gt.owner ? { buffer: this.buf(t) } : { buffer: this.buf(t), offset: gt.byteOffset, size: gt.byteSize });
     }
-    const key = `${k.name}|${entries.map((e) => `${this.bufferIds.get(e.buffer)}@${e.offset ?? 0}`).join(',')}`;
+    // Views of one buffer at one offset differ in size (a model's activations for each shape).
+    const key = `${k.name}|${entries.map((e) => `${this.bufferIds.get(e.buffer)}@${e.offset ?? 0}+${e.size ?? ''}`).join(',')}`;
     let bg = this.bindGroups.get(key);
     if (!bg) {
       if (this.bindGroups.size > 8192) this.bindGroups.clear();

@@ -210,6 +210,50 @@ export const modelGpuTests: GpuTest[] = [
     },
   },
   {
+    name: 'pool limit: released buffers beyond it go back to the device, also while recorded work still uses them; shapes that change keep a bounded footprint and the CPU\'s numbers',
+    async run(env) {
+      const gpu: WebGpuBackend = env.gpu;
+      const weights = initParams(TINY, 'pool-limit');
+      const rng = new Rng('pool-limit');
+      const adam = { lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01 };
+      // Training steps whose batch shape changes every step (as RL minibatches of dialogues do).
+      const shapes = [[2, 5], [1, 9], [3, 7], [2, 11], [2, 5], [3, 12]];
+      const batches = shapes.map(([B, T]) => ({ B, T, ids: Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1)), targets: Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1)) }));
+      const run = async (be: Backend, afterStep: () => void = () => {}) => {
+        const model = new Transformer(be, TINY, weights);
+        const losses: number[] = [];
+        for (const [k, x] of batches.entries()) {
+          const b = fixedSftBuffers(be, x.ids, x.targets, TINY.vocabSize);
+          queueSftStep(model, b, x.B, x.T, 1, { ...adam, step: k + 1 });
+          for (const t of Object.values(b)) if (t !== b.losses) be.release(t); // given back before the step is even submitted
+          losses.push(...await be.read(b.losses));
+          be.release(b.losses);
+          afterStep();
+        }
+        const params = await model.readParams();
+        model.release();
+        return { losses, params };
+      };
+      const want = await run(env.cpu);
+      const limit = gpu.maxFreeBytes;
+      const before = { ...gpu.stats };
+      let maxPooled = 0;
+      gpu.maxFreeBytes = () => 0; // no pool: every release goes back to the device, while the step that used it is still unsubmitted
+      let got;
+      try {
+        got = await run(gpu, () => (maxPooled = Math.max(maxPooled, gpu.pooledBytes)));
+      } finally {
+        gpu.maxFreeBytes = limit;
+      }
+      if (gpu.stats.buffersDestroyed - before.buffersDestroyed < 20) throw new Error(`only ${gpu.stats.buffersDestroyed - before.buffersDestroyed} buffers went back to the device`);
+      return [
+        compare('losses, shapes changing every step, tiny pool', got.losses, want.losses, { abs: 0, rel: 1e-4 }),
+        compare('weights after 6 steps', got.params, want.params, { abs: 1e-5, rel: 1e-3 }),
+        compare('pooled bytes after a step (limit 0)', [maxPooled], [0], { abs: 0, rel: 0 }),
+      ];
+    },
+  },
+  {
     name: 'transformer: cached decoding agrees on both backends (ragged prefill, then steps), f32 and f16 caches, f32 weights and half copies, f16 arithmetic where shader-f16 is',
     async run(env) {
       const weights = initParams(TINY, 'kv-gpu');

@@ -114,7 +114,37 @@ function savedFor(a: Activations): GradScratch {
   return a.d;
 }
 
-/** Activations for one (B, T), allocated once and reused every step. */
+/**
+ * The model's activation memory: one buffer per role (`h0.qkv`, `logits`, …) that grows to the
+ * largest shape asked of it and never shrinks; each shape gets views at its start. RL minibatches
+ * are dialogues of varying length, so (B, T) changes from one minibatch to the next: with buffers
+ * per shape, each new shape took a new set from the device. Here a smaller shape reuses the
+ * buffers of a larger one, and only a new largest shape allocates (that role's buffer alone).
+ */
+class Slabs {
+  private readonly bases = new Map<string, Tensor>();
+  constructor(private readonly be: Backend) {}
+
+  /** A view of `shape` at the start of the buffer kept for `key`, grown first when it is too small. */
+  take(key: string, shape: readonly number[], dtype: 'f32' | 'i32' = 'f32'): Tensor {
+    const n = shape.reduce((a, d) => a * d, 1);
+    let base = this.bases.get(key);
+    if (!base || base.size < n || base.dtype !== dtype) {
+      if (base) this.be.release(base);
+      base = this.be.zeros([n], dtype);
+      this.bases.set(key, base);
+    }
+    return this.be.view(base, 0, shape);
+  }
+
+  /** Every buffer back to the backend's pool. */
+  release(): void {
+    for (const b of this.bases.values()) this.be.release(b);
+    this.bases.clear();
+  }
+}
+
+/** Activations for one (B, T): views into the model's Slabs, made when the shape changes. */
 class Activations {
   readonly posIds: Tensor; // (N) position of each row
   readonly resid0: Tensor; // (N, C) embeddings
@@ -140,31 +170,32 @@ class Activations {
    * activations only within that layer, and its input x, the previous residOut, is consumed before
    * the MLP overwrites it) and there is no gradient scratch.
    */
-  constructor(be: Backend, c: ModelConfig, readonly B: number, readonly T: number, halfAtt: boolean, infer = false) {
+  constructor(be: Backend, slabs: Slabs, c: ModelConfig, readonly B: number, readonly T: number, halfAtt: boolean, infer = false) {
     const N = B * T;
     const C = c.channels;
-    const z = (shape: number[]) => be.zeros(shape);
     const probs = attentionSize({ B, H: c.heads, T });
     const att = [halfAtt ? Math.ceil(probs / 2) : probs];
-    this.posIds = be.fromArray(Int32Array.from({ length: N }, (_, n) => n % T), [N]);
-    this.resid0 = z([N, C]);
-    this.tokEmb = z([N, C]);
-    this.posEmb = z([N, C]);
-    const layer = (): LayerActs => ({
-      ln1: z([N, C]), ln1Mean: z([N]), ln1Rstd: z([N]),
-      qkv: z([N, 3 * C]), att: z(att), atty: z([N, C]), residMid: z([N, C]),
-      ln2: z([N, C]), ln2Mean: z([N]), ln2Rstd: z([N]),
-      fc: z([N, 4 * C]), residOut: z([N, C]),
+    this.posIds = slabs.take('posIds', [N], 'i32');
+    be.write(this.posIds, Int32Array.from({ length: N }, (_, n) => n % T));
+    const z = (key: string, shape: number[]) => slabs.take(key, shape);
+    this.resid0 = z('resid0', [N, C]);
+    this.tokEmb = z('tokEmb', [N, C]);
+    this.posEmb = z('posEmb', [N, C]);
+    const layer = (l: string): LayerActs => ({
+      ln1: z(`${l}.ln1`, [N, C]), ln1Mean: z(`${l}.ln1Mean`, [N]), ln1Rstd: z(`${l}.ln1Rstd`, [N]),
+      qkv: z(`${l}.qkv`, [N, 3 * C]), att: z(`${l}.att`, att), atty: z(`${l}.atty`, [N, C]), residMid: z(`${l}.residMid`, [N, C]),
+      ln2: z(`${l}.ln2`, [N, C]), ln2Mean: z(`${l}.ln2Mean`, [N]), ln2Rstd: z(`${l}.ln2Rstd`, [N]),
+      fc: z(`${l}.fc`, [N, 4 * C]), residOut: z(`${l}.residOut`, [N, C]),
     });
-    const shared = infer ? layer() : null;
-    this.layers = Array.from({ length: c.layers }, () => shared ?? layer());
-    this.fcGelu = z([N, 4 * C]);
-    this.lnf = z([N, C]);
-    this.lnfMean = z([N]);
-    this.lnfRstd = z([N]);
-    this.logits = z([N, c.vocabSize]);
-    this.values = z([N, 1]);
-    this.d = infer ? null : { dResid: z([N, C]), dLn: z([N, C]), dAtty: z([N, C]), dQkv: z([N, 3 * C]), dFc: z([N, 4 * C]) };
+    const shared = infer ? layer('shared') : null;
+    this.layers = Array.from({ length: c.layers }, (_, l) => shared ?? layer(`h${l}`));
+    this.fcGelu = z('fcGelu', [N, 4 * C]);
+    this.lnf = z('lnf', [N, C]);
+    this.lnfMean = z('lnfMean', [N]);
+    this.lnfRstd = z('lnfRstd', [N]);
+    this.logits = z('logits', [N, c.vocabSize]);
+    this.values = z('values', [N, 1]);
+    this.d = infer ? null : { dResid: z('dResid', [N, C]), dLn: z('dLn', [N, C]), dAtty: z('dAtty', [N, C]), dQkv: z('dQkv', [N, 3 * C]), dFc: z('dFc', [N, 4 * C]) };
   }
 }
 
@@ -183,6 +214,8 @@ export class Transformer {
   /** Inference only: see TransformerOptions.frozen. */
   readonly frozen: boolean;
   private released = false;
+  /** Activation memory (see Slabs) and the current shape's views of it. */
+  private readonly slabs: Slabs;
   private acts: Activations | null = null;
   private rowActs: { R: number; lnf: Tensor; logits: Tensor; values: Tensor; dLn: Tensor; rows: Tensor } | null = null;
 
@@ -193,6 +226,7 @@ export class Transformer {
     this.savedAttention = opts.savedAttention ?? 'f32';
     if (this.savedAttention !== 'f32' && this.savedAttention !== 'f16') throw new Error(`savedAttention must be 'f32' or 'f16', got ${String(this.savedAttention)}`);
     this.frozen = opts.frozen ?? false;
+    this.slabs = new Slabs(be);
     if (this.frozen && opts.savedAttention) throw new Error('a frozen model saves nothing for a backward: savedAttention does not apply');
     this.layout = paramLayout(config);
     if (weights.length !== this.layout.total) throw new Error(`weights have ${weights.length} values; this model needs ${this.layout.total}`);
@@ -232,8 +266,9 @@ export class Transformer {
    */
   release(): void {
     if (this.released) return;
-    this.releaseActivations();
-    this.releaseRowActs();
+    this.slabs.release();
+    this.acts = null;
+    this.rowActs = null;
     this.released = true;
     this.be.release(this.params);
     if (this.train) for (const t of Object.values(this.train)) this.be.release(t);
@@ -247,25 +282,14 @@ export class Transformer {
     if (T > this.config.contextLength) throw new Error(`sequence of ${T} tokens is longer than the context (${this.config.contextLength})`);
     if (this.released) throw new Error('this model was released');
     if (!this.acts || this.acts.B !== B || this.acts.T !== T) {
-      if (this.acts) this.releaseActivations();
-      this.acts = new Activations(this.be, this.config, B, T, this.savedAttention === 'f16', this.frozen);
+      this.acts = new Activations(this.be, this.slabs, this.config, B, T, this.savedAttention === 'f16', this.frozen);
     }
     return this.acts;
   }
 
-  private releaseActivations(): void {
-    const a = this.acts;
-    if (!a) return;
-    const all: Tensor[] = [a.posIds, a.resid0, a.tokEmb, a.posEmb, a.lnf, a.lnfMean, a.lnfRstd, a.fcGelu, a.logits, a.values];
-    if (a.d) all.push(...Object.values(a.d));
-    for (const l of new Set(a.layers)) all.push(...Object.values(l)); // a frozen model's layers share one set
-    for (const t of all) this.be.release(t);
-    this.acts = null;
-  }
-
   /**
    * Forward over ids (B·T, i32, row-major (B, T)). Returns logits (N, V) and values (N, 1); they
-   * stay valid until the next forward with another shape.
+   * stay valid until the next forward (every shape shares the same memory).
    */
   forward(ids: Tensor, B: number, T: number, o: ForwardOptions = {}): { logits: Tensor; values: Tensor } {
     const a = this.trunk(ids, B, T, !this.frozen && (o.grad ?? true));
@@ -284,9 +308,9 @@ export class Transformer {
     const R = rows.shape[0];
     const be = this.be;
     if (!this.rowActs || this.rowActs.R !== R) {
-      this.releaseRowActs();
       const C = this.config.channels;
-      this.rowActs = { R, lnf: be.zeros([R, C]), logits: be.zeros([R, this.config.vocabSize]), values: be.zeros([R, 1]), dLn: be.zeros([R, C]), rows };
+      const z = (key: string, shape: number[]) => this.slabs.take(key, shape);
+      this.rowActs = { R, lnf: z('rows.lnf', [R, C]), logits: z('rows.logits', [R, this.config.vocabSize]), values: z('rows.values', [R, 1]), dLn: z('rows.dLn', [R, C]), rows };
     }
     const r = this.rowActs;
     r.rows = rows;
@@ -306,13 +330,6 @@ export class Transformer {
     this.be.fill(d.dLn, 0);
     this.be.embeddingBackward(d.dLn, r.dLn, r.rows); // scatter back to the rows
     this.trunkBackward(ids);
-  }
-
-  private releaseRowActs(): void {
-    const r = this.rowActs;
-    if (!r) return;
-    for (const t of [r.lnf, r.logits, r.values, r.dLn]) this.be.release(t);
-    this.rowActs = null;
   }
 
   /** logits (N, V) = h · wteᵀ (tied embeddings); values (N, 1) = h · w_v + b_v. */
