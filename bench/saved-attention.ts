@@ -2,7 +2,7 @@
  * Saved attention in halves vs f32 (Transformer `savedAttention`): the same training step
  * (forward, CE, backward, clip, AdamW; bench/peers-ours.ts OurTrainer) from the same weights and
  * batch, once per mode, each on a device of its own so that each pool's size is that mode's peak
- * footprint (`stats.bytesCreated`: the pool never frees). The steps alternate between the modes so
+ * footprint (`stats.peakBytesHeld` after the first step). The steps alternate between the modes so
  * drift on a loaded machine hits both alike; the first step of each is a warm-up (pipelines,
  * allocation, then the start-up matmul choice). Prints bytes, the attention share, ms a step and
  * the two loss curves (the forward's bits are the same, so the first losses are equal; later ones
@@ -59,7 +59,7 @@ export async function compareSavedAttention(
       r.loss.push(await r.trainer.trainStep(ADAMW));
       const ms = performance.now() - t0;
       if (step === 0) {
-        r.bytes = r.be.stats.bytesCreated;
+        r.bytes = r.be.stats.peakBytesHeld;
         await tuneMatmuls(r.be); // its timing scratch stays in the pool, outside `bytes`
         r.afterTuning = r.be.stats.bytesCreated;
       } else r.ms.push(ms);

@@ -235,6 +235,7 @@ export const modelGpuTests: GpuTest[] = [
         return { losses, params };
       };
       const want = await run(env.cpu);
+      const pooled = await run(gpu); // the default pool: the same device's bits to hold the no-pool run to
       const limit = gpu.maxFreeBytes;
       const before = { ...gpu.stats };
       let maxPooled = 0;
@@ -247,8 +248,9 @@ export const modelGpuTests: GpuTest[] = [
       }
       if (gpu.stats.buffersDestroyed - before.buffersDestroyed < 20) throw new Error(`only ${gpu.stats.buffersDestroyed - before.buffersDestroyed} buffers went back to the device`);
       return [
-        compare('losses, shapes changing every step, tiny pool', got.losses, want.losses, { abs: 0, rel: 1e-4 }),
-        compare('weights after 6 steps', got.params, want.params, { abs: 1e-5, rel: 1e-3 }),
+        compare('losses, shapes changing every step, no pool, vs the CPU', got.losses, want.losses, { abs: 0, rel: 1e-4 }),
+        compare('losses, no pool vs the default pool (same device: the same bits)', got.losses, pooled.losses, { abs: 0, rel: 0 }),
+        compare('weights after 6 steps, no pool vs the default pool', got.params, pooled.params, { abs: 0, rel: 0 }),
         compare('pooled bytes after a step (limit 0)', [maxPooled], [0], { abs: 0, rel: 0 }),
       ];
     },
