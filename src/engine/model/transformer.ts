@@ -10,10 +10,11 @@
  *
  * Saved attention (TransformerOptions.savedAttention): a layer's attention probabilities, the
  * causal triangles of B·H·T(T+1)/2 values (`attentionSize`), grow with T² and are the largest
- * activation a training step keeps for backward at long contexts. 'f16' keeps them as packed halves: the forward computes them in f32 into one scratch
- * shared by the layers and saves a `packHalf` copy per layer, so the forward's numbers (logits,
- * values, losses) are the f32 ones bit for bit; the backward uses the rounded probabilities
- * (relative error ≤ 2^-11 each), for half that memory.
+ * activation a training step keeps for backward at long contexts. 'f16' keeps them as packed
+ * halves: the forward computes them in f32 into one scratch shared by the layers and saves a
+ * `packHalf` copy per layer, so the forward's numbers (logits, values, losses) are the f32 ones
+ * bit for bit; the backward uses the rounded probabilities (relative error ≤ 2^-11 each), for half
+ * that memory.
  *
  * Recomputed, not saved: GELU(fc), (N, 4C) a layer. The forward writes it into one tensor the
  * layers share; the backward recomputes it from the saved fc with the same WGSL function as the
