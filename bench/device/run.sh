@@ -5,7 +5,7 @@
 # adapter has shader-f16; then op-by-op profiles of a training step (micro, small) and a batch-64
 # decoding step; last, a training step at T=512 with the attention probabilities saved in halves vs
 # f32. Writes $OUT/gpu-tests.txt, $OUT/dawn-micro.json, $OUT/dawn-small.json,
-# $OUT/profile-*.txt, $OUT/saved-attention-*.txt and $OUT/log.txt (OUT defaults to ./device-out). Also runs here, on
+# $OUT/profile-*.txt, $OUT/rl-memory-micro.txt, $OUT/saved-attention-*.txt and $OUT/log.txt (OUT defaults to ./device-out). Also runs here, on
 # lavapipe, as a check of the pack.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -57,6 +57,9 @@ cat "$OUT"/dawn-*.json
 "$BIN/node" .device/dawn-bench.mjs --profile train --preset small > "$OUT/profile-train-small.txt" || status=$?
 "$BIN/node" .device/dawn-bench.mjs --profile decode --batch 64 > "$OUT/profile-decode-micro-b64.txt" || status=$?
 head -n 12 "$OUT"/profile-*.txt
+echo "== an RL run's device memory, step by step (micro)"
+"$BIN/node" .device/dawn-bench.mjs --rl-memory --preset micro --rl-steps 4 > "$OUT/rl-memory-micro.txt" || status=$?
+cat "$OUT/rl-memory-micro.txt"
 # Attention probabilities saved in halves vs f32 at the full context: device memory, ms a step, losses.
 "$BIN/node" .device/dawn-bench.mjs --saved-attention --batch 4 --tokens 512 --train-steps 4 > "$OUT/saved-attention-micro.txt" || status=$?
 "$BIN/node" .device/dawn-bench.mjs --saved-attention --preset small --batch 4 --tokens 512 --train-steps 4 > "$OUT/saved-attention-small.txt" || status=$?
