@@ -14,6 +14,7 @@ import type { Backend, Tensor } from '../engine/backend';
 import { policyLossMetrics, POLICY_STATS, VALUE_STAT, VALUE_STATS, type PolicyLossMetrics } from '../engine/ops/policyloss';
 import type { Encoded } from '../engine/model/format';
 import { makeBatch } from '../engine/model/sft';
+import { Slabs } from '../engine/model/slabs';
 import type { Transformer } from '../engine/model/transformer';
 import type { Rng } from '../engine/rng';
 
@@ -144,32 +145,36 @@ export interface Scores {
 export async function scoreSamples(model: Transformer, samples: readonly Pick<TrainSample, 'ids' | 'rows'>[], batchSize: number, temperature = 1): Promise<Scores> {
   const be = model.be;
   const out: Scores = { logprobs: [], values: [], entropy: [] };
-  for (let at = 0; at < samples.length; at += batchSize) {
-    const group = samples.slice(at, at + batchSize);
-    const mb = packSamples(group, model.config.contextLength);
-    const R = mb.tokens;
-    let i = 0;
-    if (R === 0) {
-      for (const _ of group) for (const k of ['logprobs', 'entropy', 'values'] as const) out[k].push(new Float32Array(0));
-      continue;
+  const slabs = new Slabs(be); // the batches' shapes differ: one grow-only buffer per role
+  try {
+    for (let at = 0; at < samples.length; at += batchSize) {
+      const group = samples.slice(at, at + batchSize);
+      const mb = packSamples(group, model.config.contextLength);
+      const R = mb.tokens;
+      let i = 0;
+      if (R === 0) {
+        for (const _ of group) for (const k of ['logprobs', 'entropy', 'values'] as const) out[k].push(new Float32Array(0));
+        continue;
+      }
+      const ids = slabs.put('ids', mb.ids, [mb.B * mb.T]);
+      const rows = slabs.put('rows', mb.rowIndex, [R]);
+      const actions = slabs.put('actions', mb.actions, [R]);
+      const { logits, values } = model.forwardRows(ids, mb.B, mb.T, rows, { grad: false });
+      if (temperature !== 1) be.scale(logits, 1 / temperature);
+      const lp = slabs.take('logprobs', [R]); // overwritten by tokenLogprobs
+      const ent = slabs.take('entropy', [R]);
+      be.tokenLogprobs(lp, ent, logits, actions);
+      const [lpH, entH, vH] = [await be.read(lp), await be.read(ent), await be.read(values)];
+      for (const s of group) {
+        const n = s.rows.length;
+        out.logprobs.push(lpH.slice(i, i + n));
+        out.entropy.push(entH.slice(i, i + n));
+        out.values.push(vH.slice(i, i + n));
+        i += n;
+      }
     }
-    const ids = be.fromArray(mb.ids, [mb.B * mb.T]);
-    const rows = be.fromArray(mb.rowIndex, [R]);
-    const actions = be.fromArray(mb.actions, [R]);
-    const { logits, values } = model.forwardRows(ids, mb.B, mb.T, rows, { grad: false });
-    if (temperature !== 1) be.scale(logits, 1 / temperature);
-    const lp = be.zeros([R]);
-    const ent = be.zeros([R]);
-    be.tokenLogprobs(lp, ent, logits, actions);
-    const [lpH, entH, vH] = [await be.read(lp), await be.read(ent), await be.read(values)];
-    for (const s of group) {
-      const n = s.rows.length;
-      out.logprobs.push(lpH.slice(i, i + n));
-      out.entropy.push(entH.slice(i, i + n));
-      out.values.push(vH.slice(i, i + n));
-      i += n;
-    }
-    for (const t of [ids, rows, actions, lp, ent]) be.release(t);
+  } finally {
+    slabs.release();
   }
   return out;
 }
@@ -202,6 +207,7 @@ export async function policyUpdate(
   let count = 0;
   const add = (k: string, v: number) => (sums[k] = (sums[k] ?? 0) + v);
   const norm = be.zeros([1]);
+  const slabs = new Slabs(be); // the minibatches' shapes differ: one grow-only buffer per role
   // Forked only with replay on, so runs without it draw exactly the numbers they always did.
   const ptxRng = (o.ptxCoef ?? 0) > 0 && ptxData.length > 0 ? rng.fork('ptx') : null;
   try {
@@ -212,16 +218,18 @@ export async function policyUpdate(
         if (mb.tokens === 0) continue;
         const N = mb.tokens; // the policy rows: the loss ops see only them
         const mask = new Float32Array(N).fill(1);
+        const put = (key: string, data: Float32Array | Int32Array, shape: number[]) => slabs.put(key, data, shape);
         const t = {
-          ids: be.fromArray(mb.ids, [mb.B * mb.T]), rows: be.fromArray(mb.rowIndex, [N]), actions: be.fromArray(mb.actions, [N]),
-          mask: be.fromArray(mask, [N]), advantages: be.fromArray(mb.advantages, [N]), old: be.fromArray(mb.oldLogprobs, [N]),
-          ref: o.klCoef > 0 ? be.fromArray(mb.refLogprobs, [N]) : null,
-          oldV: o.valueCoef > 0 ? be.fromArray(mb.oldValues, [N]) : null, ret: o.valueCoef > 0 ? be.fromArray(mb.returns, [N]) : null,
+          ids: put('ids', mb.ids, [mb.B * mb.T]), rows: put('rows', mb.rowIndex, [N]), actions: put('actions', mb.actions, [N]),
+          mask: put('mask', mask, [N]), advantages: put('advantages', mb.advantages, [N]), old: put('old', mb.oldLogprobs, [N]),
+          ref: o.klCoef > 0 ? put('ref', mb.refLogprobs, [N]) : null,
+          oldV: o.valueCoef > 0 ? put('oldV', mb.oldValues, [N]) : null, ret: o.valueCoef > 0 ? put('ret', mb.returns, [N]) : null,
         };
         const { logits, values } = model.forwardRows(t.ids, mb.B, mb.T, t.rows);
         if (o.temperature !== 1) be.scale(logits, 1 / o.temperature); // z / τ
-        const dLogits = be.zeros([N, V]);
-        const stats = be.zeros([N, POLICY_STATS]);
+        const dLogits = slabs.take('dLogits', [N, V]);
+        be.fill(dLogits, 0); // policyLoss accumulates into it
+        const stats = slabs.take('stats', [N, POLICY_STATS]); // overwritten
         be.policyLoss(dLogits, stats, logits, t.actions, t.old, t.advantages, t.mask, t.ref, {
           clipLow: o.clipLow, clipHigh: o.clipHigh, entropyCoef: o.entropyCoef, klCoef: o.klCoef, klEstimator: o.klEstimator, lossScale: 1 / mb.tokens,
         });
@@ -229,8 +237,9 @@ export async function policyUpdate(
         let dValues: Tensor | null = null;
         let vStats: Tensor | null = null;
         if (t.oldV && t.ret) {
-          dValues = be.zeros([N, 1]);
-          vStats = be.zeros([N, VALUE_STATS]);
+          dValues = slabs.take('dValues', [N, 1]);
+          be.fill(dValues, 0); // valueLoss accumulates into it
+          vStats = slabs.take('vStats', [N, VALUE_STATS]); // overwritten
           be.valueLoss(vStats, dValues, values, t.oldV, t.ret, t.mask, { clip: o.valueClip > 0 ? o.valueClip : null, lossScale: o.valueCoef / mb.tokens });
         }
         model.zeroGrads();
@@ -241,13 +250,11 @@ export async function policyUpdate(
           { lr: o.lr, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: o.weightDecay, step: step.value + 1 },
           vStats ? [norm, stats, vStats] : [norm, stats],
         );
-        for (const x of [...Object.values(t), dLogits, dValues]) if (x) be.release(x);
         // The step is queued; now its figures, read together (one wait for the device, not five).
         const [normH, st, vs, ptx, skipped] = await Promise.all([
           be.read(norm), be.read(stats), vStats ? be.read(vStats) : null, ptxLoss ? ptxLoss() : 0, model.stepSkipped(),
         ]);
         const g = normH[0];
-        for (const x of [stats, vStats]) if (x) be.release(x);
         const m = policyLossMetrics(st, mask);
         const v = vs ? valueFigures(vs, N) : { loss: 0, clipped: 0 };
         if (skipped) {
@@ -265,6 +272,7 @@ export async function policyUpdate(
     }
   } finally {
     be.release(norm);
+    slabs.release();
   }
   const out: Record<string, number> = {};
   for (const [key, v] of Object.entries(sums)) out[key] = key === 'train/tokens' ? v : v / Math.max(1, count);

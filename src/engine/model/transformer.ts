@@ -28,6 +28,7 @@ import { attentionSize, type AdamWOptions, type Backend, type MatmulOptions, typ
 import { matmulBackward } from '../ops/matmul';
 import { Rng } from '../rng';
 import { paramLayout, type ModelConfig, type ParamLayout } from './config';
+import { Slabs } from './slabs';
 
 /** GPT-2 init: N(0, 0.02); residual projections scaled by 1/sqrt(2L); LayerNorm weight 1, biases 0. */
 export function initParams(config: ModelConfig, seed: number | string): Float32Array {
@@ -113,36 +114,6 @@ interface GradScratch {
 function savedFor(a: Activations): GradScratch {
   if (!a.saved || !a.d) throw new Error('backward after a forward with { grad: false }: nothing was saved for it');
   return a.d;
-}
-
-/**
- * The model's activation memory: one buffer per role (`h0.qkv`, `logits`, …) that grows to the
- * largest shape asked of it and never shrinks; each shape gets views at its start. RL minibatches
- * are dialogues of varying length, so (B, T) changes from one minibatch to the next: with buffers
- * per shape, each new shape took a new set from the device. Here a smaller shape reuses the
- * buffers of a larger one, and only a new largest shape allocates (that role's buffer alone).
- */
-class Slabs {
-  private readonly bases = new Map<string, Tensor>();
-  constructor(private readonly be: Backend) {}
-
-  /** A view of `shape` at the start of the buffer kept for `key`, grown first when it is too small. */
-  take(key: string, shape: readonly number[], dtype: 'f32' | 'i32' = 'f32'): Tensor {
-    const n = shape.reduce((a, d) => a * d, 1);
-    let base = this.bases.get(key);
-    if (!base || base.size < n || base.dtype !== dtype) {
-      if (base) this.be.release(base);
-      base = this.be.zeros([n], dtype);
-      this.bases.set(key, base);
-    }
-    return this.be.view(base, 0, shape);
-  }
-
-  /** Every buffer back to the backend's pool. */
-  release(): void {
-    for (const b of this.bases.values()) this.be.release(b);
-    this.bases.clear();
-  }
 }
 
 /** Activations for one (B, T): views into the model's Slabs, made when the shape changes. */
