@@ -88,6 +88,18 @@ export interface AttentionShape {
 }
 
 /**
+ * `n` rounded up to a coarse ladder of sizes: multiples of 64 up to 4,096, then 8 steps an octave
+ * (at most 12.5% more). For memory whose size changes from call to call (scratch, the grow-only
+ * buffers of work done per minibatch): released and taken again at a nearby size, it is the same
+ * size, so the pool, keyed by exact size, can serve it.
+ */
+export function ladderSize(n: number): number {
+  if (n <= 4096) return Math.max(64, Math.ceil(n / 64) * 64);
+  const step = 2 ** (Math.floor(Math.log2(n)) - 3);
+  return Math.ceil(n / step) * step;
+}
+
+/**
  * How many probabilities attention saves: the causal lower triangle of each (b, h), row t holding
  * t + 1 of them, B·H·T(T+1)/2 in all (the entries above the diagonal, always 0, are not stored).
  * Probability (b, h, t, t2 ≤ t) is at (b·H + h)·T(T+1)/2 + t(t+1)/2 + t2.

@@ -145,7 +145,7 @@ export interface Scores {
 export async function scoreSamples(model: Transformer, samples: readonly Pick<TrainSample, 'ids' | 'rows'>[], batchSize: number, temperature = 1): Promise<Scores> {
   const be = model.be;
   const out: Scores = { logprobs: [], values: [], entropy: [] };
-  const slabs = new Slabs(be); // the batches' shapes differ: one grow-only buffer per role
+  const slabs = new Slabs(be, { ladder: true }); // the batches' shapes differ: one grow-only buffer per role
   try {
     for (let at = 0; at < samples.length; at += batchSize) {
       const group = samples.slice(at, at + batchSize);
@@ -207,7 +207,7 @@ export async function policyUpdate(
   let count = 0;
   const add = (k: string, v: number) => (sums[k] = (sums[k] ?? 0) + v);
   const norm = be.zeros([1]);
-  const slabs = new Slabs(be); // the minibatches' shapes differ: one grow-only buffer per role
+  const slabs = new Slabs(be, { ladder: true }); // the minibatches' shapes differ: one grow-only buffer per role
   // Forked only with replay on, so runs without it draw exactly the numbers they always did.
   const ptxRng = (o.ptxCoef ?? 0) > 0 && ptxData.length > 0 ? rng.fork('ptx') : null;
   try {

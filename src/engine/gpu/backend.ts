@@ -13,7 +13,7 @@ import type {
   AdamWOptions, AttentionShape, Backend, CachedAttentionShape, DType, GaeOptions, GroupAdvantageOptions, MatmulOptions,
   PolicyLossOptions, Tensor, ValueLossOptions,
 } from '../backend';
-import { sizeOf, VIEW_ALIGN } from '../backend';
+import { ladderSize, sizeOf, VIEW_ALIGN } from '../backend';
 import type { GpuContext } from './context';
 import { adapterLine } from './context';
 import * as ops from '../ops';
@@ -114,10 +114,13 @@ export class WebGpuBackend implements Backend {
     return t.buffer;
   }
 
-  private acquire(shape: readonly number[], dtype: DType): GpuTensor {
+  /** `ladder`: a buffer of `ladderSize` elements (scratch, whose size changes from call to call). */
+  private acquire(shape: readonly number[], dtype: DType, ladder = false): GpuTensor {
     const size = sizeOf(shape);
-    const byteSize = Math.max(16, Math.ceil((size * 4) / 16) * 16);
+    const bytesFor = (n: number) => Math.max(16, Math.ceil((n * 4) / 16) * 16);
     const max = this.device.limits.maxStorageBufferBindingSize;
+    const rounded = ladder ? bytesFor(ladderSize(size)) : 0;
+    const byteSize = rounded > 0 && rounded <= max ? rounded : bytesFor(size); // the ladder never costs a binding that fits
     if (byteSize > max) {
       throw new Error(`tensor [${shape.join(', ')}] needs ${byteSize} bytes; this GPU binds at most ${max} bytes per buffer. Pick a smaller preset.`);
     }
@@ -153,9 +156,12 @@ export class WebGpuBackend implements Backend {
     return t;
   }
 
-  /** Pooled memory with undefined contents, for outputs that are fully overwritten. */
+  /**
+   * Pooled memory with undefined contents, for outputs that are fully overwritten; its buffer is
+   * sized on `ladderSize`'s ladder, so scratch of sizes that change per call (a minibatch's) reuses.
+   */
   scratch(shape: readonly number[], dtype: DType = 'f32'): Tensor {
-    return this.acquire(shape, dtype);
+    return this.acquire(shape, dtype, true);
   }
 
   fromArray(data: Float32Array | Int32Array, shape: readonly number[]): Tensor {

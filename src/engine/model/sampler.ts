@@ -9,6 +9,7 @@
  */
 import type { Backend, Tensor } from '../backend';
 import type { Rng } from '../rng';
+import { Slabs } from './slabs';
 import { linear, mlp, type Transformer, type WeightRead } from './transformer';
 
 export interface SamplingOptions {
@@ -130,6 +131,8 @@ export class KvSession {
   /** Tokens already in each sequence's cache. */
   readonly lengths: Int32Array;
   private stepActs: { S: number; t: Record<string, Tensor> } | null = null;
+  /** The steps' activations: grow-only buffers (a prefill's S differs from a decoding step's). */
+  private readonly slabs: Slabs;
   private readonly be: Backend;
 
   constructor(readonly model: Transformer, readonly B: number, opts: DecodePrecision = {}) {
@@ -159,19 +162,19 @@ export class KvSession {
     this.k = Array.from({ length: layers }, () => this.be.zeros(shape));
     this.v = Array.from({ length: layers }, () => this.be.zeros(shape));
     this.lengths = new Int32Array(B);
+    this.slabs = new Slabs(this.be, { ladder: true });
   }
 
   private acts(S: number): Record<string, Tensor> {
     if (this.stepActs?.S === S) return this.stepActs.t;
-    if (this.stepActs) for (const t of Object.values(this.stepActs.t)) this.be.release(t);
     const { channels: C, vocabSize: V } = this.model.config;
     const N = this.B * S;
-    const z = (shape: number[], dtype: 'f32' | 'i32' = 'f32') => this.be.zeros(shape, dtype);
+    const z = (key: string, shape: number[], dtype: 'f32' | 'i32' = 'f32') => this.slabs.take(key, shape, dtype);
     const t = {
-      ids: z([N], 'i32'), pos: z([N], 'i32'), start: z([this.B], 'i32'), len: z([this.B], 'i32'),
-      tok: z([N, C]), posEmb: z([N, C]), x: z([N, C]), ln: z([N, C]), mean: z([N]), rstd: z([N]),
-      qkv: z([N, 3 * C]), atty: z([N, C]), fc: z([N, 4 * C]), fcGelu: z([N, 4 * C]),
-      logits: z([N, V]),
+      ids: z('ids', [N], 'i32'), pos: z('pos', [N], 'i32'), start: z('start', [this.B], 'i32'), len: z('len', [this.B], 'i32'),
+      tok: z('tok', [N, C]), posEmb: z('posEmb', [N, C]), x: z('x', [N, C]), ln: z('ln', [N, C]), mean: z('mean', [N]), rstd: z('rstd', [N]),
+      qkv: z('qkv', [N, 3 * C]), atty: z('atty', [N, C]), fc: z('fc', [N, 4 * C]), fcGelu: z('fcGelu', [N, 4 * C]),
+      logits: z('logits', [N, V]),
     };
     this.stepActs = { S, t };
     return t;
@@ -238,7 +241,7 @@ export class KvSession {
   release(): void {
     for (const t of [...this.k, ...this.v, ...this.halfCopies]) this.be.release(t);
     this.halfCopies = [];
-    if (this.stepActs) for (const t of Object.values(this.stepActs.t)) this.be.release(t);
+    this.slabs.release();
     this.stepActs = null;
   }
 }
