@@ -218,7 +218,7 @@ export async function policyUpdate(
         if (mb.tokens === 0) continue;
         const N = mb.tokens; // the policy rows: the loss ops see only them
         const mask = new Float32Array(N).fill(1);
-        const put = (key: string, data: Float32Array | Int32Array, shape: number[]) => slabs.put(key, data, shape);
+        const put = slabs.put.bind(slabs);
         const t = {
           ids: put('ids', mb.ids, [mb.B * mb.T]), rows: put('rows', mb.rowIndex, [N]), actions: put('actions', mb.actions, [N]),
           mask: put('mask', mask, [N]), advantages: put('advantages', mb.advantages, [N]), old: put('old', mb.oldLogprobs, [N]),

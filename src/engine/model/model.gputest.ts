@@ -4,8 +4,8 @@
  * decoding agrees; greedy decoding of the `ci` preset gives identical tokens on both backends; the
  * start-up choice between the big-matmul kernels never changes a forward or backward bit.
  */
-import type { Backend } from '../backend';
-import type { WebGpuBackend } from '../gpu/backend';
+import { ladderSize, type Backend, type Tensor } from '../backend';
+import type { GpuTensor, WebGpuBackend } from '../gpu/backend';
 import { tuneMatmuls } from '../ops/matmul';
 import { Rng } from '../rng';
 import { compare, type CompareReport } from '../testing/compare';
@@ -16,8 +16,18 @@ import { generate, GREEDY, KvSession } from './sampler';
 import { Tokenizer } from './tokenizer';
 import { fixedSftBuffers, queueSftStep } from './sft';
 import { initParams, Transformer, type TransformerOptions } from './transformer';
+import { Slabs } from './slabs';
 
 const TINY: ModelConfig = { vocabSize: 37, contextLength: 12, channels: 16, layers: 2, heads: 4 };
+/** AdamW's settings for the training-step tests (the step number added per step). */
+const ADAM = { lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01 };
+
+/** N random token ids and next-token targets of TINY's vocabulary. */
+function tokenBatch(rng: Rng, N: number): { ids: Int32Array; targets: Int32Array } {
+  const ids = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
+  const targets = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
+  return { ids, targets };
+}
 
 /**
  * One forward and full backward of a fresh model: next-token cross-entropy (mean over the N = B·T
@@ -133,17 +143,14 @@ export const modelGpuTests: GpuTest[] = [
     async run(env) {
       const [B, T] = [2, 9]; // 2·4·81 = 648 probabilities a layer
       const N = B * T;
-      const rng = new Rng('sft-steps');
-      const ids = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
-      const targets = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
+      const { ids, targets } = tokenBatch(new Rng('sft-steps'), N);
       const weights = initParams(TINY, 'sft-steps');
-      const adam = { lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01 };
       const steps = async (be: Backend, opts: TransformerOptions, afterFirst?: () => void) => {
         const model = new Transformer(be, TINY, weights, opts);
         const b = fixedSftBuffers(be, ids, targets, TINY.vocabSize);
         const losses: number[] = [];
         for (let k = 1; k <= 3; k++) {
-          queueSftStep(model, b, B, T, 1, { ...adam, step: k });
+          queueSftStep(model, b, B, T, 1, { ...ADAM, step: k });
           losses.push((await be.read(b.losses)).reduce((a, x) => a + x, 0) / N);
           if (k === 1) afterFirst?.();
         }
@@ -171,18 +178,15 @@ export const modelGpuTests: GpuTest[] = [
       const gpu: WebGpuBackend = env.gpu;
       const [B, T] = [2, 9];
       const N = B * T;
-      const rng = new Rng('release-reuse');
-      const ids = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
-      const targets = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
+      const { ids, targets } = tokenBatch(new Rng('release-reuse'), N);
       const weights = initParams(TINY, 'release-reuse');
-      const adam = { lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01 };
       // A run: a trainable model takes two steps, a frozen copy of its weights scores the batch.
       const run = async () => {
         const model = new Transformer(gpu, TINY, weights);
         const b = fixedSftBuffers(gpu, ids, targets, TINY.vocabSize);
         const losses: number[] = [];
         for (let k = 1; k <= 2; k++) {
-          queueSftStep(model, b, B, T, 1, { ...adam, step: k });
+          queueSftStep(model, b, B, T, 1, { ...ADAM, step: k });
           losses.push(...await gpu.read(b.losses));
         }
         const trained = await model.readParams();
@@ -215,16 +219,15 @@ export const modelGpuTests: GpuTest[] = [
       const gpu: WebGpuBackend = env.gpu;
       const weights = initParams(TINY, 'pool-limit');
       const rng = new Rng('pool-limit');
-      const adam = { lr: 1e-2, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01 };
       // Training steps whose batch shape changes every step (as RL minibatches of dialogues do).
       const shapes = [[2, 5], [1, 9], [3, 7], [2, 11], [2, 5], [3, 12]];
-      const batches = shapes.map(([B, T]) => ({ B, T, ids: Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1)), targets: Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1)) }));
+      const batches = shapes.map(([B, T]) => ({ B, T, ...tokenBatch(rng, B * T) }));
       const run = async (be: Backend, afterStep: () => void = () => {}) => {
         const model = new Transformer(be, TINY, weights);
         const losses: number[] = [];
         for (const [k, x] of batches.entries()) {
           const b = fixedSftBuffers(be, x.ids, x.targets, TINY.vocabSize);
-          queueSftStep(model, b, x.B, x.T, 1, { ...adam, step: k + 1 });
+          queueSftStep(model, b, x.B, x.T, 1, { ...ADAM, step: k + 1 });
           for (const t of Object.values(b)) if (t !== b.losses) be.release(t); // given back before the step is even submitted
           losses.push(...await be.read(b.losses));
           be.release(b.losses);
@@ -247,11 +250,20 @@ export const modelGpuTests: GpuTest[] = [
         gpu.maxFreeBytes = limit;
       }
       if (gpu.stats.buffersDestroyed - before.buffersDestroyed < 20) throw new Error(`only ${gpu.stats.buffersDestroyed - before.buffersDestroyed} buffers went back to the device`);
+      // Memory of sizes that change per call is sized on the ladder, so a nearby size reuses it.
+      const onLadder = (t: Tensor) => (t as GpuTensor).buffer.size;
+      const scratch = gpu.scratch([5000]);
+      const [perCall, own] = [new Slabs(gpu, { ladder: true }), new Slabs(gpu)];
+      const sizes = [onLadder(scratch), onLadder(perCall.take('y', [5000])), onLadder(own.take('y', [5000]))];
+      gpu.release(scratch);
+      perCall.release();
+      own.release();
       return [
         compare('losses, shapes changing every step, no pool, vs the CPU', got.losses, want.losses, { abs: 0, rel: 1e-4 }),
         compare('losses, no pool vs the default pool (same device: the same bits)', got.losses, pooled.losses, { abs: 0, rel: 0 }),
         compare('weights after 6 steps, no pool vs the default pool', got.params, pooled.params, { abs: 0, rel: 0 }),
         compare('pooled bytes after a step (limit 0)', [maxPooled], [0], { abs: 0, rel: 0 }),
+        compare('buffer bytes of scratch, a per-call Slabs\' and a model\'s Slabs\' 5,000 values', sizes, [ladderSize(5000) * 4, ladderSize(5000) * 4, 5000 * 4], { abs: 0, rel: 0 }),
       ];
     },
   },

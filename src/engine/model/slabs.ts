@@ -1,4 +1,4 @@
-import { ladderSize, type Backend, type Tensor } from '../backend';
+import type { Backend, Tensor } from '../backend';
 
 /**
  * Device memory for work whose shapes change from call to call: one buffer per role (`h0.qkv`,
@@ -12,9 +12,9 @@ import { ladderSize, type Backend, type Tensor } from '../backend';
 export class Slabs {
   private readonly bases = new Map<string, Tensor>();
   /**
-   * `ladder`: buffers are sized on `ladderSize`'s ladder, for Slabs made and released per call (a
-   * minibatch loop, a rollout) so that the next call's buffers come from the pool. A model's own
-   * Slabs live as long as it and grow to exact sizes.
+   * `ladder`: buffers are `Backend.scratch` (on WebGPU sized on `ladderSize`'s ladder and not
+   * cleared), for Slabs made and released per call (a minibatch loop, a rollout) so that the next
+   * call's buffers come from the pool. A model's own Slabs live as long as it and grow to exact sizes.
    */
   constructor(private readonly be: Backend, private readonly o: { ladder?: boolean } = {}) {}
 
@@ -24,7 +24,7 @@ export class Slabs {
     let base = this.bases.get(key);
     if (!base || base.size < n || base.dtype !== dtype) {
       if (base) this.be.release(base);
-      base = this.be.zeros([this.o.ladder ? ladderSize(n) : n], dtype);
+      base = this.o.ladder ? this.be.scratch([n], dtype) : this.be.zeros([n], dtype);
       this.bases.set(key, base);
     }
     return this.be.view(base, 0, shape);
