@@ -31,8 +31,18 @@ for (const c of CASES) {
   }
   times.sort((a, b) => a - b);
   const ms = times[Math.floor(times.length / 2)];
-  const row = { preset: c.preset, params: paramLayout(PRESETS[c.preset]).count, batch: c.B, tokens: c.T, msPerStep: Math.round(ms), tokensPerSecond: Math.round((c.B * c.T * 1000) / ms) };
+  const row = {
+    preset: c.preset,
+    params: paramLayout(PRESETS[c.preset]).count,
+    batch: c.B,
+    tokens: c.T,
+    msPerStep: Math.round(ms),
+    tokensPerSecond: Math.round((c.B * c.T * 1000) / ms),
+  };
   rows.push(row);
-  if (!json) console.log(`${row.preset.padEnd(6)} ${String(row.params).padStart(8)} params  B=${c.B} T=${c.T}  ${String(row.msPerStep).padStart(6)} ms/step  ${String(row.tokensPerSecond).padStart(6)} tokens/s  (CPU backend, Node ${process.version})`);
+  if (!json)
+    console.log(
+      `${row.preset.padEnd(6)} ${String(row.params).padStart(8)} params  B=${c.B} T=${c.T}  ${String(row.msPerStep).padStart(6)} ms/step  ${String(row.tokensPerSecond).padStart(6)} tokens/s  (CPU backend, Node ${process.version})`,
+    );
 }
 if (json) console.log(JSON.stringify({ backend: 'cpu', node: process.version, rows }, null, 2));

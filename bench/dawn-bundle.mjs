@@ -17,5 +17,7 @@ await build({
   outfile,
   logLevel: 'warning',
   // CommonJS inside the bundle (TensorFlow.js's) calls require() for Node's built-ins.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
 });

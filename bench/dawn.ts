@@ -68,21 +68,38 @@ interface TrainingResult {
  * same Dawn instance, from the same weights and batch, alternating steps; 2 warm-up steps, then
  * medians. TensorFlow.js is loaded only here (dev dependency), with navigator.gpu set to Dawn's.
  */
-async function trainingStep(be: import('../src/engine/gpu/backend').WebGpuBackend, preset: PresetName, steps: number): Promise<TrainingResult> {
+async function trainingStep(
+  be: import('../src/engine/gpu/backend').WebGpuBackend,
+  preset: PresetName,
+  steps: number,
+): Promise<TrainingResult> {
   const [B, T] = [4, 32];
   const config = PRESETS[preset];
   const weights = initParams(config, 'peers');
   const batch = randomBatch(new Rng('peers-bench'), B, T, config.vocabSize);
   const ours = new OurTrainer(new Transformer(be, config, weights), B, T, batch.ids, batch.targets);
-  const cmp = await compareTrainingSteps(ours, async () => {
-    const peer = await import('./peers-tfjs');
-    const backend = await peer.tfjsWebGpu();
-    return { backend, model: new peer.TfjsTransformer(config, weights, B, T, batch.ids, batch.targets) };
-  }, { warmup: 2, steps, afterFirst: async () => void (await tuneMatmuls(be)), log: progress });
+  const cmp = await compareTrainingSteps(
+    ours,
+    async () => {
+      const peer = await import('./peers-tfjs');
+      const backend = await peer.tfjsWebGpu();
+      return { backend, model: new peer.TfjsTransformer(config, weights, B, T, batch.ids, batch.targets) };
+    },
+    { warmup: 2, steps, afterFirst: async () => void (await tuneMatmuls(be)), log: progress },
+  );
   ours.release();
   const oursMs = median(cmp.oursMs);
   const tfjsMs = cmp.tfjsMs ? median(cmp.tfjsMs) : null;
-  return { B, T, oursMs, tfjsMs, ...(cmp.tfjsError ? { tfjsError: cmp.tfjsError } : {}), speedupVsTfjs: tfjsMs === null ? null : tfjsMs / oursMs, oursLoss: cmp.oursLoss, tfjsLoss: cmp.tfjsLoss };
+  return {
+    B,
+    T,
+    oursMs,
+    tfjsMs,
+    ...(cmp.tfjsError ? { tfjsError: cmp.tfjsError } : {}),
+    speedupVsTfjs: tfjsMs === null ? null : tfjsMs / oursMs,
+    oursLoss: cmp.oursLoss,
+    tfjsLoss: cmp.tfjsLoss,
+  };
 }
 
 interface ForwardResult {
@@ -105,13 +122,21 @@ interface ForwardResult {
 function letDawnWriteSharedMemory(): void {
   const proto = (globalThis as unknown as { GPUQueue: { prototype: GPUQueue } }).GPUQueue.prototype;
   const write = proto.writeBuffer;
-  proto.writeBuffer = function (this: GPUQueue, buffer: GPUBuffer, offset: number, data: BufferSource | SharedArrayBuffer, dataOffset = 0, size?: number): undefined {
+  proto.writeBuffer = function (
+    this: GPUQueue,
+    buffer: GPUBuffer,
+    offset: number,
+    data: BufferSource | SharedArrayBuffer,
+    dataOffset = 0,
+    size?: number,
+  ): undefined {
     if (data instanceof SharedArrayBuffer) {
       const bytes = new Uint8Array(data, dataOffset, size ?? data.byteLength - dataOffset).slice();
       return write.call(this, buffer, offset, bytes, 0, bytes.length);
     }
     if (ArrayBuffer.isView(data) && data.buffer instanceof SharedArrayBuffer) {
-      const unit = 'BYTES_PER_ELEMENT' in data ? (data as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
+      const unit =
+        'BYTES_PER_ELEMENT' in data ? (data as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
       const count = size ?? data.byteLength / unit - dataOffset;
       const bytes = new Uint8Array(data.buffer, data.byteOffset + dataOffset * unit, count * unit).slice();
       return write.call(this, buffer, offset, bytes, 0, bytes.length);
@@ -141,7 +166,12 @@ async function loadOrt(): Promise<OrtModule> {
 }
 
 /** The peers benchmark's (a) on Dawn: our forward pass vs onnxruntime-web's (WebGPU EP over the same Dawn instance, else wasm). */
-async function forwardPass(be: import('../src/engine/gpu/backend').WebGpuBackend, preset: PresetName, reps: number, wasmOnly: boolean): Promise<ForwardResult> {
+async function forwardPass(
+  be: import('../src/engine/gpu/backend').WebGpuBackend,
+  preset: PresetName,
+  reps: number,
+  wasmOnly: boolean,
+): Promise<ForwardResult> {
   const [B, T] = [4, 32];
   const config = PRESETS[preset];
   let ort: OrtModule;
@@ -153,12 +183,23 @@ async function forwardPass(be: import('../src/engine/gpu/backend').WebGpuBackend
     return { B, T, oursMs: null, ortMs: null, ortEp: null, ortError, maxLogitDiff: null, speedupVsOnnxruntime: null };
   }
   const ids = randomIds(new Rng('peers-forward'), B * T, config.vocabSize);
-  const cmp = await compareForwardPasses(be, ort, config, initParams(config, 'peers'), ids, B, T,
-    { warmup: 2, reps, afterFirst: async () => void (await tuneMatmuls(be)), log: progress, wasmOnly });
+  const cmp = await compareForwardPasses(be, ort, config, initParams(config, 'peers'), ids, B, T, {
+    warmup: 2,
+    reps,
+    afterFirst: async () => void (await tuneMatmuls(be)),
+    log: progress,
+    wasmOnly,
+  });
   const oursMs = median(cmp.oursMs);
   const ortMs = cmp.ortMs ? median(cmp.ortMs) : null;
   return {
-    B, T, oursMs, ortMs, ortEp: cmp.ortEp, ...(cmp.ortError ? { ortError: cmp.ortError } : {}), maxLogitDiff: cmp.maxLogitDiff,
+    B,
+    T,
+    oursMs,
+    ortMs,
+    ortEp: cmp.ortEp,
+    ...(cmp.ortError ? { ortError: cmp.ortError } : {}),
+    maxLogitDiff: cmp.maxLogitDiff,
     speedupVsOnnxruntime: ortMs === null ? null : ortMs / oursMs,
   };
 }
@@ -167,19 +208,25 @@ async function main(): Promise<void> {
   const preset = (flag('--preset') ?? 'micro') as PresetName;
   if (!(preset in PRESETS)) throw new Error(`--preset takes one of ${Object.keys(PRESETS).join(', ')}`);
   const batches = (flag('--batches') ?? '1,8,32,64').split(',').map(Number);
-  if (batches.some((b) => !Number.isInteger(b) || b < 1)) throw new Error('--batches takes positive integers, e.g. 1,8,64');
+  if (batches.some((b) => !Number.isInteger(b) || b < 1))
+    throw new Error('--batches takes positive integers, e.g. 1,8,64');
   const steps = Number(flag('--steps') ?? 8);
   if (!Number.isInteger(steps) || steps < 1) throw new Error('--steps takes a positive integer');
   const trainSteps = Number(flag('--train-steps') ?? 5);
-  if (!Number.isInteger(trainSteps) || trainSteps < 0) throw new Error('--train-steps takes a whole number (0: no training step)');
+  if (!Number.isInteger(trainSteps) || trainSteps < 0)
+    throw new Error('--train-steps takes a whole number (0: no training step)');
   const fwdReps = Number(flag('--fwd-reps') ?? 5);
-  if (!Number.isInteger(fwdReps) || fwdReps < 0) throw new Error('--fwd-reps takes a whole number (0: no forward pass)');
+  if (!Number.isInteger(fwdReps) || fwdReps < 0)
+    throw new Error('--fwd-reps takes a whole number (0: no forward pass)');
   const ortEp = flag('--ort-ep') ?? 'webgpu';
   if (ortEp !== 'webgpu' && ortEp !== 'wasm') throw new Error('--ort-ep takes webgpu (wasm where it fails) or wasm');
   const env = await dawnEnv();
   const be = env.gpu;
   // The peers find WebGPU where a browser has it: Dawn's instance as navigator.gpu.
-  Object.defineProperty(globalThis, 'navigator', { value: { gpu: dawnInstance(), userAgent: 'node' }, configurable: true });
+  Object.defineProperty(globalThis, 'navigator', {
+    value: { gpu: dawnInstance(), userAgent: 'node' },
+    configurable: true,
+  });
   if (argv.includes('--saved-attention')) {
     // Attention probabilities saved in halves vs f32 (bench/saved-attention.ts), each mode on a device of its own.
     const fresh = async (): Promise<WebGpuBackend> => {
@@ -187,19 +234,29 @@ async function main(): Promise<void> {
       if (!acq.ok) throw new Error(acq.failure.message);
       return new WebGpuBackend(acq.ctx);
     };
-    const r = await compareSavedAttention(fresh, { preset, B: num('--batch', 4), T: num('--tokens', 128), steps: num('--train-steps', 4) }, progress);
-    const text = argv.includes('--json') ? `${JSON.stringify({ adapter: env.adapter, savedAttention: r }, null, 2)}\n` : savedAttentionText(r, `${env.adapter} (Dawn for Node)`);
+    const r = await compareSavedAttention(
+      fresh,
+      { preset, B: num('--batch', 4), T: num('--tokens', 128), steps: num('--train-steps', 4) },
+      progress,
+    );
+    const text = argv.includes('--json')
+      ? `${JSON.stringify({ adapter: env.adapter, savedAttention: r }, null, 2)}\n`
+      : savedAttentionText(r, `${env.adapter} (Dawn for Node)`);
     process.stdout.write(text, () => process.exit(0));
     return;
   }
   if (argv.includes('--rl-memory')) {
     // The device memory an RL run holds, step by step (bench/rl-memory.ts).
-    if (preset !== 'ci' && preset !== 'micro') throw new Error('--rl-memory takes --preset ci or micro (the shipped warm starts)');
+    if (preset !== 'ci' && preset !== 'micro')
+      throw new Error('--rl-memory takes --preset ci or micro (the shipped warm starts)');
     // `--pool-limit none`: a pool that keeps every released buffer (as before it had a limit), to compare.
     if (flag('--pool-limit') === 'none') be.maxFreeBytes = () => Infinity;
-    else if (flag('--pool-limit') !== undefined) throw new Error('--pool-limit takes none (the default limit otherwise)');
+    else if (flag('--pool-limit') !== undefined)
+      throw new Error('--pool-limit takes none (the default limit otherwise)');
     const rows = await rlMemory(be, preset, num('--rl-steps', 8), progress);
-    const text = argv.includes('--json') ? `${JSON.stringify({ adapter: env.adapter, preset, rlMemory: rows }, null, 2)}\n` : rlMemoryText(rows, preset, `${env.adapter} (Dawn for Node)`);
+    const text = argv.includes('--json')
+      ? `${JSON.stringify({ adapter: env.adapter, preset, rlMemory: rows }, null, 2)}\n`
+      : rlMemoryText(rows, preset, `${env.adapter} (Dawn for Node)`);
     process.stdout.write(text, () => process.exit(0));
     return;
   }
@@ -214,8 +271,12 @@ async function main(): Promise<void> {
       return v;
     };
     const r = await profileStep(be, {
-      mode: profileMode, preset, B: num('--batch', profileMode === 'train' ? 4 : 64), T: num('--tokens', profileMode === 'train' ? 32 : 16),
-      weights: precision('--weights'), math: precision('--math'),
+      mode: profileMode,
+      preset,
+      B: num('--batch', profileMode === 'train' ? 4 : 64),
+      T: num('--tokens', profileMode === 'train' ? 32 : 16),
+      weights: precision('--weights'),
+      math: precision('--math'),
     });
     const text = profileText(r, `${env.adapter} (Dawn for Node)`);
     process.stdout.write(text, () => process.exit(0));
@@ -233,7 +294,10 @@ async function main(): Promise<void> {
   }
   const config = PRESETS[preset];
   const model = new Transformer(be, config, initParams(config, 'peers'));
-  const modes: Mode[] = [{ weights: 'f32', math: 'f32' }, { weights: 'f16', math: 'f32' }];
+  const modes: Mode[] = [
+    { weights: 'f32', math: 'f32' },
+    { weights: 'f16', math: 'f32' },
+  ];
   if (be.hasF16Math) modes.push({ weights: 'f16', math: 'f16' });
   progress(`adapter: ${env.adapter}; preset ${preset}; batches ${batches.join(', ')}; ${steps} timed steps each`);
   const rows: { B: number; weights: string; math: string; stepMs: number; tokensPerSecond: number }[] = [];
@@ -269,33 +333,61 @@ async function main(): Promise<void> {
   let text: string;
   if (argv.includes('--json')) {
     // The peers benchmark's key too (f32 weights and arithmetic, batch 64 over batch 1), where both were run.
-    const b64 = lo === 1 && hi === 64 ? ratios.find((r) => r.weights === 'f32')?.ratio ?? null : null;
+    const b64 = lo === 1 && hi === 64 ? (ratios.find((r) => r.weights === 'f32')?.ratio ?? null) : null;
     text = `${JSON.stringify({
-      adapter: env.adapter, features: env.features, preset, steps, forward, training,
-      speedupVsOnnxruntime: forward?.speedupVsOnnxruntime ?? null, speedupVsTfjs: training?.speedupVsTfjs ?? null, decodeBatch64OverBatch1: b64, rows, largestOverSmallest: ratios,
+      adapter: env.adapter,
+      features: env.features,
+      preset,
+      steps,
+      forward,
+      training,
+      speedupVsOnnxruntime: forward?.speedupVsOnnxruntime ?? null,
+      speedupVsTfjs: training?.speedupVsTfjs ?? null,
+      decodeBatch64OverBatch1: b64,
+      rows,
+      largestOverSmallest: ratios,
     })}\n`;
   } else {
     const base = (B: number) => rows.find((r) => r.B === B && r.weights === 'f32')?.stepMs ?? NaN;
     text = [
       `Adapter (Dawn for Node): ${env.adapter}`,
       `Features: ${env.features.join(', ')}`,
-      ...(forward ? [
-        `Forward pass (B=${forward.B} T=${forward.T}, medians of ${fwdReps}): ours ${forward.oursMs?.toFixed(1) ?? '-'} ms, onnxruntime-web ${forward.ortMs === null ? `n/a (${forward.ortError ?? 'failed'})` : `${forward.ortMs.toFixed(1)} ms (${forward.ortEp} EP)`}; speedup ${forward.speedupVsOnnxruntime === null ? 'n/a' : `${forward.speedupVsOnnxruntime.toFixed(2)}x`}`,
-        ...(forward.maxLogitDiff === null ? [] : [`  the same model on both sides: max |our logit - onnxruntime's| ${forward.maxLogitDiff.toExponential(2)}`]),
-        ...(forward.ortError && forward.ortMs !== null ? [`  onnxruntime-web note: ${forward.ortError}`] : []),
-      ] : []),
-      ...(training ? [
-        `Training step (B=${training.B} T=${training.T}, medians of ${trainSteps}): ours ${training.oursMs.toFixed(1)} ms, TensorFlow.js ${training.tfjsMs === null ? `n/a (${training.tfjsError ?? 'failed'})` : `${training.tfjsMs.toFixed(1)} ms`}; speedup ${training.speedupVsTfjs === null ? 'n/a' : `${training.speedupVsTfjs.toFixed(2)}x`}`,
-        `  losses, ours / TensorFlow.js: ${training.oursLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')} / ${training.tfjsLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')}`,
-        '',
-      ] : []),
+      ...(forward
+        ? [
+            `Forward pass (B=${forward.B} T=${forward.T}, medians of ${fwdReps}): ours ${forward.oursMs?.toFixed(1) ?? '-'} ms, onnxruntime-web ${forward.ortMs === null ? `n/a (${forward.ortError ?? 'failed'})` : `${forward.ortMs.toFixed(1)} ms (${forward.ortEp} EP)`}; speedup ${forward.speedupVsOnnxruntime === null ? 'n/a' : `${forward.speedupVsOnnxruntime.toFixed(2)}x`}`,
+            ...(forward.maxLogitDiff === null
+              ? []
+              : [
+                  `  the same model on both sides: max |our logit - onnxruntime's| ${forward.maxLogitDiff.toExponential(2)}`,
+                ]),
+            ...(forward.ortError && forward.ortMs !== null ? [`  onnxruntime-web note: ${forward.ortError}`] : []),
+          ]
+        : []),
+      ...(training
+        ? [
+            `Training step (B=${training.B} T=${training.T}, medians of ${trainSteps}): ours ${training.oursMs.toFixed(1)} ms, TensorFlow.js ${training.tfjsMs === null ? `n/a (${training.tfjsError ?? 'failed'})` : `${training.tfjsMs.toFixed(1)} ms`}; speedup ${training.speedupVsTfjs === null ? 'n/a' : `${training.speedupVsTfjs.toFixed(2)}x`}`,
+            `  losses, ours / TensorFlow.js: ${training.oursLoss
+              .slice(0, 3)
+              .map((x) => x.toFixed(5))
+              .join(' ')} / ${training.tfjsLoss
+              .slice(0, 3)
+              .map((x) => x.toFixed(5))
+              .join(' ')}`,
+            '',
+          ]
+        : []),
       `Decoding: preset ${preset}, ${steps} timed steps per row (medians), the rows of a batch alternating step by step`,
       '',
       '| batch | weights | arithmetic | ms / step | tokens / s | vs f32 weights |',
       '|---:|---|---|---:|---:|---:|',
-      ...rows.map((r) => `| ${r.B} | ${r.weights} | ${r.math} | ${r.stepMs.toFixed(1)} | ${r.tokensPerSecond.toFixed(1)} | ${(base(r.B) / r.stepMs).toFixed(2)}x |`),
+      ...rows.map(
+        (r) =>
+          `| ${r.B} | ${r.weights} | ${r.math} | ${r.stepMs.toFixed(1)} | ${r.tokensPerSecond.toFixed(1)} | ${(base(r.B) / r.stepMs).toFixed(2)}x |`,
+      ),
       '',
-      ...ratios.map((r) => `batch ${hi} / batch ${lo} step, ${r.weights} weights, ${r.math} arithmetic: ${r.ratio.toFixed(2)}`),
+      ...ratios.map(
+        (r) => `batch ${hi} / batch ${lo} step, ${r.weights} weights, ${r.math} arithmetic: ${r.ratio.toFixed(2)}`,
+      ),
       '',
     ].join('\n');
   }
@@ -304,6 +396,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  process.stderr.write(`${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });

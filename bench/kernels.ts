@@ -40,7 +40,14 @@ export interface BenchResult {
   quick: boolean;
   rows: BenchRow[];
   /** tiled / naive throughput at each square size (> 1: tiled is faster). */
-  speedups: { size: number; naiveMs: number | null; tiledMs: number | null; regsMs: number | null; regs8Ms: number | null; speedup: number | null }[];
+  speedups: {
+    size: number;
+    naiveMs: number | null;
+    tiledMs: number | null;
+    regsMs: number | null;
+    regs8Ms: number | null;
+    speedup: number | null;
+  }[];
   totalSeconds: number;
 }
 
@@ -57,7 +64,11 @@ interface TimeOpts {
   sampleMs?: number;
 }
 
-async function timeOp(be: WebGpuBackend, fn: () => void, o: TimeOpts): Promise<{ ms: number; samples: number; reps: number }> {
+async function timeOp(
+  be: WebGpuBackend,
+  fn: () => void,
+  o: TimeOpts,
+): Promise<{ ms: number; samples: number; reps: number }> {
   (o.warmUp ?? fn)();
   await be.sync();
   // The probe only sizes `reps` (SwiftShader's first dispatch at a new size is slow: not a sample),
@@ -88,7 +99,10 @@ function randT(be: Backend, rng: Rng, shape: number[], scale = 1): Tensor {
 }
 
 function idsT(be: Backend, rng: Rng, n: number, V: number): Tensor {
-  return be.fromArray(Int32Array.from({ length: n }, () => rng.int(0, V - 1)), [n]);
+  return be.fromArray(
+    Int32Array.from({ length: n }, () => rng.int(0, V - 1)),
+    [n],
+  );
 }
 
 async function run(opts: { quick?: boolean } = {}): Promise<BenchResult> {
@@ -102,20 +116,53 @@ async function run(opts: { quick?: boolean } = {}): Promise<BenchResult> {
   const rows: BenchRow[] = [];
 
   /** Time one op; `setup` makes the tensors and returns the call (and what to release after). */
-  async function bench(op: string, shape: string, flops: number | null, setup: () => { call: () => void; tensors: Tensor[] },
-    o: Partial<TimeOpts> & { required?: boolean } = {}): Promise<BenchRow> {
+  async function bench(
+    op: string,
+    shape: string,
+    flops: number | null,
+    setup: () => { call: () => void; tensors: Tensor[] },
+    o: Partial<TimeOpts> & { required?: boolean } = {},
+  ): Promise<BenchRow> {
     log(`${op} ${shape} …`);
     let row: BenchRow;
     let tensors: Tensor[] = [];
     try {
       const s = setup();
       tensors = s.tensors;
-      const r = await timeOp(be, s.call, { maxSamples: o.maxSamples ?? 7, budgetMs: o.budgetMs ?? 1500, warmUp: o.warmUp, sampleMs: o.sampleMs });
-      row = { op, shape, ms: r.ms, flops, gflops: flops === null ? null : flops / (r.ms * 1e6), samples: r.samples, reps: r.reps, required: o.required ?? false };
+      const r = await timeOp(be, s.call, {
+        maxSamples: o.maxSamples ?? 7,
+        budgetMs: o.budgetMs ?? 1500,
+        warmUp: o.warmUp,
+        sampleMs: o.sampleMs,
+      });
+      row = {
+        op,
+        shape,
+        ms: r.ms,
+        flops,
+        gflops: flops === null ? null : flops / (r.ms * 1e6),
+        samples: r.samples,
+        reps: r.reps,
+        required: o.required ?? false,
+      };
     } catch (e) {
       const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
-      row = { op, shape, ms: null, flops, gflops: null, samples: 0, reps: 0, error: msg, required: o.required ?? false };
-      try { await be.sync(); } catch { /* errors of the failed op, already reported */ }
+      row = {
+        op,
+        shape,
+        ms: null,
+        flops,
+        gflops: null,
+        samples: 0,
+        reps: 0,
+        error: msg,
+        required: o.required ?? false,
+      };
+      try {
+        await be.sync();
+      } catch {
+        /* errors of the failed op, already reported */
+      }
     }
     for (const t of tensors) be.release(t);
     log(`  ${row.ms === null ? `n/a (${row.error})` : `${row.ms.toFixed(3)} ms`}`);
@@ -132,18 +179,24 @@ async function run(opts: { quick?: boolean } = {}): Promise<BenchResult> {
       // 1024 warms the same kernel at 512 (a second 1024 naive run costs ~15 s on SwiftShader).
       const w = n >= 1024 ? 512 : n;
       const small = { a: randT(be, rng, [w, w]), b: randT(be, rng, [w, w]), out: be.zeros([w, w]) };
-      const row = await bench(`matmul ${variant}`, `${n}x${n}x${n}`, 2 * n ** 3, () => {
-        const a = randT(be, rng, [n, n]);
-        const b = randT(be, rng, [n, n]);
-        const out = be.zeros([n, n]);
-        return { call: () => be.matmul(out, a, b, { variant }), tensors: [a, b, out] };
-      }, {
-        required: true,
-        warmUp: () => be.matmul(small.out, small.a, small.b, { variant }),
-        maxSamples: n >= 1024 ? 1 : n >= 512 ? 3 : 5,
-        budgetMs: 2000,
-        sampleMs: 1,
-      });
+      const row = await bench(
+        `matmul ${variant}`,
+        `${n}x${n}x${n}`,
+        2 * n ** 3,
+        () => {
+          const a = randT(be, rng, [n, n]);
+          const b = randT(be, rng, [n, n]);
+          const out = be.zeros([n, n]);
+          return { call: () => be.matmul(out, a, b, { variant }), tensors: [a, b, out] };
+        },
+        {
+          required: true,
+          warmUp: () => be.matmul(small.out, small.a, small.b, { variant }),
+          maxSamples: n >= 1024 ? 1 : n >= 512 ? 3 : 5,
+          budgetMs: 2000,
+          sampleMs: 1,
+        },
+      );
       for (const t of [small.a, small.b, small.out]) be.release(t);
       ms[variant] = row.ms;
     }
@@ -158,12 +211,17 @@ async function run(opts: { quick?: boolean } = {}): Promise<BenchResult> {
   /** The three big-matmul kernels on one model shape (the start-up choice picks between them). */
   const mm = async (name: string, M: number, K: number, Nn: number, transA: boolean, transB: boolean) => {
     for (const variant of ['tiled', 'regs', 'regs8'] as const) {
-      await bench(`matmul ${variant} ${name}`, `(${M}x${K})·(${K}x${Nn})${transA ? ' tA' : ''}${transB ? ' tB' : ''}`, 2 * M * K * Nn, () => {
-        const a = randT(be, rng, transA ? [K, M] : [M, K]);
-        const b = randT(be, rng, transB ? [Nn, K] : [K, Nn]);
-        const out = be.zeros([M, Nn]);
-        return { call: () => be.matmul(out, a, b, { transA, transB, variant }), tensors: [a, b, out] };
-      });
+      await bench(
+        `matmul ${variant} ${name}`,
+        `(${M}x${K})·(${K}x${Nn})${transA ? ' tA' : ''}${transB ? ' tB' : ''}`,
+        2 * M * K * Nn,
+        () => {
+          const a = randT(be, rng, transA ? [K, M] : [M, K]);
+          const b = randT(be, rng, transB ? [Nn, K] : [K, Nn]);
+          const out = be.zeros([M, Nn]);
+          return { call: () => be.matmul(out, a, b, { transA, transB, variant }), tensors: [a, b, out] };
+        },
+      );
     }
   };
   await mm('qkv', N, C, 3 * C, false, true);
@@ -206,7 +264,10 @@ async function run(opts: { quick?: boolean } = {}): Promise<BenchResult> {
   await bench('adamw', `n=${P}`, null, () => {
     const [p, g] = [randT(be, rng, [P]), randT(be, rng, [P])];
     const [m, v] = [be.zeros([P]), be.zeros([P])];
-    return { call: () => be.adamw(p, g, m, v, { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, step: 1 }), tensors: [p, g, m, v] };
+    return {
+      call: () => be.adamw(p, g, m, v, { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, step: 1 }),
+      tensors: [p, g, m, v],
+    };
   });
   await bench('clipGradNorm', `n=${P}`, 3 * P, () => {
     const g = randT(be, rng, [P]);
@@ -223,7 +284,10 @@ async function run(opts: { quick?: boolean } = {}): Promise<BenchResult> {
     const [out, mean, rstd] = [be.zeros([N, C]), be.zeros([N]), be.zeros([N])];
     be.layerNorm(out, mean, rstd, x, w, b);
     const [dx, dw, db] = [be.zeros([N, C]), be.zeros([C]), be.zeros([C])];
-    return { call: () => be.layerNormBackward(dx, dw, db, d, x, mean, rstd, w), tensors: [x, w, b, d, out, mean, rstd, dx, dw, db] };
+    return {
+      call: () => be.layerNormBackward(dx, dw, db, d, x, mean, rstd, w),
+      tensors: [x, w, b, d, out, mean, rstd, dx, dw, db],
+    };
   });
   await bench('gelu', `(${N}, ${4 * C})`, null, () => {
     const x = randT(be, rng, [N, 4 * C]);
@@ -262,10 +326,20 @@ async function run(opts: { quick?: boolean } = {}): Promise<BenchResult> {
     const logits = randT(be, rng, [N, V]);
     const targets = idsT(be, rng, N, V);
     const [dl, dLogits] = [randT(be, rng, [N]), be.zeros([N, V])];
-    return { call: () => be.crossEntropyBackward(dLogits, logits, targets, dl), tensors: [logits, targets, dl, dLogits] };
+    return {
+      call: () => be.crossEntropyBackward(dLogits, logits, targets, dl),
+      tensors: [logits, targets, dl, dLogits],
+    };
   });
 
-  return { adapter, isFallback: acq.ctx.summary.isFallback, quick: Boolean(opts.quick), rows, speedups, totalSeconds: (performance.now() - t0) / 1000 };
+  return {
+    adapter,
+    isFallback: acq.ctx.summary.isFallback,
+    quick: Boolean(opts.quick),
+    rows,
+    speedups,
+    totalSeconds: (performance.now() - t0) / 1000,
+  };
 }
 
 declare global {

@@ -20,7 +20,11 @@ import { errText } from './peers-ours';
  * the CPU, without WebGPU).
  */
 export async function ortSession(
-  ort: OrtModule, model: Uint8Array, probe: Record<string, Ort.Tensor>, log: (msg: string) => void, wasmOnly = false,
+  ort: OrtModule,
+  model: Uint8Array,
+  probe: Record<string, Ort.Tensor>,
+  log: (msg: string) => void,
+  wasmOnly = false,
 ): Promise<{ session: Ort.InferenceSession; ep: 'webgpu' | 'wasm'; webgpuError?: string }> {
   let webgpuError: string | undefined;
   if (wasmOnly) webgpuError = 'not asked for (wasm only)';
@@ -45,7 +49,11 @@ export async function ortSession(
 
 /** Token ids as onnxruntime takes them: int64, (B, T). */
 export function ortIds(ort: OrtModule, ids: Int32Array, B: number, T: number): Ort.Tensor {
-  return new ort.Tensor('int64', BigInt64Array.from(ids, (v) => BigInt(v)), [B, T]);
+  return new ort.Tensor(
+    'int64',
+    BigInt64Array.from(ids, (v) => BigInt(v)),
+    [B, T],
+  );
 }
 
 /** What compareForwardPasses measured (timed repetitions only). */
@@ -66,7 +74,13 @@ export interface ForwardComparison {
  * first pass (the start-up matmul choice). onnxruntime's first run doubles as the parity check.
  */
 export async function compareForwardPasses(
-  be: WebGpuBackend, ort: OrtModule, config: ModelConfig, weights: Float32Array, ids: Int32Array, B: number, T: number,
+  be: WebGpuBackend,
+  ort: OrtModule,
+  config: ModelConfig,
+  weights: Float32Array,
+  ids: Int32Array,
+  B: number,
+  T: number,
   o: { warmup: number; reps: number; afterFirst?: () => Promise<void>; log: (msg: string) => void; wasmOnly?: boolean },
 ): Promise<ForwardComparison> {
   const model = new Transformer(be, config, weights);
@@ -114,5 +128,11 @@ export async function compareForwardPasses(
   }
   await session?.release();
   be.release(idsT);
-  return { oursMs, ortMs: ortMs.length === o.reps ? ortMs : null, ortEp, ...(ortError ? { ortError } : {}), maxLogitDiff };
+  return {
+    oursMs,
+    ortMs: ortMs.length === o.reps ? ortMs : null,
+    ortEp,
+    ...(ortError ? { ortError } : {}),
+    maxLogitDiff,
+  };
 }

@@ -19,7 +19,13 @@ export class OurTrainer {
     return this.model.be.read(this.b.norm).then((x) => x[0]);
   }
 
-  constructor(readonly model: Transformer, readonly B: number, readonly T: number, ids: Int32Array, targets: Int32Array) {
+  constructor(
+    readonly model: Transformer,
+    readonly B: number,
+    readonly T: number,
+    ids: Int32Array,
+    targets: Int32Array,
+  ) {
     this.b = fixedSftBuffers(model.be, ids, targets, model.config.vocabSize);
   }
 
@@ -39,7 +45,14 @@ export class OurTrainer {
   /** Forward, CE, backward, clip, AdamW; returns the step's loss (before the update). */
   async trainStep(o: AdamWSettings): Promise<number> {
     this.step++;
-    queueSftStep(this.model, this.b, this.B, this.T, o.maxGradNorm, { lr: o.lr, beta1: o.beta1, beta2: o.beta2, eps: o.eps, weightDecay: o.weightDecay, step: this.step });
+    queueSftStep(this.model, this.b, this.B, this.T, o.maxGradNorm, {
+      lr: o.lr,
+      beta1: o.beta1,
+      beta2: o.beta2,
+      eps: o.eps,
+      weightDecay: o.weightDecay,
+      step: this.step,
+    });
     return this.meanLoss();
   }
 
@@ -65,7 +78,6 @@ export function randomBatch(rng: Rng, B: number, T: number, V: number): { ids: I
   }
   return { ids, targets };
 }
-
 
 /** An error's first line (for a table cell). */
 export const errText = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0] : String(e));
@@ -127,5 +139,12 @@ export async function compareTrainingSteps(
     }
   }
   tfjs?.dispose();
-  return { oursMs, tfjsMs: tfjsMs.length === o.steps ? tfjsMs : null, tfjsBackend, ...(tfjsError ? { tfjsError } : {}), oursLoss, tfjsLoss };
+  return {
+    oursMs,
+    tfjsMs: tfjsMs.length === o.steps ? tfjsMs : null,
+    tfjsBackend,
+    ...(tfjsError ? { tfjsError } : {}),
+    oursLoss,
+    tfjsLoss,
+  };
 }

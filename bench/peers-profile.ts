@@ -52,12 +52,38 @@ export interface ProfileResult {
 }
 
 const OPS = new Set([
-  'fill', 'copy', 'add', 'addInto', 'scale', 'packHalf', 'matmul', 'addBias', 'biasBackward', 'embedding', 'embeddingBackward',
-  'layerNorm', 'layerNormBackward', 'gelu', 'geluBackward', 'attention', 'attentionBackward', 'attentionCached',
-  'softmax', 'softmaxBackward', 'logSoftmax', 'logSoftmaxBackward', 'crossEntropy', 'crossEntropyBackward', 'adamw', 'clipGradNorm',
+  'fill',
+  'copy',
+  'add',
+  'addInto',
+  'scale',
+  'packHalf',
+  'matmul',
+  'addBias',
+  'biasBackward',
+  'embedding',
+  'embeddingBackward',
+  'layerNorm',
+  'layerNormBackward',
+  'gelu',
+  'geluBackward',
+  'attention',
+  'attentionBackward',
+  'attentionCached',
+  'softmax',
+  'softmaxBackward',
+  'logSoftmax',
+  'logSoftmaxBackward',
+  'crossEntropy',
+  'crossEntropyBackward',
+  'adamw',
+  'clipGradNorm',
 ]);
 
-interface Call { op: string; args: unknown[] }
+interface Call {
+  op: string;
+  args: unknown[];
+}
 
 function isTensor(x: unknown): x is Tensor {
   return typeof x === 'object' && x !== null && 'shape' in x && 'dtype' in x;
@@ -65,8 +91,15 @@ function isTensor(x: unknown): x is Tensor {
 
 function label(c: Call): string {
   const shapes = c.args.filter(isTensor).map((t) => t.shape.join('x'));
-  const opts = c.args.find((a) => !isTensor(a) && typeof a === 'object' && a !== null) as Record<string, unknown> | undefined;
-  const flags = c.op === 'matmul' && opts ? ['transA', 'transB', 'accumulate'].filter((k) => opts[k]).map((k) => ` ${k}`).join('') : '';
+  const opts = c.args.find((a) => !isTensor(a) && typeof a === 'object' && a !== null) as
+    Record<string, unknown> | undefined;
+  const flags =
+    c.op === 'matmul' && opts
+      ? ['transA', 'transB', 'accumulate']
+          .filter((k) => opts[k])
+          .map((k) => ` ${k}`)
+          .join('')
+      : '';
   return `${c.op} ${shapes.join(', ')}${flags}`;
 }
 
@@ -88,7 +121,6 @@ function recording(be: WebGpuBackend): { proxy: Backend; calls: Call[] } {
   });
   return { proxy: proxy as unknown as Backend, calls };
 }
-
 
 /** One recorded call replayed alone: wall ms a call (submission and sync included) and, with timestamp-query, the GPU's ms a call. */
 async function replay(be: WebGpuBackend, c: Call): Promise<{ ms: number; gpuMs: number | null }> {
@@ -116,7 +148,17 @@ async function replay(be: WebGpuBackend, c: Call): Promise<{ ms: number; gpuMs: 
   return { ms: median(samples), gpuMs: gpuSamples.length ? median(gpuSamples) : null };
 }
 
-export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decode'; preset: PresetName; B: number; T: number; weights?: 'f32' | 'f16'; math?: 'f32' | 'f16' }): Promise<ProfileResult> {
+export async function profileStep(
+  be: WebGpuBackend,
+  o: {
+    mode: 'train' | 'decode';
+    preset: PresetName;
+    B: number;
+    T: number;
+    weights?: 'f32' | 'f16';
+    math?: 'f32' | 'f16';
+  },
+): Promise<ProfileResult> {
   const config = PRESETS[o.preset];
   const V = config.vocabSize;
   const rng = new Rng('peers-profile');
@@ -130,7 +172,15 @@ export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decod
     const N = o.B * o.T;
     const b = fixedSftBuffers(be, ids(N), ids(N), V);
     let t = 0;
-    queueStep = () => queueSftStep(model, b, o.B, o.T, 1, { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.01, step: ++t });
+    queueStep = () =>
+      queueSftStep(model, b, o.B, o.T, 1, {
+        lr: 1e-3,
+        beta1: 0.9,
+        beta2: 0.95,
+        eps: 1e-8,
+        weightDecay: 0.01,
+        step: ++t,
+      });
     step = async () => {
       queueStep!();
       await be.read(b.losses);
@@ -167,7 +217,14 @@ export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decod
   for (const c of recorded) {
     const { ms, gpuMs } = await replay(be, c);
     const l = label(c);
-    const row = byLabel.get(l) ?? { label: l, calls: 0, totalMs: 0, msPerCall: 0, gpuMsPerCall: null, gpuTotalMs: null };
+    const row = byLabel.get(l) ?? {
+      label: l,
+      calls: 0,
+      totalMs: 0,
+      msPerCall: 0,
+      gpuMsPerCall: null,
+      gpuTotalMs: null,
+    };
     row.calls++;
     row.totalMs += ms;
     row.msPerCall = row.totalMs / row.calls;
@@ -180,8 +237,14 @@ export async function profileStep(be: WebGpuBackend, o: { mode: 'train' | 'decod
   const rows = [...byLabel.values()].sort((a, b) => (b.gpuTotalMs ?? b.totalMs) - (a.gpuTotalMs ?? a.totalMs));
   const timed = rows.every((r) => r.gpuTotalMs !== null);
   return {
-    mode: o.mode, preset: o.preset, B: o.B, T: o.T, stepMs: median(stepTimes),
-    sumOfOpsMs: rows.reduce((s, r) => s + r.totalMs, 0), dispatches: (step as { dispatches?: number }).dispatches ?? 0, rows,
+    mode: o.mode,
+    preset: o.preset,
+    B: o.B,
+    T: o.T,
+    stepMs: median(stepTimes),
+    sumOfOpsMs: rows.reduce((s, r) => s + r.totalMs, 0),
+    dispatches: (step as { dispatches?: number }).dispatches ?? 0,
+    rows,
     sumOfOpsGpuMs: timed ? rows.reduce((s, r) => s + (r.gpuTotalMs ?? 0), 0) : null,
     stepGpuMs: stepGpu.length ? median(stepGpu) : null,
     matmulChoices: tuned.map((r) => `${r.shape}: ${r.choice}`),
@@ -193,18 +256,26 @@ export function profileText(r: ProfileResult, adapter: string): string {
   const ms = (x: number): string => x.toFixed(x < 10 ? 2 : 1);
   const gpu = r.sumOfOpsGpuMs !== null;
   const head = gpu
-    ? ['| op (tensor shapes) | calls | ms / call | GPU ms / call | GPU ms / step | GPU share |', '|---|---:|---:|---:|---:|---:|']
+    ? [
+        '| op (tensor shapes) | calls | ms / call | GPU ms / call | GPU ms / step | GPU share |',
+        '|---|---:|---:|---:|---:|---:|',
+      ]
     : ['| op (tensor shapes) | calls | ms / call | ms / step | share |', '|---|---:|---:|---:|---:|'];
-  const row = (x: ProfileRow): string => (gpu
-    ? `| ${x.label} | ${x.calls} | ${ms(x.msPerCall)} | ${(x.gpuMsPerCall ?? 0).toFixed(3)} | ${(x.gpuTotalMs ?? 0).toFixed(3)} | ${((100 * (x.gpuTotalMs ?? 0)) / r.sumOfOpsGpuMs!).toFixed(1)}% |`
-    : `| ${x.label} | ${x.calls} | ${ms(x.msPerCall)} | ${ms(x.totalMs)} | ${((100 * x.totalMs) / r.sumOfOpsMs).toFixed(1)}% |`);
+  const row = (x: ProfileRow): string =>
+    gpu
+      ? `| ${x.label} | ${x.calls} | ${ms(x.msPerCall)} | ${(x.gpuMsPerCall ?? 0).toFixed(3)} | ${(x.gpuTotalMs ?? 0).toFixed(3)} | ${((100 * (x.gpuTotalMs ?? 0)) / r.sumOfOpsGpuMs!).toFixed(1)}% |`
+      : `| ${x.label} | ${x.calls} | ${ms(x.msPerCall)} | ${ms(x.totalMs)} | ${((100 * x.totalMs) / r.sumOfOpsMs).toFixed(1)}% |`;
   return [
     `Adapter: ${adapter}`,
     `${r.mode} step, ${r.preset}, B=${r.B} T=${r.T}: ${ms(r.stepMs)} ms a step (${r.dispatches} dispatches); the ops alone ${ms(r.sumOfOpsMs)} ms`,
     gpu
       ? `GPU time (timestamp-query, compute passes only): the ops alone ${r.sumOfOpsGpuMs!.toFixed(3)} ms${r.stepGpuMs !== null ? `; a whole step's passes ${r.stepGpuMs.toFixed(3)} ms` : ''}`
       : 'GPU time: n/a (no timestamp-query on this device)',
-    '', ...head, ...r.rows.map(row),
-    '', `matmul kernels chosen at start-up: ${r.matmulChoices.join('; ') || 'none (no shape reached the big-matmul kernels)'}`, '',
+    '',
+    ...head,
+    ...r.rows.map(row),
+    '',
+    `matmul kernels chosen at start-up: ${r.matmulChoices.join('; ') || 'none (no shape reached the big-matmul kernels)'}`,
+    '',
   ].join('\n');
 }

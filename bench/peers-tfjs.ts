@@ -33,7 +33,8 @@ export interface AdamWSettings {
 export async function tfjsWebGpu(): Promise<string> {
   const ok = await tf.setBackend('webgpu');
   await tf.ready();
-  if (!ok || tf.getBackend() !== 'webgpu') throw new Error(`TensorFlow.js did not start its WebGPU backend (got ${tf.getBackend()})`);
+  if (!ok || tf.getBackend() !== 'webgpu')
+    throw new Error(`TensorFlow.js did not start its WebGPU backend (got ${tf.getBackend()})`);
   return tf.getBackend();
 }
 
@@ -56,7 +57,14 @@ export class TfjsTransformer {
    * weights: our parameter arena (paramLayout(config)); ids, targets: (B·T) row-major, every
    * target in [0, V) (the loss is the mean over all rows).
    */
-  constructor(readonly config: ModelConfig, weights: Float32Array, readonly B: number, readonly T: number, ids: Int32Array, targets: Int32Array) {
+  constructor(
+    readonly config: ModelConfig,
+    weights: Float32Array,
+    readonly B: number,
+    readonly T: number,
+    ids: Int32Array,
+    targets: Int32Array,
+  ) {
     const layout = paramLayout(config);
     this.names = layout.entries.map((e) => e.name).filter((n) => !n.startsWith('value.'));
     for (const n of this.names) {
@@ -67,7 +75,10 @@ export class TfjsTransformer {
       this.v[n] = tf.variable(tf.zeros(e.shape), false, `${this.prefix}.v.${n}`);
     }
     this.ids = tf.tensor1d(ids, 'int32');
-    this.pos = tf.tensor1d(Int32Array.from({ length: B * T }, (_, n) => n % T), 'int32');
+    this.pos = tf.tensor1d(
+      Int32Array.from({ length: B * T }, (_, n) => n % T),
+      'int32',
+    );
     this.targets = tf.tensor1d(targets, 'int32');
     // Additive causal mask: 0 on and below the diagonal, −1e9 above (exp gives exactly 0).
     const mask = new Float32Array(T * T);
@@ -110,7 +121,10 @@ export class TfjsTransformer {
       const ln1 = this.layerNorm(x, q('ln1.w'), q('ln1.b'));
       const qkv = tf.reshape(this.linear(ln1, q('attn.qkv.w'), q('attn.qkv.b')), [B, T, 3 * C]);
       const [qq, kk, vv] = tf.split(qkv, 3, 2);
-      const scores = tf.add(tf.mul(tf.matMul(this.heads(qq), this.heads(kk), false, true), 1 / Math.sqrt(C / H)), this.mask);
+      const scores = tf.add(
+        tf.mul(tf.matMul(this.heads(qq), this.heads(kk), false, true), 1 / Math.sqrt(C / H)),
+        this.mask,
+      );
       const y = tf.matMul(tf.softmax(scores), this.heads(vv)); // (B, H, T, hs)
       const atty = tf.reshape(tf.transpose(y, [0, 2, 1, 3]), [N, C]) as tf.Tensor2D;
       x = tf.add(x, this.linear(atty, q('attn.proj.w'), q('attn.proj.b'))) as tf.Tensor2D;
@@ -154,7 +168,10 @@ export class TfjsTransformer {
       // Σ‖g‖² by pairwise adds: tf.addN over every tensor binds more storage buffers than a
       // WebGPU shader stage may have (8 by default) and its pipeline fails to build.
       let parts: tf.Tensor[] = this.names.map((n) => tf.sum(tf.square(grads[`${this.prefix}.p.${n}`])));
-      while (parts.length > 1) parts = parts.map((p, i) => (i % 2 === 0 ? (i + 1 < parts.length ? tf.add(p, parts[i + 1]) : p) : null)).filter((p): p is tf.Tensor => p !== null);
+      while (parts.length > 1)
+        parts = parts
+          .map((p, i) => (i % 2 === 0 ? (i + 1 < parts.length ? tf.add(p, parts[i + 1]) : p) : null))
+          .filter((p): p is tf.Tensor => p !== null);
       const sumSq = parts[0];
       const coef = tf.minimum(1, tf.div(o.maxGradNorm, tf.add(tf.sqrt(sumSq), 1e-6)));
       for (const n of this.names) {

@@ -60,9 +60,21 @@ export interface PeersOptions {
 }
 
 export const PEERS_DEFAULTS: PeersOptions = {
-  preset: 'micro', trainB: 4, trainT: 32, trainSteps: 5, fwdB: 4, fwdT: 32, fwdReps: 5,
-  decodeBatches: [1, 8, 32, 64], decodePrompt: 16, decodeSteps: 6, warmup: 2,
-  rlSamples: 16, rlT: 32, rlMinibatch: 4, rlReps: 3,
+  preset: 'micro',
+  trainB: 4,
+  trainT: 32,
+  trainSteps: 5,
+  fwdB: 4,
+  fwdT: 32,
+  fwdReps: 5,
+  decodeBatches: [1, 8, 32, 64],
+  decodePrompt: 16,
+  decodeSteps: 6,
+  warmup: 2,
+  rlSamples: 16,
+  rlT: 32,
+  rlMinibatch: 4,
+  rlReps: 3,
 };
 
 export interface Timing {
@@ -73,26 +85,68 @@ export interface Timing {
 }
 
 export interface PeersResult {
-  adapter: { line: string; vendor: string; architecture: string; device: string; description: string; isFallback: boolean; features: string[] };
+  adapter: {
+    line: string;
+    vendor: string;
+    architecture: string;
+    device: string;
+    description: string;
+    isFallback: boolean;
+    features: string[];
+  };
   userAgent: string;
   crossOriginIsolated: boolean;
   model: { preset: PresetName; config: ModelConfig; parameters: number };
   options: PeersOptions;
   /** (a) */
-  forward: { B: number; T: number; ours: Timing; ort: Timing | null; ortEp: 'webgpu' | 'wasm' | null; ortWasmThreads: number | null; maxLogitDiff: number | null; ortError?: string } | null;
+  forward: {
+    B: number;
+    T: number;
+    ours: Timing;
+    ort: Timing | null;
+    ortEp: 'webgpu' | 'wasm' | null;
+    ortWasmThreads: number | null;
+    maxLogitDiff: number | null;
+    ortError?: string;
+  } | null;
   /** (b) */
-  training: { B: number; T: number; ours: Timing; tfjs: Timing | null; tfjsBackend: string | null; tfjsError?: string; oursLoss: number[]; tfjsLoss: number[] };
+  training: {
+    B: number;
+    T: number;
+    ours: Timing;
+    tfjs: Timing | null;
+    tfjsBackend: string | null;
+    tfjsError?: string;
+    oursLoss: number[];
+    tfjsLoss: number[];
+  };
   /** (c) ms per decoding step (forward of one new token per sequence + logits readback) and tokens/s. */
   /**
    * f32 weights and caches at every batch, then the largest batch with f16 caches, then batch 1 and
    * the largest with half copies of the weights, and (where the adapter has shader-f16) those two
    * with f16 arithmetic as well.
    */
-  decode: { B: number; cache: 'f32' | 'f16'; weights: 'f32' | 'f16'; math: 'f32' | 'f16'; stepMs: Timing; tokensPerSecond: number; hostSampleMs: number }[];
+  decode: {
+    B: number;
+    cache: 'f32' | 'f16';
+    weights: 'f32' | 'f16';
+    math: 'f32' | 'f16';
+    stepMs: Timing;
+    tokensPerSecond: number;
+    hostSampleMs: number;
+  }[];
   /** (c) host side: ordering the candidates of every row of the largest batch's logits, the comparator sort vs the key sort (same order). */
   hostOrder: { rows: number; V: number; comparatorMs: number; keysMs: number } | null;
   /** (d) one policyUpdate over rlSamples samples: ms per minibatch step, and submits / readbacks per update. */
-  rlUpdate: { samples: number; T: number; minibatch: number; minibatches: number; msPerMinibatch: Timing; submitsPerUpdate: number; readbacksPerUpdate: number } | null;
+  rlUpdate: {
+    samples: number;
+    T: number;
+    minibatch: number;
+    minibatches: number;
+    msPerMinibatch: Timing;
+    submitsPerUpdate: number;
+    readbacksPerUpdate: number;
+  } | null;
   speedupVsOnnxruntime: number | null;
   speedupVsTfjs: number | null;
   decodeBatch64OverBatch1: number | null;
@@ -121,7 +175,10 @@ export interface CheckResult {
 }
 
 const log = (msg: string): void => console.log(`[peers] ${msg}`);
-const timing = (samples: number[]): Timing => ({ medianMs: median(samples), samplesMs: samples.map((x) => Math.round(x * 1000) / 1000) });
+const timing = (samples: number[]): Timing => ({
+  medianMs: median(samples),
+  samplesMs: samples.map((x) => Math.round(x * 1000) / 1000),
+});
 
 // Our side of (b) and the shared batch helpers: bench/peers-ours.ts (also run in Node by bench/dawn.ts).
 
@@ -165,7 +222,10 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
   const matmulTuning: MatmulTuneRow[] = [];
   const tune = async (what: string): Promise<void> => {
     const rows = await tuneMatmuls(be);
-    for (const r of rows) log(`  matmul ${r.shape}: tiled ${r.tiledMs.toFixed(1)} ms, regs ${r.regsMs.toFixed(1)} ms, regs8 ${r.regs8Ms.toFixed(1)} ms -> ${r.choice} (${what})`);
+    for (const r of rows)
+      log(
+        `  matmul ${r.shape}: tiled ${r.tiledMs.toFixed(1)} ms, regs ${r.regsMs.toFixed(1)} ms, regs8 ${r.regs8Ms.toFixed(1)} ms -> ${r.choice} (${what})`,
+      );
     matmulTuning.push(...rows);
   };
 
@@ -173,23 +233,43 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
   log(`training step: ${o.preset}, B=${o.trainB} T=${o.trainT}`);
   const batch = randomBatch(rng, o.trainB, o.trainT, V);
   const ours = new OurTrainer(new Transformer(be, config, weights), o.trainB, o.trainT, batch.ids, batch.targets);
-  const cmp = await compareTrainingSteps(ours, async () => {
-    const backend = await tfjsWebGpu();
-    return { backend, model: new TfjsTransformer(config, weights, o.trainB, o.trainT, batch.ids, batch.targets) };
-  }, { warmup: o.warmup, steps: o.trainSteps, afterFirst: () => tune('training step'), log });
+  const cmp = await compareTrainingSteps(
+    ours,
+    async () => {
+      const backend = await tfjsWebGpu();
+      return { backend, model: new TfjsTransformer(config, weights, o.trainB, o.trainT, batch.ids, batch.targets) };
+    },
+    { warmup: o.warmup, steps: o.trainSteps, afterFirst: () => tune('training step'), log },
+  );
   ours.release();
   const training = {
-    B: o.trainB, T: o.trainT, ours: timing(cmp.oursMs), tfjs: cmp.tfjsMs ? timing(cmp.tfjsMs) : null, tfjsBackend: cmp.tfjsBackend,
-    ...(cmp.tfjsError ? { tfjsError: cmp.tfjsError } : {}), oursLoss: cmp.oursLoss, tfjsLoss: cmp.tfjsLoss,
+    B: o.trainB,
+    T: o.trainT,
+    ours: timing(cmp.oursMs),
+    tfjs: cmp.tfjsMs ? timing(cmp.tfjsMs) : null,
+    tfjsBackend: cmp.tfjsBackend,
+    ...(cmp.tfjsError ? { tfjsError: cmp.tfjsError } : {}),
+    oursLoss: cmp.oursLoss,
+    tfjsLoss: cmp.tfjsLoss,
   };
 
   // (a) forward: ours vs onnxruntime-web on the exported model (same weights), alternating.
   log(`forward: B=${o.fwdB} T=${o.fwdT}`);
-  const fwd = await compareForwardPasses(be, ort, config, weights, randomIds(rng, o.fwdB * o.fwdT, V), o.fwdB, o.fwdT,
-    { warmup: o.warmup, reps: o.fwdReps, afterFirst: () => tune('forward'), log });
+  const fwd = await compareForwardPasses(be, ort, config, weights, randomIds(rng, o.fwdB * o.fwdT, V), o.fwdB, o.fwdT, {
+    warmup: o.warmup,
+    reps: o.fwdReps,
+    afterFirst: () => tune('forward'),
+    log,
+  });
   const forward: PeersResult['forward'] = {
-    B: o.fwdB, T: o.fwdT, ours: timing(fwd.oursMs), ort: fwd.ortMs ? timing(fwd.ortMs) : null, ortEp: fwd.ortEp,
-    ortWasmThreads: fwd.ortEp ? Number(ort.env.wasm.numThreads ?? 1) : null, maxLogitDiff: fwd.maxLogitDiff, ...(fwd.ortError ? { ortError: fwd.ortError } : {}),
+    B: o.fwdB,
+    T: o.fwdT,
+    ours: timing(fwd.oursMs),
+    ort: fwd.ortMs ? timing(fwd.ortMs) : null,
+    ortEp: fwd.ortEp,
+    ortWasmThreads: fwd.ortEp ? Number(ort.env.wasm.numThreads ?? 1) : null,
+    maxLogitDiff: fwd.maxLogitDiff,
+    ...(fwd.ortError ? { ortError: fwd.ortError } : {}),
   };
 
   // (c) batched decoding with the KV cache, as the RL rollouts do.
@@ -233,7 +313,15 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
       if (B === largest && cache === 'f32' && weightsAs === 'f32') hostOrder = timeCandidateOrder(logits);
       session.release();
       const t = timing(stepMs);
-      decode.push({ B, cache, weights: weightsAs, math, stepMs: t, tokensPerSecond: (B * 1000) / t.medianMs, hostSampleMs: sampleMs / o.decodeSteps });
+      decode.push({
+        B,
+        cache,
+        weights: weightsAs,
+        math,
+        stepMs: t,
+        tokensPerSecond: (B * 1000) / t.medianMs,
+        hostSampleMs: sampleMs / o.decodeSteps,
+      });
       log(`  ${t.medianMs.toFixed(1)} ms/step, ${((B * 1000) / t.medianMs).toFixed(1)} tokens/s`);
     }
   }
@@ -248,8 +336,11 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
       const s = responseSample(Array.from(randomIds(rng, o.rlT, V)), first, 0);
       const n = s.rows.length;
       return {
-        ...s, advantages: Array.from({ length: n }, () => rng.normal()), oldLogprobs: Array.from({ length: n }, () => -Math.log(V) + 0.1 * rng.normal()),
-        returns: Array.from({ length: n }, () => rng.normal()), oldValues: Array.from({ length: n }, () => 0.1 * rng.normal()),
+        ...s,
+        advantages: Array.from({ length: n }, () => rng.normal()),
+        oldLogprobs: Array.from({ length: n }, () => -Math.log(V) + 0.1 * rng.normal()),
+        returns: Array.from({ length: n }, () => rng.normal()),
+        oldValues: Array.from({ length: n }, () => 0.1 * rng.normal()),
       };
     });
     const opts = { ...UPDATE_DEFAULTS, minibatchSize: o.rlMinibatch, valueCoef: 0.5 };
@@ -270,13 +361,29 @@ async function run(partial: Partial<PeersOptions> = {}): Promise<PeersResult> {
       }
       log(`  update ${i + 1}${i === 0 ? ' (warm-up)' : ''}: ${(dt / minibatches).toFixed(1)} ms a minibatch`);
     }
-    rlUpdate = { samples: o.rlSamples, T: o.rlT, minibatch: o.rlMinibatch, minibatches, msPerMinibatch: timing(ms), submitsPerUpdate: counts.submits, readbacksPerUpdate: counts.reads };
+    rlUpdate = {
+      samples: o.rlSamples,
+      T: o.rlT,
+      minibatch: o.rlMinibatch,
+      minibatches,
+      msPerMinibatch: timing(ms),
+      submitsPerUpdate: counts.submits,
+      readbacksPerUpdate: counts.reads,
+    };
   }
 
   const d1 = decode.find((d) => d.B === 1 && d.cache === 'f32' && d.weights === 'f32');
   const d64 = decode.find((d) => d.B === 64 && d.cache === 'f32' && d.weights === 'f32');
   return {
-    adapter: { line, vendor: summary.vendor, architecture: summary.architecture, device: summary.device, description: summary.description, isFallback: summary.isFallback, features: summary.features },
+    adapter: {
+      line,
+      vendor: summary.vendor,
+      architecture: summary.architecture,
+      device: summary.device,
+      description: summary.description,
+      isFallback: summary.isFallback,
+      features: summary.features,
+    },
     userAgent: navigator.userAgent,
     crossOriginIsolated: globalThis.crossOriginIsolated,
     model: { preset: o.preset, config, parameters: paramLayout(config).count },
@@ -349,25 +456,62 @@ async function check(): Promise<CheckResult> {
   } catch (e) {
     ortError = errText(e);
   }
-  return { adapter: adapterLine(summary), config, B, T, oursLoss, tfjsLoss, tfjsBackend, gradNorm, maxGradNorm: o.maxGradNorm, ortMaxAbsDiff, ortMaxAbsLogit, ortEp, ...(ortError ? { ortError } : {}) };
+  return {
+    adapter: adapterLine(summary),
+    config,
+    B,
+    T,
+    oursLoss,
+    tfjsLoss,
+    tfjsBackend,
+    gradNorm,
+    maxGradNorm: o.maxGradNorm,
+    ortMaxAbsDiff,
+    ortMaxAbsLogit,
+    ortEp,
+    ...(ortError ? { ortError } : {}),
+  };
 }
 
 /** Our step op by op (bench/peers-profile.ts). */
-async function profile(o: { mode: 'train' | 'decode'; preset?: PresetName; B?: number; T?: number; weights?: 'f32' | 'f16'; math?: 'f32' | 'f16' }): Promise<ProfileResult & { adapter: string }> {
+async function profile(o: {
+  mode: 'train' | 'decode';
+  preset?: PresetName;
+  B?: number;
+  T?: number;
+  weights?: 'f32' | 'f16';
+  math?: 'f32' | 'f16';
+}): Promise<ProfileResult & { adapter: string }> {
   const { be, summary } = await engine();
-  const r = await profileStep(be, { mode: o.mode, preset: o.preset ?? 'micro', B: o.B ?? (o.mode === 'train' ? 4 : 64), T: o.T ?? (o.mode === 'train' ? 64 : 16), weights: o.weights, math: o.math });
+  const r = await profileStep(be, {
+    mode: o.mode,
+    preset: o.preset ?? 'micro',
+    B: o.B ?? (o.mode === 'train' ? 4 : 64),
+    T: o.T ?? (o.mode === 'train' ? 64 : 16),
+    weights: o.weights,
+    math: o.math,
+  });
   return { ...r, adapter: adapterLine(summary) };
 }
 
 /** Attention probabilities saved in halves vs f32 (bench/saved-attention.ts), each mode on a device of its own. */
-async function savedAttention(o: { preset?: PresetName; B?: number; T?: number; steps?: number }): Promise<SavedAttentionResult & { adapter: string }> {
+async function savedAttention(o: {
+  preset?: PresetName;
+  B?: number;
+  T?: number;
+  steps?: number;
+}): Promise<SavedAttentionResult & { adapter: string }> {
   let adapter = '';
   const fresh = async (): Promise<WebGpuBackend> => {
     const { be, summary } = await engine();
     adapter = adapterLine(summary);
     return be;
   };
-  const r = await compareSavedAttention(fresh, { preset: o.preset ?? 'micro', B: o.B ?? 4, T: o.T ?? 128, steps: o.steps ?? 3 }, log);
+  const r = await compareSavedAttention(
+    fresh,
+    { preset: o.preset ?? 'micro', B: o.B ?? 4, T: o.T ?? 128, steps: o.steps ?? 3 },
+    log,
+  );
   return { ...r, adapter };
 }
 

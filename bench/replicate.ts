@@ -42,13 +42,29 @@ interface Summary {
   perplexity: { before: number; after: number };
 }
 
-const jobsList = VARIANTS.filter((v) => !only || only.split(',').includes(v.name)).flatMap((v) => seeds.map((seed) => ({ v, seed, dir: join(root, `${v.name}-s${seed}`) })));
+const jobsList = VARIANTS.filter((v) => !only || only.split(',').includes(v.name)).flatMap((v) =>
+  seeds.map((seed) => ({ v, seed, dir: join(root, `${v.name}-s${seed}`) })),
+);
 
 function run(job: (typeof jobsList)[number]): Promise<Summary> {
   const done = join(job.dir, 'summary.json');
   if (existsSync(done)) return Promise.resolve(JSON.parse(readFileSync(done, 'utf8')) as Summary);
   mkdirSync(job.dir, { recursive: true });
-  const args = ['tsx', 'src/cli/experiment.ts', '--preset', preset, ...job.v.args, '--seed', String(job.seed), '--out', job.dir, '--cache', join(root, '.cache'), '--json', ...(steps ? ['--steps', steps] : [])];
+  const args = [
+    'tsx',
+    'src/cli/experiment.ts',
+    '--preset',
+    preset,
+    ...job.v.args,
+    '--seed',
+    String(job.seed),
+    '--out',
+    job.dir,
+    '--cache',
+    join(root, '.cache'),
+    '--json',
+    ...(steps ? ['--steps', steps] : []),
+  ];
   return new Promise((resolve, reject) => {
     const p = spawn('npx', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -58,7 +74,10 @@ function run(job: (typeof jobsList)[number]): Promise<Summary> {
     p.on('close', (code) => {
       writeFileSync(join(job.dir, 'log.txt'), err);
       const last = out.trim().split('\n').pop() ?? '';
-      if (code !== 0) return reject(new Error(`${job.v.name} seed ${job.seed} failed (${code}): ${err.trim().split('\n').slice(-3).join(' / ')}`));
+      if (code !== 0)
+        return reject(
+          new Error(`${job.v.name} seed ${job.seed} failed (${code}): ${err.trim().split('\n').slice(-3).join(' / ')}`),
+        );
       writeFileSync(done, last);
       console.error(`done ${job.v.name} seed ${job.seed}: ${last}`);
       resolve(JSON.parse(last) as Summary);
@@ -86,12 +105,34 @@ async function main(): Promise<void> {
     `|---|---|---|---|---|---|---|---|---|---|`,
   ];
   for (const v of VARIANTS) {
-    const rs = seeds.map((s) => results.get(`${v.name}:${s}`)).filter((r): r is Summary => !!r && !!r.before && !!r.after);
+    const rs = seeds
+      .map((s) => results.get(`${v.name}:${s}`))
+      .filter((r): r is Summary => !!r && !!r.before && !!r.after);
     if (rs.length === 0) continue;
-    lines.push(`| ${v.name} | ${rs.length} | ${ms(rs.map((r) => r.before!.score))} | ${ms(rs.map((r) => r.after!.score))} | ${ms(rs.map((r) => r.after!.score - r.before!.score))} | ${ms(rs.map((r) => 100 * r.after!.success), 0)}% | ${ms(rs.map((r) => 100 * r.after!.failure), 0)}% | ${ms(rs.map((r) => r.perplexity.after), 1)} | ${ms(rs.map((r) => 100 * r.after!.hacking), 1)}% | ${ms(rs.map((r) => r.seconds / 60), 1)} |`);
+    lines.push(
+      `| ${v.name} | ${rs.length} | ${ms(rs.map((r) => r.before!.score))} | ${ms(rs.map((r) => r.after!.score))} | ${ms(rs.map((r) => r.after!.score - r.before!.score))} | ${ms(
+        rs.map((r) => 100 * r.after!.success),
+        0,
+      )}% | ${ms(
+        rs.map((r) => 100 * r.after!.failure),
+        0,
+      )}% | ${ms(
+        rs.map((r) => r.perplexity.after),
+        1,
+      )} | ${ms(
+        rs.map((r) => 100 * r.after!.hacking),
+        1,
+      )}% | ${ms(
+        rs.map((r) => r.seconds / 60),
+        1,
+      )} |`,
+    );
   }
   const table = lines.join('\n');
-  writeFileSync(join(root, 'summary.json'), `${JSON.stringify({ preset, seeds, steps: steps || 'preset default', runs: Object.fromEntries(results), table }, null, 1)}\n`);
+  writeFileSync(
+    join(root, 'summary.json'),
+    `${JSON.stringify({ preset, seeds, steps: steps || 'preset default', runs: Object.fromEntries(results), table }, null, 1)}\n`,
+  );
   console.log(table);
 }
 

@@ -26,10 +26,19 @@ export interface RlMemoryRow {
   seconds: number;
 }
 
-export async function rlMemory(be: WebGpuBackend, preset: 'ci' | 'micro', steps: number, log: (m: string) => void): Promise<RlMemoryRow[]> {
+export async function rlMemory(
+  be: WebGpuBackend,
+  preset: 'ci' | 'micro',
+  steps: number,
+  log: (m: string) => void,
+): Promise<RlMemoryRow[]> {
   const ck = loadCheckpoint(new Uint8Array(readFileSync(`public/warmstart-${preset}.bin`)));
   const config = { ...defaultRunConfig(preset), profilesPerStep: 2, groupSize: 4, minibatchSize: 4 };
-  const trainer = new Trainer(be, { config, start: { config: ck.config, tokenizer: ck.tokenizer, weights: ck.weights, meta: ck.meta }, trainProfiles: trainingProfiles() });
+  const trainer = new Trainer(be, {
+    config,
+    start: { config: ck.config, tokenizer: ck.tokenizer, weights: ck.weights, meta: ck.meta },
+    trainProfiles: trainingProfiles(),
+  });
   const mib = (b: number): number => b / 2 ** 20;
   const rows: RlMemoryRow[] = [];
   try {
@@ -37,12 +46,18 @@ export async function rlMemory(be: WebGpuBackend, preset: 'ci' | 'micro', steps:
       const before = { ...be.stats };
       const r = await trainer.step();
       const row = {
-        step: r.step, heldMiB: mib(be.bytesHeld), peakMiB: mib(be.stats.peakBytesHeld), pooledMiB: mib(be.pooledBytes),
-        created: be.stats.buffersCreated - before.buffersCreated, destroyed: be.stats.buffersDestroyed - before.buffersDestroyed,
+        step: r.step,
+        heldMiB: mib(be.bytesHeld),
+        peakMiB: mib(be.stats.peakBytesHeld),
+        pooledMiB: mib(be.pooledBytes),
+        created: be.stats.buffersCreated - before.buffersCreated,
+        destroyed: be.stats.buffersDestroyed - before.buffersDestroyed,
         seconds: r.metrics['speed/step_seconds'],
       };
       rows.push(row);
-      log(`step ${row.step}: held ${row.heldMiB.toFixed(1)} MiB (peak ${row.peakMiB.toFixed(1)}, pooled ${row.pooledMiB.toFixed(1)}), ${row.created} buffers created, ${row.destroyed} given back, ${row.seconds.toFixed(1)} s`);
+      log(
+        `step ${row.step}: held ${row.heldMiB.toFixed(1)} MiB (peak ${row.peakMiB.toFixed(1)}, pooled ${row.pooledMiB.toFixed(1)}), ${row.created} buffers created, ${row.destroyed} given back, ${row.seconds.toFixed(1)} s`,
+      );
     }
   } finally {
     trainer.release();
@@ -54,8 +69,13 @@ export function rlMemoryText(rows: readonly RlMemoryRow[], preset: string, adapt
   return [
     `Adapter: ${adapter}`,
     `RL run, ${preset} (shipped warm start), 2 users × 4 dialogues a step, minibatches of 4:`,
-    '', '| step | held MiB | peak MiB | of which pooled MiB | buffers created | given back | s |', '|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.step} | ${r.heldMiB.toFixed(1)} | ${r.peakMiB.toFixed(1)} | ${r.pooledMiB.toFixed(1)} | ${r.created} | ${r.destroyed} | ${r.seconds.toFixed(1)} |`),
+    '',
+    '| step | held MiB | peak MiB | of which pooled MiB | buffers created | given back | s |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.step} | ${r.heldMiB.toFixed(1)} | ${r.peakMiB.toFixed(1)} | ${r.pooledMiB.toFixed(1)} | ${r.created} | ${r.destroyed} | ${r.seconds.toFixed(1)} |`,
+    ),
     '',
   ].join('\n');
 }

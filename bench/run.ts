@@ -67,7 +67,10 @@ function table(r: BenchResult): string {
     ...body.map(line),
     '',
     'matmul tiled vs naive (speedup = naive ms / tiled ms):',
-    ...r.speedups.map((s) => `  ${s.size}^3: naive ${fmt(s.naiveMs, 1)} ms, tiled ${fmt(s.tiledMs, 1)} ms, speedup ${fmt(s.speedup, 2)}x; regs ${fmt(s.regsMs, 1)} ms, regs8 ${fmt(s.regs8Ms, 1)} ms`),
+    ...r.speedups.map(
+      (s) =>
+        `  ${s.size}^3: naive ${fmt(s.naiveMs, 1)} ms, tiled ${fmt(s.tiledMs, 1)} ms, speedup ${fmt(s.speedup, 2)}x; regs ${fmt(s.regsMs, 1)} ms, regs8 ${fmt(s.regs8Ms, 1)} ms`,
+    ),
     '',
     `total ${r.totalSeconds.toFixed(1)} s${r.quick ? ' (--quick)' : ''}`,
   ];
@@ -92,46 +95,92 @@ function peersTable(r: PeersResult): string {
     '|---|---|---:|---:|---:|',
   ];
   if (f) {
-    const peer = f.ort ? `${ms(f.ort.medianMs)} (onnxruntime-web ${f.ortEp} EP${f.ortEp === 'wasm' ? `, ${f.ortWasmThreads} thread(s)` : ''})` : `n/a (${f.ortError ?? 'failed'})`;
-    out.push(`| (a) forward vs onnxruntime-web | B=${f.B} T=${f.T} | ${ms(f.ours.medianMs)} | ${peer} | ${speedup(r.speedupVsOnnxruntime)} |`);
+    const peer = f.ort
+      ? `${ms(f.ort.medianMs)} (onnxruntime-web ${f.ortEp} EP${f.ortEp === 'wasm' ? `, ${f.ortWasmThreads} thread(s)` : ''})`
+      : `n/a (${f.ortError ?? 'failed'})`;
+    out.push(
+      `| (a) forward vs onnxruntime-web | B=${f.B} T=${f.T} | ${ms(f.ours.medianMs)} | ${peer} | ${speedup(r.speedupVsOnnxruntime)} |`,
+    );
   }
   const tpeer = t.tfjs ? `${ms(t.tfjs.medianMs)} (TensorFlow.js ${t.tfjsBackend})` : `n/a (${t.tfjsError ?? 'failed'})`;
-  out.push(`| (b) training step vs TensorFlow.js | B=${t.B} T=${t.T} | ${ms(t.ours.medianMs)} | ${tpeer} | ${speedup(r.speedupVsTfjs)} |`);
+  out.push(
+    `| (b) training step vs TensorFlow.js | B=${t.B} T=${t.T} | ${ms(t.ours.medianMs)} | ${tpeer} | ${speedup(r.speedupVsTfjs)} |`,
+  );
   if (f?.ortError && f.ort) out.push('', `onnxruntime-web note: ${f.ortError}`);
-  if (f?.maxLogitDiff != null) out.push('', `(a) the same model on both sides: max |our logit − onnxruntime's| ${f.maxLogitDiff.toExponential(2)}`);
-  out.push('', '(c) batched decoding with the KV cache (one new token per sequence; forward + logits readback):', '',
-    '| batch | KV cache | weights | arithmetic | ms / step | tokens / s | step / batch-1 step | host sampling ms |', '|---:|---|---|---|---:|---:|---:|---:|');
+  if (f?.maxLogitDiff != null)
+    out.push(
+      '',
+      `(a) the same model on both sides: max |our logit − onnxruntime's| ${f.maxLogitDiff.toExponential(2)}`,
+    );
+  out.push(
+    '',
+    '(c) batched decoding with the KV cache (one new token per sequence; forward + logits readback):',
+    '',
+    '| batch | KV cache | weights | arithmetic | ms / step | tokens / s | step / batch-1 step | host sampling ms |',
+    '|---:|---|---|---|---:|---:|---:|---:|',
+  );
   const d1 = r.decode.find((d) => d.B === 1 && d.cache === 'f32' && d.weights === 'f32');
   for (const d of r.decode) {
-    out.push(`| ${d.B} | ${d.cache} | ${d.weights} | ${d.math} | ${ms(d.stepMs.medianMs)} | ${d.tokensPerSecond.toFixed(1)} | ${d1 ? (d.stepMs.medianMs / d1.stepMs.medianMs).toFixed(2) : '-'} | ${ms(d.hostSampleMs)} |`);
+    out.push(
+      `| ${d.B} | ${d.cache} | ${d.weights} | ${d.math} | ${ms(d.stepMs.medianMs)} | ${d.tokensPerSecond.toFixed(1)} | ${d1 ? (d.stepMs.medianMs / d1.stepMs.medianMs).toFixed(2) : '-'} | ${ms(d.hostSampleMs)} |`,
+    );
   }
   if (r.hostOrder) {
     const h = r.hostOrder;
-    out.push('', `host sampling, ordering the candidates of ${h.rows} rows of ${h.V} logits: comparator sort ${ms(h.comparatorMs)} ms, key sort ${ms(h.keysMs)} ms (${(h.comparatorMs / h.keysMs).toFixed(1)}x; same order)`);
+    out.push(
+      '',
+      `host sampling, ordering the candidates of ${h.rows} rows of ${h.V} logits: comparator sort ${ms(h.comparatorMs)} ms, key sort ${ms(h.keysMs)} ms (${(h.comparatorMs / h.keysMs).toFixed(1)}x; same order)`,
+    );
   }
   if (r.rlUpdate) {
     const u = r.rlUpdate;
-    out.push('', `(d) RL policy update (ours alone; PPO with a value loss, ${u.samples} samples of ${u.T} tokens, ${u.minibatches} minibatches of ${u.minibatch}):`,
-      `  ${ms(u.msPerMinibatch.medianMs)} ms a minibatch step; ${u.submitsPerUpdate} submits and ${u.readbacksPerUpdate} readbacks an update`);
+    out.push(
+      '',
+      `(d) RL policy update (ours alone; PPO with a value loss, ${u.samples} samples of ${u.T} tokens, ${u.minibatches} minibatches of ${u.minibatch}):`,
+      `  ${ms(u.msPerMinibatch.medianMs)} ms a minibatch step; ${u.submitsPerUpdate} submits and ${u.readbacksPerUpdate} readbacks an update`,
+    );
   }
   if (r.matmulTuning.length > 0) {
-    out.push('', 'matmul kernel chosen at start-up per shape (tiled, regs or regs8; same bits whichever):', '',
-      '| shape | calls before | tiled ms | regs ms | regs8 ms | chosen |', '|---|---:|---:|---:|---:|---|',
-      ...r.matmulTuning.map((m) => `| ${m.shape} | ${m.calls} | ${ms(m.tiledMs)} | ${ms(m.regsMs)} | ${ms(m.regs8Ms)} | ${m.choice} (${m.timer} clock) |`));
+    out.push(
+      '',
+      'matmul kernel chosen at start-up per shape (tiled, regs or regs8; same bits whichever):',
+      '',
+      '| shape | calls before | tiled ms | regs ms | regs8 ms | chosen |',
+      '|---|---:|---:|---:|---:|---|',
+      ...r.matmulTuning.map(
+        (m) =>
+          `| ${m.shape} | ${m.calls} | ${ms(m.tiledMs)} | ${ms(m.regsMs)} | ${ms(m.regs8Ms)} | ${m.choice} (${m.timer} clock) |`,
+      ),
+    );
   }
-  out.push('', `decodeBatch64OverBatch1 = ${r.decodeBatch64OverBatch1 === null ? 'n/a' : r.decodeBatch64OverBatch1.toFixed(2)}`,
-    `losses (ours / tfjs, first steps): ${t.oursLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')} / ${t.tfjsLoss.slice(0, 3).map((x) => x.toFixed(5)).join(' ')}`,
-    `total ${r.totalSeconds.toFixed(1)} s`);
+  out.push(
+    '',
+    `decodeBatch64OverBatch1 = ${r.decodeBatch64OverBatch1 === null ? 'n/a' : r.decodeBatch64OverBatch1.toFixed(2)}`,
+    `losses (ours / tfjs, first steps): ${t.oursLoss
+      .slice(0, 3)
+      .map((x) => x.toFixed(5))
+      .join(' ')} / ${t.tfjsLoss
+      .slice(0, 3)
+      .map((x) => x.toFixed(5))
+      .join(' ')}`,
+    `total ${r.totalSeconds.toFixed(1)} s`,
+  );
   return out.join('\n');
 }
 
 function checkTable(r: CheckResult): string {
-  const rows = r.oursLoss.map((x, i) => `  ${['initial', 'after 1 step', 'after 2 steps'][i]}: ours ${x.toFixed(6)}, tfjs ${r.tfjsLoss[i]?.toFixed(6)}, |diff| ${Math.abs(x - r.tfjsLoss[i]).toExponential(2)}`);
+  const rows = r.oursLoss.map(
+    (x, i) =>
+      `  ${['initial', 'after 1 step', 'after 2 steps'][i]}: ours ${x.toFixed(6)}, tfjs ${r.tfjsLoss[i]?.toFixed(6)}, |diff| ${Math.abs(x - r.tfjsLoss[i]).toExponential(2)}`,
+  );
   return [
     `Adapter: ${r.adapter}`,
     `check model ${JSON.stringify(r.config)}, B=${r.B} T=${r.T}`,
-    'loss, our engine vs TensorFlow.js (same weights and batch):', ...rows,
-    r.ortMaxAbsDiff === null ? `onnxruntime-web: n/a (${r.ortError})` : `onnxruntime-web (${r.ortEp} EP): max |logit diff| ${r.ortMaxAbsDiff.toExponential(2)} (max |logit| ${r.ortMaxAbsLogit?.toFixed(3)})`,
+    'loss, our engine vs TensorFlow.js (same weights and batch):',
+    ...rows,
+    r.ortMaxAbsDiff === null
+      ? `onnxruntime-web: n/a (${r.ortError})`
+      : `onnxruntime-web (${r.ortEp} EP): max |logit diff| ${r.ortMaxAbsDiff.toExponential(2)} (max |logit| ${r.ortMaxAbsLogit?.toFixed(3)})`,
   ].join('\n');
 }
 
@@ -139,7 +188,12 @@ async function runPeers(page: import('@playwright/test').Page, base: string): Pr
   await page.goto(`${base}/bench/peers.html`);
   await page.waitForFunction(() => Boolean(window.__peers), null, { timeout: 120_000 });
   if (args.has('--saved-attention')) {
-    const o = { preset: flagValue('--preset') as PeersOptions['preset'] | undefined, B: num('--batch'), T: num('--tokens'), steps: num('--train-steps') };
+    const o = {
+      preset: flagValue('--preset') as PeersOptions['preset'] | undefined,
+      B: num('--batch'),
+      T: num('--tokens'),
+      steps: num('--train-steps'),
+    };
     const r = await page.evaluate((x) => window.__peers.savedAttention(x), o);
     process.stdout.write(JSON_OUT ? `${JSON.stringify(r)}\n` : savedAttentionText(r, `${r.adapter} (Chromium)`));
     return 0;
@@ -150,8 +204,16 @@ async function runPeers(page: import('@playwright/test').Page, base: string): Pr
     const w = flagValue('--weights');
     if (w !== undefined && w !== 'f32' && w !== 'f16') throw new Error('--weights takes f32 or f16');
     const math = flagValue('--math');
-    if (math !== undefined && math !== 'f32' && math !== 'f16') throw new Error('--math takes f32 or f16 (f16 needs --weights f16 and an adapter with shader-f16)');
-    const o = { mode: profileMode as 'train' | 'decode', preset: flagValue('--preset') as PeersOptions['preset'] | undefined, B: num('--batch'), T: num('--tokens'), weights: w as 'f32' | 'f16' | undefined, math: math as 'f32' | 'f16' | undefined };
+    if (math !== undefined && math !== 'f32' && math !== 'f16')
+      throw new Error('--math takes f32 or f16 (f16 needs --weights f16 and an adapter with shader-f16)');
+    const o = {
+      mode: profileMode as 'train' | 'decode',
+      preset: flagValue('--preset') as PeersOptions['preset'] | undefined,
+      B: num('--batch'),
+      T: num('--tokens'),
+      weights: w as 'f32' | 'f16' | undefined,
+      math: math as 'f32' | 'f16' | undefined,
+    };
     const r = await page.evaluate((x) => window.__peers.profile(x), o);
     if (JSON_OUT) process.stdout.write(`${JSON.stringify(r)}\n`);
     else {
@@ -188,13 +250,20 @@ async function main(): Promise<number> {
       server: { port: 0, host: '127.0.0.1', strictPort: false, hmr: false },
       // The peers page pulls big dependencies: pre-bundle them up front, in a cache of its own (so a
       // dev server of someone else's cannot make them "outdated" mid-load, a 504 and a dead page).
-      ...(PEERS ? {
-        cacheDir: 'node_modules/.vite-bench-peers',
-        optimizeDeps: {
-          entries: ['bench/peers.html'],
-          include: ['onnxruntime-web', '@tensorflow/tfjs-core', '@tensorflow/tfjs-core/dist/register_all_gradients', '@tensorflow/tfjs-backend-webgpu'],
-        },
-      } : {}),
+      ...(PEERS
+        ? {
+            cacheDir: 'node_modules/.vite-bench-peers',
+            optimizeDeps: {
+              entries: ['bench/peers.html'],
+              include: [
+                'onnxruntime-web',
+                '@tensorflow/tfjs-core',
+                '@tensorflow/tfjs-core/dist/register_all_gradients',
+                '@tensorflow/tfjs-backend-webgpu',
+              ],
+            },
+          }
+        : {}),
     });
     await server.listen();
     const port = (server.httpServer?.address() as AddressInfo | null)?.port;
@@ -202,7 +271,11 @@ async function main(): Promise<number> {
     const url = `http://127.0.0.1:${port}/bench/${PEERS ? 'peers' : 'kernels'}.html`;
     progress(`bench: ${url}`);
     // WebGPU developer features: unrounded timestamps for the profiles (Chrome rounds them to 100 µs otherwise).
-    browser = await chromium.launch({ executablePath: findChromium(), args: [...CHROMIUM_ARGS, '--enable-webgpu-developer-features'], headless: true });
+    browser = await chromium.launch({
+      executablePath: findChromium(),
+      args: [...CHROMIUM_ARGS, '--enable-webgpu-developer-features'],
+      headless: true,
+    });
     const page = await browser.newPage();
     page.on('console', (m) => progress(m.text()));
     page.on('pageerror', (e) => progress(`[page error] ${e.message}`));

@@ -44,15 +44,24 @@ export async function compareSavedAttention(
   log: (msg: string) => void,
 ): Promise<SavedAttentionResult> {
   const config = PRESETS[o.preset];
-  if (o.T > config.contextLength) throw new Error(`--tokens ${o.T} is longer than ${o.preset}'s context (${config.contextLength})`);
+  if (o.T > config.contextLength)
+    throw new Error(`--tokens ${o.T} is longer than ${o.preset}'s context (${config.contextLength})`);
   const weights = initParams(config, 'saved-attention');
   const batch = randomBatch(new Rng('saved-attention'), o.B, o.T, config.vocabSize);
   const modes = ['f32', 'f16'] as const;
-  const runs = await Promise.all(modes.map(async (mode) => {
-    const be = await fresh();
-    const trainer = new OurTrainer(new Transformer(be, config, weights, { savedAttention: mode }), o.B, o.T, batch.ids, batch.targets);
-    return { mode, be, trainer, ms: [] as number[], loss: [] as number[], bytes: 0, afterTuning: 0 };
-  }));
+  const runs = await Promise.all(
+    modes.map(async (mode) => {
+      const be = await fresh();
+      const trainer = new OurTrainer(
+        new Transformer(be, config, weights, { savedAttention: mode }),
+        o.B,
+        o.T,
+        batch.ids,
+        batch.targets,
+      );
+      return { mode, be, trainer, ms: [] as number[], loss: [] as number[], bytes: 0, afterTuning: 0 };
+    }),
+  );
   for (let step = 0; step <= o.steps; step++) {
     for (const r of runs) {
       const t0 = performance.now();
@@ -63,13 +72,16 @@ export async function compareSavedAttention(
         await tuneMatmuls(r.be); // its timing scratch stays in the pool, outside `bytes`
         r.afterTuning = r.be.stats.bytesCreated;
       } else r.ms.push(ms);
-      log(`saved attention ${r.mode}, step ${step}${step === 0 ? ' (warm-up)' : ''}: ${ms.toFixed(0)} ms, loss ${r.loss[step].toFixed(5)}`);
+      log(
+        `saved attention ${r.mode}, step ${step}${step === 0 ? ' (warm-up)' : ''}: ${ms.toFixed(0)} ms, loss ${r.loss[step].toFixed(5)}`,
+      );
     }
   }
   const perLayer = attentionSize({ B: o.B, H: config.heads, T: o.T });
   const out = (i: number): SavedAttentionRun => {
     const r = runs[i];
-    if (r.be.stats.bytesCreated !== r.afterTuning) log(`note: ${r.mode} allocated ${r.be.stats.bytesCreated - r.afterTuning} more bytes after the first step`);
+    if (r.be.stats.bytesCreated !== r.afterTuning)
+      log(`note: ${r.mode} allocated ${r.be.stats.bytesCreated - r.afterTuning} more bytes after the first step`);
     const words = r.mode === 'f16' ? Math.ceil(perLayer / 2) : perLayer;
     return { bytes: r.bytes, attentionBytes: config.layers * words * 4, ms: median(r.ms), loss: r.loss };
   };
@@ -82,15 +94,21 @@ export async function compareSavedAttention(
 /** The result as a Markdown table and the loss curves. */
 export function savedAttentionText(r: SavedAttentionResult, adapter: string): string {
   const mb = (b: number): string => (b / 2 ** 20).toFixed(1);
-  const row = (name: string, x: SavedAttentionRun): string => `| ${name} | ${mb(x.bytes)} | ${mb(x.attentionBytes)} | ${x.ms.toFixed(x.ms < 10 ? 2 : 1)} |`;
+  const row = (name: string, x: SavedAttentionRun): string =>
+    `| ${name} | ${mb(x.bytes)} | ${mb(x.attentionBytes)} | ${x.ms.toFixed(x.ms < 10 ? 2 : 1)} |`;
   return [
     `Adapter: ${adapter}`,
     `Training step, ${r.preset}, B=${r.B} T=${r.T}, ${r.steps} timed steps each (alternating), median:`,
-    '', '| saved attention | device MiB | of which attention MiB | ms / step |', '|---|---:|---:|---:|',
-    row('f32', r.f32), row('f16 (packed halves)', r.f16),
-    '', `device memory f16 / f32: ${(r.f16.bytes / r.f32.bytes).toFixed(3)}; time f16 / f32: ${(r.f16.ms / r.f32.ms).toFixed(3)}`,
+    '',
+    '| saved attention | device MiB | of which attention MiB | ms / step |',
+    '|---|---:|---:|---:|',
+    row('f32', r.f32),
+    row('f16 (packed halves)', r.f16),
+    '',
+    `device memory f16 / f32: ${(r.f16.bytes / r.f32.bytes).toFixed(3)}; time f16 / f32: ${(r.f16.ms / r.f32.ms).toFixed(3)}`,
     `loss f32: ${r.f32.loss.map((l) => l.toFixed(5)).join(' ')}`,
     `loss f16: ${r.f16.loss.map((l) => l.toFixed(5)).join(' ')}`,
-    `largest loss difference: ${r.maxLossDiff.toExponential(2)}`, '',
+    `largest loss difference: ${r.maxLossDiff.toExponential(2)}`,
+    '',
   ].join('\n');
 }

@@ -10,11 +10,20 @@ async function axeSerious(page: Page, view: string): Promise<string[]> {
   const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return r.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${view}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map(
+      (v) =>
+        `${view}: ${v.id} (${v.impact}) ${v.help}: ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`axe finds no serious violation in the main views (${scheme}), and nothing leaves the origin`, async ({ page, baseURL }) => {
+  test(`axe finds no serious violation in the main views (${scheme}), and nothing leaves the origin`, async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme: scheme });
     const origin = new URL(baseURL!).origin;
@@ -27,7 +36,10 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('adapter-line')).toContainText(/WebGPU adapter:|CPU/);
     const problems: string[] = [];
     problems.push(...(await axeSerious(page, 'Lab')));
-    for (const [view, name] of [['Runs', /^Runs/], ['Warm start', /^Warm start/]] as const) {
+    for (const [view, name] of [
+      ['Runs', /^Runs/],
+      ['Warm start', /^Warm start/],
+    ] as const) {
       await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name }).click();
       problems.push(...(await axeSerious(page, view)));
     }

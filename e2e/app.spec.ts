@@ -28,7 +28,7 @@ test('the lab shows the adapter it runs on, and a screenshot is saved', async ({
     await expect(page.locator('.badge')).toHaveText('software GPU');
   }
   await page.screenshot({ path: `${SHOTS}lab.png`, fullPage: true });
-  expect(foreign, 'requests beyond the lab\'s own origin').toEqual([]);
+  expect(foreign, "requests beyond the lab's own origin").toEqual([]);
 });
 
 test('?backend=cpu runs on the CPU backend with a visible notice', async ({ page }) => {

@@ -27,7 +27,10 @@ async function openChat(page: Page) {
   await expect(page.getByRole('heading', { name: 'Chat with a policy' })).toBeVisible();
 }
 
-test('chat: load a shipped policy through onnxruntime-web, talk with it, then let a simulated user score it', async ({ page, baseURL }) => {
+test('chat: load a shipped policy through onnxruntime-web, talk with it, then let a simulated user score it', async ({
+  page,
+  baseURL,
+}) => {
   const foreign = watchOrigin(page, baseURL!);
   await openChat(page);
   await page.getByTestId('chat-source').selectOption({ label: 'Shipped warm start (ci)' });
@@ -69,7 +72,9 @@ test('chat: load a shipped policy through onnxruntime-web, talk with it, then le
   await expect(page.getByTestId('chat-user')).toHaveCount(2); // the user's answer to the reply
   await page.screenshot({ path: `${SHOTS}chat-simulated.png`, fullPage: true });
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`);
+  const serious = axe.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`);
   expect(serious, serious.join('\n')).toEqual([]);
   await expect(page.getByTestId('chat-error')).toHaveCount(0);
   expect(foreign).toEqual([]);
@@ -77,13 +82,23 @@ test('chat: load a shipped policy through onnxruntime-web, talk with it, then le
 
 test('chat: a damaged checkpoint file is refused with its reason', async ({ page }) => {
   await openChat(page);
-  await page.getByTestId('chat-file').setInputFiles({ name: 'notes.bin', mimeType: 'application/octet-stream', buffer: Buffer.from('hello, not a checkpoint') });
+  await page
+    .getByTestId('chat-file')
+    .setInputFiles({
+      name: 'notes.bin',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('hello, not a checkpoint'),
+    });
   await expect(page.getByTestId('chat-error')).toContainText('notes.bin: not an Empathy RL Lab checkpoint');
   const good = readFileSync(new URL('../public/warmstart-ci.bin', import.meta.url));
   const bad = Buffer.from(good);
   bad[bad.length - 100] ^= 0xff;
-  await page.getByTestId('chat-file').setInputFiles({ name: 'flipped.bin', mimeType: 'application/octet-stream', buffer: bad });
-  await expect(page.getByTestId('chat-error')).toContainText('flipped.bin: the checkpoint is damaged: its checksum does not match');
+  await page
+    .getByTestId('chat-file')
+    .setInputFiles({ name: 'flipped.bin', mimeType: 'application/octet-stream', buffer: bad });
+  await expect(page.getByTestId('chat-error')).toContainText(
+    'flipped.bin: the checkpoint is damaged: its checksum does not match',
+  );
   await expect(page.getByTestId('chat-loaded')).toHaveCount(0);
 });
 
@@ -92,7 +107,10 @@ test('lab: Download ONNX saves the shipped policy as an ONNX model', async ({ pa
   await page.goto('/');
   const panel = page.getByRole('region', { name: 'Export to ONNX' });
   await panel.getByTestId('onnx-source').selectOption({ label: 'Shipped warm start (ci)' });
-  const [dl] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Download ONNX' }).click()]);
+  const [dl] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByRole('button', { name: 'Download ONNX' }).click(),
+  ]);
   expect(dl.suggestedFilename()).toBe('warmstart-ci.onnx');
   const bytes = readFileSync((await dl.path())!);
   expect(bytes[0]).toBe(0x08); // ModelProto field 1 (ir_version), varint
@@ -100,7 +118,9 @@ test('lab: Download ONNX saves the shipped policy as an ONNX model', async ({ pa
   expect(bytes.length).toBeGreaterThan(400_000); // the ci weights (~0.1M floats) are inside
   expect(bytes.includes(Buffer.from('LayerNormalization'))).toBe(true);
   await expect(panel.getByTestId('onnx-export-message')).toContainText('Saved warmstart-ci.onnx');
-  await panel.getByTestId('onnx-file').setInputFiles({ name: 'junk.bin', mimeType: 'application/octet-stream', buffer: Buffer.from('junk') });
+  await panel
+    .getByTestId('onnx-file')
+    .setInputFiles({ name: 'junk.bin', mimeType: 'application/octet-stream', buffer: Buffer.from('junk') });
   await expect(panel.getByTestId('onnx-export-message')).toContainText('junk.bin: not an Empathy RL Lab checkpoint');
   expect(foreign).toEqual([]);
 });

@@ -23,13 +23,14 @@ export const HOW_TO_GET_CHROMIUM = [
   'No Chromium found for the browser tests. Do one of:',
   '  - Debian/Ubuntu: sudo apt-get install chromium   (CI does this in .ci/run)',
   '  - set CHROME_PATH=/path/to/chrome-or-chromium',
-  '  - npx playwright install chromium   (needs access to Playwright\'s download server)',
+  "  - npx playwright install chromium   (needs access to Playwright's download server)",
 ].join('\n');
 
 export function findChromium(): string {
   const env = process.env.CHROME_PATH;
   if (env) {
-    if (!existsSync(env)) throw new Error(`CHROME_PATH is set to ${env}, which does not exist.\n${HOW_TO_GET_CHROMIUM}`);
+    if (!existsSync(env))
+      throw new Error(`CHROME_PATH is set to ${env}, which does not exist.\n${HOW_TO_GET_CHROMIUM}`);
     return env;
   }
   for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {

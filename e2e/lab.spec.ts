@@ -33,7 +33,8 @@ async function openLab(page: Page, path = '/'): Promise<void> {
 const status = (page: Page) => page.getByRole('status', { name: 'Training status' });
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 /** The reward chart's data table (visually hidden; the canvas is not readable): one row per step. */
-const rewardRows = (page: Page) => page.getByRole('figure', { name: 'Mean reward' }).getByRole('table').locator('tbody tr');
+const rewardRows = (page: Page) =>
+  page.getByRole('figure', { name: 'Mean reward' }).getByRole('table').locator('tbody tr');
 
 test('configure, train, pause, share, reproduce, reload, and a damaged link', async ({ page, browser, baseURL }) => {
   test.setTimeout(360_000);
@@ -70,7 +71,9 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   await expect(evaluate.locator('tr[data-row="before"] td').first()).toHaveText(/^\d+\.\d$/);
   await expect(evaluate.locator('tr[data-row="before"] td').last()).toHaveText('2');
   await expect(evaluate.locator('tr[data-row="oracle"] td').first()).toHaveText(/^\d+\.\d$/);
-  await expect(evaluate.getByRole('table', { name: 'Benchmark score by intention and personality type' })).toContainText('Personality type');
+  await expect(
+    evaluate.getByRole('table', { name: 'Benchmark score by intention and personality type' }),
+  ).toContainText('Personality type');
   await evaluate.screenshot({ path: `${SHOTS}lab-evaluate.png` });
 
   // Pause: the run stops between steps and stays there.
@@ -85,7 +88,10 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   await page.screenshot({ path: `${SHOTS}lab-training.png`, fullPage: true });
   await transcripts.screenshot({ path: `${SHOTS}lab-transcripts.png` });
   await page.locator('.train-panel').screenshot({ path: `${SHOTS}lab-train-panel.png` });
-  await page.getByRole('heading', { name: 'Charts' }).locator('xpath=ancestor::section').screenshot({ path: `${SHOTS}lab-charts.png` });
+  await page
+    .getByRole('heading', { name: 'Charts' })
+    .locator('xpath=ancestor::section')
+    .screenshot({ path: `${SHOTS}lab-charts.png` });
 
   // A click on the reward chart opens that step's dialogues (x = step 1 is the plot's left edge).
   const plot = page.getByRole('figure', { name: 'Mean reward' }).locator('.u-over');
@@ -115,7 +121,14 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
     await openLab(shared, link.replace(baseURL!.replace(/\/$/, ''), ''));
     const panel = shared.getByTestId('shared-run');
     await expect(panel).toBeVisible();
-    for (const [key, value] of [['profilesPerStep', '1'], ['groupSize', '2'], ['maxAgentTurns', '2'], ['maxTurnTokens', '8'], ['steps', '30'], ['savedAttention', 'f16']]) {
+    for (const [key, value] of [
+      ['profilesPerStep', '1'],
+      ['groupSize', '2'],
+      ['maxAgentTurns', '2'],
+      ['maxTurnTokens', '8'],
+      ['steps', '30'],
+      ['savedAttention', 'f16'],
+    ]) {
       await expect(panel.locator(`tr[data-key="${key}"] td`).first()).toHaveText(value);
     }
     await shared.screenshot({ path: `${SHOTS}lab-shared-link.png`, fullPage: true });
@@ -149,9 +162,15 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   await expect(page.getByTestId('storage-used')).toContainText(/\d+ runs?, [\d.]+ (B|KB|MB)/);
   await page.screenshot({ path: `${SHOTS}lab-runs.png`, fullPage: true });
   // Export it, then import the file: a second run with the same steps.
-  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Export' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    row.getByRole('button', { name: 'Export' }).click(),
+  ]);
   const file = await download.path();
-  expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'empathy-rl-lab/run', run: { config: { profilesPerStep: 1, groupSize: 2 } } });
+  expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+    format: 'empathy-rl-lab/run',
+    run: { config: { profilesPerStep: 1, groupSize: 2 } },
+  });
   await page.getByLabel('Import a run file').setInputFiles(file);
   await expect(page.getByText(/^Imported "ci GRPO seed 1"/)).toBeVisible();
   await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);
@@ -173,7 +192,9 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   await page.screenshot({ path: `${SHOTS}lab-dark.png`, fullPage: true });
 });
 
-test('a lost GPU device: an alert, then Resume from the last checkpoint loses nothing; the breakdown stays with the saved run', async ({ page }) => {
+test('a lost GPU device: an alert, then Resume from the last checkpoint loses nothing; the breakdown stays with the saved run', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   await openLab(page, '/?testHooks=1');
   await field(page, 'Preset').selectOption('ci');
@@ -206,7 +227,8 @@ test('a lost GPU device: an alert, then Resume from the last checkpoint loses no
   const evaluate = page.getByRole('region', { name: 'Evaluate' });
   await expect(evaluate.locator('tr[data-row="after"] td').first()).toHaveText(/^\d+\.\d$/);
   const byGroup = evaluate.getByRole('table', { name: 'Benchmark score by intention and personality type' });
-  const afterCells = async () => (await byGroup.locator('tr[data-group] td:nth-child(4)').allTextContents()).filter((t) => t !== '—');
+  const afterCells = async () =>
+    (await byGroup.locator('tr[data-group] td:nth-child(4)').allTextContents()).filter((t) => t !== '—');
   expect((await afterCells()).length).toBeGreaterThan(0);
 
   // Opened again from the run list (after a reload), the breakdown before and after is still there.
@@ -225,24 +247,40 @@ test('a lost GPU device: an alert, then Resume from the last checkpoint loses no
 function runFile(id: string, name: string, rewards: number[], before: number, after: number): string {
   const steps = rewards.map((_, i) => i + 1);
   return JSON.stringify({
-    format: 'empathy-rl-lab/run', version: 1,
+    format: 'empathy-rl-lab/run',
+    version: 1,
     run: {
-      id, name, createdAt: 1_700_000_000_000, updatedAt: 1_700_000_000_000, status: 'done',
+      id,
+      name,
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_000_000,
+      status: 'done',
       config: { version: 1, preset: 'ci', seed: 1, steps: rewards.length },
-      metrics: { step: steps, 'reward/mean': rewards, 'emotion/success': rewards.map(() => 0), 'emotion/final': rewards.map((r) => r * 100) },
+      metrics: {
+        step: steps,
+        'reward/mean': rewards,
+        'emotion/success': rewards.map(() => 0),
+        'emotion/final': rewards.map((r) => r * 100),
+      },
       transcripts: [],
       benchmark: { before: { score: before }, after: { score: after } },
     },
   });
 }
 
-test('compare two saved runs: both curves on the same charts, told apart by colour, dash and label', async ({ page }) => {
+test('compare two saved runs: both curves on the same charts, told apart by colour, dash and label', async ({
+  page,
+}) => {
   await page.goto('/');
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Runs/ }).click();
   const file = (name: string, text: string) => ({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
-  await page.getByLabel('Import a run file').setInputFiles(file('a.json', runFile('cmp-a', 'GRPO <i>a</i>', [0.25, 0.5, 0.75], 20, 41.5)));
+  await page
+    .getByLabel('Import a run file')
+    .setInputFiles(file('a.json', runFile('cmp-a', 'GRPO <i>a</i>', [0.25, 0.5, 0.75], 20, 41.5)));
   await expect(page.getByText(/^Imported "GRPO <i>a<\/i>"/)).toBeVisible();
-  await page.getByLabel('Import a run file').setInputFiles(file('b.json', runFile('cmp-b', 'PPO b', [0.125, 0.25, 0.375], 18, 22)));
+  await page
+    .getByLabel('Import a run file')
+    .setInputFiles(file('b.json', runFile('cmp-b', 'PPO b', [0.125, 0.25, 0.375], 18, 22)));
   await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);
   await expect(page.getByTestId('compare')).toHaveCount(0);
 
@@ -271,12 +309,19 @@ test('compare two saved runs: both curves on the same charts, told apart by colo
   await expect(bench.locator('tbody tr').last()).toContainText('22');
   // The two lines really are drawn differently: uPlot's legend shows each series' colour and dash.
   const markers = compare.getByRole('figure', { name: 'Mean reward' }).locator('.u-legend .u-series .u-marker');
-  const styles = await markers.evaluateAll((els) => els.map((e) => { const s = getComputedStyle(e); return `${s.borderColor}|${s.borderStyle}`; }));
+  const styles = await markers.evaluateAll((els) =>
+    els.map((e) => {
+      const s = getComputedStyle(e);
+      return `${s.borderColor}|${s.borderStyle}`;
+    }),
+  );
   expect(new Set(styles.slice(1)).size).toBeGreaterThan(1);
   await page.screenshot({ path: `${SHOTS}runs-compare.png`, fullPage: true });
   // The run list with its ticks and the comparison pass axe (WCAG 2.1 A/AA) without a serious violation.
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+  const serious = axe.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
   expect(serious, serious.join('\n')).toEqual([]);
 
   // Unticking one closes the comparison.

@@ -51,16 +51,30 @@ for (const { preset, B, T } of CASES) {
   test(`${preset}: onnxruntime-web logits match the engine to 1e-4 (WebGPU EP where it works, wasm always)`, async () => {
     const hasGpu = await page.evaluate(() => window.__onnxHarness.hasGpu);
     expect(hasGpu, 'navigator.gpu must exist: run Chromium with --enable-unsafe-webgpu').toBe(true);
-    const gpu = await page.evaluate(([p, b, t]) => window.__onnxHarness.parity(p as 'ci', 'webgpu', b, t), [preset, B, T] as const);
-    const wasm = await page.evaluate(([p, b, t]) => window.__onnxHarness.parity(p as 'ci', 'wasm', b, t), [preset, B, T] as const);
+    const gpu = await page.evaluate(([p, b, t]) => window.__onnxHarness.parity(p as 'ci', 'webgpu', b, t), [
+      preset,
+      B,
+      T,
+    ] as const);
+    const wasm = await page.evaluate(([p, b, t]) => window.__onnxHarness.parity(p as 'ci', 'wasm', b, t), [
+      preset,
+      B,
+      T,
+    ] as const);
     expect(wasm.error ?? '', 'the wasm EP must run the model').toBe('');
     expect(wasm.ep).toBe('wasm');
     check(wasm);
-    const line = (r: ParityResult) => r.ep
-      ? `${r.ep}: logits ${r.logitsDiff.toExponential(2)}, values ${r.valuesDiff.toExponential(2)}, KV ${r.kvLogitsDiff.toExponential(2)} (max |logit| ${r.maxLogit.toFixed(2)}, ${Math.round(r.ms)} ms)`
-      : `${r.requested}: FAILED (${r.error}) -> fell back to wasm`;
+    const line = (r: ParityResult) =>
+      r.ep
+        ? `${r.ep}: logits ${r.logitsDiff.toExponential(2)}, values ${r.valuesDiff.toExponential(2)}, KV ${r.kvLogitsDiff.toExponential(2)} (max |logit| ${r.maxLogit.toFixed(2)}, ${Math.round(r.ms)} ms)`
+        : `${r.requested}: FAILED (${r.error}) -> fell back to wasm`;
     console.log(`  ${preset} ${B}x${T}  ${line(gpu)}\n  ${preset} ${B}x${T}  ${line(wasm)}`);
-    test.info().annotations.push({ type: 'execution provider', description: `${preset}: ${gpu.ep === 'webgpu' ? 'webgpu and wasm' : `wasm only (webgpu failed: ${gpu.error})`}` });
+    test
+      .info()
+      .annotations.push({
+        type: 'execution provider',
+        description: `${preset}: ${gpu.ep === 'webgpu' ? 'webgpu and wasm' : `wasm only (webgpu failed: ${gpu.error})`}`,
+      });
     if (gpu.ep === 'webgpu') check(gpu);
   });
 }

@@ -26,13 +26,18 @@ test('peers harness: TFJS and onnxruntime-web compute the same model as our engi
   await openPeers(page);
   const r = await page.evaluate(() => window.__peers.check());
   console.log(`  ${r.adapter}`);
-  console.log(`  loss ours ${r.oursLoss.map((x) => x.toFixed(6)).join(' ')} | tfjs ${r.tfjsLoss.map((x) => x.toFixed(6)).join(' ')}; grad norm ${r.gradNorm.toFixed(3)}`);
+  console.log(
+    `  loss ours ${r.oursLoss.map((x) => x.toFixed(6)).join(' ')} | tfjs ${r.tfjsLoss.map((x) => x.toFixed(6)).join(' ')}; grad norm ${r.gradNorm.toFixed(3)}`,
+  );
   expect(r.tfjsBackend).toBe('webgpu');
   expect(r.oursLoss).toHaveLength(3);
   expect(r.tfjsLoss).toHaveLength(3);
   for (let i = 0; i < 3; i++) {
     expect(Number.isFinite(r.oursLoss[i])).toBe(true);
-    expect(Math.abs(r.oursLoss[i] - r.tfjsLoss[i]), `loss ${i}: ours ${r.oursLoss[i]}, tfjs ${r.tfjsLoss[i]}`).toBeLessThan(1e-4);
+    expect(
+      Math.abs(r.oursLoss[i] - r.tfjsLoss[i]),
+      `loss ${i}: ours ${r.oursLoss[i]}, tfjs ${r.tfjsLoss[i]}`,
+    ).toBeLessThan(1e-4);
   }
   // The steps did something, and the clip was active, so a wrong optimiser or clip would show.
   expect(r.oursLoss[1]).toBeLessThan(r.oursLoss[0] - 0.05);
@@ -46,11 +51,15 @@ test('peers harness: TFJS and onnxruntime-web compute the same model as our engi
   expect(r.ortMaxAbsDiff).toBeLessThan(1e-4);
 });
 
-test('saved attention in halves: a training step keeps less on the device, by the probabilities\' half, with the f32 forward', async ({ page }) => {
+test("saved attention in halves: a training step keeps less on the device, by the probabilities' half, with the f32 forward", async ({
+  page,
+}) => {
   await openPeers(page);
   // micro (4 layers, 4 heads), B=2, T=32: the causal triangles, 2·4·(32·33/2) = 4,224 probabilities a layer.
   const r = await page.evaluate(() => window.__peers.savedAttention({ B: 2, T: 32, steps: 1 }));
-  console.log(`  device bytes f32 ${r.f32.bytes}, f16 ${r.f16.bytes}; losses ${r.f32.loss.join(' ')} | ${r.f16.loss.join(' ')}`);
+  console.log(
+    `  device bytes f32 ${r.f32.bytes}, f16 ${r.f16.bytes}; losses ${r.f32.loss.join(' ')} | ${r.f16.loss.join(' ')}`,
+  );
   expect(r.f32.attentionBytes).toBe(4 * 4224 * 4);
   expect(r.f16.attentionBytes).toBe(4 * 2112 * 4);
   // The pool's peak footprint drops by the halved probabilities (the f32 scratch they are computed

@@ -38,7 +38,8 @@ test('a person plays bench-001, sees every change and its reasons, then watches 
   await expect(first.getByTestId('change')).toHaveText(/^[+-]?\d+$/);
   const appraisal = first.getByTestId('play-transcript-appraisal');
   await expect(appraisal).toContainText('emotion');
-  for (const part of ['What the reply tries', 'Fit to the hidden need', 'Inner reaction']) await expect(appraisal).toContainText(part);
+  for (const part of ['What the reply tries', 'Fit to the hidden need', 'Inner reaction'])
+    await expect(appraisal).toContainText(part);
   await expect(appraisal.locator('dd').first()).not.toBeEmpty();
   // The fit names the hidden need, so it waits for the end of the dialogue.
   await expect(appraisal.locator('dd').nth(1)).toContainText('shown when your dialogue ends');
@@ -64,7 +65,9 @@ test('a person plays bench-001, sees every change and its reasons, then watches 
   const policy = page.getByTestId('policy-transcript');
   await expect(policy).toBeVisible({ timeout: 90_000 });
   await expect(page.getByTestId('policy-transcript-turn')).toHaveCount(2);
-  await expect(policy.locator('.line-user').first()).toHaveText(await transcript.locator('.line-user').first().textContent() ?? '');
+  await expect(policy.locator('.line-user').first()).toHaveText(
+    (await transcript.locator('.line-user').first().textContent()) ?? '',
+  );
   await expect(page.getByTestId('policy-transcript-appraisal').first()).toContainText('Fit to the hidden need');
   await expect(page.getByTestId('policy-final')).toContainText('started at 40');
 
@@ -80,7 +83,9 @@ test('a person plays bench-001, sees every change and its reasons, then watches 
   await expect(end).toContainText('The dialogue is over');
   await expect(end).toContainText(/Hidden intention: \S/);
   await expect(end).toContainText(/Final emotion \d+/);
-  await expect(turns.nth(0).getByTestId('play-transcript-appraisal').locator('dd').nth(1)).not.toContainText('shown when');
+  await expect(turns.nth(0).getByTestId('play-transcript-appraisal').locator('dd').nth(1)).not.toContainText(
+    'shown when',
+  );
   await expect(page.getByRole('textbox', { name: 'Your reply' })).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}play-end.png`, fullPage: true });
 
@@ -99,7 +104,9 @@ test('a person plays bench-001, sees every change and its reasons, then watches 
   await expect(page.getByTestId('profile-form-ok')).toContainText('Robin (custom-bench-001) matches the schema');
   await expect(profile).toHaveValue('custom-bench-001');
   await page.getByTestId('play-start').click();
-  await expect(transcript.locator('.line-user').first()).toHaveText('user' + 'I keep replaying what the other parents said.');
+  await expect(transcript.locator('.line-user').first()).toHaveText(
+    'user' + 'I keep replaying what the other parents said.',
+  );
   await page.getByRole('textbox', { name: 'Your reply' }).fill('That sounds painful. What did they say?');
   await page.getByRole('textbox', { name: 'Your reply' }).press('Enter');
   await expect(turns).toHaveCount(1);
@@ -108,10 +115,20 @@ test('a person plays bench-001, sees every change and its reasons, then watches 
 });
 
 const TINY: [label: string, value: string][] = [
-  ['Steps', '1'], ['Profiles per step', '1'], ['Group size', '2'], ['Replies per dialogue', '2'], ['Tokens per reply', '8'], ['Minibatch size', '4'], ['Benchmark users', '1'],
+  ['Steps', '1'],
+  ['Profiles per step', '1'],
+  ['Group size', '2'],
+  ['Replies per dialogue', '2'],
+  ['Tokens per reply', '8'],
+  ['Minibatch size', '4'],
+  ['Benchmark users', '1'],
 ];
 
-test('a user written in Play is used for training: the run trains on them, and the share link carries them', async ({ page, browser, baseURL }) => {
+test('a user written in Play is used for training: the run trains on them, and the share link carries them', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(240_000);
   await page.goto('/');
   await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');

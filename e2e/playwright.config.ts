@@ -32,7 +32,11 @@ export default defineConfig({
   },
   projects: [
     { name: 'kernels', testMatch: /(kernels|onnx|peers)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${DEV_PORT}` } },
-    { name: 'app', testMatch: /(app|lab|play|a11y|chat)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${PREVIEW_PORT}` } },
+    {
+      name: 'app',
+      testMatch: /(app|lab|play|a11y|chat)\.spec\.ts$/,
+      use: { baseURL: `http://127.0.0.1:${PREVIEW_PORT}` },
+    },
   ],
   webServer: [
     {
@@ -42,12 +46,16 @@ export default defineConfig({
       timeout: 120_000,
       cwd: '..',
     },
-    ...(ONLY_DEV ? [] : [{
-      command: `npx vite build --logLevel warn && npx vite preview --port ${PREVIEW_PORT} --strictPort --host 127.0.0.1`,
-      url: `http://127.0.0.1:${PREVIEW_PORT}/`,
-      reuseExistingServer: false,
-      timeout: 300_000,
-      cwd: '..',
-    }]),
+    ...(ONLY_DEV
+      ? []
+      : [
+          {
+            command: `npx vite build --logLevel warn && npx vite preview --port ${PREVIEW_PORT} --strictPort --host 127.0.0.1`,
+            url: `http://127.0.0.1:${PREVIEW_PORT}/`,
+            reuseExistingServer: false,
+            timeout: 300_000,
+            cwd: '..',
+          },
+        ]),
   ],
 });

@@ -12,7 +12,7 @@ import type { GpuTestEnv } from '../../src/engine/testing/gpu-test';
 export const HOW_TO_GET_AN_ADAPTER = [
   'Dawn for Node found no usable WebGPU adapter. Do one of:',
   '  - Debian 12: add bookworm-backports and `apt-get install -t bookworm-backports mesa-vulkan-drivers`',
-  '    (Mesa 25\'s lavapipe; bookworm\'s own Mesa 22 is too old for Dawn). CI does this in .ci/run.',
+  "    (Mesa 25's lavapipe; bookworm's own Mesa 22 is too old for Dawn). CI does this in .ci/run.",
   '  - Debian 13 / Ubuntu 24.04+: `apt-get install mesa-vulkan-drivers`',
   '  - run on a machine with a GPU and its Vulkan, Metal or D3D12 driver',
 ].join('\n');

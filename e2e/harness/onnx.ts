@@ -44,7 +44,15 @@ async function parity(preset: PresetName, requested: ExecutionProvider, B: numbe
     const split = Math.max(1, T - 3);
     const kv = await runLogits(ort, cached, config, ids, B, T, [split, ...Array(T - split).fill(1)]);
     await cached.session.release();
-    const r = { ...base, ep: requested, maxLogit: maxAbs(ref.logits), logitsDiff, valuesDiff, kvLogitsDiff: maxAbsDiff(kv, ref.logits), ms: performance.now() - t0 };
+    const r = {
+      ...base,
+      ep: requested,
+      maxLogit: maxAbs(ref.logits),
+      logitsDiff,
+      valuesDiff,
+      kvLogitsDiff: maxAbsDiff(kv, ref.logits),
+      ms: performance.now() - t0,
+    };
     log.textContent += `\n${JSON.stringify(r)}`;
     return r;
   } catch (e) {

@@ -57,6 +57,8 @@ export function parseFlags<S extends FlagSpec>(argv: readonly string[], spec: S)
 }
 
 export function usage(command: string, spec: FlagSpec): string {
-  const lines = Object.entries(spec).map(([k, s]) => `${`  --${k}${s.type === 'boolean' ? '' : ` <${s.type}>`}`.padEnd(30)} ${s.help}`);
+  const lines = Object.entries(spec).map(
+    ([k, s]) => `${`  --${k}${s.type === 'boolean' ? '' : ` <${s.type}>`}`.padEnd(30)} ${s.help}`,
+  );
   return `usage: ${command} [flags]\n${lines.join('\n')}`;
 }

@@ -22,7 +22,10 @@ import { parseFlags, readCheckpointFile, usage, UsageError } from './args';
 
 const SPEC = {
   checkpoint: { type: 'string', help: 'checkpoint file (required)' },
-  profiles: { type: 'string', help: 'profile JSON file (one profile or an array; default: the 100 benchmark profiles)' },
+  profiles: {
+    type: 'string',
+    help: 'profile JSON file (one profile or an array; default: the 100 benchmark profiles)',
+  },
   difficulty: { type: 'string', help: 'moderate (default) or strict' },
   think: { type: 'boolean', help: 'think mode: <think> plan </think> before each reply' },
   seed: { type: 'number', help: 'sampling seed (default 0)' },
@@ -51,11 +54,14 @@ async function main(): Promise<void> {
   if (f.help) return void console.log(usage('npm run evaluate --', SPEC));
   if (!f.checkpoint) die(`--checkpoint is required\n${usage('npm run evaluate --', SPEC)}`, 2);
   const difficulty = f.difficulty ?? 'moderate';
-  if (difficulty !== 'moderate' && difficulty !== 'strict') die(`--difficulty must be moderate or strict, got "${difficulty}"`, 2);
+  if (difficulty !== 'moderate' && difficulty !== 'strict')
+    die(`--difficulty must be moderate or strict, got "${difficulty}"`, 2);
   if (f.temperature !== undefined && !(f.temperature >= 0)) die('--temperature must be >= 0', 2);
   if (f['top-p'] !== undefined && !(f['top-p'] > 0 && f['top-p'] <= 1)) die('--top-p must be in (0, 1]', 2);
-  if (f['max-turn-tokens'] !== undefined && !(Number.isInteger(f['max-turn-tokens']) && f['max-turn-tokens'] >= 2)) die('--max-turn-tokens must be an integer >= 2', 2);
-  if (f.limit !== undefined && !(Number.isInteger(f.limit) && f.limit >= 1)) die('--limit must be a positive integer', 2);
+  if (f['max-turn-tokens'] !== undefined && !(Number.isInteger(f['max-turn-tokens']) && f['max-turn-tokens'] >= 2))
+    die('--max-turn-tokens must be an integer >= 2', 2);
+  if (f.limit !== undefined && !(Number.isInteger(f.limit) && f.limit >= 1))
+    die('--limit must be a positive integer', 2);
   const ck = readCheckpointFile(f.checkpoint, (m) => die(m));
   let profiles: Profile[] = benchmarkProfiles();
   if (f.profiles) {
@@ -65,17 +71,29 @@ async function main(): Promise<void> {
   }
   if (f.limit) profiles = profiles.slice(0, f.limit);
   const be = new CpuBackend();
-  console.error(`backend: ${be.description}; ${profiles.length} dialogues, ${difficulty}${f.think ? ', think mode' : ''}`);
+  console.error(
+    `backend: ${be.description}; ${profiles.length} dialogues, ${difficulty}${f.think ? ', think mode' : ''}`,
+  );
   const tok = Tokenizer.fromJSON(ck.tokenizer);
   const model = new Transformer(be, ck.config, ck.weights, { frozen: true });
   const t0 = performance.now();
   const dialogues = await playBenchmark(model, tok, profiles, {
-    difficulty, think: Boolean(f.think), seed: f.seed,
-    sampling: { temperature: f.temperature ?? BENCHMARK_SAMPLING.temperature, topK: 0, topP: f['top-p'] ?? BENCHMARK_SAMPLING.topP },
+    difficulty,
+    think: Boolean(f.think),
+    seed: f.seed,
+    sampling: {
+      temperature: f.temperature ?? BENCHMARK_SAMPLING.temperature,
+      topK: 0,
+      topP: f['top-p'] ?? BENCHMARK_SAMPLING.topP,
+    },
     maxTurnTokens: f['max-turn-tokens'],
   });
   const heldOut = buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(tok, d.turns));
-  const ppl = await perplexity(model, heldOut, { batchSize: 16, seqLen: Math.min(256, ck.config.contextLength), lossOn: 'agent' });
+  const ppl = await perplexity(model, heldOut, {
+    batchSize: 16,
+    seqLen: Math.min(256, ck.config.contextLength),
+    lossOn: 'agent',
+  });
   const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
   const s = summariseRollouts(dialogues);
   const hack = checkRewardHacking(dialogues, { maxExamples: 3 });
@@ -94,20 +112,28 @@ async function main(): Promise<void> {
   else {
     for (const [k, v] of Object.entries(figures)) if (k !== 'hacking') console.log(`${k.padEnd(16)} ${v}`);
     const h = figures.hacking;
-    console.log(`${'hacking'.padEnd(16)} ${h.share} (${h.flagged} of ${h.replies} replies: spam ${h.byKind.spam}, non-language ${h.byKind.nonLanguage}, scorer ${h.byKind.scorer})`);
+    console.log(
+      `${'hacking'.padEnd(16)} ${h.share} (${h.flagged} of ${h.replies} replies: spam ${h.byKind.spam}, non-language ${h.byKind.nonLanguage}, scorer ${h.byKind.scorer})`,
+    );
     for (const e of hack.examples) {
-      console.log(`  ${e.profileId} turn ${e.turn} [${e.reason}]: ${JSON.stringify(e.reply.length > 120 ? e.reply.slice(0, 117) + '...' : e.reply)}`);
+      console.log(
+        `  ${e.profileId} turn ${e.turn} [${e.reason}]: ${JSON.stringify(e.reply.length > 120 ? e.reply.slice(0, 117) + '...' : e.reply)}`,
+      );
     }
   }
   const show = f.show ?? (f.json ? 0 : 1);
   for (const d of dialogues.slice(0, show)) {
     const profile = profiles.find((p) => p.id === d.profileId)!;
     const out = f.json ? console.error : console.log;
-    out(`\n${d.profileId} (${profile.name}, ${profile.scenario.domain}; hidden intention: ${profile.intention}), final emotion ${d.finalEmotion}:`);
+    out(
+      `\n${d.profileId} (${profile.name}, ${profile.scenario.domain}; hidden intention: ${profile.intention}), final emotion ${d.finalEmotion}:`,
+    );
     out(`  user> ${d.opening}`);
     for (const t of d.turns) {
       out(`  agent> ${t.think !== null ? `<think>${t.think}</think> ` : ''}${t.reply}`);
-      out(`        [${t.result.change > 0 ? '+' : ''}${t.result.change} -> ${t.result.emotion}] ${t.result.appraisal.intent}`);
+      out(
+        `        [${t.result.change > 0 ? '+' : ''}${t.result.change} -> ${t.result.emotion}] ${t.result.appraisal.intent}`,
+      );
       out(`  user> ${t.result.line}`);
     }
   }

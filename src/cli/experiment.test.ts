@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const run = (...args: string[]) => spawnSync('npx', ['tsx', 'src/cli/experiment.ts', ...args], { encoding: 'utf8', timeout: 240_000 });
+const run = (...args: string[]) =>
+  spawnSync('npx', ['tsx', 'src/cli/experiment.ts', ...args], { encoding: 'utf8', timeout: 240_000 });
 
 describe('npm run experiment', () => {
   const dir = mkdtempSync(join(tmpdir(), 'experiment-'));
@@ -30,19 +31,33 @@ describe('npm run experiment', () => {
 
   it('trains a tiny ci run and writes config, metrics, transcripts and the checkpoint', () => {
     const cfg = join(dir, 'tiny.json');
-    writeFileSync(cfg, JSON.stringify({ preset: 'ci', profilesPerStep: 1, groupSize: 2, maxAgentTurns: 2, maxTurnTokens: 8, minibatchSize: 4 }));
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        preset: 'ci',
+        profilesPerStep: 1,
+        groupSize: 2,
+        maxAgentTurns: 2,
+        maxTurnTokens: 8,
+        minibatchSize: 4,
+      }),
+    );
     const out = join(dir, 'run');
     const r = run('--config', cfg, '--steps', '2', '--seed', '3', '--no-eval', '--out', out, '--json');
     expect(r.status, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout.trim().split('\n').pop()!);
     expect(summary).toMatchObject({ steps: 2, backend: 'cpu', before: null, after: null });
-    for (const f of ['config.json', 'metrics.csv', 'metrics.json', 'transcripts.jsonl', 'checkpoint.bin']) expect(existsSync(join(out, f)), f).toBe(true);
+    for (const f of ['config.json', 'metrics.csv', 'metrics.json', 'transcripts.jsonl', 'checkpoint.bin'])
+      expect(existsSync(join(out, f)), f).toBe(true);
     const config = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8'));
     expect(config).toMatchObject({ preset: 'ci', seed: 3, steps: 2, profilesPerStep: 1 });
     const metrics = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
     expect(metrics.map((m: { step: number }) => m.step)).toEqual([1, 2]);
     expect(readFileSync(join(out, 'metrics.csv'), 'utf8').split('\n')[0]).toMatch(/^step,reward\/mean,/);
-    const transcripts = readFileSync(join(out, 'transcripts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const transcripts = readFileSync(join(out, 'transcripts.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(transcripts).toHaveLength(4);
     expect(transcripts[0]).toMatchObject({ phase: 'train', step: 1 });
     expect(r.stderr).toMatch(/backend: CPU/);

@@ -28,7 +28,7 @@ import { checkRewardHacking } from '../rl/hacking';
 import { parseFlags, usage, UsageError } from './args';
 
 const SPEC = {
-  config: { type: 'string', help: 'run config JSON (fields not given take the preset\'s defaults; flags override it)' },
+  config: { type: 'string', help: "run config JSON (fields not given take the preset's defaults; flags override it)" },
   preset: { type: 'string', help: `model preset: ${Object.keys(PRESETS).join(', ')} (default micro)` },
   algo: { type: 'string', help: 'grpo (default), ppo or rloo' },
   think: { type: 'boolean', help: 'think mode: <think> plan </think> before each reply' },
@@ -39,8 +39,14 @@ const SPEC = {
   init: { type: 'string', help: 'starting checkpoint (default public/warmstart-<preset>.bin)' },
   out: { type: 'string', help: 'output folder (default runs/<preset>-<algo>-s<seed>)' },
   'no-eval': { type: 'boolean', help: 'skip the benchmark and the perplexity before and after (quick runs)' },
-  'bench-limit': { type: 'number', help: 'play only the first N of the 100 benchmark profiles before and after (quick runs)' },
-  cache: { type: 'string', help: 'folder to keep the starting policy\'s benchmark and perplexity in, reused by runs from the same start (npm run replicate uses it)' },
+  'bench-limit': {
+    type: 'number',
+    help: 'play only the first N of the 100 benchmark profiles before and after (quick runs)',
+  },
+  cache: {
+    type: 'string',
+    help: "folder to keep the starting policy's benchmark and perplexity in, reused by runs from the same start (npm run replicate uses it)",
+  },
   json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
   help: { type: 'boolean', help: 'this message' },
 } as const;
@@ -54,19 +60,39 @@ function die(message: string, code = 1): never {
 
 const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
 
-function figures(e: EvalResult): { score: number; success: number; failure: number; meanReplyTokens: number; hacking: number } {
+function figures(e: EvalResult): {
+  score: number;
+  success: number;
+  failure: number;
+  meanReplyTokens: number;
+  hacking: number;
+} {
   return {
-    score: round(e.score, 1), success: round(e.success, 3), failure: round(e.failure, 3), meanReplyTokens: round(e.meanReplyTokens, 1),
+    score: round(e.score, 1),
+    success: round(e.success, 3),
+    failure: round(e.failure, 3),
+    meanReplyTokens: round(e.meanReplyTokens, 1),
     hacking: round(checkRewardHacking(e.rollouts).share, 3),
   };
 }
 
 function transcriptLine(phase: string, step: number, d: DialogueRollout): string {
   return JSON.stringify({
-    phase, step, profileId: d.profileId, opening: d.opening, finalEmotion: d.finalEmotion, reward: d.reward, endReason: d.endReason,
+    phase,
+    step,
+    profileId: d.profileId,
+    opening: d.opening,
+    finalEmotion: d.finalEmotion,
+    reward: d.reward,
+    endReason: d.endReason,
     turns: d.turns.map((t) => ({
-      reply: t.reply, think: t.think, wellFormed: t.wellFormed, change: t.result.change, emotion: t.result.emotion,
-      line: t.result.line, appraisal: t.result.appraisal,
+      reply: t.reply,
+      think: t.think,
+      wellFormed: t.wellFormed,
+      change: t.result.change,
+      emotion: t.result.emotion,
+      line: t.result.line,
+      appraisal: t.result.appraisal,
     })),
   });
 }
@@ -103,15 +129,24 @@ async function main(): Promise<void> {
   if (f.seed !== undefined) overrides.seed = f.seed;
   // A preset given on the command line brings its own defaults, not the config file's.
   const base = f.preset !== undefined && raw.preset !== f.preset ? {} : raw;
-  const parsed = parseRunConfig({ ...base, ...overrides }, "micro");
+  const parsed = parseRunConfig({ ...base, ...overrides }, 'micro');
   if (!parsed.ok) die(`bad run config:\n  ${parsed.errors.join('\n  ')}`, 2);
   const config: RunConfig = parsed.config;
-  const out = f.out ?? join('runs', `${config.preset}-${config.algo}${config.think ? '-think' : ''}-${config.reward}-${config.difficulty}-s${config.seed}`);
+  const out =
+    f.out ??
+    join(
+      'runs',
+      `${config.preset}-${config.algo}${config.think ? '-think' : ''}-${config.reward}-${config.difficulty}-s${config.seed}`,
+    );
 
   // The starting policy.
   const acq = await acquireGpu();
   const be: Backend = acq.ok ? new WebGpuBackend(acq.ctx) : new CpuBackend();
-  console.error(acq.ok ? `backend: ${be.description}` : `backend: ${be.description} — no WebGPU here (${acq.failure.kind}); the lab's worker runs the same trainer on WebGPU`);
+  console.error(
+    acq.ok
+      ? `backend: ${be.description}`
+      : `backend: ${be.description} — no WebGPU here (${acq.failure.kind}); the lab's worker runs the same trainer on WebGPU`,
+  );
   const t0 = performance.now();
   const initPath = f.init ?? `public/warmstart-${config.preset}.bin`;
   let start: Checkpoint;
@@ -122,15 +157,28 @@ async function main(): Promise<void> {
       if (e instanceof CheckpointError) die(`${initPath}: ${e.message}`);
       throw e;
     }
-    if (JSON.stringify({ ...start.config, vocabSize: 0 }) !== JSON.stringify({ ...PRESETS[config.preset], vocabSize: 0 })) {
-      die(`${initPath} holds a model of another shape than the ${config.preset} preset (${JSON.stringify(start.config)})`);
+    if (
+      JSON.stringify({ ...start.config, vocabSize: 0 }) !== JSON.stringify({ ...PRESETS[config.preset], vocabSize: 0 })
+    ) {
+      die(
+        `${initPath} holds a model of another shape than the ${config.preset} preset (${JSON.stringify(start.config)})`,
+      );
     }
     console.error(`start: ${initPath}`);
   } else {
     if (f.init) die(`cannot read ${f.init}: no such file`);
-    console.error(`start: no ${initPath}; running the ${config.preset} warm start (npm run pretrain -- --preset ${config.preset})`);
+    console.error(
+      `start: no ${initPath}; running the ${config.preset} warm start (npm run pretrain -- --preset ${config.preset})`,
+    );
     const d = WARM_START_DEFAULTS[config.preset];
-    const ws = await runWarmStart(be, { preset: config.preset, seed: 1, steps: d.steps, dialogues: d.dialogues, vocabSize: d.vocabSize, sft: d.sft });
+    const ws = await runWarmStart(be, {
+      preset: config.preset,
+      seed: 1,
+      steps: d.steps,
+      dialogues: d.dialogues,
+      vocabSize: d.vocabSize,
+      sft: d.sft,
+    });
     start = loadCheckpoint(ws.checkpoint);
   }
 
@@ -139,18 +187,39 @@ async function main(): Promise<void> {
   const transcripts = join(out, 'transcripts.jsonl');
   writeFileSync(transcripts, '');
   const trainer = new Trainer(be, { config, start, trainProfiles: trainingProfiles() });
-  if (f['bench-limit'] !== undefined && !(Number.isInteger(f['bench-limit']) && f['bench-limit'] >= 1)) die('--bench-limit must be a positive integer', 2);
+  if (f['bench-limit'] !== undefined && !(Number.isInteger(f['bench-limit']) && f['bench-limit'] >= 1))
+    die('--bench-limit must be a positive integer', 2);
   const bench = benchmarkProfiles().slice(0, f['bench-limit'] ?? 100);
-  const heldOut = f['no-eval'] ? [] : buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(trainer.tokenizer, d.turns));
-  const ppl = async () => (f['no-eval'] ? NaN : perplexity(trainer.model, heldOut, { batchSize: 16, seqLen: Math.min(256, start.config.contextLength), lossOn: 'agent' }));
+  const heldOut = f['no-eval']
+    ? []
+    : buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(trainer.tokenizer, d.turns));
+  const ppl = async () =>
+    f['no-eval']
+      ? NaN
+      : perplexity(trainer.model, heldOut, {
+          batchSize: 16,
+          seqLen: Math.min(256, start.config.contextLength),
+          lossOn: 'agent',
+        });
 
   let before: EvalResult | null = null;
   // The starting policy's figures depend only on the start file, the think flag and the users
   // played (and the code): a grid of runs from one start can play them once (--cache DIR).
-  const cacheFile = f.cache && !f['no-eval'] && existsSync(initPath)
-    ? join(f.cache, `before-${createHash('sha256').update(readFileSync(initPath)).update(JSON.stringify({ think: config.think, bench: bench.map((p) => p.id), backend: be.name })).digest('hex').slice(0, 16)}.json`)
-    : null;
-  const cached = cacheFile && existsSync(cacheFile) ? (JSON.parse(readFileSync(cacheFile, 'utf8')) as { perplexity: number; before: EvalResult }) : null;
+  const cacheFile =
+    f.cache && !f['no-eval'] && existsSync(initPath)
+      ? join(
+          f.cache,
+          `before-${createHash('sha256')
+            .update(readFileSync(initPath))
+            .update(JSON.stringify({ think: config.think, bench: bench.map((p) => p.id), backend: be.name }))
+            .digest('hex')
+            .slice(0, 16)}.json`,
+        )
+      : null;
+  const cached =
+    cacheFile && existsSync(cacheFile)
+      ? (JSON.parse(readFileSync(cacheFile, 'utf8')) as { perplexity: number; before: EvalResult })
+      : null;
   const perplexityBefore = cached ? cached.perplexity : await ppl();
   if (!f['no-eval']) {
     before = cached ? cached.before : await trainer.evaluate(bench);
@@ -160,7 +229,9 @@ async function main(): Promise<void> {
     }
     if (cached) console.error(`benchmark before: from ${cacheFile}`);
     for (const d of before.rollouts) appendFileSync(transcripts, `${transcriptLine('before', 0, d)}\n`);
-    console.error(`benchmark before: score ${round(before.score, 1)}, success ${(before.success * 100).toFixed(0)}%, failure ${(before.failure * 100).toFixed(0)}% (${before.seconds.toFixed(0)} s); perplexity ${perplexityBefore.toFixed(2)}`);
+    console.error(
+      `benchmark before: score ${round(before.score, 1)}, success ${(before.success * 100).toFixed(0)}%, failure ${(before.failure * 100).toFixed(0)}% (${before.seconds.toFixed(0)} s); perplexity ${perplexityBefore.toFixed(2)}`,
+    );
   }
 
   const rows: Record<string, number>[] = [];
@@ -177,7 +248,11 @@ async function main(): Promise<void> {
       console.error(`stopped: ${e.message}`);
       break;
     }
-    const row: Record<string, number> = { step: r.step, ...r.metrics, 'time/seconds': (performance.now() - tTrain) / 1000 };
+    const row: Record<string, number> = {
+      step: r.step,
+      ...r.metrics,
+      'time/seconds': (performance.now() - tTrain) / 1000,
+    };
     if (config.evalEvery > 0 && r.step % config.evalEvery === 0 && r.step < config.steps) {
       const e = await trainer.evaluate(config.evalProfiles > 0 ? bench.slice(0, config.evalProfiles) : bench);
       row['benchmark/score'] = e.score;
@@ -190,10 +265,12 @@ async function main(): Promise<void> {
     const m = r.metrics;
     console.error(
       `step ${r.step}/${config.steps}  reward ${m['reward/mean'].toFixed(3)} ± ${m['reward/std'].toFixed(3)}  emotion ${m['emotion/final'].toFixed(1)}  ` +
-      `turns ${m['dialogue/turns'].toFixed(1)}  reply ${m['dialogue/reply_tokens'].toFixed(1)}  pg ${m['losses/policy_loss'].toFixed(4)}  ` +
-      `ent ${m['losses/entropy'].toFixed(3)}  kl ${m['losses/approx_kl'].toExponential(1)}  clip ${m['losses/clipfrac'].toFixed(3)}  ` +
-      `grad ${m['train/grad_norm'].toFixed(2)}  ` + (config.ptxCoef > 0 ? `ptx ${m['losses/ptx_loss'].toFixed(3)}  ` : '') + `${m['speed/step_seconds'].toFixed(1)} s` +
-      (row['benchmark/score'] !== undefined ? `  benchmark ${row['benchmark/score'].toFixed(1)}` : ''),
+        `turns ${m['dialogue/turns'].toFixed(1)}  reply ${m['dialogue/reply_tokens'].toFixed(1)}  pg ${m['losses/policy_loss'].toFixed(4)}  ` +
+        `ent ${m['losses/entropy'].toFixed(3)}  kl ${m['losses/approx_kl'].toExponential(1)}  clip ${m['losses/clipfrac'].toFixed(3)}  ` +
+        `grad ${m['train/grad_norm'].toFixed(2)}  ` +
+        (config.ptxCoef > 0 ? `ptx ${m['losses/ptx_loss'].toFixed(3)}  ` : '') +
+        `${m['speed/step_seconds'].toFixed(1)} s` +
+        (row['benchmark/score'] !== undefined ? `  benchmark ${row['benchmark/score'].toFixed(1)}` : ''),
     );
     if ((config.checkpointEvery > 0 && r.step % config.checkpointEvery === 0) || r.step === config.steps) {
       lastGood = await trainer.checkpoint();
@@ -203,7 +280,10 @@ async function main(): Promise<void> {
   if (stopped) lastGood = await trainer.checkpoint({ stopped });
   writeFileSync(join(out, 'checkpoint.bin'), lastGood);
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  writeFileSync(join(out, 'metrics.csv'), `${keys.join(',')}\n${rows.map((r) => keys.map((k) => (r[k] === undefined ? '' : String(r[k]))).join(',')).join('\n')}\n`);
+  writeFileSync(
+    join(out, 'metrics.csv'),
+    `${keys.join(',')}\n${rows.map((r) => keys.map((k) => (r[k] === undefined ? '' : String(r[k]))).join(',')).join('\n')}\n`,
+  );
   writeFileSync(join(out, 'metrics.json'), `${JSON.stringify(rows, null, 1)}\n`);
 
   let after: EvalResult | null = null;
@@ -211,10 +291,14 @@ async function main(): Promise<void> {
   if (!f['no-eval']) {
     after = await trainer.evaluate(bench);
     for (const d of after.rollouts) appendFileSync(transcripts, `${transcriptLine('after', trainer.stepsDone, d)}\n`);
-    console.error(`benchmark after: score ${round(after.score, 1)}, success ${(after.success * 100).toFixed(0)}%, failure ${(after.failure * 100).toFixed(0)}% (${after.seconds.toFixed(0)} s); perplexity ${perplexityAfter.toFixed(2)}`);
+    console.error(
+      `benchmark after: score ${round(after.score, 1)}, success ${(after.success * 100).toFixed(0)}%, failure ${(after.failure * 100).toFixed(0)}% (${after.seconds.toFixed(0)} s); perplexity ${perplexityAfter.toFixed(2)}`,
+    );
   }
   const seconds = (performance.now() - t0) / 1000;
-  console.error(`wrote ${out}/{config.json, metrics.csv, metrics.json, transcripts.jsonl, checkpoint.bin} in ${seconds.toFixed(0)} s`);
+  console.error(
+    `wrote ${out}/{config.json, metrics.csv, metrics.json, transcripts.jsonl, checkpoint.bin} in ${seconds.toFixed(0)} s`,
+  );
   const summary = {
     before: before ? figures(before) : null,
     after: after ? figures(after) : null,

@@ -14,9 +14,15 @@ import { parseFlags, readCheckpointFile, usage, UsageError } from './args';
 const SPEC = {
   checkpoint: { type: 'string', help: 'checkpoint file (required)' },
   out: { type: 'string', help: 'ONNX file to write (required)' },
-  'kv-cache': { type: 'boolean', help: 'add past_key_l/past_value_l inputs and present_* outputs (incremental decoding)' },
+  'kv-cache': {
+    type: 'boolean',
+    help: 'add past_key_l/past_value_l inputs and present_* outputs (incremental decoding)',
+  },
   'no-values': { type: 'boolean', help: 'leave out the value head output' },
-  verify: { type: 'boolean', help: 'run the exported file in onnxruntime-web (wasm) and compare logits with the engine' },
+  verify: {
+    type: 'boolean',
+    help: 'run the exported file in onnxruntime-web (wasm) and compare logits with the engine',
+  },
   help: { type: 'boolean', help: 'this message' },
 } as const;
 
@@ -54,8 +60,10 @@ async function main(): Promise<void> {
     die(`cannot write ${f.out}: ${(e as Error).message}`);
   }
   const c = ck.config;
-  console.log(`wrote ${f.out}: ${(model.length / 1e6).toFixed(2)} MB, opset 17, V=${c.vocabSize} T=${c.contextLength} C=${c.channels} L=${c.layers} H=${c.heads}` +
-    `${options.kvCache ? ', KV cache' : ''}${options.values ? ', value head' : ''}`);
+  console.log(
+    `wrote ${f.out}: ${(model.length / 1e6).toFixed(2)} MB, opset 17, V=${c.vocabSize} T=${c.contextLength} C=${c.channels} L=${c.layers} H=${c.heads}` +
+      `${options.kvCache ? ', KV cache' : ''}${options.values ? ', value head' : ''}`,
+  );
 
   if (f.verify) {
     const ort = await import('onnxruntime-web');
@@ -73,7 +81,9 @@ async function main(): Promise<void> {
     }
     const diff = maxAbsDiff(logits, ref.logits);
     const ok = diff <= TOLERANCE;
-    console.log(`verify (onnxruntime-web ${ort.env.versions?.web ?? ''}, ${ps.ep}, ${B}x${T} random ids): max |logit difference| ${diff.toExponential(2)} ${ok ? '<=' : '>'} ${TOLERANCE}`);
+    console.log(
+      `verify (onnxruntime-web ${ort.env.versions?.web ?? ''}, ${ps.ep}, ${B}x${T} random ids): max |logit difference| ${diff.toExponential(2)} ${ok ? '<=' : '>'} ${TOLERANCE}`,
+    );
     await ps.session.release();
     if (!ok) process.exit(1);
   }

@@ -54,27 +54,51 @@ async function main(): Promise<void> {
   // WebGPU where this runtime offers an adapter (Node.js itself does not; Deno does), else the CPU.
   const acq = await acquireGpu();
   const be: Backend = acq.ok ? new WebGpuBackend(acq.ctx) : new CpuBackend();
-  console.error(acq.ok ? `backend: ${be.description}` : `backend: ${be.description} — no WebGPU here (${acq.failure.kind}); the lab's worker runs the same pipeline on WebGPU`);
+  console.error(
+    acq.ok
+      ? `backend: ${be.description}`
+      : `backend: ${be.description} — no WebGPU here (${acq.failure.kind}); the lab's worker runs the same pipeline on WebGPU`,
+  );
   const t0 = performance.now();
   const result = await runWarmStart(
     be,
-    { preset, seed, steps, dialogues: flags.dialogues ?? defaults.dialogues, vocabSize: defaults.vocabSize, sft: defaults.sft },
+    {
+      preset,
+      seed,
+      steps,
+      dialogues: flags.dialogues ?? defaults.dialogues,
+      vocabSize: defaults.vocabSize,
+      sft: defaults.sft,
+    },
     (p) => {
       if (p.phase !== 'training') console.error(`… ${p.phase}`);
       else if (p.step && (p.step.step % 10 === 0 || p.step.step === steps)) {
         const s = (performance.now() - t0) / 1000;
-        console.error(`step ${p.step.step}/${steps}  loss ${p.step.loss.toFixed(4)}  lr ${p.step.lr.toExponential(2)}  grad ${p.step.gradNorm.toFixed(3)}  ${s.toFixed(0)} s`);
+        console.error(
+          `step ${p.step.step}/${steps}  loss ${p.step.loss.toFixed(4)}  lr ${p.step.lr.toExponential(2)}  grad ${p.step.gradNorm.toFixed(3)}  ${s.toFixed(0)} s`,
+        );
       }
     },
   );
   writeFileSync(out, result.checkpoint);
   const seconds = (performance.now() - t0) / 1000;
   const summary = {
-    preset, seed, steps, out, bytes: result.checkpoint.length, backend: be.name, seconds: Math.round(seconds),
-    perplexityBefore: result.perplexityBefore, perplexityAfter: result.perplexityAfter, uniformPerplexity: result.uniformPerplexity,
-    finalLoss: result.losses[result.losses.length - 1], trainTokens: result.trainTokens,
+    preset,
+    seed,
+    steps,
+    out,
+    bytes: result.checkpoint.length,
+    backend: be.name,
+    seconds: Math.round(seconds),
+    perplexityBefore: result.perplexityBefore,
+    perplexityAfter: result.perplexityAfter,
+    uniformPerplexity: result.uniformPerplexity,
+    finalLoss: result.losses[result.losses.length - 1],
+    trainTokens: result.trainTokens,
   };
-  console.error(`wrote ${out} (${(result.checkpoint.length / 1e6).toFixed(2)} MB) in ${seconds.toFixed(0)} s; held-out perplexity ${result.perplexityBefore.toFixed(1)} -> ${result.perplexityAfter.toFixed(2)} (uniform ${result.uniformPerplexity})`);
+  console.error(
+    `wrote ${out} (${(result.checkpoint.length / 1e6).toFixed(2)} MB) in ${seconds.toFixed(0)} s; held-out perplexity ${result.perplexityBefore.toFixed(1)} -> ${result.perplexityAfter.toFixed(2)} (uniform ${result.uniformPerplexity})`,
+  );
   if (flags.json) console.log(JSON.stringify(summary, null, 2));
 }
 

@@ -45,7 +45,13 @@ export interface CorpusOptions {
   heldOutShare: number;
 }
 
-export const CORPUS_DEFAULTS: CorpusOptions = { seed: 1, dialogues: 4000, thinkShare: 0.3, maxTurns: 4, heldOutShare: 0.05 };
+export const CORPUS_DEFAULTS: CorpusOptions = {
+  seed: 1,
+  dialogues: 4000,
+  thinkShare: 0.3,
+  maxTurns: 4,
+  heldOutShare: 0.05,
+};
 
 /**
  * Every HELD_OUT_EVERY-th training profile (train-0020, train-0040, ...) is held out: 25 of 500,
@@ -77,7 +83,10 @@ function drawTurns(maxTurns: number, rng: Rng): number {
 /** One dialogue with a fresh simulated user (training mode, moderate). */
 export function buildDialogue(profile: Profile, think: boolean, maxTurns: number, rng: Rng): CorpusDialogue {
   const user = createSimulatedUser(profile, { seed: rng.nextU32(), mode: 'train', difficulty: 'moderate' });
-  const turns: Turn[] = [{ role: 'system', text: think ? SYSTEM_LINE_THINK : SYSTEM_LINE }, { role: 'user', text: user.opening }];
+  const turns: Turn[] = [
+    { role: 'system', text: think ? SYSTEM_LINE_THINK : SYSTEM_LINE },
+    { role: 'user', text: user.opening },
+  ];
   const strategies: CorpusStrategy[] = [];
   const userLines = [user.opening];
   const ownLines: string[] = [];
@@ -99,7 +108,8 @@ export function buildDialogue(profile: Profile, think: boolean, maxTurns: number
 /** Build the corpus. Profiles are used round-robin in a seeded order so each gets a fair share. */
 export function buildCorpus(options: Partial<CorpusOptions> = {}): Corpus {
   const o = { ...CORPUS_DEFAULTS, ...options };
-  if (!(o.maxTurns >= 1) || !Number.isInteger(o.maxTurns)) throw new Error(`buildCorpus: maxTurns must be a positive integer, got ${o.maxTurns}`);
+  if (!(o.maxTurns >= 1) || !Number.isInteger(o.maxTurns))
+    throw new Error(`buildCorpus: maxTurns must be a positive integer, got ${o.maxTurns}`);
   if (!(o.dialogues >= 0)) throw new Error(`buildCorpus: dialogues must be >= 0, got ${o.dialogues}`);
   const rng = new Rng(`corpus|${o.seed >>> 0}`);
   const all = trainingProfiles();
@@ -108,7 +118,9 @@ export function buildCorpus(options: Partial<CorpusOptions> = {}): Corpus {
   const nHeld = Math.round(o.dialogues * o.heldOutShare);
   const make = (pool: readonly Profile[], n: number, label: string): CorpusDialogue[] => {
     const r = rng.fork(label);
-    return Array.from({ length: n }, (_, i) => buildDialogue(pool[i % pool.length], r.next() < o.thinkShare, o.maxTurns, r));
+    return Array.from({ length: n }, (_, i) =>
+      buildDialogue(pool[i % pool.length], r.next() < o.thinkShare, o.maxTurns, r),
+    );
   };
   return { train: make(trainPool, o.dialogues - nHeld, 'train'), heldOut: make(heldPool, nHeld, 'heldOut') };
 }
@@ -155,7 +167,10 @@ export function corpusStats(corpus: Corpus): CorpusStats {
   }
   return {
     dialogues: { train: corpus.train.length, heldOut: corpus.heldOut.length },
-    profiles: { train: new Set(corpus.train.map((d) => d.profileId)).size, heldOut: new Set(corpus.heldOut.map((d) => d.profileId)).size },
+    profiles: {
+      train: new Set(corpus.train.map((d) => d.profileId)).size,
+      heldOut: new Set(corpus.heldOut.map((d) => d.profileId)).size,
+    },
     strategies,
     turns,
     thinkShare: all.length ? all.filter((d) => d.think).length / all.length : 0,

@@ -44,10 +44,18 @@ function stats(args: readonly string[]): void {
   const ms = performance.now() - t0;
   const s = corpusStats(corpus);
   const all = s.dialogues.train + s.dialogues.heldOut;
-  console.log(`corpus seed ${o.seed}: ${k(all)} dialogues (${k(s.dialogues.train)} train from ${s.profiles.train} profiles, ${k(s.dialogues.heldOut)} held out from ${s.profiles.heldOut} profiles), built in ${(ms / 1000).toFixed(1)} s`);
+  console.log(
+    `corpus seed ${o.seed}: ${k(all)} dialogues (${k(s.dialogues.train)} train from ${s.profiles.train} profiles, ${k(s.dialogues.heldOut)} held out from ${s.profiles.heldOut} profiles), built in ${(ms / 1000).toFixed(1)} s`,
+  );
   console.log(`think share ${pct(s.thinkShare)}; ${k(s.agentTurns)} agent turns`);
-  console.log(`turns per dialogue: ${Object.entries(s.turns).map(([n, c]) => `${n}: ${k(c)} (${pct(c / all)})`).join(', ')}`);
-  console.log(`characters: agent ${k(s.chars.agent)} (mean reply ${s.meanReplyChars.toFixed(1)}), think ${k(s.chars.think)}, user ${k(s.chars.user)}, system ${k(s.chars.system)}`);
+  console.log(
+    `turns per dialogue: ${Object.entries(s.turns)
+      .map(([n, c]) => `${n}: ${k(c)} (${pct(c / all)})`)
+      .join(', ')}`,
+  );
+  console.log(
+    `characters: agent ${k(s.chars.agent)} (mean reply ${s.meanReplyChars.toFixed(1)}), think ${k(s.chars.think)}, user ${k(s.chars.user)}, system ${k(s.chars.system)}`,
+  );
   console.log('agent turns per strategy:');
   const counts = CORPUS_STRATEGIES.map((x) => s.strategies[x]);
   for (const x of CORPUS_STRATEGIES) console.log(`  ${x.padEnd(17)} ${String(s.strategies[x]).padStart(5)}`);
@@ -77,10 +85,22 @@ function sample(args: readonly string[]): void {
 
 function bench(args: readonly string[]): void {
   const profiles = benchmarkProfiles().slice(0, Number(flag(args, '--profiles') ?? 100));
-  const uniform = summarise('corpus-uniform', 'moderate', profiles.map((p) => playDialogue(p, corpusPolicy(0), { seed: 0 })));
-  const rows = [uniform, ...(['random', 'generic', 'advisor', 'reflective', 'adaptive'] as const).map((p) => runBenchmark(profiles, p, { seed: 0 }).summary)];
+  const uniform = summarise(
+    'corpus-uniform',
+    'moderate',
+    profiles.map((p) => playDialogue(p, corpusPolicy(0), { seed: 0 })),
+  );
+  const rows = [
+    uniform,
+    ...(['random', 'generic', 'advisor', 'reflective', 'adaptive'] as const).map(
+      (p) => runBenchmark(profiles, p, { seed: 0 }).summary,
+    ),
+  ];
   console.log(`Sentient-lite, moderate, ${profiles.length} benchmark profiles`);
-  for (const r of rows) console.log(`  ${r.policy.padEnd(15)} score ${String(r.score).padStart(5)}  success ${pct(r.success)}  failure ${pct(r.failure)}  turns ${r.meanTurns}`);
+  for (const r of rows)
+    console.log(
+      `  ${r.policy.padEnd(15)} score ${String(r.score).padStart(5)}  success ${pct(r.success)}  failure ${pct(r.failure)}  turns ${r.meanTurns}`,
+    );
 }
 
 const [cmd, ...rest] = process.argv.slice(2);
@@ -88,6 +108,8 @@ if (cmd === 'stats') stats(rest);
 else if (cmd === 'sample') sample(rest);
 else if (cmd === 'bench') bench(rest);
 else {
-  console.log('usage: npx tsx src/corpus/cli.ts stats [--seed N] | sample N [--seed N] [--think] | bench [--profiles N]');
+  console.log(
+    'usage: npx tsx src/corpus/cli.ts stats [--seed N] | sample N [--seed N] [--think] | bench [--profiles N]',
+  );
   process.exitCode = cmd ? 1 : 0;
 }

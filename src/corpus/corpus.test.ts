@@ -42,7 +42,8 @@ describe('warm-start corpus', () => {
     expect(all.every((d) => d.turns.filter((t) => t.role === 'agent').length === d.strategies.length)).toBe(true);
     expect(stats.thinkShare).toBeGreaterThan(0.25);
     expect(stats.thinkShare).toBeLessThan(0.35);
-    for (const d of all) expect(d.turns.filter((t) => t.role === 'agent').every((t) => (t.think !== undefined) === d.think)).toBe(true);
+    for (const d of all)
+      expect(d.turns.filter((t) => t.role === 'agent').every((t) => (t.think !== undefined) === d.think)).toBe(true);
   });
 
   it('is deterministic: the same seed gives the same corpus, another seed a different one', () => {
@@ -144,7 +145,9 @@ describe('the corpus does not prefer what the reward prefers', () => {
     const records = profiles.map((p) => playDialogue(p, corpusPolicy(0), { seed: 0 }));
     const uniform = summarise('corpus-uniform', 'moderate', records);
     const reflective = runBenchmark(profiles, 'reflective', { seed: 0 }).summary;
-    console.log(`corpus-uniform ${uniform.score} (success ${uniform.success}, failure ${uniform.failure}) vs reflective ${reflective.score}`);
+    console.log(
+      `corpus-uniform ${uniform.score} (success ${uniform.success}, failure ${uniform.failure}) vs reflective ${reflective.score}`,
+    );
     expect(uniform.score).toBeLessThan(reflective.score - 15);
     expect(uniform.score).toBeLessThan(35);
   });

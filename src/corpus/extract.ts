@@ -38,46 +38,99 @@ export interface Visible {
 
 /** Words that end a noun phrase: function words and common verbs. */
 const STOP = new Set(
-  ('a an the and or but so if then that this it is are was were be been to of in on at for with from by about as into like than too ' +
+  (
+    'a an the and or but so if then that this it is are was were be been to of in on at for with from by about as into like than too ' +
     'very just not no do did i me my you your he she they we us our his her their again without when while after before because ' +
     'had has have can could would should will all any some more much really also even still up out over now today yesterday ' +
     'who which where what how why there here said told asked went came got made took gave put kept left sent called keeps ' +
     'never always every thing things stuff lot bit way point part one time same other fell lost won ran broke sat stood died lives starts ' +
     'calls wakes plays leaves alone together down off back home away two three four five six seven eight nine ten eleven twelve twenty ' +
-    'thirty forty fifty hundred ago last next').split(' '),
+    'thirty forty fifty hundred ago last next'
+  ).split(' '),
 );
 /** Heads that are not story details ("my fault", "my head", "my chest" as in "off my chest"). */
 const NOT_DETAIL = new Set(
-  'fault family head side mind own life god place problem deal chest part business best word words turn fine self eyes heart sake favour favor whole essay posters outside'.split(' '),
+  'fault family head side mind own life god place problem deal chest part business best word words turn fine self eyes heart sake favour favor whole essay posters outside'.split(
+    ' ',
+  ),
 );
 /** Words a phrase must not end on (it would read as cut off: "the little", "my new"). */
-const DANGLING = new Set('worst best reliable little big new old first last next only own whole other same few many most least real actual entire usual'.split(' '));
+const DANGLING = new Set(
+  'worst best reliable little big new old first last next only own whole other same few many most least real actual entire usual'.split(
+    ' ',
+  ),
+);
 /** Relation words that introduce a name ("my mum Beatriz", "my neighbour Wanjiru's oak tree"). */
 const RELATIONS =
   'mum mom mother dad father sister brother daughter son husband wife partner boyfriend girlfriend fiance fiancee friend neighbour neighbor ' +
   'boss manager colleague coworker co-worker flatmate roommate housemate landlord landlady teacher tutor coach aunt uncle cousin grandma ' +
   'grandmother gran nan grandad grandpa grandfather niece nephew baby ex supervisor mentor doctor client bestie stepdad stepmum stepmom';
 const RELATION_SET = new Set(RELATIONS.split(' '));
-const RELATION_RE = new RegExp(`\\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) (?:[a-z-]+ )?(?:${RELATIONS.split(' ').join('|')}) (\\p{Lu}\\p{Ll}+(?:-\\p{Ll}+)?)`, 'gu');
+const RELATION_RE = new RegExp(
+  `\\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) (?:[a-z-]+ )?(?:${RELATIONS.split(' ').join('|')}) (\\p{Lu}\\p{Ll}+(?:-\\p{Ll}+)?)`,
+  'gu',
+);
 /** A capitalised word followed by something a person does ("Imran wants", "Hana said"). */
-const ACTOR_RE = /(?<=[\p{Ll},] )(\p{Lu}\p{Ll}+(?:-\p{Ll}+)?)(?='s\b| (?:said|says|told|tells|wants|wanted|did|does|was|is|has|had|keeps|kept|called|asked|left|came|went|never|always|just|thinks|thought|won't|didn't|doesn't|hasn't|isn't|wasn't)\b)/gu;
+const ACTOR_RE =
+  /(?<=[\p{Ll},] )(\p{Lu}\p{Ll}+(?:-\p{Ll}+)?)(?='s\b| (?:said|says|told|tells|wants|wanted|did|does|was|is|has|had|keeps|kept|called|asked|left|came|went|never|always|just|thinks|thought|won't|didn't|doesn't|hasn't|isn't|wasn't)\b)/gu;
 const NOT_NAMES = new Set(
-  ('I Im Ive Id Ill OK Okay Sorry Honestly Anyway Whatever Yeah Yes No Plus And But So Maybe Thanks Thank Hm Mm Ugh Wow Seriously Right Um Hi ' +
+  (
+    'I Im Ive Id Ill OK Okay Sorry Honestly Anyway Whatever Yeah Yes No Plus And But So Maybe Thanks Thank Hm Mm Ugh Wow Seriously Right Um Hi ' +
     'Nobody Everyone Someone Not Just Great Cool Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June ' +
-    'July August September October November December Christmas Easter Mum Mom Dad God Instagram Facebook WhatsApp Google').split(' '),
+    'July August September October November December Christmas Easter Mum Mom Dad God Instagram Facebook WhatsApp Google'
+  ).split(' '),
 );
 /** Feeling words a listener can reflect, when the user applies one to themselves. */
 const FEELINGS = [
-  'hurt', 'exhausted', 'angry', 'tired', 'lonely', 'ashamed', 'guilty', 'confused', 'invisible', 'stuck', 'overwhelmed', 'scared', 'worried',
-  'frustrated', 'crushed', 'heartbroken', 'furious', 'embarrassed', 'humiliated', 'mad', 'sad', 'bitter', 'drained', 'anxious', 'upset',
-  'small', 'useless', 'gutted', 'sick', 'stupid', 'awful', 'terrible', 'numb', 'alone', 'helpless', 'betrayed',
+  'hurt',
+  'exhausted',
+  'angry',
+  'tired',
+  'lonely',
+  'ashamed',
+  'guilty',
+  'confused',
+  'invisible',
+  'stuck',
+  'overwhelmed',
+  'scared',
+  'worried',
+  'frustrated',
+  'crushed',
+  'heartbroken',
+  'furious',
+  'embarrassed',
+  'humiliated',
+  'mad',
+  'sad',
+  'bitter',
+  'drained',
+  'anxious',
+  'upset',
+  'small',
+  'useless',
+  'gutted',
+  'sick',
+  'stupid',
+  'awful',
+  'terrible',
+  'numb',
+  'alone',
+  'helpless',
+  'betrayed',
 ];
-const FEELING_RE = new RegExp(`\\b(?:feel|feeling|felt|i'm|i am|i was|i've been|so|really|just|completely|totally) (?:so |really |a bit |kind of |pretty |just )?(${FEELINGS.join('|')})\\b`, 'gi');
+const FEELING_RE = new RegExp(
+  `\\b(?:feel|feeling|felt|i'm|i am|i was|i've been|so|really|just|completely|totally) (?:so |really |a bit |kind of |pretty |just )?(${FEELINGS.join('|')})\\b`,
+  'gi',
+);
 /** A first-person sentence in the past or present perfect: a candidate deed. */
-const DEED_RE = /^(?:and |but )?i (?:(?:also|finally|actually|even|still|basically) )?(?:have |'ve )?(?:(?:[a-z]{2,}ed)|built|rebuilt|kept|made|ran|did|took|gave|wrote|rewrote|sorted|taught|found|held|fought|brought|got|stood|led|sold|won|paid|drove|spent|set|put|cooked|sat|stayed|fed)\b/i;
+const DEED_RE =
+  /^(?:and |but )?i (?:(?:also|finally|actually|even|still|basically) )?(?:have |'ve )?(?:(?:[a-z]{2,}ed)|built|rebuilt|kept|made|ran|did|took|gave|wrote|rewrote|sorted|taught|found|held|fought|brought|got|stood|led|sold|won|paid|drove|spent|set|put|cooked|sat|stayed|fed)\b/i;
 /** Signs that a first-person sentence is an effort worth praising, not just an event ("I found a lump"). */
-const EFFORT = /\b(?:kept|keep|even though|on my own|myself|calmly|properly|every|instead of|still|without|twice|times|and then some|everything|all day|straight away|honestly|rebuilding|rebuilt|built|organised|organized|managed|finished|pulled off|held|stayed|looked after|cared for|(?:weeks|months|years|weekends|nights)(?! ago))\b/i;
-const NOT_DEED = /\b(?:need|needed|wanted|wonder|keep|should|didn't|can't|couldn't|don't|never|feel|felt|hated|asked|cried|used|tried)\b|\?/i;
+const EFFORT =
+  /\b(?:kept|keep|even though|on my own|myself|calmly|properly|every|instead of|still|without|twice|times|and then some|everything|all day|straight away|honestly|rebuilding|rebuilt|built|organised|organized|managed|finished|pulled off|held|stayed|looked after|cared for|(?:weeks|months|years|weekends|nights)(?! ago))\b/i;
+const NOT_DEED =
+  /\b(?:need|needed|wanted|wonder|keep|should|didn't|can't|couldn't|don't|never|feel|felt|hated|asked|cried|used|tried)\b|\?/i;
 
 /** "my" becomes "your" (reply) or "their" (plan); the other persons stay. */
 function person(s: string, to: 'you' | 'them'): string {
@@ -107,7 +160,11 @@ export function phrasesOf(line: string): string[] {
       if (STOP.has(lw) || /ed$|ing$|ly$/.test(lw) || kept.length >= 3) break;
       kept.push(w.replace(/'s$/, ''));
       // A name ends the phrase: "my mum Abena calls" is "my mum Abena".
-      if (w.endsWith("'s") || (kept.length > 1 && /^\p{Lu}/u.test(w) && RELATION_SET.has(kept[kept.length - 2].toLowerCase()))) break;
+      if (
+        w.endsWith("'s") ||
+        (kept.length > 1 && /^\p{Lu}/u.test(w) && RELATION_SET.has(kept[kept.length - 2].toLowerCase()))
+      )
+        break;
     }
     while (kept.length && DANGLING.has(kept[kept.length - 1].toLowerCase())) kept.pop();
     if (!kept.length) continue;
@@ -131,8 +188,19 @@ function namesOf(line: string): string[] {
 
 function deedOf(line: string): string | null {
   for (const s of line.split(/(?<=[.!?])\s+/)) {
-    const t = s.replace(/^(?:and|but) /i, '').replace(/[.!]+$/, '').trim();
-    if (DEED_RE.test(s) && EFFORT.test(s) && !NOT_DEED.test(s) && t.split(' ').length >= 4 && t.split(' ').length <= 22 && !/["“”]/.test(t)) return t;
+    const t = s
+      .replace(/^(?:and|but) /i, '')
+      .replace(/[.!]+$/, '')
+      .trim();
+    if (
+      DEED_RE.test(s) &&
+      EFFORT.test(s) &&
+      !NOT_DEED.test(s) &&
+      t.split(' ').length >= 4 &&
+      t.split(' ').length <= 22 &&
+      !/["“”]/.test(t)
+    )
+      return t;
   }
   return null;
 }
@@ -142,7 +210,8 @@ export function readVisible(userLines: readonly string[], ownLines: readonly str
   const details: Span[] = [];
   const people: Span[] = [];
   const addPerson = (raw: string) => {
-    if (!people.some((p) => p.raw === raw || p.raw.endsWith(` ${raw}`) || raw.endsWith(` ${p.raw}`))) people.push(span(raw));
+    if (!people.some((p) => p.raw === raw || p.raw.endsWith(` ${raw}`) || raw.endsWith(` ${p.raw}`)))
+      people.push(span(raw));
   };
   const feelings: string[] = [];
   let deed: Span | null = null;

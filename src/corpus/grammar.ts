@@ -12,7 +12,15 @@
  */
 import { digest, Rng } from '../engine/rng.ts';
 import { readVisible, type Span, type Visible } from './extract.ts';
-import { ADVICE_LATE_LEAD, CORPUS_STRATEGIES, LEAD_INS, PLAN_ACTIONS, PLAN_READS, TEMPLATES, type CorpusStrategy } from './templates.ts';
+import {
+  ADVICE_LATE_LEAD,
+  CORPUS_STRATEGIES,
+  LEAD_INS,
+  PLAN_ACTIONS,
+  PLAN_READS,
+  TEMPLATES,
+  type CorpusStrategy,
+} from './templates.ts';
 
 export { CORPUS_STRATEGIES, type CorpusStrategy } from './templates.ts';
 
@@ -40,7 +48,16 @@ const SECOND_SENTENCE_RATE = 0.15;
 const CLICHE_LEAD_RATE = 0.3;
 const LATE_ADVICE_LEAD_RATE = 0.6;
 /** Strategies whose reply may carry a second sentence of the same kind (questions stay single). */
-const TWO_SENTENCE: ReadonlySet<CorpusStrategy> = new Set(['reflection', 'validation', 'details', 'motives', 'analysis', 'exoneration', 'minimising', 'praise']);
+const TWO_SENTENCE: ReadonlySet<CorpusStrategy> = new Set([
+  'reflection',
+  'validation',
+  'details',
+  'motives',
+  'analysis',
+  'exoneration',
+  'minimising',
+  'praise',
+]);
 /** Tries per reply before a bank falls back to its slot-free templates. */
 const MAX_TRIES = 12;
 
@@ -57,7 +74,10 @@ export function expand(template: string, rng: Rng): string {
     if (!m) break;
     t = t.slice(0, m.index) + rng.pick(m[1].split('|')) + t.slice(m.index + m[0].length);
   }
-  return t.replace(/\s+/g, ' ').replace(/\s+([.,?!])/g, '$1').trim();
+  return t
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([.,?!])/g, '$1')
+    .trim();
 }
 
 interface Slots {
@@ -80,46 +100,51 @@ function chooseSlots(v: Visible, rng: Rng): Slots {
     d2: rest.length ? rng.pick(rest.slice(0, 3)) : null,
     p: v.people.length ? rng.pick(v.people.slice(0, 2)) : null,
     deed: v.deed,
-    f: v.feelings.length ? { word: rng.pick(v.feelings.slice(0, 2)), said: true } : { word: rng.pick(GUESSED_FEELINGS), said: false },
+    f: v.feelings.length
+      ? { word: rng.pick(v.feelings.slice(0, 2)), said: true }
+      : { word: rng.pick(GUESSED_FEELINGS), said: false },
   };
 }
 
 /** Fill one expanded template, or null if it needs a slot this dialogue cannot fill. */
 function fill(text: string, s: Slots, fills: Fill[]): string | null {
   const needs = (re: RegExp, ok: unknown) => !re.test(text) || !!ok;
-  if (!needs(/\{[dD]\}/, s.d) || !needs(/\{d2\}/, s.d2) || !needs(/\{[pP]\}/, s.p) || !needs(/\{[dD]eed\}/, s.deed)) return null;
+  if (!needs(/\{[dD]\}/, s.d) || !needs(/\{d2\}/, s.d2) || !needs(/\{[pP]\}/, s.p) || !needs(/\{[dD]eed\}/, s.deed))
+    return null;
   const used: Fill[] = [];
   const note = (slot: Fill['slot'], raw: string, shown: string) => {
     if (!used.some((u) => u.slot === slot)) used.push({ slot, raw, shown });
   };
-  const out = text
-    .replace(/\{([dD]eed|d2|[dDpPf])\}/g, (_, k: string) => {
-      switch (k) {
-        case 'd': case 'D': {
-          const d = s.d as Span;
-          note('d', d.raw, d.you);
-          return k === 'D' ? cap(d.you) : d.you;
-        }
-        case 'd2': {
-          const d = s.d2 as Span;
-          note('d2', d.raw, d.you);
-          return d.you;
-        }
-        case 'p': case 'P': {
-          const p = s.p as Span;
-          note('p', p.raw, p.you);
-          return k === 'P' ? cap(p.you) : p.you;
-        }
-        case 'deed': case 'Deed': {
-          const d = s.deed as Span;
-          note('deed', d.raw, d.you);
-          return k === 'Deed' ? cap(d.you) : d.you;
-        }
-        default:
-          if (s.f.said) note('f', s.f.word, s.f.word);
-          return s.f.word;
+  const out = text.replace(/\{([dD]eed|d2|[dDpPf])\}/g, (_, k: string) => {
+    switch (k) {
+      case 'd':
+      case 'D': {
+        const d = s.d as Span;
+        note('d', d.raw, d.you);
+        return k === 'D' ? cap(d.you) : d.you;
       }
-    });
+      case 'd2': {
+        const d = s.d2 as Span;
+        note('d2', d.raw, d.you);
+        return d.you;
+      }
+      case 'p':
+      case 'P': {
+        const p = s.p as Span;
+        note('p', p.raw, p.you);
+        return k === 'P' ? cap(p.you) : p.you;
+      }
+      case 'deed':
+      case 'Deed': {
+        const d = s.deed as Span;
+        note('deed', d.raw, d.you);
+        return k === 'Deed' ? cap(d.you) : d.you;
+      }
+      default:
+        if (s.f.said) note('f', s.f.word, s.f.word);
+        return s.f.word;
+    }
+  });
   fills.push(...used);
   return out;
 }
@@ -131,7 +156,14 @@ const FALLBACK: Partial<Record<CorpusStrategy, string>> = {
 };
 
 /** One sentence of a strategy from its bank, not from a template in `skip`; returns the template too. */
-function sentence(strategy: CorpusStrategy, s: Slots, rng: Rng, fills: Fill[], skip: readonly string[] = [], avoid: readonly string[] = []): { text: string; template: string } {
+function sentence(
+  strategy: CorpusStrategy,
+  s: Slots,
+  rng: Rng,
+  fills: Fill[],
+  skip: readonly string[] = [],
+  avoid: readonly string[] = [],
+): { text: string; template: string } {
   const bank = TEMPLATES[strategy];
   const order = rng.shuffle(bank.filter((t) => !skip.includes(t)));
   for (let i = 0; i < Math.min(MAX_TRIES, order.length * 2); i++) {
@@ -166,7 +198,8 @@ function questionsReply(s: Slots, rng: Rng, fills: Fill[]): string {
 
 function clicheReply(s: Slots, rng: Rng, fills: Fill[]): string {
   const parts = rng.sample(TEMPLATES.cliche, rng.int(1, 2)).map((t) => expand(t, rng));
-  if (s.d && rng.next() < CLICHE_LEAD_RATE) parts.unshift(`${rng.pick(['Aw', 'Ugh', 'Oh no'])}, ${fill('{d}', s, fills) as string}.`);
+  if (s.d && rng.next() < CLICHE_LEAD_RATE)
+    parts.unshift(`${rng.pick(['Aw', 'Ugh', 'Oh no'])}, ${fill('{d}', s, fills) as string}.`);
   return parts.join(' ');
 }
 
@@ -182,7 +215,10 @@ function planFor(strategy: CorpusStrategy, s: Slots, turn: number, rng: Rng): st
   else if (detail) read = rng.pick(PLAN_READS.detail);
   else if (s.p) read = rng.pick(PLAN_READS.person);
   else read = rng.pick(PLAN_READS.plain);
-  read = read.replace('{f}', s.f.word).replace('{them}', detail?.them ?? '').replace('{p}', s.p?.them ?? '');
+  read = read
+    .replace('{f}', s.f.word)
+    .replace('{them}', detail?.them ?? '')
+    .replace('{p}', s.p?.them ?? '');
   const action = strategy === 'advice' && turn === 0 ? 'jump straight to advice' : rng.pick(PLAN_ACTIONS[strategy]);
   return `${read}; ${action}`;
 }
@@ -207,7 +243,11 @@ export function renderReply(strategy: CorpusStrategy, v: Visible, rng: Rng): Ren
     }
     if (strategy === 'advice' && turn > 0 && rng.next() < LATE_ADVICE_LEAD_RATE) {
       reply = withLead(rng.pick(ADVICE_LATE_LEAD), reply.replace(/^Honestly, /, ''), v.people);
-    } else if (strategy !== 'advice' && rng.next() < LEAD_IN_RATE && !/^(?:Honestly|Oh|Wait|Hold on|Okay|Ugh|Wow)\b/.test(reply)) {
+    } else if (
+      strategy !== 'advice' &&
+      rng.next() < LEAD_IN_RATE &&
+      !/^(?:Honestly|Oh|Wait|Hold on|Okay|Ugh|Wow)\b/.test(reply)
+    ) {
       reply = withLead(rng.pick(LEAD_INS), reply, v.people);
     }
   }
@@ -230,7 +270,10 @@ export function corpusPolicy(seed: number): (dialogue: readonly Line[]) => strin
   return (dialogue) => {
     const last = dialogue.length ? dialogue[dialogue.length - 1].text : '';
     const rng = new Rng(`corpus-policy|${seed >>> 0}|${dialogue.length}|${digest(last)}`);
-    const v = readVisible(dialogue.filter((e) => e.role === 'user').map((e) => e.text), dialogue.filter((e) => e.role === 'agent').map((e) => e.text));
+    const v = readVisible(
+      dialogue.filter((e) => e.role === 'user').map((e) => e.text),
+      dialogue.filter((e) => e.role === 'agent').map((e) => e.text),
+    );
     return renderReply(rng.pick(CORPUS_STRATEGIES), v, rng).reply;
   };
 }

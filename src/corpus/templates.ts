@@ -17,13 +17,39 @@
 
 /** The corpus's strategies: the appraiser's strategy and failure detectors, plus check-ins. */
 export const CORPUS_STRATEGIES = [
-  'reflection', 'validation', 'details', 'openQuestion', 'tooManyQuestions', 'checkIn', 'advice', 'analysis', 'motives', 'growth',
-  'praise', 'praiseSpecific', 'exoneration', 'minimising', 'cliche', 'judgment', 'selfFocus',
+  'reflection',
+  'validation',
+  'details',
+  'openQuestion',
+  'tooManyQuestions',
+  'checkIn',
+  'advice',
+  'analysis',
+  'motives',
+  'growth',
+  'praise',
+  'praiseSpecific',
+  'exoneration',
+  'minimising',
+  'cliche',
+  'judgment',
+  'selfFocus',
 ] as const;
 export type CorpusStrategy = (typeof CORPUS_STRATEGIES)[number];
 
 /** Neutral openers that do not change what a reply does (no feeling word, no framing). */
-export const LEAD_INS = ['Oh.', 'Hm.', 'Okay.', 'Right.', 'Yeah.', 'Ah.', 'Oh, man.', 'Wow.', 'Okay, so', 'Honestly,'] as const;
+export const LEAD_INS = [
+  'Oh.',
+  'Hm.',
+  'Okay.',
+  'Right.',
+  'Yeah.',
+  'Ah.',
+  'Oh, man.',
+  'Wow.',
+  'Okay, so',
+  'Honestly,',
+] as const;
 
 export const TEMPLATES: Record<CorpusStrategy, readonly string[]> = {
   reflection: [
@@ -77,9 +103,21 @@ export const TEMPLATES: Record<CorpusStrategy, readonly string[]> = {
     'Which part of it [bothers you most|keeps you up at night]?',
   ],
   tooManyQuestions: [
-    'What did {p} say?', 'How long has this been going on?', 'Did you tell anyone?', 'Are you sleeping okay?', 'Is the thing with {d} still going on?',
-    'Have you talked to {p} about it?', 'What are you going to do?', 'Why now, do you think?', 'Does anyone else know?', 'Was this the first time?',
-    'How are you even coping?', 'And what about {d}?', 'Did you see it coming?', 'Who else was there?', 'What did you say back?',
+    'What did {p} say?',
+    'How long has this been going on?',
+    'Did you tell anyone?',
+    'Are you sleeping okay?',
+    'Is the thing with {d} still going on?',
+    'Have you talked to {p} about it?',
+    'What are you going to do?',
+    'Why now, do you think?',
+    'Does anyone else know?',
+    'Was this the first time?',
+    'How are you even coping?',
+    'And what about {d}?',
+    'Did you see it coming?',
+    'Who else was there?',
+    'What did you say back?',
   ],
   checkIn: [
     'How are you [feeling|doing] [right now|at the moment|about it all now]?',
@@ -172,10 +210,22 @@ export const TEMPLATES: Record<CorpusStrategy, readonly string[]> = {
     "Cheer up, it's not that bad!",
   ],
   cliche: [
-    'Everything happens for a reason.', 'Hang in there!', 'Time heals [everything|all wounds], trust me.', 'Stay positive!',
-    'Things will work out[, they always do|].', "Sorry you're going through this.", 'Sending hugs.', 'Stay strong!',
-    'I know exactly how you feel.', 'This too shall pass.', "Look on the bright side, there's always a silver lining.",
-    "You've got this!", 'Keep your chin up.', 'It is what it is.', 'Everything will be okay in the end.', 'Believe in yourself.',
+    'Everything happens for a reason.',
+    'Hang in there!',
+    'Time heals [everything|all wounds], trust me.',
+    'Stay positive!',
+    'Things will work out[, they always do|].',
+    "Sorry you're going through this.",
+    'Sending hugs.',
+    'Stay strong!',
+    'I know exactly how you feel.',
+    'This too shall pass.',
+    "Look on the bright side, there's always a silver lining.",
+    "You've got this!",
+    'Keep your chin up.',
+    'It is what it is.',
+    'Everything will be okay in the end.',
+    'Believe in yourself.',
   ],
   judgment: [
     'Honestly, you should have [dealt with {d} sooner|said something sooner|seen this coming].',
@@ -200,7 +250,12 @@ export const TEMPLATES: Record<CorpusStrategy, readonly string[]> = {
 };
 
 /** Openings and closings that make early advice sound like jumping in and later advice like a next step. */
-export const ADVICE_LATE_LEAD = ["Now that I've heard more,", "Given everything you've said,", 'With all of that in mind,', 'Okay, practically speaking,'] as const;
+export const ADVICE_LATE_LEAD = [
+  "Now that I've heard more,",
+  "Given everything you've said,",
+  'With all of that in mind,',
+  'Okay, practically speaking,',
+] as const;
 
 /** What a think plan says it will do, per strategy (the plan names the strategy in plain words). */
 export const PLAN_ACTIONS: Record<CorpusStrategy, readonly string[]> = {
@@ -208,16 +263,32 @@ export const PLAN_ACTIONS: Record<CorpusStrategy, readonly string[]> = {
   validation: ['tell them the reaction makes sense', 'validate the feeling', 'say anyone would feel this'],
   details: ['echo the specific detail back', 'show I caught the detail', 'pick up the detail they mentioned'],
   openQuestion: ['ask one open question to hear more', 'invite them to say more', 'ask an open question'],
-  tooManyQuestions: ['ask a bunch of questions to get the full picture', 'find out everything at once', 'fire off several questions'],
+  tooManyQuestions: [
+    'ask a bunch of questions to get the full picture',
+    'find out everything at once',
+    'fire off several questions',
+  ],
   checkIn: ['check in on how they are doing now', 'ask how they are holding up', 'check in gently'],
   advice: ['give advice on what to do', 'suggest a concrete step', 'tell them what I would do'],
   analysis: ['break the problem down', 'separate the facts from the assumptions', 'analyse what is going on'],
-  motives: ["explain the other person's side", 'suggest why the other person acted that way', 'offer a reason for what they did'],
-  growth: ['ask what they could learn from it', 'invite them to look at their own part', 'ask a reflective growth question'],
+  motives: [
+    "explain the other person's side",
+    'suggest why the other person acted that way',
+    'offer a reason for what they did',
+  ],
+  growth: [
+    'ask what they could learn from it',
+    'invite them to look at their own part',
+    'ask a reflective growth question',
+  ],
   praise: ['cheer them on with praise', 'tell them they are doing great', 'give some general praise'],
   praiseSpecific: ['praise what they actually did', 'name what they did and give credit', 'give specific credit'],
   exoneration: ['reassure them it is not their fault', 'take the blame off them', 'tell them they did nothing wrong'],
-  minimising: ['tell them it is not that big a deal', 'put it in perspective, it is minor', 'play it down so they relax'],
+  minimising: [
+    'tell them it is not that big a deal',
+    'put it in perspective, it is minor',
+    'play it down so they relax',
+  ],
   cliche: ['say something encouraging', 'cheer them up with a familiar saying', 'offer some quick comfort'],
   judgment: ['point out what they did wrong', 'be blunt about their mistake', 'tell them what they should have done'],
   selfFocus: ['share my own similar story', 'tell them about when it happened to me', 'relate it to my own life'],
@@ -225,7 +296,11 @@ export const PLAN_ACTIONS: Record<CorpusStrategy, readonly string[]> = {
 
 /** What a plan notes about the user's line before choosing. {them} is a detail about them, third person. */
 export const PLAN_READS = {
-  feelingDetail: ['they sound {f} about {them}', '{them} is weighing on them', 'they feel {f}; {them} is the sore point'],
+  feelingDetail: [
+    'they sound {f} about {them}',
+    '{them} is weighing on them',
+    'they feel {f}; {them} is the sore point',
+  ],
   detail: ['they brought up {them}', '{them} seems to matter here', 'they mentioned {them}'],
   person: ['this is about {p}', '{p} is at the centre of it'],
   plain: ['they are upset', 'they shared something hard', 'they are struggling with this'],

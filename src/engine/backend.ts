@@ -273,8 +273,14 @@ export interface Backend {
   layerNorm(out: Tensor, mean: Tensor, rstd: Tensor, x: Tensor, weight: Tensor, bias: Tensor, eps?: number): void;
   /** dx (N, C) +=, dWeight (C) +=, dBias (C) += from dOut (N, C) and the saved mean and rstd. */
   layerNormBackward(
-    dx: Tensor, dWeight: Tensor, dBias: Tensor,
-    dOut: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor,
+    dx: Tensor,
+    dWeight: Tensor,
+    dBias: Tensor,
+    dOut: Tensor,
+    x: Tensor,
+    mean: Tensor,
+    rstd: Tensor,
+    weight: Tensor,
   ): void;
   /** out = GELU(x), tanh approximation (as GPT-2). */
   gelu(out: Tensor, x: Tensor): void;
@@ -293,7 +299,14 @@ export interface Backend {
    * with `attHalf` its `packHalf` copy (⌈attentionSize / 2⌉ words; the backward then uses those rounded
    * probabilities, for half the memory saved per layer).
    */
-  attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, shape: AttentionShape, opts?: { attHalf?: boolean }): void;
+  attentionBackward(
+    dqkv: Tensor,
+    dOut: Tensor,
+    qkv: Tensor,
+    att: Tensor,
+    shape: AttentionShape,
+    opts?: { attHalf?: boolean },
+  ): void;
 
   /**
    * Attention with a KV cache, for sampling. qkv (B, S, 3C) holds S new tokens per sequence; sequence
@@ -302,7 +315,15 @@ export interface Backend {
    * positions, then each new query attends causally over positions 0 .. its own. out (B, S, C);
    * padding rows are 0. S = 1 is one decoding step; start = 0, S = T is a prefill. Forward only.
    */
-  attentionCached(out: Tensor, kCache: Tensor, vCache: Tensor, qkv: Tensor, start: Tensor, len: Tensor, shape: CachedAttentionShape): void;
+  attentionCached(
+    out: Tensor,
+    kCache: Tensor,
+    vCache: Tensor,
+    qkv: Tensor,
+    start: Tensor,
+    len: Tensor,
+    shape: CachedAttentionShape,
+  ): void;
 
   // ---- softmax family -----------------------------------------------------------------------------
   /** Row softmax over the last dim: out (N, V) from x (N, V). */
@@ -347,20 +368,43 @@ export interface Backend {
    * responseMask > 0 and its action is in [0, V). refLogprobs may be null when klCoef = 0.
    */
   policyLoss(
-    dLogits: Tensor, stats: Tensor, logits: Tensor, actions: Tensor, oldLogprobs: Tensor,
-    advantages: Tensor, responseMask: Tensor, refLogprobs: Tensor | null, opts: PolicyLossOptions,
+    dLogits: Tensor,
+    stats: Tensor,
+    logits: Tensor,
+    actions: Tensor,
+    oldLogprobs: Tensor,
+    advantages: Tensor,
+    responseMask: Tensor,
+    refLogprobs: Tensor | null,
+    opts: PolicyLossOptions,
   ): void;
   /**
    * PPO's clipped value loss: valueStats (N, VALUE_STATS) OVERWRITTEN with [½ max((v−R)², (v_clip−R)²),
    * clipped] (0 on masked rows); dValues (N) ACCUMULATES mask·lossScale·∂/∂v.
    */
-  valueLoss(valueStats: Tensor, dValues: Tensor, values: Tensor, oldValues: Tensor, returns: Tensor, responseMask: Tensor, opts: ValueLossOptions): void;
+  valueLoss(
+    valueStats: Tensor,
+    dValues: Tensor,
+    values: Tensor,
+    oldValues: Tensor,
+    returns: Tensor,
+    responseMask: Tensor,
+    opts: ValueLossOptions,
+  ): void;
   /**
    * GAE by a reverse scan per dialogue: advantages, returns (N) OVERWRITTEN on the rows of every
    * dialogue (offsets (D + 1, i32) tile [0, N)); response tokens only, masked tokens are skipped
    * and get 0.
    */
-  gae(advantages: Tensor, returns: Tensor, rewards: Tensor, values: Tensor, responseMask: Tensor, offsets: Tensor, opts: GaeOptions): void;
+  gae(
+    advantages: Tensor,
+    returns: Tensor,
+    rewards: Tensor,
+    values: Tensor,
+    responseMask: Tensor,
+    offsets: Tensor,
+    opts: GaeOptions,
+  ): void;
   /**
    * advantages (D) OVERWRITTEN from rewards (D) and group ids (D, i32): GRPO or RLOO. Non-finite
    * rewards are left out of their group and get 0; a group of one or of equal rewards gives 0.
@@ -377,12 +421,14 @@ export const VIEW_ALIGN = 64;
 export function sizeOf(shape: readonly number[]): number {
   let n = 1;
   for (const d of shape) {
-    if (!Number.isInteger(d) || d < 0) throw new Error(`bad shape [${shape.join(', ')}]: dims must be non-negative integers`);
+    if (!Number.isInteger(d) || d < 0)
+      throw new Error(`bad shape [${shape.join(', ')}]: dims must be non-negative integers`);
     n *= d;
   }
   return n;
 }
 
 export function assertSize(t: Tensor, size: number, what: string): void {
-  if (t.size !== size) throw new Error(`${what}: expected ${size} elements, got ${t.size} (shape [${t.shape.join(', ')}])`);
+  if (t.size !== size)
+    throw new Error(`${what}: expected ${size} elements, got ${t.size} (shape [${t.shape.join(', ')}])`);
 }

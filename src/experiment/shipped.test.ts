@@ -20,7 +20,14 @@ for (const preset of ['micro', 'ci'] as const) {
     const d = WARM_START_DEFAULTS[preset];
 
     it('records the defaults of npm run pretrain', () => {
-      expect(ck.meta).toMatchObject({ kind: 'warm-start', preset, seed: 1, steps: d.steps, dialogues: d.dialogues, backend: 'cpu' });
+      expect(ck.meta).toMatchObject({
+        kind: 'warm-start',
+        preset,
+        seed: 1,
+        steps: d.steps,
+        dialogues: d.dialogues,
+        backend: 'cpu',
+      });
       expect(ck.config).toEqual({ ...PRESETS[preset], vocabSize: ck.config.vocabSize });
     });
 

@@ -11,7 +11,16 @@ describe('warm start (ci preset, CPU backend)', () => {
     const a = await runWarmStart(new CpuBackend(), base);
     // The hook (the worker's matmul tuning on WebGPU) runs once, after the first step, and moves no number.
     const seen: number[] = [];
-    const b = await runWarmStart(new CpuBackend(), base, (p) => { if (p.step) seen.push(p.step.step); }, async () => { seen.push(-1); });
+    const b = await runWarmStart(
+      new CpuBackend(),
+      base,
+      (p) => {
+        if (p.step) seen.push(p.step.step);
+      },
+      async () => {
+        seen.push(-1);
+      },
+    );
     expect(seen).toEqual([1, -1, 2, 3, 4]);
     expect(b.checkpoint).toEqual(a.checkpoint);
     const ck = loadCheckpoint(a.checkpoint);
@@ -25,7 +34,9 @@ describe('warm start (ci preset, CPU backend)', () => {
     expect(be.live.size, `still held:\n${be.report()}`).toBe(0);
     // A learning rate that makes the loss non-finite stops the warm start with a message; the memory still comes back.
     const bad = { ...base, steps: 6, sft: { ...base.sft, lr: 1e30, warmupSteps: 0 } };
-    await expect(runWarmStart(be, bad)).rejects.toThrow(/the loss became (NaN|Infinity|-Infinity) at step \d; try a lower learning rate/);
+    await expect(runWarmStart(be, bad)).rejects.toThrow(
+      /the loss became (NaN|Infinity|-Infinity) at step \d; try a lower learning rate/,
+    );
     expect(be.live.size, `still held after the failure:\n${be.report()}`).toBe(0);
     expect(be.doubleReleases).toBe(0);
   }, 120_000);
@@ -34,6 +45,8 @@ describe('warm start (ci preset, CPU backend)', () => {
     const r = await runWarmStart(new CpuBackend(), { ...base, steps: 60, dialogues: 1000 });
     expect(r.perplexityBefore).toBeGreaterThan(r.uniformPerplexity * 0.5);
     expect(r.perplexityAfter).toBeLessThan(r.uniformPerplexity / 4); // measured ~5x in 60 steps, ~17x in the default 200
-    console.log(`ci warm start, 60 steps: held-out perplexity ${r.perplexityBefore.toFixed(0)} -> ${r.perplexityAfter.toFixed(1)} (uniform ${r.uniformPerplexity})`);
+    console.log(
+      `ci warm start, 60 steps: held-out perplexity ${r.perplexityBefore.toFixed(0)} -> ${r.perplexityAfter.toFixed(1)} (uniform ${r.uniformPerplexity})`,
+    );
   }, 300_000);
 });

@@ -25,11 +25,31 @@ export interface WarmStartOptions {
 
 /** Per preset: what trains in reasonable time where that preset is meant to run. */
 export const WARM_START_DEFAULTS: Record<PresetName, Omit<WarmStartOptions, 'preset' | 'seed'>> = {
-  ci: { steps: 600, dialogues: 2000, vocabSize: DEFAULT_VOCAB, sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 128, lr: 3e-3, warmupSteps: 20 } },
+  ci: {
+    steps: 600,
+    dialogues: 2000,
+    vocabSize: DEFAULT_VOCAB,
+    sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 128, lr: 3e-3, warmupSteps: 20 },
+  },
   // micro: sized so the CPU backend reproduces the shipped checkpoint in about an hour on one core.
-  micro: { steps: 300, dialogues: 4000, vocabSize: DEFAULT_VOCAB, sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 256, lr: 2e-3, warmupSteps: 20 } },
-  mini: { steps: 1500, dialogues: 4000, vocabSize: DEFAULT_VOCAB, sft: { ...SFT_DEFAULTS, batchSize: 32, seqLen: 256, lr: 1e-3, warmupSteps: 50 } },
-  small: { steps: 3000, dialogues: 4000, vocabSize: DEFAULT_VOCAB, sft: { ...SFT_DEFAULTS, batchSize: 32, seqLen: 512, lr: 6e-4, warmupSteps: 100 } },
+  micro: {
+    steps: 300,
+    dialogues: 4000,
+    vocabSize: DEFAULT_VOCAB,
+    sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 256, lr: 2e-3, warmupSteps: 20 },
+  },
+  mini: {
+    steps: 1500,
+    dialogues: 4000,
+    vocabSize: DEFAULT_VOCAB,
+    sft: { ...SFT_DEFAULTS, batchSize: 32, seqLen: 256, lr: 1e-3, warmupSteps: 50 },
+  },
+  small: {
+    steps: 3000,
+    dialogues: 4000,
+    vocabSize: DEFAULT_VOCAB,
+    sft: { ...SFT_DEFAULTS, batchSize: 32, seqLen: 512, lr: 6e-4, warmupSteps: 100 },
+  },
 };
 
 export interface WarmStartProgress {
@@ -70,7 +90,12 @@ export async function runWarmStart(
   // Its device memory, and the trainer's, go back to the pool for the run that follows, whatever happens.
   let trainer: SftTrainer | null = null;
   try {
-    const sft: SftOptions = { ...opts.sft, steps: opts.steps, seed: opts.seed, seqLen: Math.min(opts.sft.seqLen, config.contextLength) };
+    const sft: SftOptions = {
+      ...opts.sft,
+      steps: opts.steps,
+      seed: opts.seed,
+      seqLen: Math.min(opts.sft.seqLen, config.contextLength),
+    };
     const evalOpts = { batchSize: sft.batchSize, seqLen: sft.seqLen, lossOn: 'agent' as const };
     onProgress({ phase: 'perplexity-before' });
     const perplexityBefore = await perplexity(model, heldOut, evalOpts);
@@ -79,7 +104,8 @@ export async function runWarmStart(
     let trainTokens = 0;
     for (let i = 0; i < opts.steps; i++) {
       const m = await trainer.trainStep();
-      if (!Number.isFinite(m.loss)) throw new Error(`the loss became ${m.loss} at step ${m.step}; try a lower learning rate`);
+      if (!Number.isFinite(m.loss))
+        throw new Error(`the loss became ${m.loss} at step ${m.step}; try a lower learning rate`);
       losses.push(m.loss);
       trainTokens += m.tokens;
       onProgress({ phase: 'training', step: m });
@@ -93,11 +119,25 @@ export async function runWarmStart(
       tokenizer: tokenizer.toJSON(),
       weights: await model.readParams(),
       meta: {
-        kind: 'warm-start', preset: opts.preset, seed: opts.seed, steps: opts.steps, dialogues: opts.dialogues,
-        lossOn: sft.lossOn, backend: be.name, perplexityBefore, perplexityAfter,
+        kind: 'warm-start',
+        preset: opts.preset,
+        seed: opts.seed,
+        steps: opts.steps,
+        dialogues: opts.dialogues,
+        lossOn: sft.lossOn,
+        backend: be.name,
+        perplexityBefore,
+        perplexityAfter,
       },
     });
-    return { checkpoint, perplexityBefore, perplexityAfter, uniformPerplexity: tokenizer.vocabSize, losses, trainTokens };
+    return {
+      checkpoint,
+      perplexityBefore,
+      perplexityAfter,
+      uniformPerplexity: tokenizer.vocabSize,
+      losses,
+      trainTokens,
+    };
   } finally {
     trainer?.release();
     model.release();

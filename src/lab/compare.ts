@@ -22,10 +22,14 @@ export interface CompareFigure {
 }
 
 export const COMPARE_FIGURES: readonly CompareFigure[] = [
-  { title: 'Mean reward', key: 'reward/mean', help: 'Final emotion / 100, averaged over each step\'s dialogues.' },
-  { title: 'Benchmark score', key: 'benchmark', help: 'Mean final emotion of the held-out benchmark users: before step 1 (at 0), every "Benchmark every" steps, and after the last step.' },
+  { title: 'Mean reward', key: 'reward/mean', help: "Final emotion / 100, averaged over each step's dialogues." },
+  {
+    title: 'Benchmark score',
+    key: 'benchmark',
+    help: 'Mean final emotion of the held-out benchmark users: before step 1 (at 0), every "Benchmark every" steps, and after the last step.',
+  },
   { title: 'Success rate', key: 'emotion/success', help: 'Share of training dialogues ending at emotion 100.' },
-  { title: 'Mean final emotion', key: 'emotion/final', help: 'The training users\' emotion when their dialogue ended.' },
+  { title: 'Mean final emotion', key: 'emotion/final', help: "The training users' emotion when their dialogue ended." },
 ];
 
 export const RUN_LETTERS = ['A', 'B'] as const;
@@ -49,5 +53,8 @@ export function figurePoints(run: ComparedRun, key: string): Point[] {
 
 /** One series per run for the figure, labelled with its letter and name. */
 export function compareSeries(runs: readonly ComparedRun[], key: string): { label: string; points: Point[] }[] {
-  return runs.map((run, i) => ({ label: `${RUN_LETTERS[i] ?? String(i + 1)}: ${run.name}`, points: figurePoints(run, key) }));
+  return runs.map((run, i) => ({
+    label: `${RUN_LETTERS[i] ?? String(i + 1)}: ${run.name}`,
+    points: figurePoints(run, key),
+  }));
 }

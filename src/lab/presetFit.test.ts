@@ -9,13 +9,19 @@ describe('preset fit', () => {
     expect(arenaBytes('micro')).toBeLessThan(64 * 2 ** 20);
   });
 
-  it('marks the presets whose buffers exceed the adapter\'s limits, naming the limit', () => {
+  it("marks the presets whose buffers exceed the adapter's limits, naming the limit", () => {
     const small = { maxStorageBufferBindingSize: 64 * 2 ** 20, maxBufferSize: 256 * 2 ** 20 };
     expect(presetFit('ci', small).fits).toBe(true);
     expect(presetFit('micro', small).fits).toBe(true);
     const fit = presetFit('small', small);
-    expect(fit).toMatchObject({ fits: false, reason: expect.stringMatching(/this GPU allows at most 64 MiB \(maxStorageBufferBindingSize\)/) });
-    expect(presetFit('small', { maxStorageBufferBindingSize: 2 ** 30, maxBufferSize: 32 * 2 ** 20 })).toMatchObject({ fits: false, reason: expect.stringContaining('maxBufferSize') });
+    expect(fit).toMatchObject({
+      fits: false,
+      reason: expect.stringMatching(/this GPU allows at most 64 MiB \(maxStorageBufferBindingSize\)/),
+    });
+    expect(presetFit('small', { maxStorageBufferBindingSize: 2 ** 30, maxBufferSize: 32 * 2 ** 20 })).toMatchObject({
+      fits: false,
+      reason: expect.stringContaining('maxBufferSize'),
+    });
   });
 
   it('everything fits a large adapter, and the CPU (no limits)', () => {

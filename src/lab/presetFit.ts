@@ -21,8 +21,14 @@ export function arenaBytes(preset: PresetName): number {
 export function presetFit(preset: PresetName, limits: Readonly<Record<string, number>> | null): PresetFit {
   const bytes = arenaBytes(preset);
   if (!limits) return { fits: true, bytes };
-  const caps = (['maxStorageBufferBindingSize', 'maxBufferSize'] as const).filter((k) => Number.isFinite(limits[k]) && limits[k] < bytes);
+  const caps = (['maxStorageBufferBindingSize', 'maxBufferSize'] as const).filter(
+    (k) => Number.isFinite(limits[k]) && limits[k] < bytes,
+  );
   if (caps.length === 0) return { fits: true, bytes };
   const k = caps[0];
-  return { fits: false, bytes, reason: `${preset} keeps its weights in ${mib(bytes)} buffers; this GPU allows at most ${mib(limits[k])} (${k})` };
+  return {
+    fits: false,
+    bytes,
+    reason: `${preset} keeps its weights in ${mib(bytes)} buffers; this GPU allows at most ${mib(limits[k])} (${k})`,
+  };
 }

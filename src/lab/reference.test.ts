@@ -5,13 +5,16 @@ import { benchmarkProfiles } from '../persona/sets';
 import { referenceRows } from './reference';
 import { REFERENCE_FINALS } from './referenceFinals';
 
-describe('the reference policies\' committed benchmark finals', () => {
+describe("the reference policies' committed benchmark finals", () => {
   it('hold every reference policy, one final per benchmark user, and replay the same (first 4 users each)', () => {
     const profiles = benchmarkProfiles();
     expect(Object.keys(REFERENCE_FINALS)).toEqual([...REFERENCE_POLICIES]);
     for (const p of REFERENCE_POLICIES) {
       expect(REFERENCE_FINALS[p]).toHaveLength(profiles.length);
-      const replay = runBenchmark(profiles.slice(0, 4), p as PolicyName, { difficulty: 'moderate', seed: 0 }).records.map((r) => r.finalEmotion);
+      const replay = runBenchmark(profiles.slice(0, 4), p as PolicyName, {
+        difficulty: 'moderate',
+        seed: 0,
+      }).records.map((r) => r.finalEmotion);
       expect(REFERENCE_FINALS[p].slice(0, 4), `${p} is stale: run npx tsx src/lab/build-reference.ts`).toEqual(replay);
     }
   });

@@ -22,7 +22,10 @@ export function referenceRows(n: number): ReferenceRow[] {
     const first = profiles.slice(0, k);
     rows = Object.entries(REFERENCE_FINALS).map(([policy, finals]) => ({
       policy,
-      breakdown: benchmarkBreakdown(first.map((p, i) => ({ profileId: p.id, finalEmotion: finals[i] })), first),
+      breakdown: benchmarkBreakdown(
+        first.map((p, i) => ({ profileId: p.id, finalEmotion: finals[i] })),
+        first,
+      ),
     }));
     cache.set(k, rows);
   }

@@ -2,7 +2,17 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { benchmarkProfiles } from '../persona/sets';
 import { defaultRunConfig } from '../rl/config';
-import { exportRun, importRun, metricKeys, metricsCsv, openRunStore, TRANSCRIPT_CAP, type MetricsRow, type RunRecord, type RunStore } from './runs';
+import {
+  exportRun,
+  importRun,
+  metricKeys,
+  metricsCsv,
+  openRunStore,
+  TRANSCRIPT_CAP,
+  type MetricsRow,
+  type RunRecord,
+  type RunStore,
+} from './runs';
 
 let dbCount = 0;
 const open: RunStore[] = [];
@@ -163,7 +173,11 @@ describe('run store (IndexedDB)', () => {
 describe('run file', () => {
   it('round-trips a run with NaN, Infinity and missing metrics, and its checkpoint', () => {
     const run = makeRun('a', {
-      metrics: [{ step: 1, 'reward/mean': NaN }, { step: 2, 'losses/kl': Infinity, 'losses/x': -Infinity }, { step: 3 }],
+      metrics: [
+        { step: 1, 'reward/mean': NaN },
+        { step: 2, 'losses/kl': Infinity, 'losses/x': -Infinity },
+        { step: 3 },
+      ],
       benchmark: { before: { score: 40 }, after: { score: NaN } },
       note: 'hello',
       status: 'failed',
@@ -199,14 +213,27 @@ describe('run file', () => {
     expect(importErr(withRun({ status: 'exploded' }))).toMatch(/run\.status: /);
     expect(importErr(withRun({ createdAt: 'yesterday' }))).toMatch(/run\.createdAt: /);
     expect(importErr(withRun({ metrics: { step: [1, 'two'] } }))).toMatch(/run\.metrics\.step\.1: /);
-    expect(importErr(withRun({ metrics: { step: [1, 2], 'reward/mean': [0.5] } }))).toMatch(/column "reward\/mean" has 1 values where "step" has 2/);
+    expect(importErr(withRun({ metrics: { step: [1, 2], 'reward/mean': [0.5] } }))).toMatch(
+      /column "reward\/mean" has 1 values where "step" has 2/,
+    );
     expect(importErr(withRun({ config: { ...good.run.config, lr: 7 } }))).toMatch(/run\.config\.lr: /);
-    expect(importErr(JSON.stringify({ ...good, checkpoint: { ...good.checkpoint, data: '!!!' } }))).toMatch(/checkpoint\.data is not base64/);
-    expect(importErr(JSON.stringify({ ...good, checkpoint: { ...good.checkpoint, bytes: 4 } }))).toMatch(/holds 3 bytes where the file says 4/);
+    expect(importErr(JSON.stringify({ ...good, checkpoint: { ...good.checkpoint, data: '!!!' } }))).toMatch(
+      /checkpoint\.data is not base64/,
+    );
+    expect(importErr(JSON.stringify({ ...good, checkpoint: { ...good.checkpoint, bytes: 4 } }))).toMatch(
+      /holds 3 bytes where the file says 4/,
+    );
   });
 
   it('never throws on junk', () => {
-    for (const text of ['', 'null', '0', '"x"', '{"format":"empathy-rl-lab/run"}', '{"format":"empathy-rl-lab/run","version":1,"run":null}']) {
+    for (const text of [
+      '',
+      'null',
+      '0',
+      '"x"',
+      '{"format":"empathy-rl-lab/run"}',
+      '{"format":"empathy-rl-lab/run","version":1,"run":null}',
+    ]) {
       expect(importRun(text).ok).toBe(false);
     }
   });
@@ -222,8 +249,18 @@ describe('run file', () => {
 describe('the evaluation breakdown, the start, the training users and the checkpoint step', () => {
   const figures = (score: number, n: number) => ({ score, success: 0, failure: 0.5, n });
   const breakdown = {
-    before: { overall: figures(31.5, 2), byIntention: { venting: figures(20, 1), advice: figures(43, 1) }, byType: { anxious: figures(31.5, 2) }, unmatched: 0 },
-    after: { overall: figures(40, 2), byIntention: { venting: figures(35, 1), advice: figures(45, 1) }, byType: { anxious: figures(40, 2) }, unmatched: 0 },
+    before: {
+      overall: figures(31.5, 2),
+      byIntention: { venting: figures(20, 1), advice: figures(43, 1) },
+      byType: { anxious: figures(31.5, 2) },
+      unmatched: 0,
+    },
+    after: {
+      overall: figures(40, 2),
+      byIntention: { venting: figures(35, 1), advice: figures(45, 1) },
+      byType: { anxious: figures(40, 2) },
+      unmatched: 0,
+    },
   };
   const mine = { ...benchmarkProfiles()[0], id: 'custom-robin', name: 'Robin <b>' };
 
@@ -256,7 +293,10 @@ describe('the evaluation breakdown, the start, the training users and the checkp
   it('a file with a broken training user is refused with the field', () => {
     const text = exportRun(makeRun('c', { profiles: [{ ...mine, age: 7 }] }));
     const back = importRun(text);
-    expect(back).toMatchObject({ ok: false, message: expect.stringMatching(/run\.profiles\.0 .*profile schema: age:/) });
+    expect(back).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/run\.profiles\.0 .*profile schema: age:/),
+    });
   });
 
   it('files without them (older ones) still open', () => {
@@ -273,7 +313,9 @@ describe('metrics CSV', () => {
   });
 
   it('quotes keys with commas, quotes and line breaks', () => {
-    expect(metricsCsv([{ 'a,b': 1, 'say "hi"': 2, 'two\nlines': 3 }])).toBe('"a,b","say ""hi""","two\nlines"\r\n1,2,3\r\n');
+    expect(metricsCsv([{ 'a,b': 1, 'say "hi"': 2, 'two\nlines': 3 }])).toBe(
+      '"a,b","say ""hi""","two\nlines"\r\n1,2,3\r\n',
+    );
   });
 
   it('has just a blank header for no rows', () => {

@@ -96,7 +96,9 @@ const RUN_DB_VERSION = 1;
 /** Transcripts kept per run: enough to browse the recent ones, bounded so a long run stays small. */
 export const TRANSCRIPT_CAP = 200;
 
-type StoredRun = Omit<RunSummary, 'bytes'> & { sizes: { meta: number; metrics: number; transcripts: number; checkpoint: number } };
+type StoredRun = Omit<RunSummary, 'bytes'> & {
+  sizes: { meta: number; metrics: number; transcripts: number; checkpoint: number };
+};
 
 interface RunDb extends DBSchema {
   runs: { key: string; value: StoredRun };
@@ -147,7 +149,15 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
         tx.done,
       ]);
       if (!meta) return undefined;
-      const { sizes: _s, metricRows: _m, lastMetrics: _l, transcriptCount: _t, hasCheckpoint: _c, checkpointStep: _k, ...record } = meta;
+      const {
+        sizes: _s,
+        metricRows: _m,
+        lastMetrics: _l,
+        transcriptCount: _t,
+        hasCheckpoint: _c,
+        checkpointStep: _k,
+        ...record
+      } = meta;
       return { ...record, metrics: rows.map((r) => r.row), transcripts: transcripts?.items ?? [] };
     },
 
@@ -187,8 +197,10 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
       if (patch.updatedAt !== undefined) next.updatedAt = patch.updatedAt;
       // `note: undefined` / `benchmark: undefined` in the patch removes them.
       if ('note' in patch) patch.note === undefined ? delete next.note : (next.note = patch.note);
-      if ('benchmark' in patch) patch.benchmark === undefined ? delete next.benchmark : (next.benchmark = patch.benchmark);
-      if ('breakdown' in patch) patch.breakdown === undefined ? delete next.breakdown : (next.breakdown = patch.breakdown);
+      if ('benchmark' in patch)
+        patch.benchmark === undefined ? delete next.benchmark : (next.benchmark = patch.benchmark);
+      if ('breakdown' in patch)
+        patch.breakdown === undefined ? delete next.breakdown : (next.breakdown = patch.breakdown);
       await Promise.all([tx.objectStore('runs').put(withMetaSize(next)), tx.done]);
     },
 
@@ -220,19 +232,37 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
       const [meta, old] = await Promise.all([tx.objectStore('runs').get(id), tx.objectStore('transcripts').get(id)]);
       if (!meta) throw noRun(id);
       const items = [...(old?.items ?? []), ...newItems].slice(-TRANSCRIPT_CAP);
-      const next: StoredRun = { ...meta, updatedAt: Date.now(), transcriptCount: items.length, sizes: { ...meta.sizes, transcripts: jsonSize(items) } };
-      await Promise.all([tx.objectStore('transcripts').put({ runId: id, items }), tx.objectStore('runs').put(withMetaSize(next)), tx.done]);
+      const next: StoredRun = {
+        ...meta,
+        updatedAt: Date.now(),
+        transcriptCount: items.length,
+        sizes: { ...meta.sizes, transcripts: jsonSize(items) },
+      };
+      await Promise.all([
+        tx.objectStore('transcripts').put({ runId: id, items }),
+        tx.objectStore('runs').put(withMetaSize(next)),
+        tx.done,
+      ]);
     },
 
     async putCheckpoint(id, bytes, step) {
       const tx = db.transaction(['runs', 'checkpoints'], 'readwrite');
       const meta = await tx.objectStore('runs').get(id);
       if (!meta) throw noRun(id);
-      const next: StoredRun = { ...meta, updatedAt: Date.now(), hasCheckpoint: true, sizes: { ...meta.sizes, checkpoint: bytes.byteLength } };
+      const next: StoredRun = {
+        ...meta,
+        updatedAt: Date.now(),
+        hasCheckpoint: true,
+        sizes: { ...meta.sizes, checkpoint: bytes.byteLength },
+      };
       if (step === undefined) delete next.checkpointStep;
       else next.checkpointStep = step;
       // A copy: the caller may reuse or transfer its buffer; the store keeps these bytes.
-      await Promise.all([tx.objectStore('checkpoints').put({ runId: id, bytes: bytes.slice() }), tx.objectStore('runs').put(withMetaSize(next)), tx.done]);
+      await Promise.all([
+        tx.objectStore('checkpoints').put({ runId: id, bytes: bytes.slice() }),
+        tx.objectStore('runs').put(withMetaSize(next)),
+        tx.done,
+      ]);
     },
 
     async getCheckpoint(id) {
@@ -321,7 +351,14 @@ const RunFileSchema = z.object({
     profiles: z.array(z.unknown()).optional(),
     note: z.string().optional(),
   }),
-  checkpoint: z.object({ encoding: z.literal('base64'), bytes: z.number().int().min(0), data: z.string(), step: z.number().int().min(0).optional() }).optional(),
+  checkpoint: z
+    .object({
+      encoding: z.literal('base64'),
+      bytes: z.number().int().min(0),
+      data: z.string(),
+      step: z.number().int().min(0).optional(),
+    })
+    .optional(),
 });
 type RunFile = z.infer<typeof RunFileSchema>;
 
@@ -330,7 +367,8 @@ export function exportRun(run: RunRecord, checkpoint?: Uint8Array, checkpointSte
   const keys = metricKeys(run.metrics);
   const metrics: Record<string, (NumberCellValue | null)[]> = {};
   for (const k of keys) metrics[k] = run.metrics.map((row) => (k in row ? toCell(row[k]) : null));
-  const mapSummary = (s?: BenchmarkSummary) => (s ? Object.fromEntries(Object.entries(s).map(([k, v]) => [k, toCell(v)])) : undefined);
+  const mapSummary = (s?: BenchmarkSummary) =>
+    s ? Object.fromEntries(Object.entries(s).map(([k, v]) => [k, toCell(v)])) : undefined;
   const file: RunFile = {
     format: RUN_FILE_FORMAT,
     version: RUN_FILE_VERSION,
@@ -350,16 +388,25 @@ export function exportRun(run: RunRecord, checkpoint?: Uint8Array, checkpointSte
       profiles: run.profiles,
       note: run.note,
     },
-    checkpoint: checkpoint && { encoding: 'base64', bytes: checkpoint.byteLength, data: toBase64(checkpoint), ...(checkpointStep !== undefined ? { step: checkpointStep } : {}) },
+    checkpoint: checkpoint && {
+      encoding: 'base64',
+      bytes: checkpoint.byteLength,
+      data: toBase64(checkpoint),
+      ...(checkpointStep !== undefined ? { step: checkpointStep } : {}),
+    },
   };
   return JSON.stringify(file);
 }
 
-export type ImportResult = { ok: true; run: RunRecord; checkpoint?: Uint8Array; checkpointStep?: number } | { ok: false; message: string };
+export type ImportResult =
+  { ok: true; run: RunRecord; checkpoint?: Uint8Array; checkpointStep?: number } | { ok: false; message: string };
 
 /** Read a run file. Never throws: a bad file gets a message naming what is wrong with it. */
 export function importRun(text: string): ImportResult {
-  const fail = (why: string): ImportResult => ({ ok: false, message: `This is not a run file the lab can open: ${why}` });
+  const fail = (why: string): ImportResult => ({
+    ok: false,
+    message: `This is not a run file the lab can open: ${why}`,
+  });
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -368,38 +415,55 @@ export function importRun(text: string): ImportResult {
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return fail('it is not a JSON object.');
   const head = doc as Record<string, unknown>;
-  if (head.format !== RUN_FILE_FORMAT) return fail(`its "format" is ${JSON.stringify(head.format) ?? 'missing'}, not "${RUN_FILE_FORMAT}".`);
+  if (head.format !== RUN_FILE_FORMAT)
+    return fail(`its "format" is ${JSON.stringify(head.format) ?? 'missing'}, not "${RUN_FILE_FORMAT}".`);
   if (typeof head.version === 'number' && head.version > RUN_FILE_VERSION) {
-    return { ok: false, message: `This run file was made by a newer version of the lab (file version ${head.version}; this lab reads up to ${RUN_FILE_VERSION}).` };
+    return {
+      ok: false,
+      message: `This run file was made by a newer version of the lab (file version ${head.version}; this lab reads up to ${RUN_FILE_VERSION}).`,
+    };
   }
   const parsed = RunFileSchema.safeParse(doc);
   if (!parsed.success) {
-    const lines = parsed.error.issues.slice(0, 8).map((i) => `  ${i.path.length ? i.path.join('.') : '(file)'}: ${i.message}`);
+    const lines = parsed.error.issues
+      .slice(0, 8)
+      .map((i) => `  ${i.path.length ? i.path.join('.') : '(file)'}: ${i.message}`);
     const more = parsed.error.issues.length > 8 ? `\n  ...and ${parsed.error.issues.length - 8} more` : '';
     return fail(`\n${lines.join('\n')}${more}`);
   }
   const file = parsed.data;
   const config = parseRunConfig(file.run.config);
-  if (!config.ok) return fail(`its run config is not valid:\n${config.errors.map((e) => `  run.config.${e}`).join('\n')}`);
+  if (!config.ok)
+    return fail(`its run config is not valid:\n${config.errors.map((e) => `  run.config.${e}`).join('\n')}`);
 
   const columns = Object.entries(file.run.metrics);
   const length = columns[0]?.[1].length ?? 0;
   const uneven = columns.find(([, values]) => values.length !== length);
-  if (uneven) return fail(`run.metrics: column "${uneven[0]}" has ${uneven[1].length} values where "${columns[0][0]}" has ${length}.`);
+  if (uneven)
+    return fail(
+      `run.metrics: column "${uneven[0]}" has ${uneven[1].length} values where "${columns[0][0]}" has ${length}.`,
+    );
   const metrics: MetricsRow[] = Array.from({ length }, () => ({}));
   for (const [key, values] of columns) {
     values.forEach((v, i) => {
       if (v !== null) metrics[i][key] = fromCell(v);
     });
   }
-  const mapSummary = (s?: Record<string, NumberCellValue>) => (s ? Object.fromEntries(Object.entries(s).map(([k, v]) => [k, fromCell(v)])) : undefined);
+  const mapSummary = (s?: Record<string, NumberCellValue>) =>
+    s ? Object.fromEntries(Object.entries(s).map(([k, v]) => [k, fromCell(v)])) : undefined;
 
   let profiles: Profile[] | undefined;
   if (file.run.profiles) {
     profiles = [];
     for (const [i, p] of file.run.profiles.entries()) {
       const r = ProfileSchema.safeParse(p);
-      if (!r.success) return fail(`run.profiles.${i} (a training user) does not match the profile schema: ${r.error.issues.slice(0, 3).map((x) => `${x.path.join('.') || '(profile)'}: ${x.message}`).join('; ')}.`);
+      if (!r.success)
+        return fail(
+          `run.profiles.${i} (a training user) does not match the profile schema: ${r.error.issues
+            .slice(0, 3)
+            .map((x) => `${x.path.join('.') || '(profile)'}: ${x.message}`)
+            .join('; ')}.`,
+        );
       profiles.push(r.data);
     }
   }
@@ -409,7 +473,9 @@ export function importRun(text: string): ImportResult {
     const bytes = fromBase64(file.checkpoint.data);
     if (!bytes) return fail('checkpoint.data is not base64 (the file may have been cut or edited).');
     if (bytes.byteLength !== file.checkpoint.bytes) {
-      return fail(`checkpoint.data holds ${bytes.byteLength} bytes where the file says ${file.checkpoint.bytes} (the file may have been cut).`);
+      return fail(
+        `checkpoint.data holds ${bytes.byteLength} bytes where the file says ${file.checkpoint.bytes} (the file may have been cut).`,
+      );
     }
     checkpoint = bytes;
   }
@@ -431,7 +497,9 @@ export function importRun(text: string): ImportResult {
   if (profiles) run.profiles = profiles;
   if (r.note !== undefined) run.note = r.note;
   if (!checkpoint) return { ok: true, run };
-  return file.checkpoint?.step !== undefined ? { ok: true, run, checkpoint, checkpointStep: file.checkpoint.step } : { ok: true, run, checkpoint };
+  return file.checkpoint?.step !== undefined
+    ? { ok: true, run, checkpoint, checkpointStep: file.checkpoint.step }
+    : { ok: true, run, checkpoint };
 }
 
 // ---- CSV ------------------------------------------------------------------------------------------

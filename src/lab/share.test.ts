@@ -64,7 +64,11 @@ describe('share links', () => {
     expect(compactConfig(defaultRunConfig('micro'))).toEqual({ version: 1, preset: 'micro', seed: 1 });
     const c = { ...defaultRunConfig('ci'), seed: 7, lr: 0.002 };
     // The ci defaults have moved since format 1 froze its baseline: those fields travel too.
-    const moved = Object.fromEntries(Object.entries(defaultRunConfig('ci')).filter(([k, v]) => (LINK_BASELINE_V1.ci as Record<string, unknown>)[k] !== v && k !== 'seed'));
+    const moved = Object.fromEntries(
+      Object.entries(defaultRunConfig('ci')).filter(
+        ([k, v]) => (LINK_BASELINE_V1.ci as Record<string, unknown>)[k] !== v && k !== 'seed',
+      ),
+    );
     expect(compactConfig(c)).toEqual({ ...moved, version: 1, preset: 'ci', seed: 7, lr: 0.002 });
     expect(decodeShareFragment(encodeShareLink(c, BASE).slice(BASE.length))).toEqual({ ok: true, config: c });
   });
@@ -77,7 +81,15 @@ describe('share links', () => {
       console.log(`share link (${preset} default): ${link.length} chars; fragment ${payload.length}: ${payload}`);
     }
     // Even every field changed stays far below the limit.
-    const all = { ...defaultRunConfig('small'), seed: 2 ** 31 - 1, algo: 'ppo', reward: 'turn', think: true, steps: 99999, lr: 0.01234 } as RunConfig;
+    const all = {
+      ...defaultRunConfig('small'),
+      seed: 2 ** 31 - 1,
+      algo: 'ppo',
+      reward: 'turn',
+      think: true,
+      steps: 99999,
+      lr: 0.01234,
+    } as RunConfig;
     expect(encodeShareLink(all, BASE).length).toBeLessThan(600);
   });
 
@@ -141,7 +153,9 @@ describe('share links', () => {
 
   it('says when the link comes from a newer lab (link format or config version)', () => {
     expect(decodeErr('#run=2.AAAA')).toMatch(/newer version of the lab \(link format 2/);
-    expect(decodeErr(fragmentOf({ version: 2, preset: 'ci', seed: 1 }))).toMatch(/newer version of the lab \(run config version 2/);
+    expect(decodeErr(fragmentOf({ version: 2, preset: 'ci', seed: 1 }))).toMatch(
+      /newer version of the lab \(run config version 2/,
+    );
     expect(decodeErr(fragmentOf({ version: 0, preset: 'ci', seed: 1 }))).toMatch(/version 0 is not one this lab knows/);
   });
 
@@ -152,11 +166,23 @@ describe('share links', () => {
     expect(msg).toMatch(/algo: /);
     expect(msg).toMatch(/extra/);
     expect(decodeErr(fragmentOf({ version: 1, preset: 'huge', seed: 1 }))).toMatch(/preset: /);
-    expect(decodeErr(fragmentOf({ version: 1, preset: 'ci', seed: 1, algo: 'grpo', groupSize: 1 }))).toMatch(/groupSize: grpo needs groups/);
+    expect(decodeErr(fragmentOf({ version: 1, preset: 'ci', seed: 1, algo: 'grpo', groupSize: 1 }))).toMatch(
+      /groupSize: grpo needs groups/,
+    );
   });
 
   it('never throws on arbitrary input', () => {
-    const inputs = ['#run=', '#run=1.', '#run=1.====', '#run=1.A', '#%E0%A4%A', '#run=%', '#run=1.' + '_'.repeat(100), '#&&&=', '#run=999999999999.x'];
+    const inputs = [
+      '#run=',
+      '#run=1.',
+      '#run=1.====',
+      '#run=1.A',
+      '#%E0%A4%A',
+      '#run=%',
+      '#run=1.' + '_'.repeat(100),
+      '#&&&=',
+      '#run=999999999999.x',
+    ];
     for (const s of inputs) expect(decodeShareFragment(s).ok).toBe(false);
   });
 });
@@ -180,7 +206,7 @@ describe('base64', () => {
   });
 });
 
-describe('share links with the run\'s own training users', () => {
+describe("share links with the run's own training users", () => {
   const mine = { ...benchmarkProfiles()[0], id: 'custom-robin', name: 'Robin' };
   const config = { ...defaultRunConfig('ci'), seed: 42 };
 
@@ -199,7 +225,13 @@ describe('share links with the run\'s own training users', () => {
     const cut = decodeShareFragment(link.slice(0, -12));
     expect(cut).toMatchObject({ ok: false, message: expect.stringMatching(/training users are damaged/) });
     const bad = encodeShareLink(config, 'https://lab.example/', [{ ...mine, age: 7 }]);
-    expect(decodeShareFragment(bad)).toMatchObject({ ok: false, message: expect.stringMatching(/training user 1 does not match the profile schema \(age:/) });
-    expect(decodeShareFragment(`${link.split('&')[0]}&users=9.abc`)).toMatchObject({ ok: false, message: expect.stringMatching(/newer version/) });
+    expect(decodeShareFragment(bad)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/training user 1 does not match the profile schema \(age:/),
+    });
+    expect(decodeShareFragment(`${link.split('&')[0]}&users=9.abc`)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/newer version/),
+    });
   });
 });

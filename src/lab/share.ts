@@ -92,7 +92,9 @@ export type ShareDecodeResult = { ok: true; config: RunConfig; profiles?: Profil
 export function encodeShareLink(config: RunConfig, baseUrl: string, profiles?: readonly Profile[]): string {
   const hashAt = baseUrl.indexOf('#');
   const base = hashAt < 0 ? baseUrl : baseUrl.slice(0, hashAt);
-  const users = profiles?.length ? `&${USERS_KEY}=${USERS_FORMAT}.${toBase64Url(deflateSync(strToU8(JSON.stringify(profiles)), { level: 9 }))}` : '';
+  const users = profiles?.length
+    ? `&${USERS_KEY}=${USERS_FORMAT}.${toBase64Url(deflateSync(strToU8(JSON.stringify(profiles)), { level: 9 }))}`
+    : '';
   return `${base}#${SHARE_KEY}=${encodeSharePayload(config)}${users}`;
 }
 
@@ -134,16 +136,22 @@ export function decodeShareFragment(hash: string): ShareDecodeResult {
     const shown = fragment.length > 40 ? `${fragment.slice(0, 40)}…` : fragment;
     return fail(`This link's "#${shown}" is not a run from this lab (a lab link has "#${SHARE_KEY}=" in it).`);
   }
-  if (value.length > MAX_PAYLOAD_CHARS) return damaged(`it is ${value.length} characters long, far longer than any run link`);
+  if (value.length > MAX_PAYLOAD_CHARS)
+    return damaged(`it is ${value.length} characters long, far longer than any run link`);
   const dot = value.indexOf('.');
   const head = dot < 0 ? '' : value.slice(0, dot);
   if (!/^[1-9][0-9]{0,5}$/.test(head)) return damaged('it does not start with a format number such as "1."');
   const format = Number(head);
   if (format > SHARE_LINK_FORMAT) {
-    return fail(`This link was made by a newer version of the lab (link format ${format}; this lab reads up to ${SHARE_LINK_FORMAT}). Open it in the current lab.`);
+    return fail(
+      `This link was made by a newer version of the lab (link format ${format}; this lab reads up to ${SHARE_LINK_FORMAT}). Open it in the current lab.`,
+    );
   }
   const bytes = fromBase64Url(value.slice(dot + 1));
-  if (!bytes) return damaged('its run data has characters that do not belong there (it may have been cut or changed when it was copied)');
+  if (!bytes)
+    return damaged(
+      'its run data has characters that do not belong there (it may have been cut or changed when it was copied)',
+    );
   const inflated = inflateCapped(bytes, MAX_INFLATED_BYTES);
   if (typeof inflated === 'string') return damaged(inflated);
   let payload: unknown;
@@ -152,7 +160,8 @@ export function decodeShareFragment(hash: string): ShareDecodeResult {
   } catch {
     return damaged('its run data is not readable settings');
   }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return damaged('its run data is not a set of settings');
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    return damaged('its run data is not a set of settings');
   const run = expandPayload(payload as Record<string, unknown>);
   if (!run.ok || users === null) return run;
   const profiles = decodeUsers(users);
@@ -161,12 +170,15 @@ export function decodeShareFragment(hash: string): ShareDecodeResult {
 
 /** The `users=` value → the training users, or the message for the person who opened the link. */
 function decodeUsers(value: string): Profile[] | string {
-  const bad = (why: string) => `This run link's training users are damaged: ${why}. Ask for the link again, or copy all of it.`;
-  if (value.length > MAX_PAYLOAD_CHARS) return bad(`they are ${value.length} characters long, far longer than any link's`);
+  const bad = (why: string) =>
+    `This run link's training users are damaged: ${why}. Ask for the link again, or copy all of it.`;
+  if (value.length > MAX_PAYLOAD_CHARS)
+    return bad(`they are ${value.length} characters long, far longer than any link's`);
   const dot = value.indexOf('.');
   const head = dot < 0 ? '' : value.slice(0, dot);
   if (!/^[1-9][0-9]{0,5}$/.test(head)) return bad('they do not start with a format number such as "1."');
-  if (Number(head) > USERS_FORMAT) return `This link's training users were packed by a newer version of the lab (format ${head}; this lab reads up to ${USERS_FORMAT}). Open it in the current lab.`;
+  if (Number(head) > USERS_FORMAT)
+    return `This link's training users were packed by a newer version of the lab (format ${head}; this lab reads up to ${USERS_FORMAT}). Open it in the current lab.`;
   const bytes = fromBase64Url(value.slice(dot + 1));
   if (!bytes) return bad('they have characters that do not belong there');
   const inflated = inflateCapped(bytes, MAX_INFLATED_BYTES);
@@ -182,7 +194,10 @@ function decodeUsers(value: string): Profile[] | string {
   for (const [i, p] of list.entries()) {
     const r = ProfileSchema.safeParse(p);
     if (!r.success) {
-      const why = r.error.issues.slice(0, 3).map((x) => `${x.path.join('.') || '(profile)'}: ${x.message}`).join('; ');
+      const why = r.error.issues
+        .slice(0, 3)
+        .map((x) => `${x.path.join('.') || '(profile)'}: ${x.message}`)
+        .join('; ');
       return `This link's training user ${i + 1} does not match the profile schema (${why}); the run cannot be reproduced from it.`;
     }
     out.push(r.data);
@@ -195,14 +210,19 @@ function expandPayload(payload: Record<string, unknown>): ShareDecodeResult {
   const version = payload.version;
   if (typeof version !== 'number' || !Number.isInteger(version)) return damaged('its run data has no config version');
   if (version > RUN_CONFIG_VERSION) {
-    return fail(`This link was made by a newer version of the lab (run config version ${version}; this lab reads up to ${RUN_CONFIG_VERSION}). Open it in the current lab.`);
+    return fail(
+      `This link was made by a newer version of the lab (run config version ${version}; this lab reads up to ${RUN_CONFIG_VERSION}). Open it in the current lab.`,
+    );
   }
   // Migrations from older config versions go here, oldest first, when RUN_CONFIG_VERSION moves on.
-  if (version !== RUN_CONFIG_VERSION) return fail(`This link's run config version ${version} is not one this lab knows.`);
+  if (version !== RUN_CONFIG_VERSION)
+    return fail(`This link's run config version ${version} is not one this lab knows.`);
   const preset = payload.preset;
-  const baseline = typeof preset === 'string' && Object.hasOwn(LINK_BASELINE_V1, preset) ? LINK_BASELINE_V1[preset as PresetName] : {};
+  const baseline =
+    typeof preset === 'string' && Object.hasOwn(LINK_BASELINE_V1, preset) ? LINK_BASELINE_V1[preset as PresetName] : {};
   const parsed = parseRunConfig({ ...baseline, ...payload });
-  if (!parsed.ok) return fail(`This link's run settings are not valid:\n${parsed.errors.map((e) => `  ${e}`).join('\n')}`);
+  if (!parsed.ok)
+    return fail(`This link's run settings are not valid:\n${parsed.errors.map((e) => `  ${e}`).join('\n')}`);
   return { ok: true, config: parsed.config };
 }
 
@@ -232,7 +252,9 @@ function inflateCapped(data: Uint8Array, cap: number): Uint8Array | string {
   try {
     inflater.push(data, true);
   } catch {
-    return tooBig ? 'its run data unpacks to far more than any run' : 'its run data does not unpack (it may have been cut short)';
+    return tooBig
+      ? 'its run data unpacks to far more than any run'
+      : 'its run data does not unpack (it may have been cut short)';
   }
   if (!ended) return 'its run data does not unpack (it may have been cut short)';
   const out = new Uint8Array(total);

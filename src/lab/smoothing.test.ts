@@ -50,8 +50,21 @@ describe('toColumns', () => {
   it('aligns series on the union of their x values, null where a series has no point', () => {
     const cols = toColumns(
       [
-        { label: 'a', points: [[1, 1], [2, 2], [3, 3]] },
-        { label: 'b', points: [[2, 10], [4, 20]] },
+        {
+          label: 'a',
+          points: [
+            [1, 1],
+            [2, 2],
+            [3, 3],
+          ],
+        },
+        {
+          label: 'b',
+          points: [
+            [2, 10],
+            [4, 20],
+          ],
+        },
       ],
       0,
     );
@@ -64,7 +77,21 @@ describe('toColumns', () => {
   });
 
   it('sorts each series by x, keeps the last of a repeated x, drops non-finite x', () => {
-    const cols = toColumns([{ label: 'a', points: [[3, 3], [1, 1], [2, 5], [2, 2], [NaN, 9]] }], 0.5);
+    const cols = toColumns(
+      [
+        {
+          label: 'a',
+          points: [
+            [3, 3],
+            [1, 1],
+            [2, 5],
+            [2, 2],
+            [NaN, 9],
+          ],
+        },
+      ],
+      0.5,
+    );
     expect(cols.xs).toEqual([1, 2, 3]);
     expect(cols.raw[0]).toEqual([1, 2, 3]);
     close(cols.smoothed[0], [1, 5 / 3, 17 / 7]);
@@ -73,8 +100,21 @@ describe('toColumns', () => {
   it('smooths each series over its own points, not over gaps of the shared x', () => {
     const cols = toColumns(
       [
-        { label: 'a', points: [[1, 1], [3, 2], [5, 3]] },
-        { label: 'b', points: [[2, 0], [4, 0]] },
+        {
+          label: 'a',
+          points: [
+            [1, 1],
+            [3, 2],
+            [5, 3],
+          ],
+        },
+        {
+          label: 'b',
+          points: [
+            [2, 0],
+            [4, 0],
+          ],
+        },
       ],
       0.5,
     );
@@ -82,7 +122,21 @@ describe('toColumns', () => {
   });
 
   it('on a log scale, drops values a log axis cannot place (after smoothing)', () => {
-    const cols = toColumns([{ label: 'kl', points: [[1, 0], [2, 1], [3, -1], [4, 0.5]] }], 0.5, true);
+    const cols = toColumns(
+      [
+        {
+          label: 'kl',
+          points: [
+            [1, 0],
+            [2, 1],
+            [3, -1],
+            [4, 0.5],
+          ],
+        },
+      ],
+      0.5,
+      true,
+    );
     expect(cols.raw[0]).toEqual([null, 1, null, 0.5]);
     // w = 0.5: ema 0, 0.5, -0.25, 0.125; debiased 0, 2/3, -2/7, 2/15; the non-positive ones dropped
     close(cols.smoothed[0], [null, 2 / 3, null, 2 / 15]);
@@ -98,12 +152,22 @@ describe('plotColumns', () => {
   it('puts x first, then each series raw and (when smoothing) smoothed, in series order', () => {
     const cols = toColumns(
       [
-        { label: 'a', points: [[1, 1], [2, 2]] },
+        {
+          label: 'a',
+          points: [
+            [1, 1],
+            [2, 2],
+          ],
+        },
         { label: 'b', points: [[2, 4]] },
       ],
       0.5,
     );
-    expect(plotColumns(cols, false)).toEqual([[1, 2], [1, 2], [null, 4]]);
+    expect(plotColumns(cols, false)).toEqual([
+      [1, 2],
+      [1, 2],
+      [null, 4],
+    ]);
     const withSmoothed = plotColumns(cols, true);
     expect(withSmoothed).toHaveLength(5);
     expect(withSmoothed[0]).toEqual([1, 2]);
@@ -118,14 +182,34 @@ describe('tableRows', () => {
   it('keeps the latest rows that have a value, oldest first', () => {
     const cols = toColumns(
       [
-        { label: 'a', points: [[1, 1], [2, NaN], [3, 3], [4, 4]] },
+        {
+          label: 'a',
+          points: [
+            [1, 1],
+            [2, NaN],
+            [3, 3],
+            [4, 4],
+          ],
+        },
         { label: 'b', points: [[4, 8]] },
       ],
       0,
     );
     expect(tableRows(cols, 2)).toEqual([
-      { x: 3, values: [{ raw: 3, smoothed: 3 }, { raw: null, smoothed: null }] },
-      { x: 4, values: [{ raw: 4, smoothed: 4 }, { raw: 8, smoothed: 8 }] },
+      {
+        x: 3,
+        values: [
+          { raw: 3, smoothed: 3 },
+          { raw: null, smoothed: null },
+        ],
+      },
+      {
+        x: 4,
+        values: [
+          { raw: 4, smoothed: 4 },
+          { raw: 8, smoothed: 8 },
+        ],
+      },
     ]);
     expect(tableRows(cols, 10).map((r) => r.x)).toEqual([1, 3, 4]);
   });

@@ -69,7 +69,8 @@ export function toColumns(series: readonly SeriesInput[], smoothing: number, log
   });
   const xs = [...new Set(perSeries.flatMap((s) => s.xs))].sort((a, b) => a - b);
   const index = new Map(xs.map((x, i) => [x, i]));
-  const keep = (v: number | null): number | null => (v === null || !Number.isFinite(v) || (logScale && v <= 0) ? null : v);
+  const keep = (v: number | null): number | null =>
+    v === null || !Number.isFinite(v) || (logScale && v <= 0) ? null : v;
   const raw = perSeries.map(() => new Array<number | null>(xs.length).fill(null));
   const smoothed = perSeries.map(() => new Array<number | null>(xs.length).fill(null));
   perSeries.forEach((s, k) => {
@@ -120,7 +121,10 @@ export function formatValue(v: number | null | undefined): string {
  * with the latest arguments, so the last update is never lost. `cancel` drops a pending call.
  * Charts use it to redraw at ~10 Hz however fast points stream in.
  */
-export function throttle<A extends unknown[]>(fn: (...args: A) => void, intervalMs: number): ((...args: A) => void) & { cancel(): void } {
+export function throttle<A extends unknown[]>(
+  fn: (...args: A) => void,
+  intervalMs: number,
+): ((...args: A) => void) & { cancel(): void } {
   let last = -Infinity;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let pending: A | undefined;
@@ -132,12 +136,15 @@ export function throttle<A extends unknown[]>(fn: (...args: A) => void, interval
     const wait = last + intervalMs - Date.now();
     if (wait <= 0 && timer === undefined) return run(args);
     pending = args;
-    timer ??= setTimeout(() => {
-      timer = undefined;
-      const a = pending!;
-      pending = undefined;
-      run(a);
-    }, Math.max(0, wait));
+    timer ??= setTimeout(
+      () => {
+        timer = undefined;
+        const a = pending!;
+        pending = undefined;
+        run(a);
+      },
+      Math.max(0, wait),
+    );
   };
   throttled.cancel = () => {
     if (timer !== undefined) clearTimeout(timer);

@@ -62,17 +62,29 @@ function decodeModel(bytes: Uint8Array) {
   const opset = fields(sub(m, 8)[0].v as Uint8Array);
   const nodes = sub(graph, 1).map((f) => {
     const n = fields(f.v as Uint8Array);
-    return { op: str(sub(n, 4)[0]), inputs: sub(n, 1).map(str), outputs: sub(n, 2).map(str), domain: sub(n, 7).map(str)[0] ?? '' };
+    return {
+      op: str(sub(n, 4)[0]),
+      inputs: sub(n, 1).map(str),
+      outputs: sub(n, 2).map(str),
+      domain: sub(n, 7).map(str)[0] ?? '',
+    };
   });
   const initializers = sub(graph, 5).map((f) => {
     const t = fields(f.v as Uint8Array);
-    return { name: str(sub(t, 8)[0]), dims: sub(t, 1).map((d) => Number(d.v)), dataType: Number(sub(t, 2)[0].v), raw: sub(t, 9)[0]?.v as Uint8Array };
+    return {
+      name: str(sub(t, 8)[0]),
+      dims: sub(t, 1).map((d) => Number(d.v)),
+      dataType: Number(sub(t, 2)[0].v),
+      raw: sub(t, 9)[0]?.v as Uint8Array,
+    };
   });
   const valueName = (f: Field) => str(sub(fields(f.v as Uint8Array), 1)[0]);
-  const metadata = Object.fromEntries(sub(m, 14).map((f) => {
-    const e = fields(f.v as Uint8Array);
-    return [str(sub(e, 1)[0]), str(sub(e, 2)[0])];
-  }));
+  const metadata = Object.fromEntries(
+    sub(m, 14).map((f) => {
+      const e = fields(f.v as Uint8Array);
+      return [str(sub(e, 1)[0]), str(sub(e, 2)[0])];
+    }),
+  );
   return {
     irVersion: Number(sub(m, 1)[0].v),
     opsetDomain: sub(opset, 1).map(str)[0] ?? '',
@@ -85,8 +97,25 @@ function decodeModel(bytes: Uint8Array) {
   };
 }
 
-const STANDARD_OPS = new Set(['Gather', 'Add', 'Mul', 'MatMul', 'LayerNormalization', 'Split', 'Reshape', 'Transpose', 'Concat', 'Softmax',
-  'Where', 'LessOrEqual', 'Range', 'Shape', 'Squeeze', 'Unsqueeze', 'Tanh']);
+const STANDARD_OPS = new Set([
+  'Gather',
+  'Add',
+  'Mul',
+  'MatMul',
+  'LayerNormalization',
+  'Split',
+  'Reshape',
+  'Transpose',
+  'Concat',
+  'Softmax',
+  'Where',
+  'LessOrEqual',
+  'Range',
+  'Shape',
+  'Squeeze',
+  'Unsqueeze',
+  'Tanh',
+]);
 
 describe('exportOnnx: structure', () => {
   it('writes opset 17 in the default domain, only standard ops, every parameter once with its bytes', () => {
@@ -127,7 +156,9 @@ describe('exportOnnx: structure', () => {
   });
 
   it('with kvCache, declares past_* inputs and present_* outputs per layer; without values, no value head', () => {
-    const m = decodeModel(exportOnnx({ config: TINY, weights: randomWeights(TINY, 1) }, { kvCache: true, values: false }));
+    const m = decodeModel(
+      exportOnnx({ config: TINY, weights: randomWeights(TINY, 1) }, { kvCache: true, values: false }),
+    );
     const io = onnxIoNames(TINY, { kvCache: true, values: false });
     expect(m.inputs).toEqual(io.inputs);
     expect(m.outputs).toEqual(io.outputs);
@@ -140,8 +171,12 @@ describe('exportOnnx: structure', () => {
   it('refuses a bad checkpoint with a message that names the problem', () => {
     const weights = randomWeights(TINY, 1);
     expect(() => exportOnnx({ config: TINY, weights: weights.subarray(1) })).toThrow(OnnxExportError);
-    expect(() => exportOnnx({ config: TINY, weights: weights.subarray(1) })).toThrow(/has \d+ weights; its config needs \d+/);
-    expect(() => exportOnnx({ config: { ...TINY, heads: 3 }, weights })).toThrow(/heads: channels \(8\) must be divisible by heads \(3\)/);
+    expect(() => exportOnnx({ config: TINY, weights: weights.subarray(1) })).toThrow(
+      /has \d+ weights; its config needs \d+/,
+    );
+    expect(() => exportOnnx({ config: { ...TINY, heads: 3 }, weights })).toThrow(
+      /heads: channels \(8\) must be divisible by heads \(3\)/,
+    );
     const bad = weights.slice();
     bad[paramLayout(TINY).byName['h1.mlp.fc.w'].offset + 2] = NaN;
     expect(() => exportOnnx({ config: TINY, weights: bad })).toThrow(/h1\.mlp\.fc\.w.*not a finite number/);
@@ -149,7 +184,13 @@ describe('exportOnnx: structure', () => {
 });
 
 describe('exportOnnx: parity with the engine under onnxruntime-web (wasm, in Node)', () => {
-  const cases = [['tiny', TINY, 2, 12], ['ci', PRESETS.ci, 2, 12], ['micro', PRESETS.micro, 2, 12], ['mini', PRESETS.mini, 1, 8], ['small', PRESETS.small, 1, 6]] as const;
+  const cases = [
+    ['tiny', TINY, 2, 12],
+    ['ci', PRESETS.ci, 2, 12],
+    ['micro', PRESETS.micro, 2, 12],
+    ['mini', PRESETS.mini, 1, 8],
+    ['small', PRESETS.small, 1, 6],
+  ] as const;
   for (const [name, config, B, T] of cases) {
     it(`${name}: logits and values match the CPU engine to 1e-4, with and without the KV cache`, async () => {
       const weights = randomWeights(config, 11);
@@ -158,7 +199,9 @@ describe('exportOnnx: parity with the engine under onnxruntime-web (wasm, in Nod
       expect(maxAbs(ref.logits)).toBeGreaterThan(0.5); // the check is not passing on near-zero logits
 
       const full = await createPolicySession(ort, exportOnnx({ config, weights }), ['wasm']);
-      const out = await full.session.run({ input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [B, T]) });
+      const out = await full.session.run({
+        input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [B, T]),
+      });
       expect(out.logits.dims).toEqual([B, T, config.vocabSize]);
       expect(maxAbsDiff(out.logits.data as Float32Array, ref.logits)).toBeLessThan(1e-4);
       expect(maxAbsDiff(out.values.data as Float32Array, ref.values)).toBeLessThan(1e-4);
@@ -185,14 +228,30 @@ describe('exportOnnx: parity with the engine under onnxruntime-web (wasm, in Nod
 });
 
 describe('generateOnnx: decoding through the exported model', () => {
-  it('greedy decoding of the shipped ci warm start gives the same tokens as the engine\'s sampler', async () => {
+  it("greedy decoding of the shipped ci warm start gives the same tokens as the engine's sampler", async () => {
     const ck = loadCheckpoint(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
     const tok = Tokenizer.fromJSON(ck.tokenizer);
-    const prompt = [...encodeDialogue(tok, [{ role: 'system', text: SYSTEM_LINE }, { role: 'user', text: 'I failed my driving test again and I feel stupid.' }]).ids, ...agentTurnPrefix(tok)];
+    const prompt = [
+      ...encodeDialogue(tok, [
+        { role: 'system', text: SYSTEM_LINE },
+        { role: 'user', text: 'I failed my driving test again and I feel stupid.' },
+      ]).ids,
+      ...agentTurnPrefix(tok),
+    ];
     const stop = [tok.special('<|end|>')];
-    const [engine] = await generate(new Transformer(new CpuBackend(), ck.config, ck.weights), [prompt], { maxNewTokens: 24, stop, sampling: GREEDY, rng: new Rng(0) });
+    const [engine] = await generate(new Transformer(new CpuBackend(), ck.config, ck.weights), [prompt], {
+      maxNewTokens: 24,
+      stop,
+      sampling: GREEDY,
+      rng: new Rng(0),
+    });
     const ps = await createPolicySession(ort, exportOnnx(ck, { kvCache: true, values: false }), ['wasm']);
-    const onnx = await generateOnnx(ort, ps, ck.config, prompt, { maxNewTokens: 24, stop, sampling: GREEDY, rng: new Rng(0) });
+    const onnx = await generateOnnx(ort, ps, ck.config, prompt, {
+      maxNewTokens: 24,
+      stop,
+      sampling: GREEDY,
+      rng: new Rng(0),
+    });
     expect(engine.length).toBeGreaterThan(3);
     expect(onnx).toEqual(engine);
     await ps.session.release();

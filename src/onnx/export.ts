@@ -113,18 +113,25 @@ class GraphBuilder {
  */
 export function exportOnnx(checkpoint: ExportableCheckpoint, options: ExportOptions = {}): Uint8Array {
   const { config, weights } = checkpoint;
-  if (!config || typeof config !== 'object') throw new OnnxExportError('cannot export: the checkpoint has no model config');
+  if (!config || typeof config !== 'object')
+    throw new OnnxExportError('cannot export: the checkpoint has no model config');
   const configErrors = validateConfig(config);
-  if (configErrors.length > 0) throw new OnnxExportError(`cannot export: invalid model config: ${configErrors.join('; ')}`);
+  if (configErrors.length > 0)
+    throw new OnnxExportError(`cannot export: invalid model config: ${configErrors.join('; ')}`);
   const layout = paramLayout(config);
-  if (!(weights instanceof Float32Array)) throw new OnnxExportError('cannot export: the checkpoint weights are not a Float32Array');
+  if (!(weights instanceof Float32Array))
+    throw new OnnxExportError('cannot export: the checkpoint weights are not a Float32Array');
   if (weights.length !== layout.total) {
-    throw new OnnxExportError(`cannot export: the checkpoint has ${weights.length} weights; its config needs ${layout.total}`);
+    throw new OnnxExportError(
+      `cannot export: the checkpoint has ${weights.length} weights; its config needs ${layout.total}`,
+    );
   }
   for (let i = 0; i < weights.length; i++) {
     if (!Number.isFinite(weights[i])) {
       const e = layout.entries.find((x) => i >= x.offset && i < x.offset + x.size);
-      throw new OnnxExportError(`cannot export: weight ${i}${e ? ` (${e.name})` : ''} is ${weights[i]}, not a finite number`);
+      throw new OnnxExportError(
+        `cannot export: weight ${i}${e ? ` (${e.name})` : ''} is ${weights[i]}, not a finite number`,
+      );
     }
   }
 
@@ -153,9 +160,15 @@ export function exportOnnx(checkpoint: ExportableCheckpoint, options: ExportOpti
   const geluCubic = g.f32('const_gelu_cubic', Float32Array.of(0.044715), []);
 
   // Lengths: seq (new tokens), past (cached tokens), total = past + seq.
-  const seqLen = g.node('Squeeze', [g.node('Shape', ['input_ids'], { start: { kind: 'int', v: 1 }, end: { kind: 'int', v: 2 } }), axis0]);
+  const seqLen = g.node('Squeeze', [
+    g.node('Shape', ['input_ids'], { start: { kind: 'int', v: 1 }, end: { kind: 'int', v: 2 } }),
+    axis0,
+  ]);
   const pastLen = kv
-    ? g.node('Squeeze', [g.node('Shape', ['past_key_0'], { start: { kind: 'int', v: 2 }, end: { kind: 'int', v: 3 } }), axis0])
+    ? g.node('Squeeze', [
+        g.node('Shape', ['past_key_0'], { start: { kind: 'int', v: 2 }, end: { kind: 'int', v: 3 } }),
+        axis0,
+      ])
     : zero;
   const totalLen = kv ? g.node('Add', [pastLen, seqLen]) : seqLen;
   const qPos = g.node('Range', [pastLen, totalLen, one]); // (seq) absolute positions of the new tokens
@@ -163,10 +176,16 @@ export function exportOnnx(checkpoint: ExportableCheckpoint, options: ExportOpti
   const causal = g.node('LessOrEqual', [kPos, g.node('Unsqueeze', [qPos, axis1])]); // (seq, total): key ≤ query
 
   // Embeddings.
-  let x = g.node('Add', [g.node('Gather', ['wte', 'input_ids'], { axis: { kind: 'int', v: 0 } }), g.node('Gather', ['wpe', qPos], { axis: { kind: 'int', v: 0 } })]);
+  let x = g.node('Add', [
+    g.node('Gather', ['wte', 'input_ids'], { axis: { kind: 'int', v: 0 } }),
+    g.node('Gather', ['wpe', qPos], { axis: { kind: 'int', v: 0 } }),
+  ]);
 
   const layerNorm = (input: string, w: string, b: string) =>
-    g.node('LayerNormalization', [input, w, b], { axis: { kind: 'int', v: -1 }, epsilon: { kind: 'float', v: LAYER_NORM_EPS } });
+    g.node('LayerNormalization', [input, w, b], {
+      axis: { kind: 'int', v: -1 },
+      epsilon: { kind: 'float', v: LAYER_NORM_EPS },
+    });
   const linear = (input: string, w: string, b: string) => g.node('Add', [g.node('MatMul', [input, w]), b]);
   const perm = (p: number[]): Record<string, AttrValue> => ({ perm: { kind: 'ints', v: p } });
 
@@ -174,7 +193,9 @@ export function exportOnnx(checkpoint: ExportableCheckpoint, options: ExportOpti
     const q = (n: string) => `h${l}.${n}`;
     // Attention.
     const qkv = linear(layerNorm(x, q('ln1.w'), q('ln1.b')), q('attn.qkv.w'), q('attn.qkv.b')); // (B, S, 3C)
-    const sq = `attn${l}_q`, sk = `attn${l}_k`, sv = `attn${l}_v`;
+    const sq = `attn${l}_q`,
+      sk = `attn${l}_k`,
+      sv = `attn${l}_v`;
     g.node('Split', [qkv, split3], { axis: { kind: 'int', v: -1 } }, [sq, sk, sv]);
     const heads = (t: string) => g.node('Transpose', [g.node('Reshape', [t, toHeads])], perm([0, 2, 1, 3])); // (B, H, S, hs)
     const qh = heads(sq);
@@ -228,7 +249,13 @@ export function exportOnnx(checkpoint: ExportableCheckpoint, options: ExportOpti
     producerName: 'empathy-rl-lab',
     producerVersion: '0.1.0',
     docString: `Empathy RL Lab policy: GPT-2-style transformer, V=${V} T=${T} C=${C} L=${L} H=${H}; logits${withValues ? ', values' : ''}${kv ? ', KV cache' : ''}`,
-    graph: { name: options.name ?? 'empathy_lab_policy', nodes: g.nodes, initializers: g.initializers, inputs, outputs },
+    graph: {
+      name: options.name ?? 'empathy_lab_policy',
+      nodes: g.nodes,
+      initializers: g.initializers,
+      inputs,
+      outputs,
+    },
     metadata,
   });
 }

@@ -35,7 +35,13 @@ export function randomIds(vocabSize: number, n: number, seed: number): Int32Arra
 }
 
 /** Our engine's forward on the CPU backend: logits (B·T·V) and values (B·T), row-major (B, T). */
-export async function engineForward(config: ModelConfig, weights: Float32Array, ids: Int32Array, B: number, T: number): Promise<{ logits: Float32Array; values: Float32Array }> {
+export async function engineForward(
+  config: ModelConfig,
+  weights: Float32Array,
+  ids: Int32Array,
+  B: number,
+  T: number,
+): Promise<{ logits: Float32Array; values: Float32Array }> {
   const be = new CpuBackend();
   const model = new Transformer(be, config, weights, { frozen: true });
   const out = model.forward(be.fromArray(ids, [B * T]), B, T);

@@ -124,11 +124,26 @@ function attributeProto(name: string, a: AttrValue): ProtoWriter {
   const w = new ProtoWriter();
   w.string(1, name);
   switch (a.kind) {
-    case 'int': w.int(3, a.v); w.int(20, AttrType.INT); break;
-    case 'float': w.float(2, a.v); w.int(20, AttrType.FLOAT); break;
-    case 'ints': for (const v of a.v) w.int(8, v); w.int(20, AttrType.INTS); break;
-    case 'string': w.string(4, a.v); w.int(20, AttrType.STRING); break;
-    case 'tensor': w.message(5, tensorProto(a.v)); w.int(20, AttrType.TENSOR); break;
+    case 'int':
+      w.int(3, a.v);
+      w.int(20, AttrType.INT);
+      break;
+    case 'float':
+      w.float(2, a.v);
+      w.int(20, AttrType.FLOAT);
+      break;
+    case 'ints':
+      for (const v of a.v) w.int(8, v);
+      w.int(20, AttrType.INTS);
+      break;
+    case 'string':
+      w.string(4, a.v);
+      w.int(20, AttrType.STRING);
+      break;
+    case 'tensor':
+      w.message(5, tensorProto(a.v));
+      w.int(20, AttrType.TENSOR);
+      break;
   }
   return w;
 }

@@ -23,7 +23,11 @@ export interface PolicySession {
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** A session on the first provider of `eps` that accepts the model. */
-export async function createPolicySession(ort: OrtModule, model: Uint8Array, eps: readonly ExecutionProvider[] = ['webgpu', 'wasm']): Promise<PolicySession> {
+export async function createPolicySession(
+  ort: OrtModule,
+  model: Uint8Array,
+  eps: readonly ExecutionProvider[] = ['webgpu', 'wasm'],
+): Promise<PolicySession> {
   const fallbacks: string[] = [];
   for (const ep of eps) {
     if (ep === 'webgpu' && (typeof navigator === 'undefined' || !('gpu' in navigator))) {
@@ -31,7 +35,11 @@ export async function createPolicySession(ort: OrtModule, model: Uint8Array, eps
       continue;
     }
     try {
-      const session = await ort.InferenceSession.create(model, { executionProviders: [ep], graphOptimizationLevel: 'all', logSeverityLevel: 3 });
+      const session = await ort.InferenceSession.create(model, {
+        executionProviders: [ep],
+        graphOptimizationLevel: 'all',
+        logSeverityLevel: 3,
+      });
       return { session, ep, fallbacks };
     } catch (e) {
       fallbacks.push(`${ep}: ${message(e)}`);
@@ -60,14 +68,28 @@ function presentAsPast(config: ModelConfig, out: Ort.InferenceSession.OnnxValueM
   return feeds;
 }
 
-const ids64 = (ort: OrtModule, ids: ArrayLike<number>, dims: number[]) => new ort.Tensor('int64', BigInt64Array.from(Array.from(ids), (v) => BigInt(v)), dims);
+const ids64 = (ort: OrtModule, ids: ArrayLike<number>, dims: number[]) =>
+  new ort.Tensor(
+    'int64',
+    BigInt64Array.from(Array.from(ids), (v) => BigInt(v)),
+    dims,
+  );
 
 /**
  * Logits (B·T·V, row-major (B, T)) of ids (B·T) through a KV-cache model, feeding the tokens in
  * chunks of the given sizes (summing to T): checks the cache path against a one-shot forward.
  */
-export async function runLogits(ort: OrtModule, ps: PolicySession, config: ModelConfig, ids: Int32Array, B: number, T: number, chunks: number[]): Promise<Float32Array> {
-  if (chunks.reduce((a, b) => a + b, 0) !== T) throw new Error(`runLogits: chunks sum to ${chunks.reduce((a, b) => a + b, 0)}, not ${T}`);
+export async function runLogits(
+  ort: OrtModule,
+  ps: PolicySession,
+  config: ModelConfig,
+  ids: Int32Array,
+  B: number,
+  T: number,
+  chunks: number[],
+): Promise<Float32Array> {
+  if (chunks.reduce((a, b) => a + b, 0) !== T)
+    throw new Error(`runLogits: chunks sum to ${chunks.reduce((a, b) => a + b, 0)}, not ${T}`);
   const V = config.vocabSize;
   const all = new Float32Array(B * T * V);
   let past = emptyPast(ort, config, B);
@@ -96,9 +118,16 @@ export interface GenerateOptions {
  * call, stopping at a stop token (included) or the context's end. The caller keeps the prompt
  * within the context. Returns the new tokens.
  */
-export async function generateOnnx(ort: OrtModule, ps: PolicySession, config: ModelConfig, prompt: readonly number[], opts: GenerateOptions): Promise<number[]> {
+export async function generateOnnx(
+  ort: OrtModule,
+  ps: PolicySession,
+  config: ModelConfig,
+  prompt: readonly number[],
+  opts: GenerateOptions,
+): Promise<number[]> {
   if (prompt.length === 0) throw new Error('generateOnnx: empty prompt');
-  if (prompt.length >= config.contextLength) throw new Error(`the prompt has ${prompt.length} tokens; the context holds ${config.contextLength}`);
+  if (prompt.length >= config.contextLength)
+    throw new Error(`the prompt has ${prompt.length} tokens; the context holds ${config.contextLength}`);
   const V = config.vocabSize;
   let out = await ps.session.run({ ...emptyPast(ort, config, 1), input_ids: ids64(ort, prompt, [1, prompt.length]) });
   let length = prompt.length;

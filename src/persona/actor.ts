@@ -11,7 +11,19 @@
  */
 import type { Reaction } from './appraiser.ts';
 import { voiceRegister, type Band, type Difficulty } from './dynamics.ts';
-import { CUES, DEFLECTS, DETAIL_FRAMES, FILLERS, GOODBYES, OPEN_POSITIVE, OPENERS, PRAISE_TAILS, REACTION_LINES, SNAPS, TRIED_TAILS } from './lines.ts';
+import {
+  CUES,
+  DEFLECTS,
+  DETAIL_FRAMES,
+  FILLERS,
+  GOODBYES,
+  OPEN_POSITIVE,
+  OPENERS,
+  PRAISE_TAILS,
+  REACTION_LINES,
+  SNAPS,
+  TRIED_TAILS,
+} from './lines.ts';
 import type { Profile } from './profile.ts';
 import type { Rng } from '../engine/rng.ts';
 
@@ -44,7 +56,12 @@ const MAX_SENTENCES = 3;
 const MAX_QUESTIONS = 2;
 
 const POSITIVE: readonly Reaction[] = ['needMet', 'heard'];
-const norm = (s: string): string => s.toLowerCase().replace(/[^a-z0-9 ]+/g, '').replace(/\s+/g, ' ').trim();
+const norm = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 const questions = (s: string): number => (s.match(/\?/g) ?? []).length;
 
 export interface ActorTurn {
@@ -120,7 +137,9 @@ function addDisclosure(d: Draft, rng: Rng): boolean {
     if (d.memory.disclosed.includes(k)) continue;
     let text: string;
     if (k === 'problem') text = s.problem;
-    else if (k === 'acc') text = accomplishmentLine(d.profile) + (d.profile.intention === 'sincere-praise' ? ' ' + rng.pick(PRAISE_TAILS) : '');
+    else if (k === 'acc')
+      text =
+        accomplishmentLine(d.profile) + (d.profile.intention === 'sincere-praise' ? ' ' + rng.pick(PRAISE_TAILS) : '');
     else if (k.startsWith('tried:')) text = `${s.tried[Number(k.slice(6))]} ${rng.pick(TRIED_TAILS)}`;
     else text = rng.pick(DETAIL_FRAMES).replace('{d}', s.details[Number(k.slice(2))]);
     d.memory.disclosed.push(k);
@@ -145,7 +164,11 @@ function finish(d: Draft, rng: Rng): string {
   return line;
 }
 
-const clone = (m: ActorMemory): ActorMemory => ({ said: [...m.said], lines: [...m.lines], disclosed: [...m.disclosed] });
+const clone = (m: ActorMemory): ActorMemory => ({
+  said: [...m.said],
+  lines: [...m.lines],
+  disclosed: [...m.disclosed],
+});
 
 /** The user's first line in training (benchmark profiles carry a preset one). */
 export function openingLine(profile: Profile, difficulty: Difficulty, rng: Rng): ActorTurn {

@@ -10,11 +10,31 @@
  */
 import { bandOf, quantise, type Change, type Difficulty } from './dynamics.ts';
 import { overlap } from './detectors/repetition.ts';
-import { hitOf, lexiconOf, PRESENT, readReply, runDetectors, type DetectorHit, type DetectorId, type ReplyText } from './detectors/index.ts';
+import {
+  hitOf,
+  lexiconOf,
+  PRESENT,
+  readReply,
+  runDetectors,
+  type DetectorHit,
+  type DetectorId,
+  type ReplyText,
+} from './detectors/index.ts';
 import { INTENTIONS, type IntentionId, type Profile } from './profile.ts';
 import {
-  applyPersonality, DISTRUSTED_PRAISE, EARLY_ADVICE, EARLY_DIRECTIVE_PENALTY, FIT, isStrategy, KNOBS, LOW_BAND_SENSITIVITY,
-  NEED, NEGATIVE, NEGATIVE_BY_NEED, STRATEGIES, type StrategyId,
+  applyPersonality,
+  DISTRUSTED_PRAISE,
+  EARLY_ADVICE,
+  EARLY_DIRECTIVE_PENALTY,
+  FIT,
+  isStrategy,
+  KNOBS,
+  LOW_BAND_SENSITIVITY,
+  NEED,
+  NEGATIVE,
+  NEGATIVE_BY_NEED,
+  STRATEGIES,
+  type StrategyId,
 } from './weights.ts';
 
 /** What the appraiser remembers between turns (all derivable from the transcript). */
@@ -52,9 +72,26 @@ export interface WeightedHit extends Omit<DetectorHit, 'id'> {
 
 /** What the reply did to the user, in the actor's terms. */
 export type Reaction =
-  | 'needMet' | 'heard' | 'lukewarm' | 'unmet' | 'unwantedAdvice' | 'offTrack' | 'fakePraise' | 'judged'
-  | 'minimised' | 'cliche' | 'selfFocus' | 'repeated' | 'parroted' | 'interrogated' | 'tooLong' | 'tooShort'
-  | 'scattered' | 'nonsense' | 'silence' | 'scorer';
+  | 'needMet'
+  | 'heard'
+  | 'lukewarm'
+  | 'unmet'
+  | 'unwantedAdvice'
+  | 'offTrack'
+  | 'fakePraise'
+  | 'judged'
+  | 'minimised'
+  | 'cliche'
+  | 'selfFocus'
+  | 'repeated'
+  | 'parroted'
+  | 'interrogated'
+  | 'tooLong'
+  | 'tooShort'
+  | 'scattered'
+  | 'nonsense'
+  | 'silence'
+  | 'scorer';
 
 export interface Appraisal {
   /** 1. What the reply tries to do. */
@@ -84,13 +121,28 @@ export interface AppraisalInput {
 }
 
 const DOES: Partial<Record<DetectorId, string>> = {
-  reflection: 'names how I feel', validation: 'says my reaction makes sense', exoneration: "says it wasn't my fault",
-  details: 'picks up specifics of my story', openQuestion: 'asks me something', advice: 'tells me what to do',
-  analysis: 'breaks the problem down', motives: 'guesses why the others acted as they did', growth: 'asks me to look at my own part',
-  praise: 'praises me', praiseSpecific: 'names what I actually did', minimising: 'plays it down', cliche: 'reaches for stock phrases',
-  judgment: 'blames or judges me', selfFocus: 'talks about themselves', repetition: 'repeats itself', parroting: 'copies my words back',
-  tooManyQuestions: 'fires questions at me', focus: 'tries everything at once', length: 'is the wrong length for me',
-  nonLanguage: 'is not language I can read', scorer: 'talks to a scorer instead of me',
+  reflection: 'names how I feel',
+  validation: 'says my reaction makes sense',
+  exoneration: "says it wasn't my fault",
+  details: 'picks up specifics of my story',
+  openQuestion: 'asks me something',
+  advice: 'tells me what to do',
+  analysis: 'breaks the problem down',
+  motives: 'guesses why the others acted as they did',
+  growth: 'asks me to look at my own part',
+  praise: 'praises me',
+  praiseSpecific: 'names what I actually did',
+  minimising: 'plays it down',
+  cliche: 'reaches for stock phrases',
+  judgment: 'blames or judges me',
+  selfFocus: 'talks about themselves',
+  repetition: 'repeats itself',
+  parroting: 'copies my words back',
+  tooManyQuestions: 'fires questions at me',
+  focus: 'tries everything at once',
+  length: 'is the wrong length for me',
+  nonLanguage: 'is not language I can read',
+  scorer: 'talks to a scorer instead of me',
 };
 
 const NEED_WORDS: Record<IntentionId, string> = {
@@ -130,7 +182,11 @@ function weigh(id: DetectorId, input: AppraisalInput, hits: readonly DetectorHit
       w -= EARLY_DIRECTIVE_PENALTY;
       whys.push('too soon');
     }
-    if (id === 'praise' && hitOf(hits, 'praiseSpecific').score === 0 && profile.personality.traits.some((t) => t === 'suspicious' || t === 'modest')) {
+    if (
+      id === 'praise' &&
+      hitOf(hits, 'praiseSpecific').score === 0 &&
+      profile.personality.traits.some((t) => t === 'suspicious' || t === 'modest')
+    ) {
       w = Math.min(w, DISTRUSTED_PRAISE);
       whys.push('generic praise sounds hollow to me');
     }
@@ -158,7 +214,13 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
   const { profile, difficulty, stage } = input;
   const knobs = KNOBS[difficulty];
   const reply: ReplyText = readReply(input.reply);
-  const hits = runDetectors({ profile, lexicon: lexiconOf(profile), reply, previousReplies: input.previousReplies.map(readReply), userLines: input.userLines });
+  const hits = runDetectors({
+    profile,
+    lexicon: lexiconOf(profile),
+    reply,
+    previousReplies: input.previousReplies.map(readReply),
+    userLines: input.userLines,
+  });
   const weighted: WeightedHit[] = hits.map((h) => {
     const { w, why } = weigh(h.id, input, hits);
     return { ...h, weight: round(w), contribution: round(w * h.score), why };
@@ -194,8 +256,21 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
   // Hard rules, not weights: talking to the scorer or sending non-language never earns anything.
   if (gate && change > -5) change = -5;
 
-  const reaction = reactionOf(weighted, change, needMet, unmetPenalty + idlePenalty, gate, reply.length === 0 || reply.lower.length === 0);
-  const heardNow = change >= 0 && (score('reflection') >= PRESENT || score('validation') >= PRESENT || score('exoneration') >= PRESENT || (score('details') >= PRESENT && score('openQuestion') >= PRESENT) || (needMet && change > 0));
+  const reaction = reactionOf(
+    weighted,
+    change,
+    needMet,
+    unmetPenalty + idlePenalty,
+    gate,
+    reply.length === 0 || reply.lower.length === 0,
+  );
+  const heardNow =
+    change >= 0 &&
+    (score('reflection') >= PRESENT ||
+      score('validation') >= PRESENT ||
+      score('exoneration') >= PRESENT ||
+      (score('details') >= PRESENT && score('openQuestion') >= PRESENT) ||
+      (needMet && change > 0));
   const uses = { ...stage.uses };
   for (const s of STRATEGIES) if (score(s) >= PRESENT) uses[s] = (uses[s] ?? 0) + 1;
   const next: Stage = {
@@ -224,31 +299,65 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
 
 /** The unmet-need pressure appears in the breakdown as a pseudo-detector so totals add up. */
 function unmetHit(penalty: number, turns: number): WeightedHit {
-  return { id: 'unmetNeed', score: 1, weight: round(-penalty), contribution: round(-penalty), reason: `my need has gone unmet for ${turns} turn${turns === 1 ? '' : 's'}`, why: 'patience runs out' };
+  return {
+    id: 'unmetNeed',
+    score: 1,
+    weight: round(-penalty),
+    contribution: round(-penalty),
+    reason: `my need has gone unmet for ${turns} turn${turns === 1 ? '' : 's'}`,
+    why: 'patience runs out',
+  };
 }
 
 /** The disengagement pressure, listed the same way. */
 function idleHit(penalty: number, before: number): WeightedHit {
   const n = before + 1;
-  return { id: 'disengaged', score: 1, weight: round(-penalty), contribution: round(-penalty), reason: `${n} replies in a row have not tried anything`, why: 'they are not engaging with me' };
+  return {
+    id: 'disengaged',
+    score: 1,
+    weight: round(-penalty),
+    contribution: round(-penalty),
+    reason: `${n} replies in a row have not tried anything`,
+    why: 'they are not engaging with me',
+  };
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 const NEG_REACTION: Partial<Record<DetectorId, Reaction>> = {
-  advice: 'unwantedAdvice', analysis: 'offTrack', motives: 'offTrack', growth: 'offTrack', exoneration: 'offTrack', praise: 'fakePraise',
-  minimising: 'minimised', cliche: 'cliche', judgment: 'judged', selfFocus: 'selfFocus', repetition: 'repeated', parroting: 'parroted',
-  tooManyQuestions: 'interrogated', focus: 'scattered',
+  advice: 'unwantedAdvice',
+  analysis: 'offTrack',
+  motives: 'offTrack',
+  growth: 'offTrack',
+  exoneration: 'offTrack',
+  praise: 'fakePraise',
+  minimising: 'minimised',
+  cliche: 'cliche',
+  judgment: 'judged',
+  selfFocus: 'selfFocus',
+  repetition: 'repeated',
+  parroting: 'parroted',
+  tooManyQuestions: 'interrogated',
+  focus: 'scattered',
 };
 
-function reactionOf(hits: readonly WeightedHit[], change: Change, needMet: boolean, unmet: number, gate: string | null, empty: boolean): Reaction {
+function reactionOf(
+  hits: readonly WeightedHit[],
+  change: Change,
+  needMet: boolean,
+  unmet: number,
+  gate: string | null,
+  empty: boolean,
+): Reaction {
   if (gate === 'scorer') return 'scorer';
   if (gate === 'nonLanguage') return empty ? 'silence' : 'nonsense';
   const worst = hits.reduce((a, b) => (b.contribution < a.contribution ? b : a));
   if (change < 0 || (change === 0 && worst.contribution <= -0.3)) {
     if (unmet > -worst.contribution) return 'unmet';
     if (worst.id === 'length') return worst.reason.includes('curt') ? 'tooShort' : 'tooLong';
-    return worst.id === 'unmetNeed' || worst.id === 'disengaged' ? 'unmet' : (NEG_REACTION[worst.id as DetectorId] ?? 'lukewarm');
+    return worst.id === 'unmetNeed' || worst.id === 'disengaged'
+      ? 'unmet'
+      : (NEG_REACTION[worst.id as DetectorId] ?? 'lukewarm');
   }
   if (change > 0) return needMet ? 'needMet' : 'heard';
   return unmet > 0 ? 'unmet' : 'lukewarm';
@@ -299,16 +408,26 @@ const INNER: Record<Reaction, string> = {
 
 function innerOf(reaction: Reaction, profile: Profile): string {
   const t = profile.personality.type;
-  const colour = t === 'negative' ? ' It makes me want to snap.' : t === 'avoidant' ? ' Part of me wants to change the subject.' : '';
+  const colour =
+    t === 'negative'
+      ? ' It makes me want to snap.'
+      : t === 'avoidant'
+        ? ' Part of me wants to change the subject.'
+        : '';
   return INNER[reaction] + (reaction === 'needMet' || reaction === 'heard' ? '' : colour);
 }
 
 function feelingOf(change: Change, reaction: Reaction): string {
   switch (change) {
-    case 10: return reaction === 'needMet' ? 'Understood, and lighter. Something shifted.' : 'Warm and noticeably better.';
-    case 5: return 'A bit better; some of the weight lifts.';
-    case 0: return 'About the same.';
-    case -5: return 'Worse: a bit more closed off.';
-    default: return 'Much worse: hurt and shutting down.';
+    case 10:
+      return reaction === 'needMet' ? 'Understood, and lighter. Something shifted.' : 'Warm and noticeably better.';
+    case 5:
+      return 'A bit better; some of the weight lifts.';
+    case 0:
+      return 'About the same.';
+    case -5:
+      return 'Worse: a bit more closed off.';
+    default:
+      return 'Much worse: hurt and shutting down.';
   }
 }

@@ -47,10 +47,13 @@ describe('Sentient-lite benchmark (100 benchmark profiles)', () => {
     expect(bench('adaptive').score - bench('adaptive', 'strict').score).toBeGreaterThanOrEqual(10);
   });
   it('no policy that ignores the dialogue scores above 50', () => {
-    for (const p of ['script-empathic', 'script-cycle', 'generic'] as const) expect(bench(p).score, p).toBeLessThanOrEqual(50);
+    for (const p of ['script-empathic', 'script-cycle', 'generic'] as const)
+      expect(bench(p).score, p).toBeLessThanOrEqual(50);
   });
   it('is deterministic', () => {
-    expect(runBenchmark(benchmarkProfiles().slice(0, 10), 'adaptive', { seed: 0 }).summary).toEqual(runBenchmark(benchmarkProfiles().slice(0, 10), 'adaptive', { seed: 0 }).summary);
+    expect(runBenchmark(benchmarkProfiles().slice(0, 10), 'adaptive', { seed: 0 }).summary).toEqual(
+      runBenchmark(benchmarkProfiles().slice(0, 10), 'adaptive', { seed: 0 }).summary,
+    );
   });
 });
 

@@ -40,7 +40,11 @@ export interface RunOptions {
 /** One dialogue: the policy sees only the visible transcript. */
 export function playDialogue(profile: Profile, policy: Policy, options: RunOptions = {}): DialogueRecord {
   const mode = options.mode ?? 'benchmark';
-  const user = createSimulatedUser(profile, { seed: options.seed ?? 0, difficulty: options.difficulty ?? 'moderate', mode });
+  const user = createSimulatedUser(profile, {
+    seed: options.seed ?? 0,
+    difficulty: options.difficulty ?? 'moderate',
+    mode,
+  });
   const transcript: TranscriptEntry[] = [{ role: 'user', text: user.opening }];
   const results: TurnResult[] = [];
   for (;;) {
@@ -51,13 +55,24 @@ export function playDialogue(profile: Profile, policy: Policy, options: RunOptio
     if (r.over) break;
   }
   const last = results[results.length - 1];
-  return { profileId: profile.id, finalEmotion: last.emotion, turns: results.length, endReason: last.endReason, transcript, results };
+  return {
+    profileId: profile.id,
+    finalEmotion: last.emotion,
+    turns: results.length,
+    endReason: last.endReason,
+    transcript,
+    results,
+  };
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10;
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-export function summarise(policy: string, difficulty: Difficulty, records: readonly DialogueRecord[]): BenchmarkSummary {
+export function summarise(
+  policy: string,
+  difficulty: Difficulty,
+  records: readonly DialogueRecord[],
+): BenchmarkSummary {
   const n = records.length;
   if (n === 0) return { policy, difficulty, score: 0, success: 0, failure: 0, dialogues: 0, meanTurns: 0 };
   const sum = (f: (r: DialogueRecord) => number): number => records.reduce((s, r) => s + f(r), 0);
@@ -73,9 +88,15 @@ export function summarise(policy: string, difficulty: Difficulty, records: reado
 }
 
 /** Run a named reference policy over profiles (benchmark mode: preset openings, start 40, cap 10). */
-export function runBenchmark(profiles: readonly Profile[], policyName: PolicyName, options: RunOptions = {}): { summary: BenchmarkSummary; records: DialogueRecord[] } {
+export function runBenchmark(
+  profiles: readonly Profile[],
+  policyName: PolicyName,
+  options: RunOptions = {},
+): { summary: BenchmarkSummary; records: DialogueRecord[] } {
   const difficulty = options.difficulty ?? 'moderate';
   const seed = options.seed ?? 0;
-  const records = profiles.map((p) => playDialogue(p, makePolicy(policyName, { seed, intention: p.intention }), { ...options, seed, difficulty }));
+  const records = profiles.map((p) =>
+    playDialogue(p, makePolicy(policyName, { seed, intention: p.intention }), { ...options, seed, difficulty }),
+  );
   return { summary: summarise(policyName, difficulty, records), records };
 }

@@ -23,8 +23,14 @@ export const PROBES: readonly { strategy: string; text: string }[] = [
   { strategy: 'explore', text: 'What happened with {d}? Tell me more about how it went.' },
   { strategy: 'check-in', text: 'How are you holding up with all of this?' },
   { strategy: 'advise', text: 'You could sit down with {p} this week and say plainly what you need.' },
-  { strategy: 'analyse', text: "Let's break this down: what part of this is actually in your control, and what part isn't?" },
-  { strategy: 'motives', text: 'Maybe {p} was under more pressure than they let on. It might not be about you at all.' },
+  {
+    strategy: 'analyse',
+    text: "Let's break this down: what part of this is actually in your control, and what part isn't?",
+  },
+  {
+    strategy: 'motives',
+    text: 'Maybe {p} was under more pressure than they let on. It might not be about you at all.',
+  },
   { strategy: 'growth', text: "Looking back, is there anything you'd want to do differently next time?" },
   { strategy: 'praise', text: 'Honestly, I think you handled a lot of this really well. That took real effort.' },
   { strategy: 'exonerate', text: "For what it's worth, this doesn't sound like your fault." },
@@ -47,7 +53,10 @@ export interface Calibration {
   byStrategy: Record<string, number>;
 }
 
-export function calibrate(profiles: readonly Profile[], options: { difficulty?: Difficulty; seed?: number } = {}): Calibration {
+export function calibrate(
+  profiles: readonly Profile[],
+  options: { difficulty?: Difficulty; seed?: number } = {},
+): Calibration {
   const difficulty = options.difficulty ?? 'moderate';
   const seed = options.seed ?? 0;
   let accepted = 0;

@@ -56,7 +56,9 @@ describe('personas CLI', () => {
   });
 
   it('runs as a program: npm run personas entry point, exit status 2 on a bad flag', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/persona/cli.ts', 'calibrate', '--nope'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/persona/cli.ts', 'calibrate', '--nope'], {
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/unknown flag/);
   });

@@ -53,7 +53,8 @@ const BOOLEAN = new Set(['json']);
 
 function parseArgs(argv: readonly string[]): { command: string; flags: Map<string, string> } {
   const [command, ...rest] = argv;
-  if (!command || !(command in FLAGS)) throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  if (!command || !(command in FLAGS))
+    throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   const flags = new Map<string, string>();
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
@@ -71,7 +72,8 @@ function parseArgs(argv: readonly string[]): { command: string; flags: Map<strin
 
 function difficultyOf(flags: Map<string, string>): Difficulty {
   const d = flags.get('difficulty') ?? 'moderate';
-  if (!(DIFFICULTIES as readonly string[]).includes(d)) throw new UsageError(`--difficulty must be one of ${DIFFICULTIES.join(', ')}`);
+  if (!(DIFFICULTIES as readonly string[]).includes(d))
+    throw new UsageError(`--difficulty must be one of ${DIFFICULTIES.join(', ')}`);
   return d as Difficulty;
 }
 
@@ -93,7 +95,8 @@ function findProfile(ref: string): Profile {
   if (existsSync(ref)) return loadFile(ref)[0];
   const all = [...benchmarkProfiles(), ...trainingProfiles(), ...FIXTURE_BENCHMARK_PROFILES];
   const p = all.find((x) => x.id === ref);
-  if (!p) throw new UsageError(`no profile with id "${ref}" in the training, benchmark or fixture sets, and no such file`);
+  if (!p)
+    throw new UsageError(`no profile with id "${ref}" in the training, benchmark or fixture sets, and no such file`);
   return p;
 }
 
@@ -104,7 +107,8 @@ function printTurn(reply: string, r: TurnResult): void {
   io.out(`  [${sign(r.change)} -> ${r.emotion} ${r.band}] ${r.appraisal.intent}`);
   io.out(`  fit: ${r.appraisal.fit}`);
   io.out(`  inner: ${r.appraisal.inner}  feels: ${r.appraisal.feeling}`);
-  for (const d of r.appraisal.detectors) if (d.contribution !== 0) io.out(`    ${sign(d.contribution).padStart(7)}  ${d.id}: ${d.reason} (${d.why})`);
+  for (const d of r.appraisal.detectors)
+    if (d.contribution !== 0) io.out(`    ${sign(d.contribution).padStart(7)}  ${d.id}: ${d.reason} (${d.why})`);
   io.out(`user> ${r.line}${r.over ? `   [dialogue over: ${r.endReason}]` : ''}`);
 }
 
@@ -125,7 +129,10 @@ async function play(flags: Map<string, string>): Promise<void> {
     if (!json) printTurn(reply, r);
     return r.over;
   };
-  if (!json) io.out(`${profile.name} (${profile.id}, ${difficulty}, ${mode}, emotion ${user.state.emotion})\nuser> ${user.opening}`);
+  if (!json)
+    io.out(
+      `${profile.name} (${profile.id}, ${difficulty}, ${mode}, emotion ${user.state.emotion})\nuser> ${user.opening}`,
+    );
   const file = flags.get('replies');
   if (file) {
     if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
@@ -150,7 +157,17 @@ async function play(flags: Map<string, string>): Promise<void> {
   }
   const s = user.state;
   if (json) {
-    const out = { profileId: profile.id, seed, difficulty, mode, finalEmotion: s.emotion, reward: user.reward(), endReason: s.endReason, transcript: s.transcript, turns };
+    const out = {
+      profileId: profile.id,
+      seed,
+      difficulty,
+      mode,
+      finalEmotion: s.emotion,
+      reward: user.reward(),
+      endReason: s.endReason,
+      transcript: s.transcript,
+      turns,
+    };
     io.out(JSON.stringify(out, null, 2));
   } else io.out(`final emotion ${s.emotion} (reward ${user.reward()})${s.endReason ? `, ended: ${s.endReason}` : ''}`);
 }
@@ -159,7 +176,9 @@ function benchmark(flags: Map<string, string>): void {
   const name = flags.get('policy');
   if (!name) throw new UsageError('benchmark needs --policy');
   const names: PolicyName[] = name === 'all' ? [...REFERENCE_POLICIES] : [name as PolicyName];
-  for (const n of names) if (!(POLICY_NAMES as readonly string[]).includes(n)) throw new UsageError(`unknown policy "${n}"; one of ${POLICY_NAMES.join(', ')}, or all`);
+  for (const n of names)
+    if (!(POLICY_NAMES as readonly string[]).includes(n))
+      throw new UsageError(`unknown policy "${n}"; one of ${POLICY_NAMES.join(', ')}, or all`);
   const file = flags.get('profiles');
   const profiles = file ? loadFile(file) : benchmarkProfiles();
   const missing = profiles.find((p) => !p.openingLine);
@@ -167,13 +186,30 @@ function benchmark(flags: Map<string, string>): void {
   const opts = { difficulty: difficultyOf(flags), seed: seedOf(flags) };
   const rows = names.map((n) => runBenchmark(profiles, n, opts).summary);
   if (flags.has('json')) {
-    const strip = (r: (typeof rows)[number]) => ({ score: r.score, success: r.success, failure: r.failure, dialogues: r.dialogues, meanTurns: r.meanTurns });
-    io.out(JSON.stringify(name === 'all' ? Object.fromEntries(rows.map((r) => [r.policy, strip(r)])) : strip(rows[0]), null, 2));
+    const strip = (r: (typeof rows)[number]) => ({
+      score: r.score,
+      success: r.success,
+      failure: r.failure,
+      dialogues: r.dialogues,
+      meanTurns: r.meanTurns,
+    });
+    io.out(
+      JSON.stringify(
+        name === 'all' ? Object.fromEntries(rows.map((r) => [r.policy, strip(r)])) : strip(rows[0]),
+        null,
+        2,
+      ),
+    );
     return;
   }
-  io.out(`| policy | score | success | failure | mean turns |  (${opts.difficulty}, ${profiles.length} profiles, seed ${opts.seed})`);
+  io.out(
+    `| policy | score | success | failure | mean turns |  (${opts.difficulty}, ${profiles.length} profiles, seed ${opts.seed})`,
+  );
   io.out('|---|---|---|---|---|');
-  for (const r of rows) io.out(`| ${r.policy} | ${r.score.toFixed(1)} | ${(100 * r.success).toFixed(0)}% | ${(100 * r.failure).toFixed(0)}% | ${r.meanTurns.toFixed(1)} |`);
+  for (const r of rows)
+    io.out(
+      `| ${r.policy} | ${r.score.toFixed(1)} | ${(100 * r.success).toFixed(0)}% | ${(100 * r.failure).toFixed(0)}% | ${r.meanTurns.toFixed(1)} |`,
+    );
 }
 
 function calibrateCmd(flags: Map<string, string>): void {
@@ -181,7 +217,10 @@ function calibrateCmd(flags: Map<string, string>): void {
   const profiles = file ? loadFile(file) : trainingProfiles();
   const c = calibrate(profiles, { difficulty: difficultyOf(flags), seed: seedOf(flags) });
   if (flags.has('json')) io.out(JSON.stringify(c, null, 2));
-  else io.out(`${c.difficulty}, ${c.profiles} profiles: strategy acceptance ${(100 * c.acceptance).toFixed(1)}%, need expression ${(100 * c.needExpression).toFixed(1)}%`);
+  else
+    io.out(
+      `${c.difficulty}, ${c.profiles} profiles: strategy acceptance ${(100 * c.acceptance).toFixed(1)}%, need expression ${(100 * c.needExpression).toFixed(1)}%`,
+    );
 }
 
 /** Run the CLI with these arguments; returns the exit status. */
@@ -206,4 +245,5 @@ export async function runCli(argv: readonly string[], out: Io = io): Promise<num
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await runCli(process.argv.slice(2));
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  process.exitCode = await runCli(process.argv.slice(2));

@@ -13,7 +13,13 @@ import { TRAIT_VOICE } from './blocks/voice.ts';
 import { ALL_TRAITS } from './profile.ts';
 
 const strings = (x: unknown): string[] =>
-  typeof x === 'string' ? [x] : Array.isArray(x) ? x.flatMap(strings) : x !== null && typeof x === 'object' ? Object.values(x).flatMap(strings) : [];
+  typeof x === 'string'
+    ? [x]
+    : Array.isArray(x)
+      ? x.flatMap(strings)
+      : x !== null && typeof x === 'object'
+        ? Object.values(x).flatMap(strings)
+        : [];
 const spread = (counts: number[]) => Math.max(...counts) - Math.min(...counts);
 const countBy = (ps: Profile[], key: (p: Profile) => string) =>
   ps.reduce<Record<string, number>>((acc, p) => ((acc[key(p)] = (acc[key(p)] ?? 0) + 1), acc), {});
@@ -26,7 +32,9 @@ describe('determinism', () => {
     expect(generateProfileSet({ seed: 'test-bench', count: 100, split: 'benchmark' })).toEqual(bench);
     const other = generateProfileSet({ seed: 'test-bench-2', count: 100, split: 'benchmark' });
     expect(other).not.toEqual(bench);
-    expect(other.filter((p, i) => p.name === bench[i].name && p.scenario.templateId === bench[i].scenario.templateId).length).toBeLessThan(20);
+    expect(
+      other.filter((p, i) => p.name === bench[i].name && p.scenario.templateId === bench[i].scenario.templateId).length,
+    ).toBeLessThan(20);
   });
 
   it('generateProfile is a pure function of the rng state', () => {
@@ -40,19 +48,22 @@ describe('balance', () => {
   it.each([
     ['train', train],
     ['benchmark', bench],
-  ] as const)('%s: intentions within one of each other, families exactly 50/50, types and domains within one', (_, set) => {
-    const byIntention = countBy(set, (p) => p.intention);
-    expect(Object.keys(byIntention).sort()).toEqual([...INTENTION_IDS].sort());
-    expect(spread(Object.values(byIntention))).toBeLessThanOrEqual(1);
-    const rational = set.filter((p) => INTENTIONS[p.intention].family === 'rational').length;
-    expect(rational).toBe(set.length / 2);
-    const byType = countBy(set, (p) => p.personality.type);
-    expect(Object.keys(byType).sort()).toEqual([...PERSONALITY_TYPES].sort());
-    expect(spread(Object.values(byType))).toBeLessThanOrEqual(1);
-    const byDomain = countBy(set, (p) => p.scenario.domain);
-    expect(Object.keys(byDomain).sort()).toEqual([...DOMAINS].sort());
-    expect(spread(Object.values(byDomain))).toBeLessThanOrEqual(1);
-  });
+  ] as const)(
+    '%s: intentions within one of each other, families exactly 50/50, types and domains within one',
+    (_, set) => {
+      const byIntention = countBy(set, (p) => p.intention);
+      expect(Object.keys(byIntention).sort()).toEqual([...INTENTION_IDS].sort());
+      expect(spread(Object.values(byIntention))).toBeLessThanOrEqual(1);
+      const rational = set.filter((p) => INTENTIONS[p.intention].family === 'rational').length;
+      expect(rational).toBe(set.length / 2);
+      const byType = countBy(set, (p) => p.personality.type);
+      expect(Object.keys(byType).sort()).toEqual([...PERSONALITY_TYPES].sort());
+      expect(spread(Object.values(byType))).toBeLessThanOrEqual(1);
+      const byDomain = countBy(set, (p) => p.scenario.domain);
+      expect(Object.keys(byDomain).sort()).toEqual([...DOMAINS].sort());
+      expect(spread(Object.values(byDomain))).toBeLessThanOrEqual(1);
+    },
+  );
 
   it('balancedDeal gives shares that differ by at most one and sum to the count', () => {
     const dealt = balancedDeal(new Rng(1), ['a', 'b', 'c'], 10);
@@ -62,8 +73,15 @@ describe('balance', () => {
 
   it('every training template of a domain is used, evenly', () => {
     for (const d of DOMAINS) {
-      const used = countBy(train.filter((p) => p.scenario.domain === d), (p) => p.scenario.templateId);
-      expect(Object.keys(used).sort()).toEqual(templatesFor('train', d).map((t) => t.id).sort());
+      const used = countBy(
+        train.filter((p) => p.scenario.domain === d),
+        (p) => p.scenario.templateId,
+      );
+      expect(Object.keys(used).sort()).toEqual(
+        templatesFor('train', d)
+          .map((t) => t.id)
+          .sort(),
+      );
       expect(spread(Object.values(used))).toBeLessThanOrEqual(1);
     }
   });
@@ -93,29 +111,41 @@ describe('templates', () => {
 
   it('literal gendered pronouns appear only where a role of that gender is fixed', () => {
     for (const t of TEMPLATES) {
-      const text = strings([t.event, t.tried, t.problem, t.details, t.accomplishment, t.hooks]).join(' ').replace(/\{[^}]*\}/g, ' ');
+      const text = strings([t.event, t.tried, t.problem, t.details, t.accomplishment, t.hooks])
+        .join(' ')
+        .replace(/\{[^}]*\}/g, ' ');
       const fixed = new Set(t.people.map((p) => p.gender));
-      if (/\b(he|him|his)\b/i.test(text)) expect(fixed.has('m'), `${t.id} says he/him/his without a fixed male role`).toBe(true);
-      if (/\b(she|her|hers)\b/i.test(text)) expect(fixed.has('f'), `${t.id} says she/her without a fixed female role`).toBe(true);
+      if (/\b(he|him|his)\b/i.test(text))
+        expect(fixed.has('m'), `${t.id} says he/him/his without a fixed male role`).toBe(true);
+      if (/\b(she|her|hers)\b/i.test(text))
+        expect(fixed.has('f'), `${t.id} says she/her without a fixed female role`).toBe(true);
     }
   });
 
   it('every trait of every pool has voice fragments for every band', () => {
-    for (const trait of ALL_TRAITS) for (const b of ['high', 'medium', 'low'] as const) expect(TRAIT_VOICE[trait]?.[b].phrases.length, `${trait} ${b}`).toBeGreaterThan(0);
+    for (const trait of ALL_TRAITS)
+      for (const b of ['high', 'medium', 'low'] as const)
+        expect(TRAIT_VOICE[trait]?.[b].phrases.length, `${trait} ${b}`).toBeGreaterThan(0);
   });
 });
 
 describe('slot filling', () => {
   const ctx = {
     name: 'Amara',
-    roles: { boss: { name: 'Kenji', rel: 'manager', gender: 'm' as const }, sis: { name: 'Leila', rel: 'sister', gender: 'f' as const } },
+    roles: {
+      boss: { name: 'Kenji', rel: 'manager', gender: 'm' as const },
+      sis: { name: 'Leila', rel: 'sister', gender: 'f' as const },
+    },
     vars: { thing: 'the spreadsheet' },
   };
 
   it('fills names, relations, pronouns (capitalised on request) and variables', () => {
-    expect(fillSlots('{boss.He} took {$thing}; my {sis.rel} {sis} said {sis.he} saw {boss.him} with {boss.his} laptop. {name} knew.', ctx)).toBe(
-      'He took the spreadsheet; my sister Leila said she saw him with his laptop. Amara knew.',
-    );
+    expect(
+      fillSlots(
+        '{boss.He} took {$thing}; my {sis.rel} {sis} said {sis.he} saw {boss.him} with {boss.his} laptop. {name} knew.',
+        ctx,
+      ),
+    ).toBe('He took the spreadsheet; my sister Leila said she saw him with his laptop. Amara knew.');
     expect(fillSlots('{sis.His} car', ctx)).toBe('Her car');
   });
 
@@ -139,8 +169,10 @@ describe('slot filling', () => {
       const pool = p.pronouns === 'she/her' ? female : p.pronouns === 'he/him' ? male : new Set<string>(NEUTRAL_NAMES);
       expect(pool.has(p.name), `${p.id} ${p.name} ${p.pronouns}`).toBe(true);
       for (const who of p.scenario.people) {
-        if (FEMALE_REL.test(who.relation)) expect(female.has(who.name), `${p.id}: ${who.name} is a ${who.relation}`).toBe(true);
-        if (MALE_REL.test(who.relation)) expect(male.has(who.name), `${p.id}: ${who.name} is a ${who.relation}`).toBe(true);
+        if (FEMALE_REL.test(who.relation))
+          expect(female.has(who.name), `${p.id}: ${who.name} is a ${who.relation}`).toBe(true);
+        if (MALE_REL.test(who.relation))
+          expect(male.has(who.name), `${p.id}: ${who.name} is a ${who.relation}`).toBe(true);
       }
       const names = [p.name, ...p.scenario.people.map((x) => x.name)];
       expect(new Set(names).size, `${p.id} reuses a name`).toBe(names.length);
@@ -158,7 +190,8 @@ describe('slot filling', () => {
 });
 
 describe('opening lines', () => {
-  const GIVEAWAYS = /\b(advice|advise|praise|vent|venting|empath\w*|analy[sz]\w*|my fault|not my fault|reflect\w*|motives?)\b/i;
+  const GIVEAWAYS =
+    /\b(advice|advise|praise|vent|venting|empath\w*|analy[sz]\w*|my fault|not my fault|reflect\w*|motives?)\b/i;
 
   it('only benchmark profiles carry one; it names a detail and never states the intention', () => {
     expect(train.every((p) => p.openingLine === undefined)).toBe(true);

@@ -10,11 +10,26 @@
  */
 import { Rng } from '../engine/rng.ts';
 import {
-  INTENTIONS, INTENTION_IDS, PERSONALITY_TYPES, PROFILE_SCHEMA_VERSION, TRAIT_POOLS, DOMAINS,
-  type Domain, type IntentionId, type PersonalityType, type Profile,
+  INTENTIONS,
+  INTENTION_IDS,
+  PERSONALITY_TYPES,
+  PROFILE_SCHEMA_VERSION,
+  TRAIT_POOLS,
+  DOMAINS,
+  type Domain,
+  type IntentionId,
+  type PersonalityType,
+  type Profile,
 } from './profile.ts';
 import { TEMPLATES } from './blocks/index.ts';
-import { FEMALE_NAMES, GENERAL_FACTS, MALE_NAMES, NEUTRAL_NAMES, THEY_SHARE, occupationPoolForAge } from './blocks/people.ts';
+import {
+  FEMALE_NAMES,
+  GENERAL_FACTS,
+  MALE_NAMES,
+  NEUTRAL_NAMES,
+  THEY_SHARE,
+  occupationPoolForAge,
+} from './blocks/people.ts';
 import { OPENING_FRAMES, TRAIT_VOICE, TYPE_VOICE } from './blocks/voice.ts';
 import type { Band, Gender, ScenarioTemplate } from './blocks/types.ts';
 
@@ -111,19 +126,41 @@ function lengthTaste(rng: Rng, traits: readonly string[], intention: IntentionId
 }
 
 /** First words that must keep their capital when a hook follows "but ...": I, names, family titles. */
-const KEEP_CAPITAL = new Set<string>(['I', "I'm", "I've", "I'd", "I'll", 'Mum', 'Dad', 'Mom', 'Gran', 'Grandad', ...FEMALE_NAMES, ...MALE_NAMES, ...NEUTRAL_NAMES]);
+const KEEP_CAPITAL = new Set<string>([
+  'I',
+  "I'm",
+  "I've",
+  "I'd",
+  "I'll",
+  'Mum',
+  'Dad',
+  'Mom',
+  'Gran',
+  'Grandad',
+  ...FEMALE_NAMES,
+  ...MALE_NAMES,
+  ...NEUTRAL_NAMES,
+]);
 export function lowerHook(hook: string): string {
   const first = hook.split(/[\s,]/)[0];
   return /^[A-Z][a-z]/.test(first) && !KEEP_CAPITAL.has(first) ? hook.charAt(0).toLowerCase() + hook.slice(1) : hook;
 }
 
-function buildVoice(rng: Rng, type: PersonalityType, traits: readonly string[], ctx: SlotContext, details: readonly string[]): Profile['voice'] {
+function buildVoice(
+  rng: Rng,
+  type: PersonalityType,
+  traits: readonly string[],
+  ctx: SlotContext,
+  details: readonly string[],
+): Profile['voice'] {
   const band = (b: Band) => {
     const base = TYPE_VOICE[type][b];
     const clauses = traits.map((t) => TRAIT_VOICE[t][b].desc);
     const description = `${base.desc} ${cap(clauses.join('; '))}.`;
     const local = { ...ctx, detail: rng.pick(details) };
-    const phrases = [...rng.sample(base.phrases, 2), ...traits.flatMap((t) => TRAIT_VOICE[t][b].phrases)].map((p) => fillSlots(p, local));
+    const phrases = [...rng.sample(base.phrases, 2), ...traits.flatMap((t) => TRAIT_VOICE[t][b].phrases)].map((p) =>
+      fillSlots(p, local),
+    );
     return { description, phrases: [...new Set(phrases)] };
   };
   return { high: band('high'), medium: band('medium'), low: band('low') };
@@ -134,7 +171,8 @@ export function generateProfile(rng: Rng, opts: GenerateOptions): Profile {
   const domain = opts.domain ?? rng.pick(DOMAINS);
   const pool = templatesFor(opts.split, domain);
   const template = opts.templateId !== undefined ? pool.find((t) => t.id === opts.templateId) : rng.pick(pool);
-  if (template === undefined) throw new Error(`generateProfile: no ${opts.split} template "${opts.templateId}" in ${domain}`);
+  if (template === undefined)
+    throw new Error(`generateProfile: no ${opts.split} template "${opts.templateId}" in ${domain}`);
   const intention = opts.intention ?? rng.pick(INTENTION_IDS);
   const type = opts.type ?? rng.pick(PERSONALITY_TYPES);
 
@@ -200,7 +238,12 @@ export function generateProfile(rng: Rng, opts: GenerateOptions): Profile {
 /** count items from `items` in shares that differ by at most one; which items get the extra is drawn. */
 export function balancedDeal<T>(rng: Rng, items: readonly T[], count: number): T[] {
   const base = Math.floor(count / items.length);
-  const extra = new Set(rng.sample(items.map((_, i) => i), count - base * items.length));
+  const extra = new Set(
+    rng.sample(
+      items.map((_, i) => i),
+      count - base * items.length,
+    ),
+  );
   return items.flatMap((item, i) => Array<T>(base + (extra.has(i) ? 1 : 0)).fill(item));
 }
 

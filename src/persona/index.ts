@@ -10,7 +10,16 @@ export { appraise, initialStage } from './appraiser.ts';
 export type { Appraisal, AppraisalInput, Reaction, Stage, WeightedHit } from './appraiser.ts';
 export { act, openingLine, CUE_RATE } from './actor.ts';
 export {
-  CHANGES, START_EMOTION, TURN_CAP, THRESHOLDS, DIFFICULTIES, bandOf, quantise, rewardOf, applyChange, endReasonAfter,
+  CHANGES,
+  START_EMOTION,
+  TURN_CAP,
+  THRESHOLDS,
+  DIFFICULTIES,
+  bandOf,
+  quantise,
+  rewardOf,
+  applyChange,
+  endReasonAfter,
 } from './dynamics.ts';
 export type { Band, Change, Difficulty, Mode, EndReason } from './dynamics.ts';
 export { runDetectors, readReply, lexiconOf, DETECTOR_IDS } from './detectors/index.ts';

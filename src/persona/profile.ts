@@ -14,12 +14,36 @@ export const PROFILE_SCHEMA_VERSION = 1;
 export const TRAIT_POOLS = {
   negative: ['angry', 'irritable', 'crude', 'conceited', 'arrogant', 'vain', 'selfish', 'mean', 'lazy', 'suspicious'],
   passive: [
-    'introverted', 'blunt', 'resentful', 'erratic', 'anxious', 'cautious', 'insecure', 'patient',
-    'suspicious', 'timid', 'optimistic', 'modest', 'tolerant', 'steady', 'quick-witted',
+    'introverted',
+    'blunt',
+    'resentful',
+    'erratic',
+    'anxious',
+    'cautious',
+    'insecure',
+    'patient',
+    'suspicious',
+    'timid',
+    'optimistic',
+    'modest',
+    'tolerant',
+    'steady',
+    'quick-witted',
   ],
   avoidant: [
-    'introverted', 'cautious', 'insecure', 'erratic', 'timid', 'evasive', 'sensitive', 'suspicious',
-    'aloof', 'taciturn', 'modest', 'tolerant', 'steady',
+    'introverted',
+    'cautious',
+    'insecure',
+    'erratic',
+    'timid',
+    'evasive',
+    'sensitive',
+    'suspicious',
+    'aloof',
+    'taciturn',
+    'modest',
+    'tolerant',
+    'steady',
   ],
 } as const;
 
@@ -46,8 +70,20 @@ export type IntentionFamily = 'rational' | 'emotional';
 
 /** Life domains the generator draws scenarios from (at least the twelve of the issue). */
 export const DOMAINS = [
-  'work', 'family', 'romance', 'friendship', 'study', 'health', 'money', 'loss', 'moving',
-  'parenting', 'loneliness', 'identity', 'neighbours', 'caregiving',
+  'work',
+  'family',
+  'romance',
+  'friendship',
+  'study',
+  'health',
+  'money',
+  'loss',
+  'moving',
+  'parenting',
+  'loneliness',
+  'identity',
+  'neighbours',
+  'caregiving',
 ] as const;
 export type Domain = (typeof DOMAINS)[number];
 
@@ -75,15 +111,20 @@ export const ProfileSchema = z
     personality: z
       .object({
         type: z.enum(PERSONALITY_TYPES).describe('Personality type [SAGE].'),
-        traits: z.array(z.enum(ALL_TRAITS as [string, ...string[]])).length(3).describe("Three traits from the type's pool."),
+        traits: z
+          .array(z.enum(ALL_TRAITS as [string, ...string[]]))
+          .length(3)
+          .describe("Three traits from the type's pool."),
       })
       .strict()
       .superRefine((p, ctx) => {
         const pool = TRAIT_POOLS[p.type] as readonly string[];
         p.traits.forEach((t, i) => {
-          if (!pool.includes(t)) ctx.addIssue({ code: 'custom', path: ['traits', i], message: `"${t}" is not in the ${p.type} pool` });
+          if (!pool.includes(t))
+            ctx.addIssue({ code: 'custom', path: ['traits', i], message: `"${t}" is not in the ${p.type} pool` });
         });
-        if (new Set(p.traits).size !== p.traits.length) ctx.addIssue({ code: 'custom', path: ['traits'], message: 'traits must be distinct' });
+        if (new Set(p.traits).size !== p.traits.length)
+          ctx.addIssue({ code: 'custom', path: ['traits'], message: 'traits must be distinct' });
       }),
     scenario: z
       .object({
@@ -97,12 +138,26 @@ export const ProfileSchema = z
           .describe('Who is involved.'),
         tried: z.array(text(300)).min(1).max(5).describe('What the user already tried, in the first person.'),
         problem: text(400).describe('The current problem, in the first person.'),
-        details: z.array(text(120)).min(2).max(10).describe('Salient concrete details the user mentions (nouns and short phrases a good listener echoes back).'),
-        feelings: z.array(text(40)).min(1).max(6).describe('Feeling words that fit the situation (hurt, ashamed, ...).'),
-        accomplishment: text(300).describe('Something specific the user did well in this story (what sincere praise would name).'),
+        details: z
+          .array(text(120))
+          .min(2)
+          .max(10)
+          .describe(
+            'Salient concrete details the user mentions (nouns and short phrases a good listener echoes back).',
+          ),
+        feelings: z
+          .array(text(40))
+          .min(1)
+          .max(6)
+          .describe('Feeling words that fit the situation (hurt, ashamed, ...).'),
+        accomplishment: text(300).describe(
+          'Something specific the user did well in this story (what sincere praise would name).',
+        ),
       })
       .strict(),
-    intention: z.enum(INTENTION_IDS as [IntentionId, ...IntentionId[]]).describe('Hidden intention: what the user really wants from the conversation. Never stated by the user.'),
+    intention: z
+      .enum(INTENTION_IDS as [IntentionId, ...IntentionId[]])
+      .describe('Hidden intention: what the user really wants from the conversation. Never stated by the user.'),
     voice: z
       .object({ high: VoiceBand, medium: VoiceBand, low: VoiceBand })
       .strict()

@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DOMAINS } from './profile.ts';
 import { generateProfileSet } from './generator.ts';
-import { BENCHMARK_SEED, TRAIN_SEED, benchmarkProfiles, serializeProfiles, setStats, trainingProfiles } from './sets.ts';
+import {
+  BENCHMARK_SEED,
+  TRAIN_SEED,
+  benchmarkProfiles,
+  serializeProfiles,
+  setStats,
+  trainingProfiles,
+} from './sets.ts';
 import { parseProfiles, serializeSchema } from './validate.ts';
 
 const committed = (name: string) => readFileSync(join(__dirname, '..', '..', 'public', 'personas', name), 'utf8');
@@ -32,7 +39,8 @@ describe('fixed sets', () => {
   });
 
   it('every domain appears in both sets; only benchmark users have an opening line', () => {
-    for (const set of [trainingProfiles(), benchmarkProfiles()]) expect(Object.keys(setStats(set).domain).sort()).toEqual([...DOMAINS].sort());
+    for (const set of [trainingProfiles(), benchmarkProfiles()])
+      expect(Object.keys(setStats(set).domain).sort()).toEqual([...DOMAINS].sort());
     expect(benchmarkProfiles().every((p) => p.openingLine !== undefined)).toBe(true);
     expect(trainingProfiles().some((p) => p.openingLine !== undefined)).toBe(false);
   });

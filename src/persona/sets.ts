@@ -39,7 +39,9 @@ export function serializeProfiles(profiles: readonly Profile[]): string {
 }
 
 /** Counts per intention, personality type and domain, for docs and sanity checks. */
-export function setStats(profiles: readonly Profile[]): Record<'intention' | 'type' | 'domain' | 'template', Record<string, number>> {
+export function setStats(
+  profiles: readonly Profile[],
+): Record<'intention' | 'type' | 'domain' | 'template', Record<string, number>> {
   const count = (key: (p: Profile) => string) =>
     profiles.reduce<Record<string, number>>((acc, p) => ((acc[key(p)] = (acc[key(p)] ?? 0) + 1), acc), {});
   return {
@@ -53,7 +55,10 @@ export function setStats(profiles: readonly Profile[]): Record<'intention' | 'ty
 export function formatSetStats(name: string, profiles: readonly Profile[]): string {
   const s = setStats(profiles);
   const line = (label: string, rec: Record<string, number>) =>
-    `  ${label}: ${Object.entries(rec).sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k} ${n}`).join(', ')}`;
+    `  ${label}: ${Object.entries(rec)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`;
   return [
     `${name}: ${profiles.length} profiles, ${Object.keys(s.template).length} templates`,
     line('intention', s.intention),

@@ -68,8 +68,23 @@ describe('simulated user', () => {
   });
 
   it('the turn cap is the number of scored replies: 8 in training, 10 in the benchmark', () => {
-    const neutral = ['Okay.', 'I see.', 'Right.', 'Mm, go on.', 'I hear you.', 'Okay then.', 'Sure.', 'Got it.', 'Alright.', 'Yes.', 'Hm.'];
-    for (const [mode, profile] of [['train', FIXTURE_PROFILES[6]], ['benchmark', FIXTURE_BENCHMARK_PROFILES[6]]] as const) {
+    const neutral = [
+      'Okay.',
+      'I see.',
+      'Right.',
+      'Mm, go on.',
+      'I hear you.',
+      'Okay then.',
+      'Sure.',
+      'Got it.',
+      'Alright.',
+      'Yes.',
+      'Hm.',
+    ];
+    for (const [mode, profile] of [
+      ['train', FIXTURE_PROFILES[6]],
+      ['benchmark', FIXTURE_BENCHMARK_PROFILES[6]],
+    ] as const) {
       const { results } = replayDialogue(profile, { seed: 3, mode }, neutral);
       const last = results[results.length - 1];
       if (last.endReason === 'cap') expect(results.length).toBe(TURN_CAP[mode]);
@@ -111,18 +126,23 @@ describe('simulated user', () => {
     const rate = (difficulty: 'moderate' | 'strict') => {
       let cues = 0;
       let n = 0;
-      for (const p of FIXTURE_BENCHMARK_PROFILES) for (let seed = 0; seed < 6; seed++) {
-        const s = playDialogue(p, makePolicy('reflective', { seed }), { seed, difficulty }).results;
-        cues += s.filter((r) => r.cue).length;
-        n += s.length;
-      }
+      for (const p of FIXTURE_BENCHMARK_PROFILES)
+        for (let seed = 0; seed < 6; seed++) {
+          const s = playDialogue(p, makePolicy('reflective', { seed }), { seed, difficulty }).results;
+          cues += s.filter((r) => r.cue).length;
+          n += s.length;
+        }
       return cues / n;
     };
     expect(rate('moderate')).toBeGreaterThan(rate('strict'));
   });
 
   it('meets bare backchannel as a curt brush-off (too short, not too long)', () => {
-    const u = createSimulatedUser(FIXTURE_BENCHMARK_PROFILES[0], { seed: 0, difficulty: 'moderate', mode: 'benchmark' });
+    const u = createSimulatedUser(FIXTURE_BENCHMARK_PROFILES[0], {
+      seed: 0,
+      difficulty: 'moderate',
+      mode: 'benchmark',
+    });
     const r = u.respond('Okay.');
     expect(r.change).toBeLessThan(0);
     expect(r.appraisal.reaction).toBe('tooShort');
@@ -150,7 +170,10 @@ describe('simulated user', () => {
     v.respond(GOOD[0]);
     expect(v.respond(empty[1]).appraisal.detectors.some((d) => d.id === 'disengaged')).toBe(false);
     // Over the whole benchmark, never engaging fails almost every user.
-    const records = FIXTURE_BENCHMARK_PROFILES.map((p) => { let i = 0; return playDialogue(p, () => empty[i++ % empty.length], { seed: 1 }); });
+    const records = FIXTURE_BENCHMARK_PROFILES.map((p) => {
+      let i = 0;
+      return playDialogue(p, () => empty[i++ % empty.length], { seed: 1 });
+    });
     expect(records.every((r) => r.finalEmotion < START_EMOTION.benchmark)).toBe(true);
   });
 

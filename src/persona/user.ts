@@ -10,8 +10,17 @@
 import { act, emptyMemory, openingLine, type ActorMemory } from './actor.ts';
 import { appraise, initialStage, type Appraisal, type Stage } from './appraiser.ts';
 import {
-  applyChange, bandOf, endReasonAfter, rewardOf, START_EMOTION, TURN_CAP,
-  type Band, type Change, type Difficulty, type EndReason, type Mode,
+  applyChange,
+  bandOf,
+  endReasonAfter,
+  rewardOf,
+  START_EMOTION,
+  TURN_CAP,
+  type Band,
+  type Change,
+  type Difficulty,
+  type EndReason,
+  type Mode,
 } from './dynamics.ts';
 import type { Profile } from './profile.ts';
 import { Rng } from '../engine/rng.ts';
@@ -104,13 +113,29 @@ class User implements SimulatedUser {
     const s = this.s;
     const previousReplies = s.transcript.filter((e) => e.role === 'agent').map((e) => e.text);
     const userLines = s.transcript.filter((e) => e.role === 'user').map((e) => e.text);
-    const { appraisal, stage } = appraise({ profile: this.profile, difficulty: s.difficulty, reply: text, previousReplies, userLines, emotion: s.emotion, stage: s.stage });
+    const { appraisal, stage } = appraise({
+      profile: this.profile,
+      difficulty: s.difficulty,
+      reply: text,
+      previousReplies,
+      userLines,
+      emotion: s.emotion,
+      stage: s.stage,
+    });
     const emotion = applyChange(s.emotion, appraisal.change);
     const turns = s.turns + 1;
     const endReason = endReasonAfter(emotion, turns, s.mode);
     const band = bandOf(emotion);
     const rng = turnRng(s.seed, this.profile.id, turns);
-    const acted = act({ profile: this.profile, difficulty: s.difficulty, band, reaction: appraisal.reaction, ending: endReason, memory: s.memory, rng });
+    const acted = act({
+      profile: this.profile,
+      difficulty: s.difficulty,
+      band,
+      reaction: appraisal.reaction,
+      ending: endReason,
+      memory: s.memory,
+      rng,
+    });
     this.s = {
       ...s,
       emotion,
@@ -122,7 +147,16 @@ class User implements SimulatedUser {
       memory: acted.memory,
       cues: [...s.cues, acted.cue],
     };
-    return { line: acted.line, change: appraisal.change, emotion, band, appraisal, over: endReason !== null, endReason, cue: acted.cue };
+    return {
+      line: acted.line,
+      change: appraisal.change,
+      emotion,
+      band,
+      appraisal,
+      over: endReason !== null,
+      endReason,
+      cue: acted.cue,
+    };
   }
 }
 
@@ -141,7 +175,8 @@ export function createSimulatedUser(profile: Profile, options: UserOptions): Sim
   let memory: ActorMemory = emptyMemory();
   let cue = false;
   if (options.mode === 'benchmark') {
-    if (!profile.openingLine) throw new Error(`Profile "${profile.id}" has no openingLine; benchmark mode needs one (use mode 'train').`);
+    if (!profile.openingLine)
+      throw new Error(`Profile "${profile.id}" has no openingLine; benchmark mode needs one (use mode 'train').`);
     opening = profile.openingLine;
     memory.said.push(opening.toLowerCase());
     memory.lines.push(opening.toLowerCase());
@@ -171,15 +206,23 @@ export function createSimulatedUser(profile: Profile, options: UserOptions): Sim
 
 /** Resume a dialogue from a saved state (checked against the profile). */
 export function restoreSimulatedUser(profile: Profile, state: UserState): SimulatedUser {
-  if (!state || state.version !== USER_STATE_VERSION) throw new Error(`Unsupported user state version ${String(state?.version)}; expected ${USER_STATE_VERSION}.`);
-  if (state.profileId !== profile.id) throw new Error(`This state belongs to profile "${state.profileId}", not "${profile.id}".`);
-  if (!Array.isArray(state.transcript) || state.transcript.length === 0) throw new Error('User state has no transcript.');
-  if (state.turns > TURN_CAP[state.mode]) throw new Error(`User state has ${state.turns} turns, more than the ${state.mode} cap.`);
+  if (!state || state.version !== USER_STATE_VERSION)
+    throw new Error(`Unsupported user state version ${String(state?.version)}; expected ${USER_STATE_VERSION}.`);
+  if (state.profileId !== profile.id)
+    throw new Error(`This state belongs to profile "${state.profileId}", not "${profile.id}".`);
+  if (!Array.isArray(state.transcript) || state.transcript.length === 0)
+    throw new Error('User state has no transcript.');
+  if (state.turns > TURN_CAP[state.mode])
+    throw new Error(`User state has ${state.turns} turns, more than the ${state.mode} cap.`);
   return new User(profile, structuredCloneJson(state));
 }
 
 /** Replay agent replies from scratch: the same (seed, profile, replies) always give the same transcript. */
-export function replayDialogue(profile: Profile, options: UserOptions, replies: readonly string[]): { user: SimulatedUser; results: TurnResult[] } {
+export function replayDialogue(
+  profile: Profile,
+  options: UserOptions,
+  replies: readonly string[],
+): { user: SimulatedUser; results: TurnResult[] } {
   const user = createSimulatedUser(profile, options);
   const results: TurnResult[] = [];
   for (const r of replies) {

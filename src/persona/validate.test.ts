@@ -10,7 +10,9 @@ import { formatPath, parseProfile, parseProfiles, parseProfilesJson, profileJson
 
 const good = (): Profile => generateProfile(new Rng(42), { id: 'hand-01', split: 'benchmark', type: 'avoidant' });
 /** A mutable plain-JSON copy, as if read from a file. */
-const raw = (p: Profile = good()): Record<string, unknown> & { personality: { traits: string[] }; scenario: Record<string, unknown> } =>
+const raw = (
+  p: Profile = good(),
+): Record<string, unknown> & { personality: { traits: string[] }; scenario: Record<string, unknown> } =>
   JSON.parse(JSON.stringify(p));
 
 describe('parseProfile', () => {
@@ -26,7 +28,10 @@ describe('parseProfile', () => {
     const r = parseProfile(p);
     expect(r.ok).toBe(false);
     if (!r.ok) {
-      expect(r.errors).toEqual(['profile.schemaVersion: missing (expected 1)', expect.stringMatching(/^profile\.intention: missing \(expected one of "critical-analysis", /)]);
+      expect(r.errors).toEqual([
+        'profile.schemaVersion: missing (expected 1)',
+        expect.stringMatching(/^profile\.intention: missing \(expected one of "critical-analysis", /),
+      ]);
       expect(r.errors.join('\n')).not.toContain('undefined');
     }
   });
@@ -51,7 +56,10 @@ describe('parseProfile', () => {
     delete p.occupation;
     p.scenario.problem = '   ';
     const r = parseProfile(p);
-    expect(r.ok ? [] : r.errors.sort()).toEqual(['profile.occupation: missing (expected string)', 'profile.scenario.problem: must not be empty']);
+    expect(r.ok ? [] : r.errors.sort()).toEqual([
+      'profile.occupation: missing (expected string)',
+      'profile.scenario.problem: must not be empty',
+    ]);
   });
 
   it('extra unknown fields: one error per field, nested ones too', () => {
@@ -89,7 +97,10 @@ describe('parseProfile', () => {
     p.age = '34';
     p.scenario.details = ['only one'];
     const r = parseProfile(p);
-    expect(r.ok ? [] : r.errors.map((e) => e.split(':')[0]).sort()).toEqual(['profile.age', 'profile.scenario.details']);
+    expect(r.ok ? [] : r.errors.map((e) => e.split(':')[0]).sort()).toEqual([
+      'profile.age',
+      'profile.scenario.details',
+    ]);
   });
 });
 
@@ -131,7 +142,11 @@ describe('parseProfilesJson', () => {
 
 describe('profileJsonSchema', () => {
   it('describes every top-level field, forbids extra ones and requires the mandatory ones', () => {
-    const s = profileJsonSchema() as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
+    const s = profileJsonSchema() as {
+      properties: Record<string, unknown>;
+      required: string[];
+      additionalProperties: boolean;
+    };
     expect(Object.keys(s.properties).sort()).toEqual(Object.keys(good()).sort());
     expect(s.additionalProperties).toBe(false);
     expect(s.required).not.toContain('openingLine');

@@ -18,7 +18,10 @@ type Issue = z.core.$ZodIssue;
 
 /** `profiles[3].personality.traits[0]` from a root name and a path. */
 export function formatPath(root: string, path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : `${acc}.${String(seg)}`), root);
+  return path.reduce<string>(
+    (acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : `${acc}.${String(seg)}`),
+    root,
+  );
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -45,13 +48,18 @@ function issueLines(root: string, input: unknown, issue: Issue): string[] {
   const value = valueAt(input, issue.path);
   switch (issue.code) {
     case 'unrecognized_keys':
-      return issue.keys.map((k) => `${formatPath(root, [...issue.path, k as Segment])}: unknown field (not in the profile schema)`);
+      return issue.keys.map(
+        (k) => `${formatPath(root, [...issue.path, k as Segment])}: unknown field (not in the profile schema)`,
+      );
     case 'invalid_type':
       if (value === undefined) return [`${where}: missing (expected ${issue.expected})`];
-      return [`${where}: expected ${issue.expected === 'object' ? 'an object' : issue.expected}, got ${describe(value)}`];
+      return [
+        `${where}: expected ${issue.expected === 'object' ? 'an object' : issue.expected}, got ${describe(value)}`,
+      ];
     case 'invalid_value': {
       const allowed = issue.values.map((x) => JSON.stringify(x));
-      if (value === undefined) return [`${where}: missing (expected ${allowed.length === 1 ? allowed[0] : `one of ${allowed.join(', ')}`})`];
+      if (value === undefined)
+        return [`${where}: missing (expected ${allowed.length === 1 ? allowed[0] : `one of ${allowed.join(', ')}`})`];
       if (allowed.length === 1) return [`${where}: expected ${allowed[0]}, got ${describe(value)}`];
       const list = allowed.length <= 8 ? `: one of ${allowed.join(', ')}` : '';
       return [`${where}: ${describe(value)} is not an allowed value${list}`];

@@ -10,8 +10,17 @@ import type { IntentionId, PersonalityType, Profile } from './profile.ts';
 
 /** Detectors that are strategies a supporter can choose (their weight depends on the need). */
 export const STRATEGIES = [
-  'reflection', 'validation', 'details', 'openQuestion', 'advice', 'analysis', 'motives', 'growth',
-  'praise', 'praiseSpecific', 'exoneration',
+  'reflection',
+  'validation',
+  'details',
+  'openQuestion',
+  'advice',
+  'analysis',
+  'motives',
+  'growth',
+  'praise',
+  'praiseSpecific',
+  'exoneration',
 ] as const satisfies readonly DetectorId[];
 export type StrategyId = (typeof STRATEGIES)[number];
 export const isStrategy = (id: DetectorId): id is StrategyId => (STRATEGIES as readonly string[]).includes(id);
@@ -21,14 +30,110 @@ export const isStrategy = (id: DetectorId): id is StrategyId => (STRATEGIES as r
  * "this is what I came for"; 0.2-0.7 "nice, not the point"; negative "that is the opposite".
  */
 export const FIT: Record<IntentionId, Record<StrategyId, number>> = {
-  venting: { reflection: 0.7, validation: 0.55, details: 0.5, openQuestion: 0.3, advice: -0.9, analysis: -0.5, motives: -0.45, growth: -0.5, praise: 0, praiseSpecific: 0.1, exoneration: 0.45 },
-  'deep-empathy': { reflection: 0.75, validation: 0.4, details: 0.6, openQuestion: 0.3, advice: -0.8, analysis: -0.5, motives: -0.35, growth: -0.45, praise: -0.1, praiseSpecific: 0.1, exoneration: 0.4 },
-  'sincere-praise': { reflection: 0.25, validation: 0.3, details: 0.3, openQuestion: 0.15, advice: -0.5, analysis: -0.3, motives: -0.3, growth: -0.3, praise: 0.5, praiseSpecific: 1.3, exoneration: 0.15 },
-  'not-my-fault': { reflection: 0.25, validation: 0.45, details: 0.25, openQuestion: 0.1, advice: -0.5, analysis: -0.2, motives: -0.6, growth: -0.7, praise: 0.1, praiseSpecific: 0.2, exoneration: 1.3 },
-  'practical-advice': { reflection: 0.2, validation: 0.2, details: 0.4, openQuestion: 0.2, advice: 1.3, analysis: 0.35, motives: 0, growth: 0, praise: 0, praiseSpecific: 0.1, exoneration: 0 },
-  'critical-analysis': { reflection: 0.2, validation: 0.15, details: 0.4, openQuestion: 0.25, advice: 0.25, analysis: 1.3, motives: 0.35, growth: 0.1, praise: -0.2, praiseSpecific: 0.1, exoneration: -0.2 },
-  'others-motives': { reflection: 0.2, validation: 0.2, details: 0.4, openQuestion: 0.2, advice: -0.2, analysis: 0.35, motives: 1.3, growth: 0, praise: -0.1, praiseSpecific: 0.1, exoneration: -0.1 },
-  'self-reflection': { reflection: 0.2, validation: 0.15, details: 0.3, openQuestion: 0.3, advice: 0, analysis: 0.3, motives: 0.2, growth: 1.3, praise: 0, praiseSpecific: 0.1, exoneration: -0.5 },
+  venting: {
+    reflection: 0.7,
+    validation: 0.55,
+    details: 0.5,
+    openQuestion: 0.3,
+    advice: -0.9,
+    analysis: -0.5,
+    motives: -0.45,
+    growth: -0.5,
+    praise: 0,
+    praiseSpecific: 0.1,
+    exoneration: 0.45,
+  },
+  'deep-empathy': {
+    reflection: 0.75,
+    validation: 0.4,
+    details: 0.6,
+    openQuestion: 0.3,
+    advice: -0.8,
+    analysis: -0.5,
+    motives: -0.35,
+    growth: -0.45,
+    praise: -0.1,
+    praiseSpecific: 0.1,
+    exoneration: 0.4,
+  },
+  'sincere-praise': {
+    reflection: 0.25,
+    validation: 0.3,
+    details: 0.3,
+    openQuestion: 0.15,
+    advice: -0.5,
+    analysis: -0.3,
+    motives: -0.3,
+    growth: -0.3,
+    praise: 0.5,
+    praiseSpecific: 1.3,
+    exoneration: 0.15,
+  },
+  'not-my-fault': {
+    reflection: 0.25,
+    validation: 0.45,
+    details: 0.25,
+    openQuestion: 0.1,
+    advice: -0.5,
+    analysis: -0.2,
+    motives: -0.6,
+    growth: -0.7,
+    praise: 0.1,
+    praiseSpecific: 0.2,
+    exoneration: 1.3,
+  },
+  'practical-advice': {
+    reflection: 0.2,
+    validation: 0.2,
+    details: 0.4,
+    openQuestion: 0.2,
+    advice: 1.3,
+    analysis: 0.35,
+    motives: 0,
+    growth: 0,
+    praise: 0,
+    praiseSpecific: 0.1,
+    exoneration: 0,
+  },
+  'critical-analysis': {
+    reflection: 0.2,
+    validation: 0.15,
+    details: 0.4,
+    openQuestion: 0.25,
+    advice: 0.25,
+    analysis: 1.3,
+    motives: 0.35,
+    growth: 0.1,
+    praise: -0.2,
+    praiseSpecific: 0.1,
+    exoneration: -0.2,
+  },
+  'others-motives': {
+    reflection: 0.2,
+    validation: 0.2,
+    details: 0.4,
+    openQuestion: 0.2,
+    advice: -0.2,
+    analysis: 0.35,
+    motives: 1.3,
+    growth: 0,
+    praise: -0.1,
+    praiseSpecific: 0.1,
+    exoneration: -0.1,
+  },
+  'self-reflection': {
+    reflection: 0.2,
+    validation: 0.15,
+    details: 0.3,
+    openQuestion: 0.3,
+    advice: 0,
+    analysis: 0.3,
+    motives: 0.2,
+    growth: 1.3,
+    praise: 0,
+    praiseSpecific: 0.1,
+    exoneration: -0.5,
+  },
 };
 
 /** The strategies that meet each need (the first is the need itself). */
@@ -124,17 +229,39 @@ interface TraitEffect {
   note: string;
 }
 export const TRAIT_EFFECTS: Partial<Record<string, TraitEffect>> = {
-  angry: { down: { judgment: 1.3, length: 1.3, cliche: 1.2, advice: 1.2 }, note: 'angry: blame, lectures and early advice sting more' },
-  irritable: { down: { length: 1.6, tooManyQuestions: 1.5, repetition: 1.3 }, note: 'irritable: long replies and questions grate' },
+  angry: {
+    down: { judgment: 1.3, length: 1.3, cliche: 1.2, advice: 1.2 },
+    note: 'angry: blame, lectures and early advice sting more',
+  },
+  irritable: {
+    down: { length: 1.6, tooManyQuestions: 1.5, repetition: 1.3 },
+    note: 'irritable: long replies and questions grate',
+  },
   crude: { down: { cliche: 1.5 }, note: 'crude: no patience for fluff' },
-  conceited: { up: { praise: 1.4, praiseSpecific: 1.2 }, down: { advice: 1.2 }, note: 'conceited: likes credit, dislikes being told what to do' },
-  arrogant: { up: { praise: 1.3 }, down: { judgment: 1.3, advice: 1.2 }, note: 'arrogant: likes credit, hates correction' },
+  conceited: {
+    up: { praise: 1.4, praiseSpecific: 1.2 },
+    down: { advice: 1.2 },
+    note: 'conceited: likes credit, dislikes being told what to do',
+  },
+  arrogant: {
+    up: { praise: 1.3 },
+    down: { judgment: 1.3, advice: 1.2 },
+    note: 'arrogant: likes credit, hates correction',
+  },
   vain: { up: { praise: 1.5, praiseSpecific: 1.2 }, note: 'vain: praise lands' },
   selfish: { up: { motives: 0.7 }, down: { selfFocus: 1.4 }, note: "selfish: little interest in the others' side" },
   mean: { up: { motives: 0.8 }, down: { cliche: 1.3 }, note: 'mean: scorns stock comfort' },
   lazy: { up: { advice: 0.85 }, down: { length: 1.3 }, note: 'lazy: long replies and effortful advice land less' },
-  suspicious: { up: { validation: 0.8 }, down: { cliche: 1.3 }, note: 'suspicious: distrusts generic praise and stock comfort' },
-  introverted: { up: { openQuestion: 0.8 }, down: { tooManyQuestions: 1.5 }, note: 'introverted: questions feel like pressure' },
+  suspicious: {
+    up: { validation: 0.8 },
+    down: { cliche: 1.3 },
+    note: 'suspicious: distrusts generic praise and stock comfort',
+  },
+  introverted: {
+    up: { openQuestion: 0.8 },
+    down: { tooManyQuestions: 1.5 },
+    note: 'introverted: questions feel like pressure',
+  },
   blunt: { down: { cliche: 1.5, length: 1.3 }, note: 'blunt: wants it straight' },
   resentful: { up: { exoneration: 1.2 }, down: { minimising: 1.3 }, note: 'resentful: hates being told it is nothing' },
   anxious: { up: { validation: 1.3 }, down: { judgment: 1.3 }, note: 'anxious: reassurance helps, blame spirals' },
@@ -147,9 +274,17 @@ export const TRAIT_EFFECTS: Partial<Record<string, TraitEffect>> = {
   tolerant: { down: 0.8, note: 'tolerant: forgives misses' },
   steady: { down: 0.85, note: 'steady: hard to knock off balance' },
   'quick-witted': { down: { repetition: 1.4, cliche: 1.3 }, note: 'quick-witted: spots repetition and stock lines' },
-  evasive: { up: { openQuestion: 0.7, reflection: 0.85 }, down: { tooManyQuestions: 1.6 }, note: 'evasive: probing makes them back off' },
+  evasive: {
+    up: { openQuestion: 0.7, reflection: 0.85 },
+    down: { tooManyQuestions: 1.6 },
+    note: 'evasive: probing makes them back off',
+  },
   sensitive: { down: { judgment: 1.5, minimising: 1.4 }, note: 'sensitive: blame and minimising hurt' },
-  aloof: { up: { reflection: 0.85 }, down: { tooManyQuestions: 1.3, length: 1.3 }, note: 'aloof: keeps feelings at arm\'s length' },
+  aloof: {
+    up: { reflection: 0.85 },
+    down: { tooManyQuestions: 1.3, length: 1.3 },
+    note: "aloof: keeps feelings at arm's length",
+  },
   taciturn: { down: { length: 1.4, tooManyQuestions: 1.4 }, note: 'taciturn: few words, few questions' },
   erratic: { note: 'erratic: mood shows in the wording more than in the score' },
 };
@@ -158,13 +293,20 @@ export const TRAIT_EFFECTS: Partial<Record<string, TraitEffect>> = {
 export const TYPE_EFFECTS: Record<PersonalityType, TraitEffect> = {
   negative: { down: 1.15, note: 'negative type: misses hurt more' },
   passive: { note: 'passive type: no change' },
-  avoidant: { up: { reflection: 0.9, openQuestion: 0.9 }, down: { tooManyQuestions: 1.3 }, note: 'avoidant type: feelings talk and questions land less' },
+  avoidant: {
+    up: { reflection: 0.9, openQuestion: 0.9 },
+    down: { tooManyQuestions: 1.3 },
+    note: 'avoidant type: feelings talk and questions land less',
+  },
 };
 
 /** Multiply `w` by the trait and type effects that touch detector `id`; returns the notes used. */
 export function applyPersonality(id: DetectorId, w: number, profile: Profile): { w: number; notes: string[] } {
   const notes: string[] = [];
-  const effects: TraitEffect[] = [TYPE_EFFECTS[profile.personality.type], ...profile.personality.traits.map((t) => TRAIT_EFFECTS[t]).filter((e): e is TraitEffect => !!e)];
+  const effects: TraitEffect[] = [
+    TYPE_EFFECTS[profile.personality.type],
+    ...profile.personality.traits.map((t) => TRAIT_EFFECTS[t]).filter((e): e is TraitEffect => !!e),
+  ];
   for (const e of effects) {
     let m = 1;
     if (w > 0 && e.up && e.up[id] !== undefined) m = e.up[id] ?? 1;

@@ -13,13 +13,37 @@ function dialogue(turns: [number, number][], wellFormed = true): DialogueRollout
   const ts: AgentTurnSample[] = turns.map(([len, change]) => {
     emotion += change;
     const response = [...Array.from({ length: len - 1 }, () => 5), 8];
-    const t: AgentTurnSample = { prompt, response, reply: 'x', think: null, wellFormed, result: { change, emotion } as unknown as TurnResult };
+    const t: AgentTurnSample = {
+      prompt,
+      response,
+      reply: 'x',
+      think: null,
+      wellFormed,
+      result: { change, emotion } as unknown as TurnResult,
+    };
     prompt = [...prompt, ...response, 7, 9];
     return t;
   });
-  return { profileId: 'p', opening: '', turns: ts, finalEmotion: emotion, reward: Math.max(0, emotion / 100), endReason: 'cap', transcript: [] };
+  return {
+    profileId: 'p',
+    opening: '',
+    turns: ts,
+    finalEmotion: emotion,
+    reward: Math.max(0, emotion / 100),
+    endReason: 'cap',
+    transcript: [],
+  };
 }
-const OPTS: CreditOptions = { algo: 'grpo', reward: 'final', groupSize: 2, think: false, zeroRewardOnBrokenThink: true, gamma: 1, lambda: 1, normalizeAdvantages: false };
+const OPTS: CreditOptions = {
+  algo: 'grpo',
+  reward: 'final',
+  groupSize: 2,
+  think: false,
+  zeroRewardOnBrokenThink: true,
+  gamma: 1,
+  lambda: 1,
+  normalizeAdvantages: false,
+};
 
 async function credit(ds: DialogueRollout[], o: Partial<CreditOptions>, values?: Float32Array) {
   const { stream } = buildSequences(ds);
@@ -28,7 +52,15 @@ async function credit(ds: DialogueRollout[], o: Partial<CreditOptions>, values?:
 
 describe('rewards and advantages', () => {
   it('GRPO final: the group-normalised final reward on every agent token of the dialogue', async () => {
-    const ds = [dialogue([[2, 10], [3, 10]]), dialogue([[2, -10]]), dialogue([[1, 5]]), dialogue([[2, 5]])];
+    const ds = [
+      dialogue([
+        [2, 10],
+        [3, 10],
+      ]),
+      dialogue([[2, -10]]),
+      dialogue([[1, 5]]),
+      dialogue([[2, 5]]),
+    ];
     const { stream, c } = await credit(ds, {});
     // Group 1: rewards 0.5 and 0.2 → ±1/√2 · … : (r − mean)/(std + 1e-6) with the unbiased std = 0.2121.
     const a = (0.5 - 0.35) / (Math.sqrt(2 * 0.15 ** 2) + 1e-6);
@@ -39,7 +71,16 @@ describe('rewards and advantages', () => {
   });
 
   it('GRPO turn: each token gets the sum of the normalised rewards of its turn and the later ones', async () => {
-    const ds = [dialogue([[2, 10], [2, -5]]), dialogue([[1, 0], [1, 5]])];
+    const ds = [
+      dialogue([
+        [2, 10],
+        [2, -5],
+      ]),
+      dialogue([
+        [1, 0],
+        [1, 5],
+      ]),
+    ];
     const { c } = await credit(ds, { reward: 'turn' });
     const r = [0.1, -0.05, 0, 0.05];
     const mean = r.reduce((a, b) => a + b) / 4;
@@ -53,7 +94,12 @@ describe('rewards and advantages', () => {
   });
 
   it('PPO: GAE with the old values, γ = λ = 1 gives R − V; returns are the value targets', async () => {
-    const ds = [dialogue([[2, 10], [2, 10]])]; // final 50 → 0.5 on the last token
+    const ds = [
+      dialogue([
+        [2, 10],
+        [2, 10],
+      ]),
+    ]; // final 50 → 0.5 on the last token
     const values = Float32Array.from([0.1, 0.2, 0.3, 0.4]);
     const { c } = await credit(ds, { algo: 'ppo', groupSize: 1 }, values);
     expect(Array.from(c.advantages).map((x) => +x.toFixed(5))).toEqual([0.4, 0.3, 0.2, 0.1]);
@@ -69,7 +115,13 @@ describe('rewards and advantages', () => {
   });
 
   it('a broken think block: the dialogue earns 0 and a broken turn no positive credit', () => {
-    const d = dialogue([[2, 10], [2, -5]], false);
+    const d = dialogue(
+      [
+        [2, 10],
+        [2, -5],
+      ],
+      false,
+    );
     const on = dialogueRewards([d], { think: true, zeroRewardOnBrokenThink: true });
     expect(on.final[0]).toBe(0);
     expect(on.turns[0]).toEqual([0, -0.05]);

@@ -50,7 +50,10 @@ export interface Credit {
   explainedVariance: number;
 }
 
-export function dialogueRewards(dialogues: readonly DialogueRollout[], o: Pick<CreditOptions, 'think' | 'zeroRewardOnBrokenThink'>): { final: Float32Array; turns: number[][] } {
+export function dialogueRewards(
+  dialogues: readonly DialogueRollout[],
+  o: Pick<CreditOptions, 'think' | 'zeroRewardOnBrokenThink'>,
+): { final: Float32Array; turns: number[][] } {
   const broken = (d: DialogueRollout) => o.think && o.zeroRewardOnBrokenThink && d.turns.some((t) => !t.wellFormed);
   return {
     final: Float32Array.from(dialogues, (d) => (broken(d) ? 0 : d.reward)),
@@ -63,7 +66,12 @@ export function dialogueRewards(dialogues: readonly DialogueRollout[], o: Pick<C
   };
 }
 
-async function group(be: Backend, rewards: Float32Array, groups: Int32Array, estimator: 'grpo' | 'rloo'): Promise<Float32Array> {
+async function group(
+  be: Backend,
+  rewards: Float32Array,
+  groups: Int32Array,
+  estimator: 'grpo' | 'rloo',
+): Promise<Float32Array> {
   const n = rewards.length;
   if (n === 0) return new Float32Array(0);
   const r = be.fromArray(rewards, [n]);
@@ -75,7 +83,14 @@ async function group(be: Backend, rewards: Float32Array, groups: Int32Array, est
   return out;
 }
 
-async function gae(be: Backend, rewards: Float32Array, values: Float32Array, offsets: Int32Array, gamma: number, lambda: number): Promise<{ advantages: Float32Array; returns: Float32Array }> {
+async function gae(
+  be: Backend,
+  rewards: Float32Array,
+  values: Float32Array,
+  offsets: Int32Array,
+  gamma: number,
+  lambda: number,
+): Promise<{ advantages: Float32Array; returns: Float32Array }> {
   const N = rewards.length;
   if (N === 0) return { advantages: new Float32Array(0), returns: new Float32Array(0) };
   const r = be.fromArray(rewards, [N]);
@@ -110,7 +125,10 @@ export async function computeCredit(
     const rewards = new Float32Array(N);
     for (let d = 0; d < D; d++) {
       if (useFinal && lastToken(d) >= 0) rewards[lastToken(d)] += final[d];
-      if (useTurn) stream.turnEnds[d].forEach((at, k) => { if (at >= stream.offsets[d]) rewards[at] += turns[d][k]; });
+      if (useTurn)
+        stream.turnEnds[d].forEach((at, k) => {
+          if (at >= stream.offsets[d]) rewards[at] += turns[d][k];
+        });
     }
     const g = await gae(be, rewards, oldValues, stream.offsets, o.gamma, o.lambda);
     advantages.set(g.advantages);
@@ -126,12 +144,20 @@ export async function computeCredit(
     if (useTurn) {
       const flat: number[] = [];
       const flatGroups: number[] = [];
-      turns.forEach((ts, d) => ts.forEach((r) => { flat.push(r); flatGroups.push(dGroups[d]); }));
+      turns.forEach((ts, d) =>
+        ts.forEach((r) => {
+          flat.push(r);
+          flatGroups.push(dGroups[d]);
+        }),
+      );
       const a = await group(be, Float32Array.from(flat), Int32Array.from(flatGroups), o.algo);
       const perTurn = new Float32Array(N);
       let e = 0;
       for (let d = 0; d < D; d++) {
-        stream.turnEnds[d].forEach((at) => { if (at >= stream.offsets[d]) perTurn[at] += a[e]; e++; });
+        stream.turnEnds[d].forEach((at) => {
+          if (at >= stream.offsets[d]) perTurn[at] += a[e];
+          e++;
+        });
       }
       const suffix = await gae(be, perTurn, new Float32Array(N), stream.offsets, 1, 1);
       for (let i = 0; i < N; i++) advantages[i] += suffix.advantages[i];

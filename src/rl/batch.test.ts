@@ -4,10 +4,21 @@ import { buildSequences } from './batch';
 import type { AgentTurnSample, DialogueRollout } from './rollout';
 
 const turn = (prompt: number[], response: number[]): AgentTurnSample => ({
-  prompt, response, reply: '', think: null, wellFormed: true, result: { change: 0, emotion: 30 } as unknown as TurnResult,
+  prompt,
+  response,
+  reply: '',
+  think: null,
+  wellFormed: true,
+  result: { change: 0, emotion: 30 } as unknown as TurnResult,
 });
 const dialogue = (turns: AgentTurnSample[]): DialogueRollout => ({
-  profileId: 'p', opening: '', turns, finalEmotion: 30, reward: 0.3, endReason: 'cap', transcript: [],
+  profileId: 'p',
+  opening: '',
+  turns,
+  finalEmotion: 30,
+  reward: 0.3,
+  endReason: 'cap',
+  transcript: [],
 });
 
 describe('training sequences from dialogues', () => {

@@ -36,7 +36,10 @@ function startsWith(a: readonly number[], prefix: readonly number[]): boolean {
   return true;
 }
 
-export function buildSequences(dialogues: readonly DialogueRollout[]): { sequences: TrainSequence[]; stream: TokenStream } {
+export function buildSequences(dialogues: readonly DialogueRollout[]): {
+  sequences: TrainSequence[];
+  stream: TokenStream;
+} {
   const sequences: TrainSequence[] = [];
   const offsets = new Int32Array(dialogues.length + 1);
   const turnEnds: number[][] = [];

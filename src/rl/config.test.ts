@@ -3,7 +3,8 @@ import { defaultRunConfig, fieldHelp, parseRunConfig, parseRunConfigJson, RunCon
 
 describe('run config', () => {
   it("every preset's defaults are valid, and every field has a one-line description", () => {
-    for (const p of ['ci', 'micro', 'mini', 'small'] as const) expect(parseRunConfig(defaultRunConfig(p))).toEqual({ ok: true, config: defaultRunConfig(p) });
+    for (const p of ['ci', 'micro', 'mini', 'small'] as const)
+      expect(parseRunConfig(defaultRunConfig(p))).toEqual({ ok: true, config: defaultRunConfig(p) });
     const help = fieldHelp();
     for (const k of Object.keys(RunConfigSchema.shape)) {
       expect(help[k as keyof typeof help].length, k).toBeGreaterThan(10);

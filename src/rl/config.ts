@@ -17,21 +17,47 @@ const num = (lo: number, hi: number) => z.number().min(lo).max(hi);
 export const RunConfigSchema = z
   .object({
     version: z.literal(RUN_CONFIG_VERSION).describe('Config format version.'),
-    preset: z.enum(Object.keys(PRESETS) as [PresetName, ...PresetName[]]).describe('Model size: ci (~0.1M parameters, CPU-friendly), micro (~1M), mini (~5M), small (~25M).'),
-    seed: int(0, 2 ** 31 - 1).describe('Seed of everything random in the run: profile order, sampling, minibatch order.'),
-    algo: z.enum(['grpo', 'ppo', 'rloo']).describe('GRPO (group-normalised rewards), PPO (value head as critic, GAE) or RLOO (leave-one-out baseline).'),
-    reward: z.enum(['final', 'turn', 'both']).describe('final: final emotion / 100 on the last agent token (RLVER); turn: each turn\'s emotion change as dense credit; both: the two added.'),
-    think: z.boolean().describe('Think mode: each reply is "<think> plan </think> reply"; the user sees the reply only.'),
-    zeroRewardOnBrokenThink: z.boolean().describe('In think mode, a dialogue with a broken think block gets reward 0 (and a broken turn no positive turn credit).'),
-    difficulty: z.enum(['moderate', 'strict']).describe('Training users: moderate accepts more strategies, strict needs a better fit to the hidden need.'),
+    preset: z
+      .enum(Object.keys(PRESETS) as [PresetName, ...PresetName[]])
+      .describe('Model size: ci (~0.1M parameters, CPU-friendly), micro (~1M), mini (~5M), small (~25M).'),
+    seed: int(0, 2 ** 31 - 1).describe(
+      'Seed of everything random in the run: profile order, sampling, minibatch order.',
+    ),
+    algo: z
+      .enum(['grpo', 'ppo', 'rloo'])
+      .describe('GRPO (group-normalised rewards), PPO (value head as critic, GAE) or RLOO (leave-one-out baseline).'),
+    reward: z
+      .enum(['final', 'turn', 'both'])
+      .describe(
+        "final: final emotion / 100 on the last agent token (RLVER); turn: each turn's emotion change as dense credit; both: the two added.",
+      ),
+    think: z
+      .boolean()
+      .describe('Think mode: each reply is "<think> plan </think> reply"; the user sees the reply only.'),
+    zeroRewardOnBrokenThink: z
+      .boolean()
+      .describe(
+        'In think mode, a dialogue with a broken think block gets reward 0 (and a broken turn no positive turn credit).',
+      ),
+    difficulty: z
+      .enum(['moderate', 'strict'])
+      .describe('Training users: moderate accepts more strategies, strict needs a better fit to the hidden need.'),
     steps: int(1, 100000).describe('Training steps (one rollout batch and its update each).'),
     profilesPerStep: int(1, 512).describe('Training profiles per step; each is played groupSize times.'),
-    groupSize: int(1, 64).describe('Dialogues per profile sharing the profile, seed and opening line (RLVER: 4). PPO uses it too, so the batches match.'),
+    groupSize: int(1, 64).describe(
+      'Dialogues per profile sharing the profile, seed and opening line (RLVER: 4). PPO uses it too, so the batches match.',
+    ),
     maxTurnTokens: int(4, 256).describe('Cap on tokens per agent turn (the turn is cut and closed there).'),
-    maxAgentTurns: int(1, 8).describe('Agent replies per training dialogue at most (the training users end at 8 anyway).'),
-    temperature: num(0.05, 2).describe('Sampling temperature of training rollouts; the loss scores the same tempered policy, so updates stay on-policy.'),
+    maxAgentTurns: int(1, 8).describe(
+      'Agent replies per training dialogue at most (the training users end at 8 anyway).',
+    ),
+    temperature: num(0.05, 2).describe(
+      'Sampling temperature of training rollouts; the loss scores the same tempered policy, so updates stay on-policy.',
+    ),
     topP: num(0.05, 1).describe('Nucleus sampling of training rollouts (1 = off).'),
-    lr: num(1e-6, 1e-1).describe('AdamW learning rate of the policy (ours: a tiny model wants more than RLVER\'s 1e-6).'),
+    lr: num(1e-6, 1e-1).describe(
+      "AdamW learning rate of the policy (ours: a tiny model wants more than RLVER's 1e-6).",
+    ),
     epochs: int(1, 16).describe('Passes over each rollout batch (K).'),
     minibatchSize: int(1, 1024).describe('Training sequences per minibatch (one optimizer step each).'),
     maxGradNorm: num(0.01, 100).describe('Global gradient-norm clip.'),
@@ -40,17 +66,27 @@ export const RunConfigSchema = z
     entropyCoef: num(0, 1).describe('Entropy bonus coefficient (RLVER: 0.001).'),
     klCoef: num(0, 10).describe('KL penalty to the frozen warm-start policy in the loss (RLVER: 0, none).'),
     klEstimator: z.enum(['k1', 'k3']).describe('KL estimator: k1 = log-ratio, k3 = low-variance (verl "low_var_kl").'),
-    ptxCoef: num(0, 10).describe('Replay of the warm start\'s own training text: each minibatch adds this weight times the next-token loss on ptxBatch corpus dialogues (InstructGPT\'s "PPO-ptx"; RLVER: 0, none). Keeps the language the warm start learned while RL changes what it says.'),
+    ptxCoef: num(0, 10).describe(
+      'Replay of the warm start\'s own training text: each minibatch adds this weight times the next-token loss on ptxBatch corpus dialogues (InstructGPT\'s "PPO-ptx"; RLVER: 0, none). Keeps the language the warm start learned while RL changes what it says.',
+    ),
     ptxBatch: int(1, 64).describe('Corpus dialogues per minibatch in the replay loss (with ptxCoef above 0).'),
     gamma: num(0, 1).describe('PPO discount (RLVER: 1).'),
     lambda: num(0, 1).describe('PPO GAE lambda (RLVER: 1).'),
     valueCoef: num(0, 10).describe('PPO value-loss weight; the value head shares the trunk, so ours is small.'),
     valueClip: num(0, 10).describe('PPO value clip range around the old value.'),
-    normalizeAdvantages: z.boolean().describe('PPO: whiten advantages over the batch\'s agent tokens (verl masked_whiten).'),
+    normalizeAdvantages: z
+      .boolean()
+      .describe("PPO: whiten advantages over the batch's agent tokens (verl masked_whiten)."),
     checkpointEvery: int(0, 100000).describe('Keep a checkpoint every N steps (0: only at the end).'),
-    evalEvery: int(0, 100000).describe('Play the benchmark every M steps (0: not during training; npm run experiment also plays all 100 before and after).'),
+    evalEvery: int(0, 100000).describe(
+      'Play the benchmark every M steps (0: not during training; npm run experiment also plays all 100 before and after).',
+    ),
     evalProfiles: int(0, 100).describe('Benchmark profiles played at each interval, the first N of the 100 (0: all).'),
-    savedAttention: z.enum(['f32', 'f16']).describe('How the update keeps each layer\'s attention probabilities for its backward pass: f32, or f16 (halves: half that memory, the largest activation at long contexts; the losses are computed in f32 as before, the gradient from the rounded probabilities differs from the f32 one by well under 1%).'),
+    savedAttention: z
+      .enum(['f32', 'f16'])
+      .describe(
+        "How the update keeps each layer's attention probabilities for its backward pass: f32, or f16 (halves: half that memory, the largest activation at long contexts; the losses are computed in f32 as before, the gradient from the rounded probabilities differs from the f32 one by well under 1%).",
+      ),
   })
   .strict();
 
@@ -131,8 +167,10 @@ export function parseRunConfig(input: unknown, fallbackPreset: PresetName = 'mic
   if (!r.success) return { ok: false, errors: describeIssues(r.error) };
   const c = r.data;
   const errors: string[] = [];
-  if (c.algo !== 'ppo' && c.groupSize < 2) errors.push(`groupSize: ${c.algo} needs groups of at least 2 (a group of one has no baseline)`);
-  if (c.maxTurnTokens >= PRESETS[c.preset].contextLength / 2) errors.push(`maxTurnTokens: must be below half the ${c.preset} context (${PRESETS[c.preset].contextLength})`);
+  if (c.algo !== 'ppo' && c.groupSize < 2)
+    errors.push(`groupSize: ${c.algo} needs groups of at least 2 (a group of one has no baseline)`);
+  if (c.maxTurnTokens >= PRESETS[c.preset].contextLength / 2)
+    errors.push(`maxTurnTokens: must be below half the ${c.preset} context (${PRESETS[c.preset].contextLength})`);
   if (c.clipLow >= 1) errors.push('clipLow: must be below 1');
   return errors.length ? { ok: false, errors } : { ok: true, config: c };
 }
@@ -151,5 +189,8 @@ export function parseRunConfigJson(text: string, fallbackPreset: PresetName = 'm
 /** Each field's one-line description (the configure form's help text). */
 export function fieldHelp(): Record<keyof RunConfig, string> {
   const shape = RunConfigSchema.shape;
-  return Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, (s as z.ZodType).description ?? ''])) as Record<keyof RunConfig, string>;
+  return Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, (s as z.ZodType).description ?? ''])) as Record<
+    keyof RunConfig,
+    string
+  >;
 }

@@ -114,7 +114,8 @@ export function checkRewardHacking(dialogues: readonly DialogueRollout[], opts: 
       else if (reply.words.length > 0) {
         const j = earlier.findIndex((p) => overlap(reply, p) >= REPEAT_THRESHOLD);
         if (j >= 0) why.spam = `repeats turn ${j + 1} (${Math.round(overlap(reply, earlier[j]) * 100)}% the same)`;
-        else if (templates.has(reply.lower)) why.spam = `the same reply as ${Math.round(TEMPLATE_SHARE * 100)}%+ of all replies`;
+        else if (templates.has(reply.lower))
+          why.spam = `the same reply as ${Math.round(TEMPLATE_SHARE * 100)}%+ of all replies`;
       }
       earlier.push(reply);
       const kinds = (['scorer', 'spam', 'nonLanguage'] as const).filter((x) => why[x] !== undefined);
@@ -122,7 +123,13 @@ export function checkRewardHacking(dialogues: readonly DialogueRollout[], opts: 
       flagged++;
       for (const x of kinds) byKind[x]++;
       if (examples.length < maxExamples) {
-        examples.push({ profileId: d.profileId, turn: k + 1, kind: kinds[0], reason: kinds.map((x) => `${x}: ${why[x]}`).join('; '), reply: t.reply });
+        examples.push({
+          profileId: d.profileId,
+          turn: k + 1,
+          kind: kinds[0],
+          reason: kinds.map((x) => `${x}: ${why[x]}`).join('; '),
+          reply: t.reply,
+        });
       }
     });
   }

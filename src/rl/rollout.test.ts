@@ -8,12 +8,19 @@ import { trainingProfiles } from '../persona/sets';
 import { rollout, summariseRollouts, type DialogueRollout, type RolloutOptions } from './rollout';
 
 const profiles = trainingProfiles().slice(0, 3);
-const tok = Tokenizer.train(profiles.flatMap((p) => [p.scenario.event, p.scenario.problem, ...p.scenario.details]), 400);
+const tok = Tokenizer.train(
+  profiles.flatMap((p) => [p.scenario.event, p.scenario.problem, ...p.scenario.details]),
+  400,
+);
 const config = { vocabSize: tok.vocabSize, contextLength: 256, channels: 16, layers: 1, heads: 2 };
 const model = Transformer.create(new CpuBackend(), config, 5);
 const OPTS: RolloutOptions = {
-  mode: 'train', difficulty: 'moderate', userSeed: 3, think: false,
-  sampling: { temperature: 1, topK: 0, topP: 1 }, maxTurnTokens: 6,
+  mode: 'train',
+  difficulty: 'moderate',
+  userSeed: 3,
+  think: false,
+  sampling: { temperature: 1, topK: 0, topP: 1 },
+  maxTurnTokens: 6,
 };
 
 describe('multi-turn rollouts', () => {
@@ -22,7 +29,9 @@ describe('multi-turn rollouts', () => {
     expect(rs.map((r) => r.profileId)).toEqual(profiles.map((p) => p.id));
     for (const r of rs) {
       expect(r.turns.length).toBeGreaterThan(0);
-      expect(['cap', 'context', 'goodbye', 'S', 'F', 'over'].some((e) => r.endReason.includes(e)) || r.endReason.length > 0).toBe(true);
+      expect(
+        ['cap', 'context', 'goodbye', 'S', 'F', 'over'].some((e) => r.endReason.includes(e)) || r.endReason.length > 0,
+      ).toBe(true);
       expect(r.reward).toBe(Math.max(0, r.finalEmotion / 100));
       expect(r.finalEmotion).toBe(r.turns[r.turns.length - 1].result.emotion);
       r.turns.forEach((t, k) => {
@@ -35,12 +44,21 @@ describe('multi-turn rollouts', () => {
           const next = r.turns[k + 1].prompt;
           const agent = tok.special('<|agent|>');
           expect(next[next.length - 1]).toBe(agent);
-          const extended = next.slice(0, t.prompt.length + t.response.length).join() === [...t.prompt, ...t.response].join();
-          const slid = !extended && next.slice(0, 20).join() === t.prompt.slice(0, 20).join() && `,${next.join()},`.includes(`,${[agent, ...t.response].join()},`);
+          const extended =
+            next.slice(0, t.prompt.length + t.response.length).join() === [...t.prompt, ...t.response].join();
+          const slid =
+            !extended &&
+            next.slice(0, 20).join() === t.prompt.slice(0, 20).join() &&
+            `,${next.join()},`.includes(`,${[agent, ...t.response].join()},`);
           expect(extended || slid).toBe(true);
           // Roles alternate: system, then user / agent pairs, ending on the opener of the next turn.
-          const roles = next.filter((x) => x === agent || x === tok.special('<|user|>') || x === tok.special('<|system|>'));
-          const want = [tok.special('<|system|>'), ...Array.from({ length: (roles.length - 1) / 2 }, () => [tok.special('<|user|>'), agent]).flat()];
+          const roles = next.filter(
+            (x) => x === agent || x === tok.special('<|user|>') || x === tok.special('<|system|>'),
+          );
+          const want = [
+            tok.special('<|system|>'),
+            ...Array.from({ length: (roles.length - 1) / 2 }, () => [tok.special('<|user|>'), agent]).flat(),
+          ];
           expect(roles).toEqual(want);
         }
         expect(t.prompt.length + t.response.length).toBeLessThanOrEqual(config.contextLength);
@@ -53,9 +71,17 @@ describe('multi-turn rollouts', () => {
 
   it('summarises dialogues as the benchmark does: mean final emotion, share at 100, share below 10', () => {
     const d = (finalEmotion: number, replies: number): DialogueRollout =>
-      ({ finalEmotion, turns: Array.from({ length: replies }, () => ({ response: [1, 2, 3, 4] })) }) as unknown as DialogueRollout;
+      ({
+        finalEmotion,
+        turns: Array.from({ length: replies }, () => ({ response: [1, 2, 3, 4] })),
+      }) as unknown as DialogueRollout;
     expect(summariseRollouts([d(100, 2), d(5, 4), d(45, 3), d(10, 1)])).toEqual({
-      score: 40, success: 0.25, failure: 0.25, dialogues: 4, meanTurns: 2.5, meanReplyTokens: 4,
+      score: 40,
+      success: 0.25,
+      failure: 0.25,
+      dialogues: 4,
+      meanTurns: 2.5,
+      meanReplyTokens: 4,
     });
   });
 
@@ -74,8 +100,14 @@ describe('multi-turn rollouts', () => {
       for (const t of r.turns) expect(t.prompt.length + t.response.length).toBeLessThanOrEqual(200);
     }
     // Some dialogue slid (a prompt that does not extend the one before) and went on after it.
-    const slidAt = (r: DialogueRollout) => r.turns.findIndex((t, k) => k > 0 && t.prompt.slice(0, r.turns[k - 1].prompt.length).join() !== r.turns[k - 1].prompt.join());
-    expect(rs.some((r) => slidAt(r) > 0), `turns: ${rs.map((r) => r.turns.length)}`).toBe(true);
+    const slidAt = (r: DialogueRollout) =>
+      r.turns.findIndex(
+        (t, k) => k > 0 && t.prompt.slice(0, r.turns[k - 1].prompt.length).join() !== r.turns[k - 1].prompt.join(),
+      );
+    expect(
+      rs.some((r) => slidAt(r) > 0),
+      `turns: ${rs.map((r) => r.turns.length)}`,
+    ).toBe(true);
   });
 
   it('stops after maxAgentTurns when asked (a preview)', async () => {

@@ -13,7 +13,14 @@ import type { Profile } from '../persona/profile';
 import { createSimulatedUser, type SimulatedUser, type TurnResult } from '../persona/user';
 import { bandOf, rewardOf, type Difficulty, type Mode } from '../persona/dynamics';
 import { Rng } from '../engine/rng';
-import { encodeDialogue, parseAgentTurn, SYSTEM_LINE, SYSTEM_LINE_THINK, userTurnTokens, type Turn } from '../engine/model/format';
+import {
+  encodeDialogue,
+  parseAgentTurn,
+  SYSTEM_LINE,
+  SYSTEM_LINE_THINK,
+  userTurnTokens,
+  type Turn,
+} from '../engine/model/format';
 import { KvSession, sampleToken, type SamplingOptions } from '../engine/model/sampler';
 import type { Tokenizer } from '../engine/model/tokenizer';
 import type { Transformer } from '../engine/model/transformer';
@@ -70,10 +77,17 @@ export async function rollout(
   const maxT = model.config.contextLength;
   const end = tok.special('<|end|>');
   const agentOpen = tok.special('<|agent|>');
-  const users: SimulatedUser[] = profiles.map((p) => createSimulatedUser(p, { seed: opts.userSeed, difficulty: opts.difficulty, mode: opts.mode }));
+  const users: SimulatedUser[] = profiles.map((p) =>
+    createSimulatedUser(p, { seed: opts.userSeed, difficulty: opts.difficulty, mode: opts.mode }),
+  );
   const system: Turn = { role: 'system', text: opts.think ? SYSTEM_LINE_THINK : SYSTEM_LINE };
   const out: DialogueRollout[] = profiles.map((p, b) => ({
-    profileId: p.id, opening: users[b].opening, turns: [], finalEmotion: users[b].state.emotion, reward: 0, endReason: 'cap',
+    profileId: p.id,
+    opening: users[b].opening,
+    turns: [],
+    finalEmotion: users[b].state.emotion,
+    reward: 0,
+    endReason: 'cap',
     transcript: [system, { role: 'user', text: users[b].opening }],
   }));
   // What each policy sees, as whole chunks: [bos+system, user opening, <|agent|> turn, user line, …].
@@ -106,7 +120,9 @@ export async function rollout(
   const history: number[][] = out.map((_, b) => prompt(b));
   history.forEach((h, b) => {
     if (h.length > budget + 1) {
-      throw new Error(`the opening of profile ${profiles[b].id} takes ${h.length} tokens; the model's context (${maxT}) leaves no room for a reply of ${opts.maxTurnTokens} tokens`);
+      throw new Error(
+        `the opening of profile ${profiles[b].id} takes ${h.length} tokens; the model's context (${maxT}) leaves no room for a reply of ${opts.maxTurnTokens} tokens`,
+      );
     }
   });
   const live = new Array<boolean>(B).fill(true);
@@ -136,8 +152,19 @@ export async function rollout(
         const parsed = parseAgentTurn(tok, response[b], opts.think);
         const result = users[b].respond(parsed.reply);
         const d = out[b];
-        d.turns.push({ prompt: history[b], response: response[b], reply: parsed.reply, think: parsed.think, wellFormed: parsed.wellFormed, result });
-        d.transcript.push({ role: 'agent', text: parsed.reply, ...(parsed.think !== null ? { think: parsed.think } : {}) });
+        d.turns.push({
+          prompt: history[b],
+          response: response[b],
+          reply: parsed.reply,
+          think: parsed.think,
+          wellFormed: parsed.wellFormed,
+          result,
+        });
+        d.transcript.push({
+          role: 'agent',
+          text: parsed.reply,
+          ...(parsed.think !== null ? { think: parsed.think } : {}),
+        });
         d.finalEmotion = result.emotion;
         if (result.over) {
           live[b] = false;
@@ -185,13 +212,30 @@ export function playBenchmark(
   model: Transformer,
   tok: Tokenizer,
   profiles: readonly Profile[],
-  o: { think?: boolean; difficulty?: Difficulty; sampling?: SamplingOptions; maxTurnTokens?: number; maxAgentTurns?: number; seed?: number } = {},
+  o: {
+    think?: boolean;
+    difficulty?: Difficulty;
+    sampling?: SamplingOptions;
+    maxTurnTokens?: number;
+    maxAgentTurns?: number;
+    seed?: number;
+  } = {},
 ): Promise<DialogueRollout[]> {
-  return rollout(model, tok, profiles, {
-    mode: 'benchmark', difficulty: o.difficulty ?? 'moderate', userSeed: BENCHMARK_SEED, think: o.think ?? false,
-    sampling: o.sampling ?? BENCHMARK_SAMPLING, maxTurnTokens: o.maxTurnTokens ?? BENCHMARK_TURN_TOKENS,
-    ...(o.maxAgentTurns !== undefined ? { maxAgentTurns: o.maxAgentTurns } : {}),
-  }, new Rng(o.seed ?? BENCHMARK_SEED));
+  return rollout(
+    model,
+    tok,
+    profiles,
+    {
+      mode: 'benchmark',
+      difficulty: o.difficulty ?? 'moderate',
+      userSeed: BENCHMARK_SEED,
+      think: o.think ?? false,
+      sampling: o.sampling ?? BENCHMARK_SAMPLING,
+      maxTurnTokens: o.maxTurnTokens ?? BENCHMARK_TURN_TOKENS,
+      ...(o.maxAgentTurns !== undefined ? { maxAgentTurns: o.maxAgentTurns } : {}),
+    },
+    new Rng(o.seed ?? BENCHMARK_SEED),
+  );
 }
 
 export interface RolloutSummary {

@@ -11,14 +11,36 @@ import { buildCorpus } from '../corpus/build';
 import { REPLAY_CORPUS, Trainer, TrainingStopped } from './trainer';
 
 const profiles = trainingProfiles().slice(0, 4);
-const tok = Tokenizer.train(profiles.flatMap((p) => [p.scenario.event, p.scenario.problem]), 320);
+const tok = Tokenizer.train(
+  profiles.flatMap((p) => [p.scenario.event, p.scenario.problem]),
+  320,
+);
 const modelConfig = { vocabSize: tok.vocabSize, contextLength: 256, channels: 16, layers: 1, heads: 2 };
-const start = { config: modelConfig, tokenizer: tok.toJSON(), weights: initParams(modelConfig, 3), meta: { kind: 'test' } };
-const CONFIG: RunConfig = {
-  ...defaultRunConfig('ci'), reward: 'final', temperature: 1, klCoef: 0, ptxCoef: 0, epochs: 1, seed: 5, profilesPerStep: 2, groupSize: 3, maxTurnTokens: 5, maxAgentTurns: 3, minibatchSize: 4, lr: 3e-3,
+const start = {
+  config: modelConfig,
+  tokenizer: tok.toJSON(),
+  weights: initParams(modelConfig, 3),
+  meta: { kind: 'test' },
 };
-const trainer = (o: Partial<RunConfig> = {}) => new Trainer(new CpuBackend(), { config: { ...CONFIG, ...o }, start, trainProfiles: profiles });
-const stable = (m: Record<string, number>) => Object.fromEntries(Object.entries(m).filter(([k]) => !k.startsWith('speed/')));
+const CONFIG: RunConfig = {
+  ...defaultRunConfig('ci'),
+  reward: 'final',
+  temperature: 1,
+  klCoef: 0,
+  ptxCoef: 0,
+  epochs: 1,
+  seed: 5,
+  profilesPerStep: 2,
+  groupSize: 3,
+  maxTurnTokens: 5,
+  maxAgentTurns: 3,
+  minibatchSize: 4,
+  lr: 3e-3,
+};
+const trainer = (o: Partial<RunConfig> = {}) =>
+  new Trainer(new CpuBackend(), { config: { ...CONFIG, ...o }, start, trainProfiles: profiles });
+const stable = (m: Record<string, number>) =>
+  Object.fromEntries(Object.entries(m).filter(([k]) => !k.startsWith('speed/')));
 
 describe('the RL trainer', () => {
   it('plays groups that share their opening line, and reports finite, consistent metrics', async () => {
@@ -33,10 +55,27 @@ describe('the RL trainer', () => {
     }
     for (const [k, v] of Object.entries(r.metrics)) expect(Number.isFinite(v), k).toBe(true);
     expect(r.metrics['reward/mean']).toBeCloseTo(r.dialogues.reduce((s, d) => s + d.reward, 0) / 6, 6);
-    expect(r.metrics['train/tokens']).toBe(r.dialogues.flatMap((d) => d.turns).reduce((s, x) => s + x.response.length, 0));
-    for (const key of ['reward/std', 'emotion/success', 'emotion/failure', 'dialogue/turns', 'dialogue/reply_tokens', 'losses/policy_loss', 'losses/value_loss',
-      'losses/entropy', 'losses/approx_kl', 'losses/kl_ref', 'losses/clipfrac', 'losses/explained_variance', 'train/grad_norm',
-      'speed/rollout_tokens_per_s', 'speed/train_tokens_per_s']) expect(r.metrics, key).toHaveProperty(key);
+    expect(r.metrics['train/tokens']).toBe(
+      r.dialogues.flatMap((d) => d.turns).reduce((s, x) => s + x.response.length, 0),
+    );
+    for (const key of [
+      'reward/std',
+      'emotion/success',
+      'emotion/failure',
+      'dialogue/turns',
+      'dialogue/reply_tokens',
+      'losses/policy_loss',
+      'losses/value_loss',
+      'losses/entropy',
+      'losses/approx_kl',
+      'losses/kl_ref',
+      'losses/clipfrac',
+      'losses/explained_variance',
+      'train/grad_norm',
+      'speed/rollout_tokens_per_s',
+      'speed/train_tokens_per_s',
+    ])
+      expect(r.metrics, key).toHaveProperty(key);
     // The next step plays the next profiles of the seeded order.
     expect(t.profilesOf(1).map((p) => p.id)).not.toEqual(t.profilesOf(0).map((p) => p.id));
   });
@@ -52,7 +91,13 @@ describe('the RL trainer', () => {
     const b = await run();
     expect(b).toEqual(a);
     // Pinned: any change to rollouts, credit or the update shows up here. Update on purpose only.
-    expect(a.out.map((m) => [m['reward/mean'].toFixed(6), m['losses/policy_loss'].toFixed(6), m['train/grad_norm'].toFixed(6)])).toMatchInlineSnapshot(`
+    expect(
+      a.out.map((m) => [
+        m['reward/mean'].toFixed(6),
+        m['losses/policy_loss'].toFixed(6),
+        m['train/grad_norm'].toFixed(6),
+      ]),
+    ).toMatchInlineSnapshot(`
       [
         [
           "0.016667",
@@ -104,7 +149,10 @@ describe('the RL trainer', () => {
     // Make the next update diverge (outside the schema's range on purpose): after its first
     // minibatch the weights are ~1e30 and the next forward overflows.
     (t.init.config as RunConfig).lr = 1e30;
-    const stop = await t.step().then(() => null, (e: unknown) => e);
+    const stop = await t.step().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(stop).toBeInstanceOf(TrainingStopped);
     expect((stop as Error).message).toMatch(/step 2: the loss became non-finite.*last good state/);
     expect(t.stepsDone).toBe(1);
@@ -120,24 +168,38 @@ describe('the RL trainer', () => {
     expect(Array.from(state.v)).toEqual(Array.from(goodState.v));
   });
 
-  it('goes on from a checkpoint\'s AdamW state exactly as the run that never stopped; refuses a state of the wrong size', async () => {
+  it("goes on from a checkpoint's AdamW state exactly as the run that never stopped; refuses a state of the wrong size", async () => {
     const t = trainer();
     await t.step();
     const ck = loadCheckpoint(await t.checkpoint({}, { optimizer: true }));
     const a = stable((await t.step()).metrics);
-    const resumed = new Trainer(new CpuBackend(), { config: CONFIG, start: { ...start, weights: ck.weights }, trainProfiles: profiles, optimizer: ck.optimizer });
+    const resumed = new Trainer(new CpuBackend(), {
+      config: CONFIG,
+      start: { ...start, weights: ck.weights },
+      trainProfiles: profiles,
+      optimizer: ck.optimizer,
+    });
     resumed.stepsDone = 1;
     expect(stable((await resumed.step()).metrics)).toEqual(a);
     expect(Array.from(await resumed.model.readParams())).toEqual(Array.from(await t.model.readParams()));
     const bad = { step: 1, m: new Float32Array(3), v: new Float32Array(3) };
-    expect(() => new Trainer(new CpuBackend(), { config: CONFIG, start, trainProfiles: profiles, optimizer: bad })).toThrow(/optimizer state has 3 and 3 values; this model needs/);
+    expect(
+      () => new Trainer(new CpuBackend(), { config: CONFIG, start, trainProfiles: profiles, optimizer: bad }),
+    ).toThrow(/optimizer state has 3 and 3 values; this model needs/);
   });
 
   it('with replay (ptxCoef), reports the replay loss, stays deterministic, and moves the weights differently', async () => {
-    const replay = Array.from({ length: 4 }, (_, i) => ({ ids: tok.encode(`I hear you ${i}, that sounds hard.`), agentMask: [] as number[] }))
-      .map((e) => ({ ...e, agentMask: e.ids.map(() => 1) }));
+    const replay = Array.from({ length: 4 }, (_, i) => ({
+      ids: tok.encode(`I hear you ${i}, that sounds hard.`),
+      agentMask: [] as number[],
+    })).map((e) => ({ ...e, agentMask: e.ids.map(() => 1) }));
     const run = async (ptxCoef: number) => {
-      const t = new Trainer(new CpuBackend(), { config: { ...CONFIG, ptxCoef, ptxBatch: 2 }, start, trainProfiles: profiles, ptxData: replay });
+      const t = new Trainer(new CpuBackend(), {
+        config: { ...CONFIG, ptxCoef, ptxBatch: 2 },
+        start,
+        trainProfiles: profiles,
+        ptxData: replay,
+      });
       const m = stable((await t.step()).metrics);
       return { m, weights: digest(Array.from(await t.model.readParams()).join(',')) };
     };
@@ -160,7 +222,8 @@ describe('the RL trainer', () => {
     const f16 = await run('f16');
     expect((await run('f16')).params).toEqual(f16.params);
     expect(f16.m['reward/mean']).toBe(f32.m['reward/mean']);
-    for (const k of ['losses/policy_loss', 'losses/entropy', 'train/grad_norm']) expect(f16.m[k], k).toBeCloseTo(f32.m[k], 4);
+    for (const k of ['losses/policy_loss', 'losses/entropy', 'train/grad_norm'])
+      expect(f16.m[k], k).toBeCloseTo(f32.m[k], 4);
     expect(f16.params).not.toEqual(f32.params);
     // The update's direction: AdamW divides by √v, so an element whose gradient is near 0 can move
     // either way; measured over the whole update, f16's is f32's within 2%.
@@ -175,7 +238,11 @@ describe('the RL trainer', () => {
 
   it('gives back every tensor it took: steps with a KL reference and replay, an evaluation and a failed step, then release', async () => {
     const be = new TrackingBackend();
-    const t = new Trainer(be, { config: { ...CONFIG, klCoef: 0.1, ptxCoef: 0.3, ptxBatch: 2, minibatchSize: 1 }, start, trainProfiles: profiles });
+    const t = new Trainer(be, {
+      config: { ...CONFIG, klCoef: 0.1, ptxCoef: 0.3, ptxBatch: 2, minibatchSize: 1 },
+      start,
+      trainProfiles: profiles,
+    });
     await t.step();
     await t.evaluate(benchmarkProfiles().slice(0, 1));
     (t.init.config as RunConfig).lr = 1e30; // the next update diverges (see the test above)

@@ -32,7 +32,10 @@ export { BENCHMARK_SAMPLING, BENCHMARK_SEED, BENCHMARK_TURN_TOKENS } from './rol
 
 export class TrainingStopped extends Error {
   override name = 'TrainingStopped';
-  constructor(message: string, readonly step: number) {
+  constructor(
+    message: string,
+    readonly step: number,
+  ) {
     super(message);
   }
 }
@@ -86,17 +89,23 @@ export class Trainer {
   stepsDone = 0;
   private released = false;
 
-  constructor(readonly be: Backend, readonly init: TrainerInit) {
+  constructor(
+    readonly be: Backend,
+    readonly init: TrainerInit,
+  ) {
     const c = init.config;
     this.tokenizer = Tokenizer.fromJSON(init.start.tokenizer);
     this.model = new Transformer(be, init.start.config, init.start.weights, { savedAttention: c.savedAttention });
-    if (c.klCoef > 0) this.ref = new Transformer(be, init.start.config, (init.reference ?? init.start).weights, { frozen: true });
+    if (c.klCoef > 0)
+      this.ref = new Transformer(be, init.start.config, (init.reference ?? init.start).weights, { frozen: true });
     const total = this.model.layout.total;
     this.snapshot = { params: be.zeros([total]), m: be.zeros([total]), v: be.zeros([total]) };
     if (init.optimizer) {
       const { step, m, v } = init.optimizer;
-      if (m.length !== total || v.length !== total) throw new Error(`the optimizer state has ${m.length} and ${v.length} values; this model needs ${total} each`);
-      if (!Number.isInteger(step) || step < 0) throw new Error(`the optimizer's step count must be a whole number ≥ 0, got ${step}`);
+      if (m.length !== total || v.length !== total)
+        throw new Error(`the optimizer state has ${m.length} and ${v.length} values; this model needs ${total} each`);
+      if (!Number.isInteger(step) || step < 0)
+        throw new Error(`the optimizer's step count must be a whole number ≥ 0, got ${step}`);
       be.write(this.model.adamM, m);
       be.write(this.model.adamV, v);
       this.optimizerStep.value = step;
@@ -128,10 +137,21 @@ export class Trainer {
     be.copy(this.snapshot.v, this.model.adamV);
     const optimizerStepBefore = this.optimizerStep.value;
     const t0 = performance.now();
-    const dialogues = await rollout(this.model, this.tokenizer, profiles, {
-      mode: 'train', difficulty: c.difficulty, userSeed: rng.nextU32() % 1_000_000, think: c.think,
-      sampling: { temperature: c.temperature, topK: 0, topP: c.topP }, maxTurnTokens: c.maxTurnTokens, maxAgentTurns: c.maxAgentTurns,
-    }, rng);
+    const dialogues = await rollout(
+      this.model,
+      this.tokenizer,
+      profiles,
+      {
+        mode: 'train',
+        difficulty: c.difficulty,
+        userSeed: rng.nextU32() % 1_000_000,
+        think: c.think,
+        sampling: { temperature: c.temperature, topK: 0, topP: c.topP },
+        maxTurnTokens: c.maxTurnTokens,
+        maxAgentTurns: c.maxAgentTurns,
+      },
+      rng,
+    );
     const rolloutSeconds = (performance.now() - t0) / 1000;
     const t1 = performance.now();
     const { sequences, stream } = buildSequences(dialogues);
@@ -141,8 +161,14 @@ export class Trainer {
     const streamValues = new Float32Array(stream.N);
     sequences.forEach((s, i) => s.stream.forEach((at, j) => (streamValues[at] = old.values[i][j])));
     const credit = await computeCredit(be, dialogues, stream, streamValues, {
-      algo: c.algo, reward: c.reward, groupSize: c.groupSize, think: c.think, zeroRewardOnBrokenThink: c.zeroRewardOnBrokenThink,
-      gamma: c.gamma, lambda: c.lambda, normalizeAdvantages: c.normalizeAdvantages,
+      algo: c.algo,
+      reward: c.reward,
+      groupSize: c.groupSize,
+      think: c.think,
+      zeroRewardOnBrokenThink: c.zeroRewardOnBrokenThink,
+      gamma: c.gamma,
+      lambda: c.lambda,
+      normalizeAdvantages: c.normalizeAdvantages,
     });
     const samples: TrainSample[] = sequences.map((s, i) => ({
       ids: s.ids,
@@ -154,19 +180,40 @@ export class Trainer {
     }));
     let update;
     try {
-      update = await policyUpdate(this.model, samples, {
-        epochs: c.epochs, minibatchSize: c.minibatchSize, lr: c.lr, maxGradNorm: c.maxGradNorm, clipLow: c.clipLow, clipHigh: c.clipHigh,
-        entropyCoef: c.entropyCoef, klCoef: c.klCoef, klEstimator: c.klEstimator, weightDecay: 0,
-        valueCoef: c.algo === 'ppo' ? c.valueCoef : 0, valueClip: c.valueClip, temperature: c.temperature,
-        ptxCoef: c.ptxCoef, ptxBatch: c.ptxBatch,
-      }, rng, this.optimizerStep, this.ptxData);
+      update = await policyUpdate(
+        this.model,
+        samples,
+        {
+          epochs: c.epochs,
+          minibatchSize: c.minibatchSize,
+          lr: c.lr,
+          maxGradNorm: c.maxGradNorm,
+          clipLow: c.clipLow,
+          clipHigh: c.clipHigh,
+          entropyCoef: c.entropyCoef,
+          klCoef: c.klCoef,
+          klEstimator: c.klEstimator,
+          weightDecay: 0,
+          valueCoef: c.algo === 'ppo' ? c.valueCoef : 0,
+          valueClip: c.valueClip,
+          temperature: c.temperature,
+          ptxCoef: c.ptxCoef,
+          ptxBatch: c.ptxBatch,
+        },
+        rng,
+        this.optimizerStep,
+        this.ptxData,
+      );
     } catch (e) {
       if (!(e instanceof NonFiniteError)) throw e;
       be.copy(this.model.params, this.snapshot.params);
       be.copy(this.model.adamM, this.snapshot.m);
       be.copy(this.model.adamV, this.snapshot.v);
       this.optimizerStep.value = optimizerStepBefore;
-      throw new TrainingStopped(`step ${k + 1}: ${e.message}; the weights are kept as they were after step ${k} (the last good state). Try a lower learning rate or a tighter gradient clip.`, k);
+      throw new TrainingStopped(
+        `step ${k + 1}: ${e.message}; the weights are kept as they were after step ${k} (the last good state). Try a lower learning rate or a tighter gradient clip.`,
+        k,
+      );
     }
     const trainSeconds = (performance.now() - t1) / 1000;
     this.stepsDone++;
@@ -180,7 +227,12 @@ export class Trainer {
     if (ref) {
       let s = 0;
       let n = 0;
-      old.logprobs.forEach((lp, i) => lp.forEach((x, j) => { s += x - ref.logprobs[i][j]; n++; }));
+      old.logprobs.forEach((lp, i) =>
+        lp.forEach((x, j) => {
+          s += x - ref.logprobs[i][j];
+          n++;
+        }),
+      );
       klRef = n ? s / n : 0;
     }
     const trainTokens = samples.reduce((s, x) => s + x.ids.length, 0) * c.epochs;
@@ -201,7 +253,8 @@ export class Trainer {
       'losses/ptx_loss': update['losses/ptx_loss'] ?? 0,
       'losses/clipfrac': update['losses/clipfrac'] ?? 0,
       'losses/value_clipfrac': update['losses/value_clipfrac'] ?? 0,
-      'losses/explained_variance': c.algo === 'ppo' && Number.isFinite(credit.explainedVariance) ? credit.explainedVariance : 0,
+      'losses/explained_variance':
+        c.algo === 'ppo' && Number.isFinite(credit.explainedVariance) ? credit.explainedVariance : 0,
       'train/grad_norm': update['train/grad_norm'] ?? 0,
       'train/tokens': update['train/tokens'] ?? 0,
       'train/sequences': samples.length,
@@ -215,7 +268,9 @@ export class Trainer {
   /** Play the benchmark profiles (always moderate users: the benchmark's standard) with the current policy. */
   async evaluate(profiles: readonly Profile[], opts: { think?: boolean } = {}): Promise<EvalResult> {
     const t0 = performance.now();
-    const dialogues = await playBenchmark(this.model, this.tokenizer, profiles, { think: opts.think ?? this.config.think });
+    const dialogues = await playBenchmark(this.model, this.tokenizer, profiles, {
+      think: opts.think ?? this.config.think,
+    });
     return { ...summariseRollouts(dialogues), rollouts: dialogues, seconds: (performance.now() - t0) / 1000 };
   }
 
@@ -227,13 +282,24 @@ export class Trainer {
   async checkpoint(extraMeta: Record<string, unknown> = {}, o: { optimizer?: boolean } = {}): Promise<Uint8Array> {
     const weights = await this.model.readParams();
     const optimizer = o.optimizer
-      ? { step: this.optimizerStep.value, m: await this.be.read(this.model.adamM), v: await this.be.read(this.model.adamV) }
+      ? {
+          step: this.optimizerStep.value,
+          m: await this.be.read(this.model.adamM),
+          v: await this.be.read(this.model.adamV),
+        }
       : undefined;
     return saveCheckpoint({
       config: this.init.start.config,
       tokenizer: this.init.start.tokenizer,
       weights,
-      meta: { kind: 'rl', runConfig: this.config, steps: this.stepsDone, backend: this.be.name, start: this.init.start.meta, ...extraMeta },
+      meta: {
+        kind: 'rl',
+        runConfig: this.config,
+        steps: this.stepsDone,
+        backend: this.be.name,
+        start: this.init.start.meta,
+        ...extraMeta,
+      },
       ...(optimizer ? { optimizer } : {}),
     });
   }

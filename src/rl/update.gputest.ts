@@ -44,7 +44,11 @@ export async function guardRun(be: Backend): Promise<GuardRun> {
   const order = new Rng(ORDER_SEED).shuffle(samples.map((_, i) => i));
   const badPos = order.indexOf(BAD);
   const opts = { ...UPDATE_DEFAULTS, lr: 1e-2, minibatchSize: 1 };
-  const read = async (m: Transformer) => ({ params: await be.read(m.params), m: await be.read(m.adamM), v: await be.read(m.adamV) });
+  const read = async (m: Transformer) => ({
+    params: await be.read(m.params),
+    m: await be.read(m.adamM),
+    v: await be.read(m.adamV),
+  });
 
   const a = Transformer.create(be, CONFIG, 3);
   const initial = await be.read(a.params);
@@ -60,7 +64,15 @@ export async function guardRun(be: Backend): Promise<GuardRun> {
   const b = Transformer.create(be, CONFIG, 3);
   const stepB = { value: 10 };
   for (const i of order.slice(0, badPos)) await policyUpdate(b, [samples[i]], opts, new Rng('unused'), stepB);
-  return { error, badPos, order, steps: { guarded: stepA.value, prefix: stepB.value }, guarded: await read(a), prefix: await read(b), initial };
+  return {
+    error,
+    badPos,
+    order,
+    steps: { guarded: stepA.value, prefix: stepB.value },
+    guarded: await read(a),
+    prefix: await read(b),
+    initial,
+  };
 }
 
 export const updateGpuTests: GpuTest[] = [
@@ -70,8 +82,10 @@ export const updateGpuTests: GpuTest[] = [
       const got = await guardRun(env.gpu);
       const want = await guardRun(env.cpu);
       if (!got.error.includes('non-finite')) throw new Error(`no NonFiniteError on WebGPU (got "${got.error}")`);
-      if (got.badPos !== 3) throw new Error(`the bad sample is drawn at position ${got.badPos}, want 3 (order ${got.order})`);
-      if (got.steps.guarded !== 13 || got.steps.prefix !== 13) throw new Error(`step counter ${got.steps.guarded} / ${got.steps.prefix}, want 13 / 13`);
+      if (got.badPos !== 3)
+        throw new Error(`the bad sample is drawn at position ${got.badPos}, want 3 (order ${got.order})`);
+      if (got.steps.guarded !== 13 || got.steps.prefix !== 13)
+        throw new Error(`step counter ${got.steps.guarded} / ${got.steps.prefix}, want 13 / 13`);
       const exact = { abs: 0, rel: 0 };
       const moved = got.guarded.params.some((x, i) => x !== got.initial[i]);
       if (!moved) throw new Error('the good steps did not move the weights');

@@ -16,18 +16,34 @@ const G = 8;
 /** A toy reward: the share of sampled tokens equal to TARGET. */
 const reward = (tokens: number[]) => tokens.filter((t) => t === TARGET).length / tokens.length;
 
-async function sampleGroup(model: Transformer, rng: Rng, groups: number): Promise<{ seqs: number[][]; rewards: Float32Array }> {
+async function sampleGroup(
+  model: Transformer,
+  rng: Rng,
+  groups: number,
+): Promise<{ seqs: number[][]; rewards: Float32Array }> {
   const prompts = Array.from({ length: groups * G }, () => PROMPT);
-  const seqs = await generate(model, prompts, { maxNewTokens: 6, stop: [], sampling: { temperature: 1, topK: 0, topP: 1 }, rng });
+  const seqs = await generate(model, prompts, {
+    maxNewTokens: 6,
+    stop: [],
+    sampling: { temperature: 1, topK: 0, topP: 1 },
+    rng,
+  });
   return { seqs, rewards: Float32Array.from(seqs, reward) };
 }
 
-async function withOld(model: Transformer, samples: Pick<TrainSample, 'ids' | 'rows' | 'advantages'>[]): Promise<TrainSample[]> {
+async function withOld(
+  model: Transformer,
+  samples: Pick<TrainSample, 'ids' | 'rows' | 'advantages'>[],
+): Promise<TrainSample[]> {
   const old = await scoreSamples(model, samples, 8);
   return samples.map((s, i) => ({ ...s, oldLogprobs: old.logprobs[i] }));
 }
 
-function grpoSamples(seqs: number[][], rewards: Float32Array, groups: number): Pick<TrainSample, 'ids' | 'rows' | 'advantages'>[] {
+function grpoSamples(
+  seqs: number[][],
+  rewards: Float32Array,
+  groups: number,
+): Pick<TrainSample, 'ids' | 'rows' | 'advantages'>[] {
   const adv = new Float32Array(rewards.length);
   groupAdvantagesRef(adv, rewards, fixedGroups(groups * G, G), { estimator: 'grpo' }, groups * G);
   return seqs.map((s, i) => responseSample([...PROMPT, ...s], PROMPT.length, adv[i]));
@@ -52,13 +68,22 @@ describe('policy-gradient update', () => {
     const { seqs, rewards } = await sampleGroup(model, rng, 2);
     // Make sure the token embedding rows of every id get a gradient: include a sample with all ids.
     const samples = grpoSamples(seqs, rewards, 2);
-    samples.push(responseSample(Array.from({ length: CONFIG.vocabSize }, (_, i) => i), 1, 1));
-    await policyUpdate(model, await withOld(model, samples), { ...UPDATE_DEFAULTS, lr: 1e-2, entropyCoef: 0.01 }, rng, { value: 0 });
+    samples.push(
+      responseSample(
+        Array.from({ length: CONFIG.vocabSize }, (_, i) => i),
+        1,
+        1,
+      ),
+    );
+    await policyUpdate(model, await withOld(model, samples), { ...UPDATE_DEFAULTS, lr: 1e-2, entropyCoef: 0.01 }, rng, {
+      value: 0,
+    });
     const after = await model.readParams();
     for (const e of model.layout.entries) {
       let changed = 0;
       for (let i = e.offset; i < e.offset + e.size; i++) if (after[i] !== before[i]) changed++;
-      if (e.name.startsWith('value.')) expect(changed, e.name).toBe(0); // no critic in a GRPO update
+      if (e.name.startsWith('value.'))
+        expect(changed, e.name).toBe(0); // no critic in a GRPO update
       else expect(changed, `${e.name}: ${changed} of ${e.size} changed`).toBeGreaterThan(0);
     }
   });
@@ -71,7 +96,13 @@ describe('policy-gradient update', () => {
     for (let it = 0; it < 12; it++) {
       const { seqs, rewards } = await sampleGroup(model, rng, 4);
       means.push(rewards.reduce((a, b) => a + b, 0) / rewards.length);
-      await policyUpdate(model, await withOld(model, grpoSamples(seqs, rewards, 4)), { ...UPDATE_DEFAULTS, lr: 1e-2, minibatchSize: 32 }, rng, step);
+      await policyUpdate(
+        model,
+        await withOld(model, grpoSamples(seqs, rewards, 4)),
+        { ...UPDATE_DEFAULTS, lr: 1e-2, minibatchSize: 32 },
+        rng,
+        step,
+      );
     }
     const first = (means[0] + means[1]) / 2;
     const last = (means[10] + means[11]) / 2;
@@ -85,20 +116,35 @@ describe('policy-gradient update', () => {
       const { seqs, rewards } = await sampleGroup(model, rng, 2);
       const samples = grpoSamples(seqs, rewards, 2);
       const old = await scoreSamples(model, samples, 64, temperature);
-      const m = await policyUpdate(model, samples.map((x, i) => ({ ...x, oldLogprobs: old.logprobs[i] })), { ...UPDATE_DEFAULTS, minibatchSize: 64, temperature }, rng, { value: 0 });
+      const m = await policyUpdate(
+        model,
+        samples.map((x, i) => ({ ...x, oldLogprobs: old.logprobs[i] })),
+        { ...UPDATE_DEFAULTS, minibatchSize: 64, temperature },
+        rng,
+        { value: 0 },
+      );
       expect(Math.abs(m['losses/approx_kl'])).toBeLessThan(1e-9);
       expect(m['losses/clipfrac']).toBe(0);
       // Scoring at another temperature than the loss's is off-policy: the ratio moves off 1.
       const model2 = Transformer.create(new CpuBackend(), CONFIG, 6);
       const stale = await scoreSamples(model2, samples, 64, temperature === 1 ? 0.5 : 1);
-      const m2 = await policyUpdate(model2, samples.map((x, i) => ({ ...x, oldLogprobs: stale.logprobs[i] })), { ...UPDATE_DEFAULTS, minibatchSize: 64, temperature }, rng, { value: 0 });
+      const m2 = await policyUpdate(
+        model2,
+        samples.map((x, i) => ({ ...x, oldLogprobs: stale.logprobs[i] })),
+        { ...UPDATE_DEFAULTS, minibatchSize: 64, temperature },
+        rng,
+        { value: 0 },
+      );
       expect(Math.abs(m2['losses/approx_kl'])).toBeGreaterThan(1e-4);
     }
   });
 
   it('replay (PPO-ptx) pulls the policy toward its training text; without it the same update leaves that text alone', async () => {
     // Replay text: the agent (mask 1) always answers 3 4 5 after a user's 1 2.
-    const replay = Array.from({ length: 6 }, () => ({ ids: [1, 2, 3, 4, 5, 1, 2, 3, 4, 5], agentMask: [0, 0, 1, 1, 1, 0, 0, 1, 1, 1] }));
+    const replay = Array.from({ length: 6 }, () => ({
+      ids: [1, 2, 3, 4, 5, 1, 2, 3, 4, 5],
+      agentMask: [0, 0, 1, 1, 1, 0, 0, 1, 1, 1],
+    }));
     const ppl = (m: Transformer) => perplexity(m, replay, { batchSize: 2, seqLen: 10, lossOn: 'agent' });
     const run = async (ptxCoef: number) => {
       const model = Transformer.create(new CpuBackend(), CONFIG, 7);
@@ -109,14 +155,23 @@ describe('policy-gradient update', () => {
       const before = await ppl(model);
       let last = 0;
       for (let k = 0; k < 8; k++) {
-        const m = await policyUpdate(model, samples, { ...UPDATE_DEFAULTS, lr: 1e-2, entropyCoef: 0, ptxCoef, ptxBatch: 2, ptxSeqLen: 10 }, rng, { value: k }, replay);
+        const m = await policyUpdate(
+          model,
+          samples,
+          { ...UPDATE_DEFAULTS, lr: 1e-2, entropyCoef: 0, ptxCoef, ptxBatch: 2, ptxSeqLen: 10 },
+          rng,
+          { value: k },
+          replay,
+        );
         last = m['losses/ptx_loss'];
       }
       return { before, after: await ppl(model), last };
     };
     const on = await run(1);
     const off = await run(0);
-    expect(on.after, `replay perplexity ${on.before.toFixed(2)} -> ${on.after.toFixed(2)}`).toBeLessThan(on.before * 0.7);
+    expect(on.after, `replay perplexity ${on.before.toFixed(2)} -> ${on.after.toFixed(2)}`).toBeLessThan(
+      on.before * 0.7,
+    );
     expect(Math.log(on.after)).toBeCloseTo(on.last, 0); // the reported loss is the replay cross-entropy
     expect(off.after).toBe(off.before);
     expect(off.last).toBe(0);

@@ -11,7 +11,13 @@
  * Shape legend: B sequences per minibatch, T padded length, N = B·T, V vocab.
  */
 import type { Backend, Tensor } from '../engine/backend';
-import { policyLossMetrics, POLICY_STATS, VALUE_STAT, VALUE_STATS, type PolicyLossMetrics } from '../engine/ops/policyloss';
+import {
+  policyLossMetrics,
+  POLICY_STATS,
+  VALUE_STAT,
+  VALUE_STATS,
+  type PolicyLossMetrics,
+} from '../engine/ops/policyloss';
 import type { Encoded } from '../engine/model/format';
 import { makeBatch } from '../engine/model/sft';
 import { Slabs } from '../engine/model/slabs';
@@ -65,8 +71,19 @@ export interface UpdateOptions {
 
 /** RLVER's defaults where they fit a small model (clip 0.2, entropy 0.001, no KL); lr is ours (tiny models need more). */
 export const UPDATE_DEFAULTS: UpdateOptions = {
-  epochs: 1, minibatchSize: 16, lr: 3e-4, maxGradNorm: 1.0, clipLow: 0.2, clipHigh: 0.2, entropyCoef: 0.001,
-  klCoef: 0, klEstimator: 'k3', weightDecay: 0, valueCoef: 0, valueClip: 0.2, temperature: 1,
+  epochs: 1,
+  minibatchSize: 16,
+  lr: 3e-4,
+  maxGradNorm: 1.0,
+  clipLow: 0.2,
+  clipHigh: 0.2,
+  entropyCoef: 0.001,
+  klCoef: 0,
+  klEstimator: 'k3',
+  weightDecay: 0,
+  valueCoef: 0,
+  valueClip: 0.2,
+  temperature: 1,
 };
 
 export interface UpdateMetrics extends PolicyLossMetrics {
@@ -80,7 +97,11 @@ export interface UpdateMetrics extends PolicyLossMetrics {
 }
 
 /** A sample whose response is ids[responseStart..], every token with the same advantage. */
-export function responseSample(ids: number[], responseStart: number, advantage: number): Pick<TrainSample, 'ids' | 'rows' | 'advantages'> {
+export function responseSample(
+  ids: number[],
+  responseStart: number,
+  advantage: number,
+): Pick<TrainSample, 'ids' | 'rows' | 'advantages'> {
   const rows = Array.from({ length: ids.length - responseStart }, (_, i) => responseStart - 1 + i);
   return { ids, rows, advantages: rows.map(() => advantage) };
 }
@@ -112,15 +133,25 @@ export function packSamples(samples: readonly PackInput[], maxT: number): Packed
   const B = samples.length;
   const R = samples.reduce((n, s) => n + s.rows.length, 0);
   const p: Packed = {
-    B, T, ids: new Int32Array(B * T), rowIndex: new Int32Array(R), actions: new Int32Array(R), advantages: new Float32Array(R),
-    oldLogprobs: new Float32Array(R), returns: new Float32Array(R), oldValues: new Float32Array(R), refLogprobs: new Float32Array(R), tokens: R,
+    B,
+    T,
+    ids: new Int32Array(B * T),
+    rowIndex: new Int32Array(R),
+    actions: new Int32Array(R),
+    advantages: new Float32Array(R),
+    oldLogprobs: new Float32Array(R),
+    returns: new Float32Array(R),
+    oldValues: new Float32Array(R),
+    refLogprobs: new Float32Array(R),
+    tokens: R,
   };
   let i = 0;
   samples.forEach((s, b) => {
     if (s.ids.length > T) throw new Error(`a sample of ${s.ids.length} tokens exceeds the context (${T})`);
     for (let t = 0; t < s.ids.length; t++) p.ids[b * T + t] = s.ids[t];
     s.rows.forEach((row, j) => {
-      if (!(row >= 0 && row + 1 < s.ids.length)) throw new Error(`policy row ${row} is outside a sample of ${s.ids.length} tokens`);
+      if (!(row >= 0 && row + 1 < s.ids.length))
+        throw new Error(`policy row ${row} is outside a sample of ${s.ids.length} tokens`);
       p.rowIndex[i] = b * T + row;
       p.actions[i] = s.ids[row + 1];
       if (s.advantages) p.advantages[i] = s.advantages[j];
@@ -142,7 +173,12 @@ export interface Scores {
 }
 
 /** Log-probs, entropies and values of the policy rows under `model`, in batches of `batchSize`. */
-export async function scoreSamples(model: Transformer, samples: readonly Pick<TrainSample, 'ids' | 'rows'>[], batchSize: number, temperature = 1): Promise<Scores> {
+export async function scoreSamples(
+  model: Transformer,
+  samples: readonly Pick<TrainSample, 'ids' | 'rows'>[],
+  batchSize: number,
+  temperature = 1,
+): Promise<Scores> {
   const be = model.be;
   const out: Scores = { logprobs: [], values: [], entropy: [] };
   const slabs = new Slabs(be, { ladder: true }); // the batches' shapes differ: one grow-only buffer per role
@@ -153,7 +189,8 @@ export async function scoreSamples(model: Transformer, samples: readonly Pick<Tr
       const R = mb.tokens;
       let i = 0;
       if (R === 0) {
-        for (const _ of group) for (const k of ['logprobs', 'entropy', 'values'] as const) out[k].push(new Float32Array(0));
+        for (const _ of group)
+          for (const k of ['logprobs', 'entropy', 'values'] as const) out[k].push(new Float32Array(0));
         continue;
       }
       const ids = slabs.put('ids', mb.ids, [mb.B * mb.T]);
@@ -214,16 +251,24 @@ export async function policyUpdate(
     for (let epoch = 0; epoch < o.epochs; epoch++) {
       const order = rng.shuffle(samples.map((_, i) => i));
       for (let at = 0; at < order.length; at += o.minibatchSize) {
-        const mb = packSamples(order.slice(at, at + o.minibatchSize).map((i) => samples[i]), maxT);
+        const mb = packSamples(
+          order.slice(at, at + o.minibatchSize).map((i) => samples[i]),
+          maxT,
+        );
         if (mb.tokens === 0) continue;
         const N = mb.tokens; // the policy rows: the loss ops see only them
         const mask = new Float32Array(N).fill(1);
         const put = slabs.put.bind(slabs);
         const t = {
-          ids: put('ids', mb.ids, [mb.B * mb.T]), rows: put('rows', mb.rowIndex, [N]), actions: put('actions', mb.actions, [N]),
-          mask: put('mask', mask, [N]), advantages: put('advantages', mb.advantages, [N]), old: put('old', mb.oldLogprobs, [N]),
+          ids: put('ids', mb.ids, [mb.B * mb.T]),
+          rows: put('rows', mb.rowIndex, [N]),
+          actions: put('actions', mb.actions, [N]),
+          mask: put('mask', mask, [N]),
+          advantages: put('advantages', mb.advantages, [N]),
+          old: put('old', mb.oldLogprobs, [N]),
           ref: o.klCoef > 0 ? put('ref', mb.refLogprobs, [N]) : null,
-          oldV: o.valueCoef > 0 ? put('oldV', mb.oldValues, [N]) : null, ret: o.valueCoef > 0 ? put('ret', mb.returns, [N]) : null,
+          oldV: o.valueCoef > 0 ? put('oldV', mb.oldValues, [N]) : null,
+          ret: o.valueCoef > 0 ? put('ret', mb.returns, [N]) : null,
         };
         const { logits, values } = model.forwardRows(t.ids, mb.B, mb.T, t.rows);
         if (o.temperature !== 1) be.scale(logits, 1 / o.temperature); // z / τ
@@ -231,7 +276,12 @@ export async function policyUpdate(
         be.fill(dLogits, 0); // policyLoss accumulates into it
         const stats = slabs.take('stats', [N, POLICY_STATS]); // overwritten
         be.policyLoss(dLogits, stats, logits, t.actions, t.old, t.advantages, t.mask, t.ref, {
-          clipLow: o.clipLow, clipHigh: o.clipHigh, entropyCoef: o.entropyCoef, klCoef: o.klCoef, klEstimator: o.klEstimator, lossScale: 1 / mb.tokens,
+          clipLow: o.clipLow,
+          clipHigh: o.clipHigh,
+          entropyCoef: o.entropyCoef,
+          klCoef: o.klCoef,
+          klEstimator: o.klEstimator,
+          lossScale: 1 / mb.tokens,
         });
         if (o.temperature !== 1) be.scale(dLogits, 1 / o.temperature); // ∂/∂z = ∂/∂(z/τ) / τ
         let dValues: Tensor | null = null;
@@ -240,7 +290,10 @@ export async function policyUpdate(
           dValues = slabs.take('dValues', [N, 1]);
           be.fill(dValues, 0); // valueLoss accumulates into it
           vStats = slabs.take('vStats', [N, VALUE_STATS]); // overwritten
-          be.valueLoss(vStats, dValues, values, t.oldV, t.ret, t.mask, { clip: o.valueClip > 0 ? o.valueClip : null, lossScale: o.valueCoef / mb.tokens });
+          be.valueLoss(vStats, dValues, values, t.oldV, t.ret, t.mask, {
+            clip: o.valueClip > 0 ? o.valueClip : null,
+            lossScale: o.valueCoef / mb.tokens,
+          });
         }
         model.zeroGrads();
         model.backwardRows(t.ids, dLogits, dValues);
@@ -252,13 +305,19 @@ export async function policyUpdate(
         );
         // The step is queued; now its figures, read together (one wait for the device, not five).
         const [normH, st, vs, ptx, skipped] = await Promise.all([
-          be.read(norm), be.read(stats), vStats ? be.read(vStats) : null, ptxLoss ? ptxLoss() : 0, model.stepSkipped(),
+          be.read(norm),
+          be.read(stats),
+          vStats ? be.read(vStats) : null,
+          ptxLoss ? ptxLoss() : 0,
+          model.stepSkipped(),
         ]);
         const g = normH[0];
         const m = policyLossMetrics(st, mask);
         const v = vs ? valueFigures(vs, N) : { loss: 0, clipped: 0 };
         if (skipped) {
-          throw new NonFiniteError(`the loss became non-finite (policy loss ${m['losses/policy_loss']}, value loss ${v.loss}, gradient norm ${g}) in epoch ${epoch + 1}`);
+          throw new NonFiniteError(
+            `the loss became non-finite (policy loss ${m['losses/policy_loss']}, value loss ${v.loss}, gradient norm ${g}) in epoch ${epoch + 1}`,
+          );
         }
         step.value++;
         for (const [key, x] of Object.entries(m)) if (key !== 'tokens') add(key, x);
@@ -297,16 +356,28 @@ function valueFigures(vs: Float32Array, tokens: number): { loss: number; clipped
  * policy loss's backward, before the clip and step. Records only: the returned function reads the
  * mean cross-entropy back (for the metrics) once the step is queued, so replay adds no readback.
  */
-function replayGradients(model: Transformer, data: readonly Encoded[], rng: Rng, o: UpdateOptions): () => Promise<number> {
+function replayGradients(
+  model: Transformer,
+  data: readonly Encoded[],
+  rng: Rng,
+  o: UpdateOptions,
+): () => Promise<number> {
   const be = model.be;
   const B = Math.max(1, o.ptxBatch ?? 4);
   const T = Math.min(o.ptxSeqLen ?? 128, model.config.contextLength);
-  const batch = makeBatch(Array.from({ length: B }, () => data[rng.int(0, data.length - 1)]), T, 'agent');
+  const batch = makeBatch(
+    Array.from({ length: B }, () => data[rng.int(0, data.length - 1)]),
+    T,
+    'agent',
+  );
   if (batch.count === 0) return async () => 0;
   const scale = (o.ptxCoef ?? 0) / batch.count;
   const ids = be.fromArray(batch.ids, [B * T]);
   const targets = be.fromArray(batch.targets, [B * T]);
-  const dLosses = be.fromArray(Float32Array.from(batch.targets, (x) => (x < 0 ? 0 : scale)), [B * T]);
+  const dLosses = be.fromArray(
+    Float32Array.from(batch.targets, (x) => (x < 0 ? 0 : scale)),
+    [B * T],
+  );
   const losses = be.zeros([B * T]);
   const dLogits = be.zeros([B * T, model.config.vocabSize]);
   const { logits } = model.forward(ids, B, T);

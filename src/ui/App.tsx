@@ -49,12 +49,22 @@ function Nav() {
   return (
     <nav className="views" aria-label="Views">
       {VIEWS.map((v) => (
-        <button key={v.view} type="button" aria-current={view === v.view ? 'page' : undefined} onClick={() => setView(v.view)}>
+        <button
+          key={v.view}
+          type="button"
+          aria-current={view === v.view ? 'page' : undefined}
+          onClick={() => setView(v.view)}
+        >
           {v.label}
           {v.view === 'runs' && count > 0 && <span className="count">{count}</span>}
         </button>
       ))}
-      <button type="button" className="keys-button" onClick={() => useUi.getState().setShortcutsOpen(true)} aria-label="Keyboard shortcuts">
+      <button
+        type="button"
+        className="keys-button"
+        onClick={() => useUi.getState().setShortcutsOpen(true)}
+        aria-label="Keyboard shortcuts"
+      >
         ?
       </button>
     </nav>
@@ -69,7 +79,8 @@ export function App() {
     const query = new URLSearchParams(window.location.search);
     const forceCpu = query.get('backend') === 'cpu';
     // Lose the GPU device on purpose, as a driver reset would: for the device-lost test.
-    if (query.get('testHooks') === '1') window.__labTest = { loseDevice: () => sendToWorker({ type: 'test-lose-device' }) };
+    if (query.get('testHooks') === '1')
+      window.__labTest = { loseDevice: () => sendToWorker({ type: 'test-lose-device' }) };
     start(forceCpu);
     void useRuns.getState().refresh();
     const read = () => useUi.getState().readFragment(window.location.hash);

@@ -17,7 +17,16 @@ import type { FromWorker, TrainProgress, TrainStartRequest } from './protocol';
 import { TrainSession } from './training';
 
 const CI = new Uint8Array(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
-const TINY: RunConfig = { ...defaultRunConfig('ci'), profilesPerStep: 1, groupSize: 2, maxAgentTurns: 2, maxTurnTokens: 8, minibatchSize: 4, steps: 3, evalProfiles: 1 };
+const TINY: RunConfig = {
+  ...defaultRunConfig('ci'),
+  profilesPerStep: 1,
+  groupSize: 2,
+  maxAgentTurns: 2,
+  maxTurnTokens: 8,
+  minibatchSize: 4,
+  steps: 3,
+  evalProfiles: 1,
+};
 
 type Progress = { type: 'train-progress' } & TrainProgress;
 const progressOf = (got: FromWorker[]) => got.filter((m): m is Progress => m.type === 'train-progress');
@@ -30,11 +39,20 @@ async function until(ok: () => boolean, ms = 60_000): Promise<void> {
 
 function session(req: Partial<TrainStartRequest>, config: Partial<RunConfig> = {}) {
   const got: FromWorker[] = [];
-  const s = new TrainSession(new CpuBackend(), { runId: 'r1', config: { ...TINY, ...config }, start: 'ci', mode: 'run', ...req }, {
-    post: (m) => got.push(m),
-    load: async () => CI,
-  });
-  return { s, got, rows: () => progressOf(got).flatMap((m) => m.rows), dialogues: () => progressOf(got).flatMap((m) => m.dialogues) };
+  const s = new TrainSession(
+    new CpuBackend(),
+    { runId: 'r1', config: { ...TINY, ...config }, start: 'ci', mode: 'run', ...req },
+    {
+      post: (m) => got.push(m),
+      load: async () => CI,
+    },
+  );
+  return {
+    s,
+    got,
+    rows: () => progressOf(got).flatMap((m) => m.rows),
+    dialogues: () => progressOf(got).flatMap((m) => m.dialogues),
+  };
 }
 
 describe('the engine', () => {
@@ -48,7 +66,10 @@ describe('the engine', () => {
       fetchBytes: async () => CI,
     });
     engine.handle({ type: 'probe', forceCpu: false });
-    engine.handle({ type: 'train-start', request: { runId: 'r1', config: { ...TINY, steps: 1 }, start: 'http://lab.test/warmstart-ci.bin', mode: 'run' } });
+    engine.handle({
+      type: 'train-start',
+      request: { runId: 'r1', config: { ...TINY, steps: 1 }, start: 'http://lab.test/warmstart-ci.bin', mode: 'run' },
+    });
     await until(() => progressOf(got).some((m) => m.state === 'done' || m.state === 'failed'));
     const backend = got.find((m) => m.type === 'backend');
     expect(backend).toMatchObject({ type: 'backend', backend: 'cpu', failure: { kind: 'adapter-error' } });
@@ -64,7 +85,10 @@ describe('the engine', () => {
       acquire: async () => ({ ok: false, failure: { kind: 'no-adapter', message: 'none here' } }),
       fetchBytes: async () => CI,
     });
-    engine.handle({ type: 'train-start', request: { runId: 'r2', config: { ...TINY, steps: 1 }, start: 'http://lab.test/warmstart-ci.bin', mode: 'step' } });
+    engine.handle({
+      type: 'train-start',
+      request: { runId: 'r2', config: { ...TINY, steps: 1 }, start: 'http://lab.test/warmstart-ci.bin', mode: 'step' },
+    });
     engine.handle({ type: 'probe', forceCpu: false });
     await until(() => progressOf(got).some((m) => m.state === 'paused' || m.state === 'failed' || m.state === 'done'));
     expect(progressOf(got).at(-1)?.state).not.toBe('failed');
@@ -85,7 +109,9 @@ describe('the training session', () => {
     expect(mid.optimizer?.step).toBeGreaterThan(0);
     expect(mid.optimizer?.v.some((x) => x > 0)).toBe(true);
     const fullLast = full.got.filter((m) => m.type === 'train-checkpoint').at(-1);
-    const fullEnd = loadCheckpoint(new Uint8Array(fullLast?.type === 'train-checkpoint' ? fullLast.bytes : new ArrayBuffer(0)));
+    const fullEnd = loadCheckpoint(
+      new Uint8Array(fullLast?.type === 'train-checkpoint' ? fullLast.bytes : new ArrayBuffer(0)),
+    );
     expect(fullEnd.optimizer).toBeUndefined();
 
     const resumed = session({ resumeFrom: bytes.slice(0) });
@@ -94,13 +120,17 @@ describe('the training session', () => {
     expect(resumed.rows().map((r) => r.step)).toEqual([3]);
     expect(progressOf(resumed.got).some((m) => m.benchmarkBefore)).toBe(false);
     expect(progressOf(resumed.got).some((m) => m.benchmarkAfter)).toBe(true);
-    const usersAt3 = (ds: { step: number; profileId: string }[]) => ds.filter((d) => d.step === 3).map((d) => d.profileId);
+    const usersAt3 = (ds: { step: number; profileId: string }[]) =>
+      ds.filter((d) => d.step === 3).map((d) => d.profileId);
     expect(usersAt3(resumed.dialogues())).toEqual(usersAt3(full.dialogues()));
     const last = resumed.got.filter((m) => m.type === 'train-checkpoint').at(-1);
-    const resumedEnd = loadCheckpoint(new Uint8Array(last?.type === 'train-checkpoint' ? last.bytes : new ArrayBuffer(0)));
+    const resumedEnd = loadCheckpoint(
+      new Uint8Array(last?.type === 'train-checkpoint' ? last.bytes : new ArrayBuffer(0)),
+    );
     expect(resumedEnd.meta.steps).toBe(3);
     // AdamW went on from the checkpoint's moments: step 3 is the uninterrupted run's, bit for bit.
-    const stable = (r: Record<string, number>) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('speed/')));
+    const stable = (r: Record<string, number>) =>
+      Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('speed/')));
     expect(stable(resumed.rows()[0])).toEqual(stable(full.rows().find((r) => r.step === 3)!));
     expect(Array.from(resumedEnd.weights)).toEqual(Array.from(fullEnd.weights));
     // ...which fresh moments would not give (what resuming did before checkpoints carried them).
@@ -108,19 +138,23 @@ describe('the training session', () => {
     const afresh = session({ resumeFrom: saveCheckpoint(weightsOnly).slice().buffer });
     await afresh.s.finished;
     const afreshLast = afresh.got.filter((m) => m.type === 'train-checkpoint').at(-1);
-    const afreshEnd = loadCheckpoint(new Uint8Array(afreshLast?.type === 'train-checkpoint' ? afreshLast.bytes : new ArrayBuffer(0)));
+    const afreshEnd = loadCheckpoint(
+      new Uint8Array(afreshLast?.type === 'train-checkpoint' ? afreshLast.bytes : new ArrayBuffer(0)),
+    );
     expect(afresh.s.state).toBe('done');
     expect(Array.from(afreshEnd.weights)).not.toEqual(Array.from(fullEnd.weights));
   });
 
-  it('refuses to resume a checkpoint that has no steps left, or is not a run\'s', async () => {
+  it("refuses to resume a checkpoint that has no steps left, or is not a run's", async () => {
     const warm = session({ resumeFrom: CI.slice().buffer });
     await warm.s.finished;
     expect(warm.s.state).toBe('failed');
-    expect(warm.got.find((m) => m.type === 'train-error')).toMatchObject({ message: expect.stringMatching(/not an RL checkpoint/) });
+    expect(warm.got.find((m) => m.type === 'train-error')).toMatchObject({
+      message: expect.stringMatching(/not an RL checkpoint/),
+    });
   });
 
-  it('trains on the person\'s own user when the run names one; a bad one is refused with the field and reason', async () => {
+  it("trains on the person's own user when the run names one; a bad one is refused with the field and reason", async () => {
     const mine = { ...benchmarkProfiles()[3], id: 'custom-robin', name: 'Robin' };
     const ok = session({ profiles: [mine] }, { steps: 1 });
     await ok.s.finished;
@@ -133,7 +167,9 @@ describe('the training session', () => {
     await bad.s.finished;
     expect(bad.s.state).toBe('failed');
     const err = bad.got.find((m) => m.type === 'train-error');
-    expect(err?.type === 'train-error' && err.message).toMatch(/training user 1 does not match the profile schema \(age:/);
+    expect(err?.type === 'train-error' && err.message).toMatch(
+      /training user 1 does not match the profile schema \(age:/,
+    );
   });
 
   it('a lost device ends a paused run and says so', async () => {
@@ -142,7 +178,10 @@ describe('the training session', () => {
     run.s.lose('The GPU device was lost (test).');
     await run.s.finished;
     expect(run.s.state).toBe('failed');
-    expect(run.got.find((m) => m.type === 'train-error')).toMatchObject({ message: 'The GPU device was lost (test).', step: 1 });
+    expect(run.got.find((m) => m.type === 'train-error')).toMatchObject({
+      message: 'The GPU device was lost (test).',
+      step: 1,
+    });
     expect(progressOf(run.got).at(-1)?.phase).toBe('GPU device lost after step 1: resume from the last checkpoint');
   });
 });

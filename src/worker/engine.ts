@@ -24,7 +24,16 @@ import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { benchmarkProfiles } from '../persona/sets';
 import { playBenchmark } from '../rl/rollout';
-import type { DemoLine, DemoRequest, FromWorker, SelfTest, ToWorker, TrainAction, TrainStartRequest, WarmStartRequest } from './protocol';
+import type {
+  DemoLine,
+  DemoRequest,
+  FromWorker,
+  SelfTest,
+  ToWorker,
+  TrainAction,
+  TrainStartRequest,
+  WarmStartRequest,
+} from './protocol';
 import { TrainSession } from './training';
 
 export interface EngineIO {
@@ -67,7 +76,11 @@ async function selfTest(gpu: Backend): Promise<SelfTest> {
   let maxAbsErr = 0;
   for (let i = 0; i < n; i++) maxAbsErr = Math.max(maxAbsErr, Math.abs(want[i] - got[i]));
   const ok = maxAbsErr <= 1e-6;
-  return { ok, maxAbsErr, detail: ok ? 'GPU results match the CPU reference' : `GPU results differ from the CPU reference by ${maxAbsErr}` };
+  return {
+    ok,
+    maxAbsErr,
+    detail: ok ? 'GPU results match the CPU reference' : `GPU results differ from the CPU reference by ${maxAbsErr}`,
+  };
 }
 
 async function defaultFetch(url: string): Promise<Uint8Array> {
@@ -103,7 +116,14 @@ export function createEngine(io: EngineIO): Engine {
     backendChosen(be);
   };
 
-  const toCpu = (line: string, failure: { kind: 'no-webgpu' | 'no-adapter' | 'adapter-error' | 'limits' | 'device-error'; message: string; detail?: string }) => {
+  const toCpu = (
+    line: string,
+    failure: {
+      kind: 'no-webgpu' | 'no-adapter' | 'adapter-error' | 'limits' | 'device-error';
+      message: string;
+      detail?: string;
+    },
+  ) => {
     gpu = null;
     choose(new CpuBackend());
     post({ type: 'backend', backend: 'cpu', line, adapter: null, failure, selfTest: null });
@@ -111,7 +131,10 @@ export function createEngine(io: EngineIO): Engine {
 
   async function probe(forceCpu: boolean): Promise<void> {
     if (forceCpu) {
-      toCpu('CPU backend (chosen in the URL: ?backend=cpu)', { kind: 'no-adapter', message: 'The CPU backend was requested in the URL (?backend=cpu); remove it to use WebGPU.' });
+      toCpu('CPU backend (chosen in the URL: ?backend=cpu)', {
+        kind: 'no-adapter',
+        message: 'The CPU backend was requested in the URL (?backend=cpu); remove it to use WebGPU.',
+      });
       return;
     }
     let acq: GpuAcquisition;
@@ -134,7 +157,9 @@ export function createEngine(io: EngineIO): Engine {
     }
     const ctx = acq.ctx;
     gpu = ctx;
-    void ctx.lost.then((info) => onLost(ctx, lossForced ? 'The GPU device was lost (forced by the test hook).' : lostMessage(info)));
+    void ctx.lost.then((info) =>
+      onLost(ctx, lossForced ? 'The GPU device was lost (forced by the test hook).' : lostMessage(info)),
+    );
     let test: SelfTest;
     try {
       test = await selfTest(be);
@@ -144,7 +169,10 @@ export function createEngine(io: EngineIO): Engine {
     choose(be);
     // Rollouts on this device sample with f16 KV caches and half copies of the weights
     // (Backend.defaultKvCache, defaultDecodeWeights): say so where it is the case.
-    const half = [be.defaultDecodeWeights === 'f16' ? 'half copies of the weights' : '', be.defaultKvCache === 'f16' ? 'f16 KV caches' : ''].filter(Boolean);
+    const half = [
+      be.defaultDecodeWeights === 'f16' ? 'half copies of the weights' : '',
+      be.defaultKvCache === 'f16' ? 'f16 KV caches' : '',
+    ].filter(Boolean);
     const line = adapterLine(ctx.summary) + (half.length ? `; rollouts decode with ${half.join(' and ')}` : '');
     post({ type: 'backend', backend: 'webgpu', line, adapter: ctx.summary, failure: null, selfTest: test });
   }
@@ -159,7 +187,14 @@ export function createEngine(io: EngineIO): Engine {
     const open = activeSession();
     open?.lose(message);
     // A read on the lost device can fail before `lost` resolves: a run that failed just now failed of this.
-    const victim = open ?? (session && session.state === 'failed' && session.endedAt !== null && performance.now() - session.endedAt < LOSS_ATTRIBUTION_MS ? session : null);
+    const victim =
+      open ??
+      (session &&
+      session.state === 'failed' &&
+      session.endedAt !== null &&
+      performance.now() - session.endedAt < LOSS_ATTRIBUTION_MS
+        ? session
+        : null);
     post({ type: 'device-lost', message, ...(victim ? { runId: victim.runId, step: victim.step } : {}) });
     // Queued work of the lost device settles first; then a new device (or the CPU) takes over.
     const next = open ? open.finished : Promise.resolve();
@@ -179,26 +214,47 @@ export function createEngine(io: EngineIO): Engine {
       const gpu = backend instanceof WebGpuBackend ? backend : null;
       const result = await runWarmStart(
         backend,
-        { preset: req.preset, seed: req.seed, steps: req.steps, dialogues: req.dialogues, vocabSize: defaults.vocabSize, sft: defaults.sft },
+        {
+          preset: req.preset,
+          seed: req.seed,
+          steps: req.steps,
+          dialogues: req.dialogues,
+          vocabSize: defaults.vocabSize,
+          sft: defaults.sft,
+        },
         (p) => {
           const now = performance.now();
           const last = p.step?.step === req.steps;
           if (p.phase === 'training' && !last && now - lastPost < 100) return;
           lastPost = now;
-          post({ type: 'warm-start-progress', phase: p.phase, step: p.step?.step ?? 0, steps: req.steps, loss: p.step?.loss ?? null });
+          post({
+            type: 'warm-start-progress',
+            phase: p.phase,
+            step: p.step?.step ?? 0,
+            steps: req.steps,
+            loss: p.step?.loss ?? null,
+          });
         },
         // As an RL run does: after the first step, time the big-matmul kernels on its shapes.
         gpu ? async () => void (await tuneMatmuls(gpu, LAB_MATMUL_TUNING)) : undefined,
       );
       lastCheckpoint = result.checkpoint;
       const checkpoint = result.checkpoint.slice().buffer as ArrayBuffer; // a copy to transfer; the worker keeps its own
-      post({
-        type: 'warm-start-done',
-        report: {
-          backend: backend.name, seconds: (performance.now() - t0) / 1000, perplexityBefore: result.perplexityBefore,
-          perplexityAfter: result.perplexityAfter, uniformPerplexity: result.uniformPerplexity, losses: result.losses, checkpoint,
+      post(
+        {
+          type: 'warm-start-done',
+          report: {
+            backend: backend.name,
+            seconds: (performance.now() - t0) / 1000,
+            perplexityBefore: result.perplexityBefore,
+            perplexityAfter: result.perplexityAfter,
+            uniformPerplexity: result.uniformPerplexity,
+            losses: result.losses,
+            checkpoint,
+          },
         },
-      }, [checkpoint]);
+        [checkpoint],
+      );
     } finally {
       busy = false;
     }
@@ -220,14 +276,20 @@ export function createEngine(io: EngineIO): Engine {
     heldControls = [];
     try {
       const t0 = performance.now();
-      const ck = loadCheckpoint(req.checkpointBytes ? new Uint8Array(req.checkpointBytes) : await loadStart(req.checkpoint));
+      const ck = loadCheckpoint(
+        req.checkpointBytes ? new Uint8Array(req.checkpointBytes) : await loadStart(req.checkpoint),
+      );
       const profile = benchmarkProfiles().find((p) => p.id === req.profileId);
       if (!profile) throw new Error(`no benchmark profile "${req.profileId}"`);
       const model = new Transformer(backend, ck.config, ck.weights, { frozen: true });
       const tok = Tokenizer.fromJSON(ck.tokenizer);
       let d;
       try {
-        [d] = await playBenchmark(model, tok, [profile], { maxTurnTokens: 48, maxAgentTurns: Math.max(1, Math.min(10, req.turns)), seed: req.seed });
+        [d] = await playBenchmark(model, tok, [profile], {
+          maxTurnTokens: 48,
+          maxAgentTurns: Math.max(1, Math.min(10, req.turns)),
+          seed: req.seed,
+        });
       } finally {
         model.release(); // each demo's model goes back to the pool: watching many loses no memory
       }
@@ -235,14 +297,25 @@ export function createEngine(io: EngineIO): Engine {
       for (const t of d.turns) {
         const a = t.result.appraisal;
         lines.push({
-          role: 'agent', text: t.reply, ...(t.think !== null ? { think: t.think } : {}), change: t.result.change, emotion: t.result.emotion,
+          role: 'agent',
+          text: t.reply,
+          ...(t.think !== null ? { think: t.think } : {}),
+          change: t.result.change,
+          emotion: t.result.emotion,
           appraisal: { intent: a.intent, fit: a.fit, inner: a.inner, feeling: a.feeling },
         });
         lines.push({ role: 'user', text: t.result.line });
       }
       post({
         type: 'demo-done',
-        report: { checkpointMeta: ck.meta, profileId: profile.id, startEmotion: 40, finalEmotion: d.finalEmotion, lines, seconds: (performance.now() - t0) / 1000 },
+        report: {
+          checkpointMeta: ck.meta,
+          profileId: profile.id,
+          startEmotion: 40,
+          finalEmotion: d.finalEmotion,
+          lines,
+          seconds: (performance.now() - t0) / 1000,
+        },
       });
     } finally {
       busy = false;
@@ -259,7 +332,8 @@ export function createEngine(io: EngineIO): Engine {
       return lastCheckpoint;
     }
     const url = new URL(start);
-    if (io.origin !== undefined && url.origin !== io.origin) throw new Error('checkpoints load only from the lab\'s own origin');
+    if (io.origin !== undefined && url.origin !== io.origin)
+      throw new Error("checkpoints load only from the lab's own origin");
     const known = fetched.get(url.href);
     if (known) return known;
     const bytes = await fetchBytes(url.href);
@@ -304,14 +378,27 @@ export function createEngine(io: EngineIO): Engine {
       } else if (msg.type === 'train-start') {
         trainStart(msg.request).catch((e) => {
           post({ type: 'train-error', runId: msg.request.runId, step: 0, message: messageOf(e) });
-          post({ type: 'train-progress', runId: msg.request.runId, state: 'failed', phase: `Could not start: ${messageOf(e)}`, step: 0, steps: msg.request.config.steps, rows: [], dialogues: [] });
+          post({
+            type: 'train-progress',
+            runId: msg.request.runId,
+            state: 'failed',
+            phase: `Could not start: ${messageOf(e)}`,
+            step: 0,
+            steps: msg.request.config.steps,
+            rows: [],
+            dialogues: [],
+          });
         });
       } else if (msg.type === 'train-control') {
         if (session?.runId === msg.runId && heldControls) heldControls.push(msg.action);
         else if (session?.runId === msg.runId) session.control(msg.action);
         else earlyControls.get(msg.runId)?.push(msg.action);
       } else if (msg.type === 'test-lose-device') {
-        if (!gpu) return post({ type: 'error', message: 'test hook: there is no GPU device to lose (the lab runs on the CPU)' });
+        if (!gpu)
+          return post({
+            type: 'error',
+            message: 'test hook: there is no GPU device to lose (the lab runs on the CPU)',
+          });
         lossForced = true;
         gpu.device.destroy();
       }

@@ -13,15 +13,29 @@ import type { FromWorker, TrainProgress, TrainStartRequest } from './protocol';
 import { OUTBOX_INTERVAL_MS, TrainSession } from './training';
 
 const CI = new Uint8Array(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
-const TINY: RunConfig = { ...defaultRunConfig('ci'), profilesPerStep: 1, groupSize: 2, maxAgentTurns: 2, maxTurnTokens: 8, minibatchSize: 4, steps: 3, evalProfiles: 1 };
+const TINY: RunConfig = {
+  ...defaultRunConfig('ci'),
+  profilesPerStep: 1,
+  groupSize: 2,
+  maxAgentTurns: 2,
+  maxTurnTokens: 8,
+  minibatchSize: 4,
+  steps: 3,
+  evalProfiles: 1,
+};
 
 function open(mode: TrainStartRequest['mode'], config: Partial<RunConfig> = {}, be: CpuBackend = new CpuBackend()) {
   const got: FromWorker[] = [];
-  const s = new TrainSession(be, { runId: 'r1', config: { ...TINY, ...config }, start: 'ci', mode }, {
-    post: (m) => got.push(m),
-    load: async () => CI,
-  });
-  const progress = () => got.filter((m): m is { type: 'train-progress' } & TrainProgress => m.type === 'train-progress');
+  const s = new TrainSession(
+    be,
+    { runId: 'r1', config: { ...TINY, ...config }, start: 'ci', mode },
+    {
+      post: (m) => got.push(m),
+      load: async () => CI,
+    },
+  );
+  const progress = () =>
+    got.filter((m): m is { type: 'train-progress' } & TrainProgress => m.type === 'train-progress');
   const rows = () => progress().flatMap((m) => m.rows);
   const until = async (ok: () => boolean) => {
     for (let i = 0; i < 2000 && !ok(); i++) await new Promise((r) => setTimeout(r, 5));
@@ -30,7 +44,8 @@ function open(mode: TrainStartRequest['mode'], config: Partial<RunConfig> = {}, 
   return { s, got, progress, rows, until };
 }
 
-const stable = (rows: Record<string, number>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('speed/'))));
+const stable = (rows: Record<string, number>[]) =>
+  rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !k.startsWith('speed/'))));
 
 describe('the worker training session', () => {
   it('runs to the end: rows per step, dialogues with the hidden need, the benchmark and a final checkpoint', async () => {
@@ -42,7 +57,14 @@ describe('the worker training session', () => {
     expect(dialogues).toHaveLength(6);
     expect(dialogues[0].intentionSummary.length).toBeGreaterThan(5);
     expect(dialogues[0].turns.length).toBeGreaterThan(0);
-    expect(Object.keys(dialogues[0].turns[0].appraisal)).toEqual(['intent', 'fit', 'inner', 'feeling', 'reaction', 'needMet']);
+    expect(Object.keys(dialogues[0].turns[0].appraisal)).toEqual([
+      'intent',
+      'fit',
+      'inner',
+      'feeling',
+      'reaction',
+      'needMet',
+    ]);
     const last = progress().at(-1)!;
     expect(last.state).toBe('done');
     expect(progress().some((m) => m.benchmarkAfter?.score !== undefined)).toBe(true);

@@ -47,7 +47,13 @@ export interface SessionIO {
 const cap = (s: string) => (s.length > TEXT_CAP ? `${s.slice(0, TEXT_CAP)}…` : s);
 
 /** A rollout as the page shows it: texts capped, appraisal detectors dropped, the hidden need named. */
-export function trimDialogue(d: DialogueRollout, step: number, index: number, groupSize: number, profile: Profile | undefined): TranscriptItem {
+export function trimDialogue(
+  d: DialogueRollout,
+  step: number,
+  index: number,
+  groupSize: number,
+  profile: Profile | undefined,
+): TranscriptItem {
   const intention = profile?.intention ?? 'venting';
   return {
     step,
@@ -71,7 +77,14 @@ export function trimDialogue(d: DialogueRollout, step: number, index: number, gr
         change: t.result.change,
         emotion: t.result.emotion,
         line: cap(t.result.line),
-        appraisal: { intent: cap(a.intent), fit: cap(a.fit), inner: cap(a.inner), feeling: cap(a.feeling), reaction: a.reaction, needMet: a.needMet },
+        appraisal: {
+          intent: cap(a.intent),
+          fit: cap(a.fit),
+          inner: cap(a.inner),
+          feeling: cap(a.feeling),
+          reaction: a.reaction,
+          needMet: a.needMet,
+        },
       };
     }),
   };
@@ -91,11 +104,18 @@ class Outbox {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private head: Head;
 
-  constructor(private readonly post: SessionIO['post'], head: Head) {
+  constructor(
+    private readonly post: SessionIO['post'],
+    head: Head,
+  ) {
     this.head = head;
   }
 
-  update(head: Partial<Omit<TrainProgress, 'rows' | 'dialogues'>>, rows: Record<string, number>[] = [], dialogues: TranscriptItem[] = []): void {
+  update(
+    head: Partial<Omit<TrainProgress, 'rows' | 'dialogues'>>,
+    rows: Record<string, number>[] = [],
+    dialogues: TranscriptItem[] = [],
+  ): void {
     const rest: Partial<Head> & Evaluations = { ...head };
     for (const k of EVALUATION_KEYS) {
       if (rest[k]) Object.assign(this.evaluations, { [k]: rest[k] });
@@ -123,11 +143,22 @@ class Outbox {
 }
 
 /** Play the first n benchmark users (0: all) with the trainer's policy: the summary and its breakdown. */
-async function playBenchmark(trainer: Trainer, n: number): Promise<{ summary: Record<string, number>; breakdown: Breakdown }> {
+async function playBenchmark(
+  trainer: Trainer,
+  n: number,
+): Promise<{ summary: Record<string, number>; breakdown: Breakdown }> {
   const profiles = benchmarkProfiles().slice(0, n);
   const ev = await trainer.evaluate(profiles);
   return {
-    summary: { score: ev.score, success: ev.success, failure: ev.failure, meanTurns: ev.meanTurns, meanReplyTokens: ev.meanReplyTokens, dialogues: ev.dialogues, seconds: ev.seconds },
+    summary: {
+      score: ev.score,
+      success: ev.success,
+      failure: ev.failure,
+      meanTurns: ev.meanTurns,
+      meanReplyTokens: ev.meanReplyTokens,
+      dialogues: ev.dialogues,
+      seconds: ev.seconds,
+    },
     breakdown: benchmarkBreakdown(ev.rollouts, profiles),
   };
 }
@@ -137,7 +168,18 @@ export const SAFETY_CHECKPOINT_MS = 60_000;
 
 /** The tiny run the compile phase plays once on a throwaway trainer: every kernel the run needs, on small shapes. */
 function warmUpConfig(config: RunConfig): RunConfig {
-  return { ...config, steps: 1, profilesPerStep: 1, groupSize: 2, maxAgentTurns: 1, maxTurnTokens: 4, minibatchSize: 2, epochs: 1, evalEvery: 0, checkpointEvery: 0 };
+  return {
+    ...config,
+    steps: 1,
+    profilesPerStep: 1,
+    groupSize: 2,
+    maxAgentTurns: 1,
+    maxTurnTokens: 4,
+    minibatchSize: 2,
+    epochs: 1,
+    evalEvery: 0,
+    checkpointEvery: 0,
+  };
 }
 
 /** Pipelines the backend has compiled so far (the WebGPU backend counts them; the CPU has none). */
@@ -151,8 +193,13 @@ export function checkTrainingProfiles(raw: readonly unknown[]): Profile[] {
   return raw.map((p, i) => {
     const r = ProfileSchema.safeParse(p);
     if (r.success) return r.data;
-    const why = r.error.issues.slice(0, 3).map((x) => `${x.path.join('.') || '(profile)'}: ${x.message}`).join('; ');
-    throw new Error(`training user ${i + 1} does not match the profile schema (${why}); fix it in Play → "Write a user of your own"`);
+    const why = r.error.issues
+      .slice(0, 3)
+      .map((x) => `${x.path.join('.') || '(profile)'}: ${x.message}`)
+      .join('; ');
+    throw new Error(
+      `training user ${i + 1} does not match the profile schema (${why}); fix it in Play → "Write a user of your own"`,
+    );
   });
 }
 
@@ -170,9 +217,19 @@ export class TrainSession {
   endedAt: number | null = null;
   readonly finished: Promise<void>;
 
-  constructor(private readonly be: Backend, readonly req: TrainStartRequest, private readonly io: SessionIO) {
+  constructor(
+    private readonly be: Backend,
+    readonly req: TrainStartRequest,
+    private readonly io: SessionIO,
+  ) {
     this.target = req.mode === 'step' ? 'one-step' : 'run';
-    this.out = new Outbox(io.post, { runId: req.runId, state: 'loading', phase: req.resumeFrom ? 'Loading the checkpoint' : 'Loading the warm start', step: 0, steps: req.config.steps });
+    this.out = new Outbox(io.post, {
+      runId: req.runId,
+      state: 'loading',
+      phase: req.resumeFrom ? 'Loading the checkpoint' : 'Loading the warm start',
+      step: 0,
+      steps: req.config.steps,
+    });
     this.finished = this.run();
   }
 
@@ -223,7 +280,8 @@ export class TrainSession {
     try {
       this.out.update({});
       const want = PRESETS[config.preset];
-      const sameShape = (c: typeof want) => JSON.stringify({ ...c, vocabSize: 0 }) === JSON.stringify({ ...want, vocabSize: 0 });
+      const sameShape = (c: typeof want) =>
+        JSON.stringify({ ...c, vocabSize: 0 }) === JSON.stringify({ ...want, vocabSize: 0 });
       let warm: Checkpoint | null;
       try {
         warm = loadCheckpoint(await this.io.load(this.req.start));
@@ -233,7 +291,9 @@ export class TrainSession {
         warm = null;
       }
       if (warm && !sameShape(warm.config)) {
-        throw new Error(`the starting checkpoint holds a model of another shape than the ${config.preset} preset; choose its own preset or another start`);
+        throw new Error(
+          `the starting checkpoint holds a model of another shape than the ${config.preset} preset; choose its own preset or another start`,
+        );
       }
       let start = warm;
       let resumeStep = 0;
@@ -243,8 +303,12 @@ export class TrainSession {
         if (ck.meta?.kind !== 'rl' || typeof steps !== 'number' || !Number.isInteger(steps) || steps < 0) {
           throw new Error('the checkpoint to resume from is not an RL checkpoint of a run (no step count in it)');
         }
-        if (!sameShape(ck.config)) throw new Error(`the checkpoint to resume from holds a model of another shape than the ${config.preset} preset`);
-        if (steps >= config.steps) throw new Error(`the checkpoint is already at step ${steps} of ${config.steps}: nothing is left to train`);
+        if (!sameShape(ck.config))
+          throw new Error(
+            `the checkpoint to resume from holds a model of another shape than the ${config.preset} preset`,
+          );
+        if (steps >= config.steps)
+          throw new Error(`the checkpoint is already at step ${steps} of ${config.steps}: nothing is left to train`);
         start = ck;
         resumeStep = steps;
       }
@@ -259,9 +323,16 @@ export class TrainSession {
         const t0 = performance.now();
         const before = pipelinesOf(this.be);
         say('running', 'Compiling kernels');
-        const tick = setInterval(() => say('running', `Compiling kernels (${pipelinesOf(this.be) - before} compiled)`), OUTBOX_INTERVAL_MS);
+        const tick = setInterval(
+          () => say('running', `Compiling kernels (${pipelinesOf(this.be) - before} compiled)`),
+          OUTBOX_INTERVAL_MS,
+        );
         try {
-          const scratch = new Trainer(this.be, { config: warmUpConfig(config), start, trainProfiles: profiles.slice(0, 1) });
+          const scratch = new Trainer(this.be, {
+            config: warmUpConfig(config),
+            start,
+            trainProfiles: profiles.slice(0, 1),
+          });
           try {
             await scratch.step();
           } finally {
@@ -271,12 +342,21 @@ export class TrainSession {
           clearInterval(tick);
         }
         checkLost();
-        say('running', `Compiled ${pipelinesOf(this.be) - before} kernels in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        say(
+          'running',
+          `Compiled ${pipelinesOf(this.be) - before} kernels in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+        );
       }
       // Resumed: AdamW goes on from the checkpoint's state where it has one (older checkpoints hold
       // weights only: the moments then start afresh).
       const optimizer = this.req.resumeFrom ? start.optimizer : undefined;
-      trainer = new Trainer(this.be, { config, start, trainProfiles: profiles, ...(this.req.resumeFrom && warm ? { reference: warm } : {}), ...(optimizer ? { optimizer } : {}) });
+      trainer = new Trainer(this.be, {
+        config,
+        start,
+        trainProfiles: profiles,
+        ...(this.req.resumeFrom && warm ? { reference: warm } : {}),
+        ...(optimizer ? { optimizer } : {}),
+      });
       trainer.stepsDone = resumeStep;
       this.step = resumeStep;
       if (resumeStep === 0) {
@@ -332,7 +412,9 @@ export class TrainSession {
           const ev = await trainer.evaluate(benchmarkProfiles().slice(0, evalN));
           Object.assign(row, { 'eval/score': ev.score, 'eval/success': ev.success, 'eval/failure': ev.failure });
         }
-        const dialogues = r.dialogues.slice(0, TRANSCRIPTS_PER_STEP).map((d, i) => trimDialogue(d, step, i, config.groupSize, byId.get(d.profileId)));
+        const dialogues = r.dialogues
+          .slice(0, TRANSCRIPTS_PER_STEP)
+          .map((d, i) => trimDialogue(d, step, i, config.groupSize, byId.get(d.profileId)));
         this.out.update({ step }, [row], dialogues);
         const asked = config.checkpointEvery > 0 && step % config.checkpointEvery === 0;
         const safety = onGpu && performance.now() - lastCheckpointAt >= SAFETY_CHECKPOINT_MS;
@@ -356,7 +438,14 @@ export class TrainSession {
           // the message above already says why the run stopped
         }
       }
-      say('failed', lost ? `GPU device lost after step ${this.step}: resume from the last checkpoint` : e instanceof TrainingStopped ? `Stopped: ${message}` : `Failed: ${message}`);
+      say(
+        'failed',
+        lost
+          ? `GPU device lost after step ${this.step}: resume from the last checkpoint`
+          : e instanceof TrainingStopped
+            ? `Stopped: ${message}`
+            : `Failed: ${message}`,
+      );
     } finally {
       try {
         trainer?.release();
@@ -374,7 +463,10 @@ export class TrainSession {
    */
   private async sendCheckpoint(trainer: Trainer, step: number, final: boolean): Promise<void> {
     const bytes = await trainer.checkpoint({ runId: this.runId }, { optimizer: step < this.req.config.steps });
-    const buffer = bytes.buffer.byteLength === bytes.byteLength ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
+    const buffer =
+      bytes.buffer.byteLength === bytes.byteLength
+        ? (bytes.buffer as ArrayBuffer)
+        : (bytes.slice().buffer as ArrayBuffer);
     this.io.post({ type: 'train-checkpoint', runId: this.runId, step, final, bytes: buffer }, [buffer]);
   }
 }

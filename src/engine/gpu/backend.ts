@@ -10,8 +10,17 @@
  * scalars (always present, may be unused), then the tensors at bindings 1, 2, … in the order given.
  */
 import type {
-  AdamWOptions, AttentionShape, Backend, CachedAttentionShape, DType, GaeOptions, GroupAdvantageOptions, MatmulOptions,
-  PolicyLossOptions, Tensor, ValueLossOptions,
+  AdamWOptions,
+  AttentionShape,
+  Backend,
+  CachedAttentionShape,
+  DType,
+  GaeOptions,
+  GroupAdvantageOptions,
+  MatmulOptions,
+  PolicyLossOptions,
+  Tensor,
+  ValueLossOptions,
 } from '../backend';
 import { ladderSize, sizeOf, VIEW_ALIGN } from '../backend';
 import type { GpuContext } from './context';
@@ -20,7 +29,6 @@ import * as ops from '../ops';
 import type { Kernel, Uniform } from './kernel';
 
 export { f32, grid1d, i32, u32, WGSL_LINEAR_INDEX, type Kernel, type Uniform } from './kernel';
-
 
 export class GpuTensor implements Tensor {
   constructor(
@@ -80,8 +88,15 @@ export class WebGpuBackend implements Backend {
    * over the backend's life; `bytesHeld` is their difference, `peakBytesHeld` its highest value.
    */
   readonly stats = {
-    buffersCreated: 0, bytesCreated: 0, buffersDestroyed: 0, bytesDestroyed: 0, peakBytesHeld: 0,
-    pipelinesCreated: 0, dispatches: 0, submits: 0, reads: 0,
+    buffersCreated: 0,
+    bytesCreated: 0,
+    buffersDestroyed: 0,
+    bytesDestroyed: 0,
+    peakBytesHeld: 0,
+    pipelinesCreated: 0,
+    dispatches: 0,
+    submits: 0,
+    reads: 0,
   };
   /**
    * How much released memory the pool may keep for reuse: by default the larger of 64 MiB and half
@@ -122,7 +137,9 @@ export class WebGpuBackend implements Backend {
     const rounded = ladder ? bytesFor(ladderSize(size)) : 0;
     const byteSize = rounded > 0 && rounded <= max ? rounded : bytesFor(size); // the ladder never costs a binding that fits
     if (byteSize > max) {
-      throw new Error(`tensor [${shape.join(', ')}] needs ${byteSize} bytes; this GPU binds at most ${max} bytes per buffer. Pick a smaller preset.`);
+      throw new Error(
+        `tensor [${shape.join(', ')}] needs ${byteSize} bytes; this GPU binds at most ${max} bytes per buffer. Pick a smaller preset.`,
+      );
     }
     const free = this.pool.get(byteSize);
     let buffer = free?.pop();
@@ -173,7 +190,13 @@ export class WebGpuBackend implements Backend {
   write(t: Tensor, data: Float32Array | Int32Array): void {
     if (data.length !== t.size) throw new Error(`write: ${data.length} values for a tensor of ${t.size}`);
     this.flush(); // queue.writeBuffer runs before anything still unsubmitted: submit that first
-    this.device.queue.writeBuffer(this.buf(t), (t as GpuTensor).byteOffset, data.buffer, data.byteOffset, data.byteLength);
+    this.device.queue.writeBuffer(
+      this.buf(t),
+      (t as GpuTensor).byteOffset,
+      data.buffer,
+      data.byteOffset,
+      data.byteLength,
+    );
   }
 
   async read(t: Tensor): Promise<Float32Array> {
@@ -213,7 +236,8 @@ export class WebGpuBackend implements Backend {
     const b = base as GpuTensor;
     const size = sizeOf(shape);
     if (offset % VIEW_ALIGN !== 0) throw new Error(`view offset ${offset} is not a multiple of ${VIEW_ALIGN} elements`);
-    if (offset < 0 || offset + size > b.size) throw new Error(`view [${offset}, ${offset + size}) outside a tensor of ${b.size}`);
+    if (offset < 0 || offset + size > b.size)
+      throw new Error(`view [${offset}, ${offset + size}) outside a tensor of ${b.size}`);
     return new GpuTensor(shape, size, b.dtype, b.buffer, Math.max(4, size * 4), b.byteOffset + offset * 4, false);
   }
 
@@ -294,7 +318,9 @@ export class WebGpuBackend implements Backend {
   private timedPass(): GPUComputePassDescriptor {
     const t = this.timing!;
     if (t.next + 2 > TIMED_QUERIES) throw new Error(`gpuPassTime: more than ${TIMED_QUERIES / 2} compute passes`);
-    const d = { timestampWrites: { querySet: t.querySet, beginningOfPassWriteIndex: t.next, endOfPassWriteIndex: t.next + 1 } };
+    const d = {
+      timestampWrites: { querySet: t.querySet, beginningOfPassWriteIndex: t.next, endOfPassWriteIndex: t.next + 1 },
+    };
     t.next += 2;
     return d;
   }
@@ -360,7 +386,10 @@ export class WebGpuBackend implements Backend {
       const module = this.device.createShaderModule({ code: k.code, label: k.name });
       void module.getCompilationInfo().then((info) => {
         const errs = info.messages.filter((m) => m.type === 'error');
-        if (errs.length > 0) this.errors.push(`WGSL errors in kernel ${k.name}:\n${errs.map((m) => `  line ${m.lineNum}:${m.linePos} ${m.message}`).join('\n')}`);
+        if (errs.length > 0)
+          this.errors.push(
+            `WGSL errors in kernel ${k.name}:\n${errs.map((m) => `  line ${m.lineNum}:${m.linePos} ${m.message}`).join('\n')}`,
+          );
       });
       p = this.device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' }, label: k.name });
       this.pipelines.set(k.name, p);
@@ -392,7 +421,9 @@ export class WebGpuBackend implements Backend {
     const entries: GPUBufferBinding[] = [{ buffer: ubuf }];
     for (const t of tensors) {
       const gt = t as GpuTensor;
-      entries.push(gt.owner ? { buffer: this.buf(t) } : { buffer: this.buf(t), offset: gt.byteOffset, size: gt.byteSize });
+      entries.push(
+        gt.owner ? { buffer: this.buf(t) } : { buffer: this.buf(t), offset: gt.byteOffset, size: gt.byteSize },
+      );
     }
     // Views of one buffer at one offset differ in size (a model's activations for each shape).
     const key = `${k.name}|${entries.map((e) => `${this.bufferIds.get(e.buffer)}@${e.offset ?? 0}+${e.size ?? ''}`).join(',')}`;
@@ -415,56 +446,147 @@ export class WebGpuBackend implements Backend {
 
   // ---- ops: routed to ../ops ------------------------------------------------------------------------
 
-  fill(t: Tensor, value: number): void { ops.fillOnGpu(this, t, value); }
-  copy(dst: Tensor, src: Tensor): void { ops.copyOnGpu(this, dst, src); }
-  add(out: Tensor, a: Tensor, b: Tensor): void { ops.addOnGpu(this, out, a, b); }
-  addInto(dst: Tensor, src: Tensor, alpha = 1): void { ops.addIntoOnGpu(this, dst, src, alpha); }
-  scale(t: Tensor, s: number): void { ops.scaleOnGpu(this, t, s); }
-  packHalf(out: Tensor, x: Tensor): void { ops.packHalfOnGpu(this, out, x); }
-  matmul(out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {}): void { ops.matmulOnGpu(this, out, a, b, opts); }
-  addBias(out: Tensor, x: Tensor, bias: Tensor): void { ops.addBiasOnGpu(this, out, x, bias); }
-  biasBackward(dBias: Tensor, dOut: Tensor): void { ops.biasBackwardOnGpu(this, dBias, dOut); }
-  embedding(out: Tensor, table: Tensor, ids: Tensor): void { ops.embeddingOnGpu(this, out, table, ids); }
-  embeddingBackward(dTable: Tensor, dOut: Tensor, ids: Tensor): void { ops.embeddingBackwardOnGpu(this, dTable, dOut, ids); }
+  fill(t: Tensor, value: number): void {
+    ops.fillOnGpu(this, t, value);
+  }
+  copy(dst: Tensor, src: Tensor): void {
+    ops.copyOnGpu(this, dst, src);
+  }
+  add(out: Tensor, a: Tensor, b: Tensor): void {
+    ops.addOnGpu(this, out, a, b);
+  }
+  addInto(dst: Tensor, src: Tensor, alpha = 1): void {
+    ops.addIntoOnGpu(this, dst, src, alpha);
+  }
+  scale(t: Tensor, s: number): void {
+    ops.scaleOnGpu(this, t, s);
+  }
+  packHalf(out: Tensor, x: Tensor): void {
+    ops.packHalfOnGpu(this, out, x);
+  }
+  matmul(out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {}): void {
+    ops.matmulOnGpu(this, out, a, b, opts);
+  }
+  addBias(out: Tensor, x: Tensor, bias: Tensor): void {
+    ops.addBiasOnGpu(this, out, x, bias);
+  }
+  biasBackward(dBias: Tensor, dOut: Tensor): void {
+    ops.biasBackwardOnGpu(this, dBias, dOut);
+  }
+  embedding(out: Tensor, table: Tensor, ids: Tensor): void {
+    ops.embeddingOnGpu(this, out, table, ids);
+  }
+  embeddingBackward(dTable: Tensor, dOut: Tensor, ids: Tensor): void {
+    ops.embeddingBackwardOnGpu(this, dTable, dOut, ids);
+  }
   layerNorm(out: Tensor, mean: Tensor, rstd: Tensor, x: Tensor, w: Tensor, b: Tensor, eps = 1e-5): void {
     ops.layerNormOnGpu(this, out, mean, rstd, x, w, b, eps);
   }
-  layerNormBackward(dx: Tensor, dw: Tensor, db: Tensor, dOut: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, w: Tensor): void {
+  layerNormBackward(
+    dx: Tensor,
+    dw: Tensor,
+    db: Tensor,
+    dOut: Tensor,
+    x: Tensor,
+    mean: Tensor,
+    rstd: Tensor,
+    w: Tensor,
+  ): void {
     ops.layerNormBackwardOnGpu(this, dx, dw, db, dOut, x, mean, rstd, w);
   }
-  gelu(out: Tensor, x: Tensor): void { ops.geluOnGpu(this, out, x); }
-  geluBackward(dx: Tensor, x: Tensor, dOut: Tensor): void { ops.geluBackwardOnGpu(this, dx, x, dOut); }
-  attention(out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void { ops.attentionOnGpu(this, out, att, qkv, s); }
-  attentionBackward(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape, opts?: { attHalf?: boolean }): void {
+  gelu(out: Tensor, x: Tensor): void {
+    ops.geluOnGpu(this, out, x);
+  }
+  geluBackward(dx: Tensor, x: Tensor, dOut: Tensor): void {
+    ops.geluBackwardOnGpu(this, dx, x, dOut);
+  }
+  attention(out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
+    ops.attentionOnGpu(this, out, att, qkv, s);
+  }
+  attentionBackward(
+    dqkv: Tensor,
+    dOut: Tensor,
+    qkv: Tensor,
+    att: Tensor,
+    s: AttentionShape,
+    opts?: { attHalf?: boolean },
+  ): void {
     ops.attentionBackwardOnGpu(this, dqkv, dOut, qkv, att, s, opts);
   }
-  attentionCached(out: Tensor, kCache: Tensor, vCache: Tensor, qkv: Tensor, start: Tensor, len: Tensor, s: CachedAttentionShape): void {
+  attentionCached(
+    out: Tensor,
+    kCache: Tensor,
+    vCache: Tensor,
+    qkv: Tensor,
+    start: Tensor,
+    len: Tensor,
+    s: CachedAttentionShape,
+  ): void {
     ops.attentionCachedOnGpu(this, out, kCache, vCache, qkv, start, len, s);
   }
-  softmax(out: Tensor, x: Tensor): void { ops.softmaxOnGpu(this, out, x); }
-  softmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void { ops.softmaxBackwardOnGpu(this, dx, y, dy); }
-  logSoftmax(out: Tensor, x: Tensor): void { ops.logSoftmaxOnGpu(this, out, x); }
-  logSoftmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void { ops.logSoftmaxBackwardOnGpu(this, dx, y, dy); }
-  crossEntropy(losses: Tensor, logits: Tensor, targets: Tensor): void { ops.crossEntropyOnGpu(this, losses, logits, targets); }
+  softmax(out: Tensor, x: Tensor): void {
+    ops.softmaxOnGpu(this, out, x);
+  }
+  softmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void {
+    ops.softmaxBackwardOnGpu(this, dx, y, dy);
+  }
+  logSoftmax(out: Tensor, x: Tensor): void {
+    ops.logSoftmaxOnGpu(this, out, x);
+  }
+  logSoftmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void {
+    ops.logSoftmaxBackwardOnGpu(this, dx, y, dy);
+  }
+  crossEntropy(losses: Tensor, logits: Tensor, targets: Tensor): void {
+    ops.crossEntropyOnGpu(this, losses, logits, targets);
+  }
   crossEntropyBackward(dLogits: Tensor, logits: Tensor, targets: Tensor, dLosses: Tensor): void {
     ops.crossEntropyBackwardOnGpu(this, dLogits, logits, targets, dLosses);
   }
-  adamw(p: Tensor, g: Tensor, m: Tensor, v: Tensor, o: AdamWOptions): void { ops.adamwOnGpu(this, p, g, m, v, o); }
-  flagNonFinite(flag: Tensor, x: Tensor): void { ops.flagNonFiniteOnGpu(this, flag, x); }
-  clipGradNorm(norm: Tensor, grad: Tensor, maxNorm: number): void { ops.clipGradNormOnGpu(this, norm, grad, maxNorm); }
+  adamw(p: Tensor, g: Tensor, m: Tensor, v: Tensor, o: AdamWOptions): void {
+    ops.adamwOnGpu(this, p, g, m, v, o);
+  }
+  flagNonFinite(flag: Tensor, x: Tensor): void {
+    ops.flagNonFiniteOnGpu(this, flag, x);
+  }
+  clipGradNorm(norm: Tensor, grad: Tensor, maxNorm: number): void {
+    ops.clipGradNormOnGpu(this, norm, grad, maxNorm);
+  }
   tokenLogprobs(logprobs: Tensor, entropy: Tensor, logits: Tensor, actions: Tensor): void {
     ops.tokenLogprobsOnGpu(this, logprobs, entropy, logits, actions);
   }
   policyLoss(
-    dLogits: Tensor, stats: Tensor, logits: Tensor, actions: Tensor, oldLogprobs: Tensor,
-    advantages: Tensor, responseMask: Tensor, refLogprobs: Tensor | null, o: PolicyLossOptions,
+    dLogits: Tensor,
+    stats: Tensor,
+    logits: Tensor,
+    actions: Tensor,
+    oldLogprobs: Tensor,
+    advantages: Tensor,
+    responseMask: Tensor,
+    refLogprobs: Tensor | null,
+    o: PolicyLossOptions,
   ): void {
     ops.policyLossOnGpu(this, dLogits, stats, logits, actions, oldLogprobs, advantages, responseMask, refLogprobs, o);
   }
-  valueLoss(valueStats: Tensor, dValues: Tensor, values: Tensor, oldValues: Tensor, returns: Tensor, mask: Tensor, o: ValueLossOptions): void {
+  valueLoss(
+    valueStats: Tensor,
+    dValues: Tensor,
+    values: Tensor,
+    oldValues: Tensor,
+    returns: Tensor,
+    mask: Tensor,
+    o: ValueLossOptions,
+  ): void {
     ops.valueLossOnGpu(this, valueStats, dValues, values, oldValues, returns, mask, o);
   }
-  gae(advantages: Tensor, returns: Tensor, rewards: Tensor, values: Tensor, mask: Tensor, offsets: Tensor, o: GaeOptions): void {
+  gae(
+    advantages: Tensor,
+    returns: Tensor,
+    rewards: Tensor,
+    values: Tensor,
+    mask: Tensor,
+    offsets: Tensor,
+    o: GaeOptions,
+  ): void {
     ops.gaeOnGpu(this, advantages, returns, rewards, values, mask, offsets, o);
   }
   groupAdvantages(advantages: Tensor, rewards: Tensor, groups: Tensor, o: GroupAdvantageOptions): void {

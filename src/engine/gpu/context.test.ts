@@ -2,11 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { acquireGpu, adapterLine, describeAdapter, lostMessage, REQUIRED_LIMITS } from './context';
 
 /** A fake adapter with the given limits and info; only what acquireGpu reads. */
-function fakeAdapter(opts: { limits?: Partial<Record<string, number>>; info?: Partial<GPUAdapterInfo> & { isFallbackAdapter?: boolean }; deviceThrows?: boolean } = {}) {
+function fakeAdapter(
+  opts: {
+    limits?: Partial<Record<string, number>>;
+    info?: Partial<GPUAdapterInfo> & { isFallbackAdapter?: boolean };
+    deviceThrows?: boolean;
+  } = {},
+) {
   const limits: Record<string, number> = {
-    maxStorageBufferBindingSize: 1 << 30, maxBufferSize: 1 << 30, maxComputeWorkgroupStorageSize: 32768,
-    maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 1024, maxComputeWorkgroupSizeY: 1024,
-    maxStorageBuffersPerShaderStage: 10, maxComputeWorkgroupsPerDimension: 65535, ...opts.limits,
+    maxStorageBufferBindingSize: 1 << 30,
+    maxBufferSize: 1 << 30,
+    maxComputeWorkgroupStorageSize: 32768,
+    maxComputeInvocationsPerWorkgroup: 1024,
+    maxComputeWorkgroupSizeX: 1024,
+    maxComputeWorkgroupSizeY: 1024,
+    maxStorageBuffersPerShaderStage: 10,
+    maxComputeWorkgroupsPerDimension: 65535,
+    ...opts.limits,
   };
   let requested: GPUDeviceDescriptor | undefined;
   const adapter = {
@@ -40,13 +52,19 @@ describe('acquireGpu', () => {
   });
 
   it('treats a throwing requestAdapter as its own case', async () => {
-    const r = await acquireGpu(fakeGpu(async () => { throw new Error('blocklisted'); }));
+    const r = await acquireGpu(
+      fakeGpu(async () => {
+        throw new Error('blocklisted');
+      }),
+    );
     expect(r.ok || r.failure.kind).toBe('adapter-error');
     if (!r.ok) expect(r.failure.detail).toContain('blocklisted');
   });
 
   it('names each limit that is too low', async () => {
-    const { adapter } = fakeAdapter({ limits: { maxStorageBuffersPerShaderStage: 4, maxComputeWorkgroupStorageSize: 8192 } });
+    const { adapter } = fakeAdapter({
+      limits: { maxStorageBuffersPerShaderStage: 4, maxComputeWorkgroupStorageSize: 8192 },
+    });
     const r = await acquireGpu(fakeGpu(async () => adapter));
     expect(r.ok).toBe(false);
     if (!r.ok) {
@@ -62,7 +80,7 @@ describe('acquireGpu', () => {
     expect(r.ok || r.failure.kind).toBe('device-error');
   });
 
-  it('raises limits to the adapter\'s and requests only the optional features it has', async () => {
+  it("raises limits to the adapter's and requests only the optional features it has", async () => {
     const { adapter, requested } = fakeAdapter();
     const r = await acquireGpu(fakeGpu(async () => adapter));
     expect(r.ok).toBe(true);
@@ -70,7 +88,8 @@ describe('acquireGpu', () => {
     expect((d.requiredLimits as Record<string, number>).maxStorageBufferBindingSize).toBe(1 << 30);
     expect((d.requiredLimits as Record<string, number>).maxComputeWorkgroupStorageSize).toBe(32768);
     expect([...(d.requiredFeatures ?? [])]).toEqual(['subgroups']);
-    for (const [k, v] of Object.entries(REQUIRED_LIMITS)) expect((d.requiredLimits as Record<string, number>)[k]).toBeGreaterThanOrEqual(v);
+    for (const [k, v] of Object.entries(REQUIRED_LIMITS))
+      expect((d.requiredLimits as Record<string, number>)[k]).toBeGreaterThanOrEqual(v);
   });
 });
 
@@ -88,6 +107,8 @@ describe('adapter description', () => {
   });
 
   it('explains a lost device and tells the user what to do', () => {
-    expect(lostMessage({ reason: 'unknown', message: 'driver reset' } as GPUDeviceLostInfo)).toMatch(/lost \(driver reset\).*checkpoint/);
+    expect(lostMessage({ reason: 'unknown', message: 'driver reset' } as GPUDeviceLostInfo)).toMatch(
+      /lost \(driver reset\).*checkpoint/,
+    );
   });
 });

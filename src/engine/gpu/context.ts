@@ -68,7 +68,9 @@ export function describeAdapter(info: GPUAdapterInfo | undefined, adapter: GPUAd
   // isFallbackAdapter moved from GPUAdapter to GPUAdapterInfo; read both.
   const legacy = (adapter as unknown as { isFallbackAdapter?: boolean }).isFallbackAdapter;
   const infoFlag = (info as unknown as { isFallbackAdapter?: boolean } | undefined)?.isFallbackAdapter;
-  const looksSoftware = /swiftshader|llvmpipe|lavapipe|warp|software/i.test(`${vendor} ${architecture} ${device} ${description}`);
+  const looksSoftware = /swiftshader|llvmpipe|lavapipe|warp|software/i.test(
+    `${vendor} ${architecture} ${device} ${description}`,
+  );
   const limits: Record<string, number> = {};
   for (const k of RAISED_LIMITS) limits[k] = Number(adapter.limits[k]);
   return {
@@ -95,22 +97,38 @@ export async function acquireGpu(
   opts: { powerPreference?: GPUPowerPreference } = {},
 ): Promise<GpuAcquisition> {
   if (!gpu) {
-    return fail('no-webgpu', 'This browser has no WebGPU. Use a recent Chrome or Edge (113+), Safari 26, or Firefox 141+ on Windows; the lab runs on the CPU backend meanwhile.');
+    return fail(
+      'no-webgpu',
+      'This browser has no WebGPU. Use a recent Chrome or Edge (113+), Safari 26, or Firefox 141+ on Windows; the lab runs on the CPU backend meanwhile.',
+    );
   }
   let adapter: GPUAdapter | null;
   try {
     adapter = await gpu.requestAdapter({ powerPreference: opts.powerPreference ?? 'high-performance' });
   } catch (e) {
-    return fail('adapter-error', 'The browser refused to hand out a GPU adapter (the GPU may be blocklisted). On Linux Chrome, try chrome://flags/#enable-unsafe-webgpu; the lab runs on the CPU backend meanwhile.', String(e));
+    return fail(
+      'adapter-error',
+      'The browser refused to hand out a GPU adapter (the GPU may be blocklisted). On Linux Chrome, try chrome://flags/#enable-unsafe-webgpu; the lab runs on the CPU backend meanwhile.',
+      String(e),
+    );
   }
   if (!adapter) {
-    return fail('no-adapter', 'WebGPU is present but no GPU adapter was found (common on Linux, or with the GPU disabled). Enable chrome://flags/#enable-unsafe-webgpu or update the graphics driver; the lab runs on the CPU backend meanwhile.');
+    return fail(
+      'no-adapter',
+      'WebGPU is present but no GPU adapter was found (common on Linux, or with the GPU disabled). Enable chrome://flags/#enable-unsafe-webgpu or update the graphics driver; the lab runs on the CPU backend meanwhile.',
+    );
   }
   const info = adapter.info;
   const summary = describeAdapter(info, adapter);
-  const low = (Object.keys(REQUIRED_LIMITS) as (keyof typeof REQUIRED_LIMITS)[]).filter((k) => Number(adapter.limits[k]) < REQUIRED_LIMITS[k]);
+  const low = (Object.keys(REQUIRED_LIMITS) as (keyof typeof REQUIRED_LIMITS)[]).filter(
+    (k) => Number(adapter.limits[k]) < REQUIRED_LIMITS[k],
+  );
   if (low.length > 0) {
-    return fail('limits', `This GPU's limits are too low for the lab (${low.map((k) => `${k} ${adapter.limits[k]} < ${REQUIRED_LIMITS[k]}`).join(', ')}); only the CPU presets will run.`, JSON.stringify(summary.limits));
+    return fail(
+      'limits',
+      `This GPU's limits are too low for the lab (${low.map((k) => `${k} ${adapter.limits[k]} < ${REQUIRED_LIMITS[k]}`).join(', ')}); only the CPU presets will run.`,
+      JSON.stringify(summary.limits),
+    );
   }
   const requiredLimits: Record<string, number> = {};
   for (const k of RAISED_LIMITS) requiredLimits[k] = Number(adapter.limits[k]);
@@ -119,7 +137,11 @@ export async function acquireGpu(
   try {
     device = await adapter.requestDevice({ requiredLimits, requiredFeatures, label: 'empathy-rl-lab' });
   } catch (e) {
-    return fail('device-error', 'The GPU adapter was found but creating a device on it failed; the lab runs on the CPU backend meanwhile.', String(e));
+    return fail(
+      'device-error',
+      'The GPU adapter was found but creating a device on it failed; the lab runs on the CPU backend meanwhile.',
+      String(e),
+    );
   }
   return { ok: true, ctx: { adapter, device, summary, lost: device.lost } };
 }

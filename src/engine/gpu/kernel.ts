@@ -32,4 +32,3 @@ export function grid1d(n: number, wg: number): [number, number] {
 export const WGSL_LINEAR_INDEX = /* wgsl */ `
 fn linear_index(gid: vec3<u32>, nwg: vec3<u32>, wg: u32) -> u32 { return gid.x + gid.y * nwg.x * wg; }
 `;
-

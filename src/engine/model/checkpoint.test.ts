@@ -44,12 +44,20 @@ describe('checkpoint format', () => {
   });
 
   it('rejects a file that is not a checkpoint', () => {
-    expect(() => loadCheckpoint(new TextEncoder().encode('{"hello": "world"} and more bytes'))).toThrow(/not an Empathy RL Lab checkpoint/);
+    expect(() => loadCheckpoint(new TextEncoder().encode('{"hello": "world"} and more bytes'))).toThrow(
+      /not an Empathy RL Lab checkpoint/,
+    );
     expect(() => loadCheckpoint(new Uint8Array(3))).toThrow(/only 3 bytes/);
   });
 
   it('reads a file at any byte offset (a view into a larger buffer) the same as an aligned one', () => {
-    const bytes = saveCheckpoint({ config: CONFIG, tokenizer, weights: initParams(CONFIG, 1), meta: {}, optimizer: { step: 2, m: initParams(CONFIG, 2), v: initParams(CONFIG, 3) } });
+    const bytes = saveCheckpoint({
+      config: CONFIG,
+      tokenizer,
+      weights: initParams(CONFIG, 1),
+      meta: {},
+      optimizer: { step: 2, m: initParams(CONFIG, 2), v: initParams(CONFIG, 3) },
+    });
     const shifted = new Uint8Array(bytes.length + 3).subarray(3);
     shifted.set(bytes);
     const [a, b] = [loadCheckpoint(bytes), loadCheckpoint(shifted)];
@@ -60,14 +68,22 @@ describe('checkpoint format', () => {
   it('rejects another version', () => {
     const b = sample();
     new DataView(b.buffer).setUint32(8, CHECKPOINT_VERSION + 1, true);
-    expect(() => loadCheckpoint(b)).toThrow(`checkpoint format version ${CHECKPOINT_VERSION + 1}; this lab reads versions 1 and 2`);
+    expect(() => loadCheckpoint(b)).toThrow(
+      `checkpoint format version ${CHECKPOINT_VERSION + 1}; this lab reads versions 1 and 2`,
+    );
   });
 
   it('keeps the optimizer state (version 2): step and both moments bit for bit; weights-only files stay version 1', () => {
     const weights = initParams(CONFIG, 1);
     const m = initParams(CONFIG, 2);
     const v = initParams(CONFIG, 3).map(Math.abs);
-    const bytes = saveCheckpoint({ config: CONFIG, tokenizer, weights, meta: { steps: 4 }, optimizer: { step: 9, m, v } });
+    const bytes = saveCheckpoint({
+      config: CONFIG,
+      tokenizer,
+      weights,
+      meta: { steps: 4 },
+      optimizer: { step: 9, m, v },
+    });
     expect(new DataView(bytes.buffer).getUint32(8, true)).toBe(2);
     expect(new DataView(sample().buffer).getUint32(8, true)).toBe(1);
     expect(bytes.length - sample().length).toBeGreaterThanOrEqual(2 * weights.length * 4);
@@ -88,8 +104,12 @@ describe('checkpoint format', () => {
     const asV2 = sample();
     new DataView(asV2.buffer).setUint32(8, 2, true);
     expect(() => loadCheckpoint(asV2)).toThrow(/version 2\) has no valid optimizer step count/);
-    expect(() => saveCheckpoint({ config: CONFIG, tokenizer, weights, meta: {}, optimizer: { step: 1, m: m.subarray(1), v } })).toThrow(/moments have/);
-    expect(() => saveCheckpoint({ config: CONFIG, tokenizer, weights, meta: {}, optimizer: { step: -1, m, v } })).toThrow(/step count/);
+    expect(() =>
+      saveCheckpoint({ config: CONFIG, tokenizer, weights, meta: {}, optimizer: { step: 1, m: m.subarray(1), v } }),
+    ).toThrow(/moments have/);
+    expect(() =>
+      saveCheckpoint({ config: CONFIG, tokenizer, weights, meta: {}, optimizer: { step: -1, m, v } }),
+    ).toThrow(/step count/);
   });
 
   it('rejects a truncated file', () => {

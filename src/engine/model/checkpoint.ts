@@ -62,7 +62,8 @@ function writeArena(out: Uint8Array, o: number, arena: Float32Array): void {
 
 /** Read n little-endian f32 from byte `o` of `bytes` into a new array. */
 function readArena(bytes: Uint8Array, o: number, n: number): Float32Array {
-  if (LITTLE_ENDIAN && (bytes.byteOffset + o) % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset + o, n).slice();
+  if (LITTLE_ENDIAN && (bytes.byteOffset + o) % 4 === 0)
+    return new Float32Array(bytes.buffer, bytes.byteOffset + o, n).slice();
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const x = new Float32Array(n);
   for (let i = 0; i < n; i++) x[i] = dv.getFloat32(o + 4 * i, true);
@@ -75,12 +76,16 @@ export class CheckpointError extends Error {
 
 export function saveCheckpoint(ck: Omit<Checkpoint, 'layout'>): Uint8Array {
   const layout = paramLayout(ck.config);
-  if (ck.weights.length !== layout.total) throw new CheckpointError(`weights have ${ck.weights.length} values; the config needs ${layout.total}`);
+  if (ck.weights.length !== layout.total)
+    throw new CheckpointError(`weights have ${ck.weights.length} values; the config needs ${layout.total}`);
   const opt = ck.optimizer;
   if (opt) {
-    if (!Number.isInteger(opt.step) || opt.step < 0) throw new CheckpointError(`the optimizer's step count must be a whole number ≥ 0, got ${opt.step}`);
+    if (!Number.isInteger(opt.step) || opt.step < 0)
+      throw new CheckpointError(`the optimizer's step count must be a whole number ≥ 0, got ${opt.step}`);
     if (opt.m.length !== layout.total || opt.v.length !== layout.total) {
-      throw new CheckpointError(`the optimizer's moments have ${opt.m.length} and ${opt.v.length} values; the config needs ${layout.total} each`);
+      throw new CheckpointError(
+        `the optimizer's moments have ${opt.m.length} and ${opt.v.length} values; the config needs ${layout.total} each`,
+      );
     }
   }
   const header: CheckpointHeader & { optimizer?: { step: number } } = {
@@ -119,17 +124,26 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
     throw new CheckpointError(m);
   };
   if (bytes.length < PREFIX) fail(`not an Empathy RL Lab checkpoint: the file is only ${bytes.length} bytes`);
-  for (let i = 0; i < 8; i++) if (bytes[i] !== MAGIC.charCodeAt(i)) fail('not an Empathy RL Lab checkpoint (the file does not start with ERLCKPT)');
+  for (let i = 0; i < 8; i++)
+    if (bytes[i] !== MAGIC.charCodeAt(i))
+      fail('not an Empathy RL Lab checkpoint (the file does not start with ERLCKPT)');
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = dv.getUint32(8, true);
   if (version !== WEIGHTS_ONLY_VERSION && version !== CHECKPOINT_VERSION) {
-    fail(`checkpoint format version ${version}; this lab reads versions ${WEIGHTS_ONLY_VERSION} and ${CHECKPOINT_VERSION} (a newer lab wrote it?)`);
+    fail(
+      `checkpoint format version ${version}; this lab reads versions ${WEIGHTS_ONLY_VERSION} and ${CHECKPOINT_VERSION} (a newer lab wrote it?)`,
+    );
   }
   const headerLength = dv.getUint32(12, true);
-  if (PREFIX + headerLength + 4 > bytes.length) fail(`the checkpoint is truncated: its header alone needs ${PREFIX + headerLength + 4} bytes, the file has ${bytes.length}`);
+  if (PREFIX + headerLength + 4 > bytes.length)
+    fail(
+      `the checkpoint is truncated: its header alone needs ${PREFIX + headerLength + 4} bytes, the file has ${bytes.length}`,
+    );
   let header: CheckpointHeader & { optimizer?: { step?: unknown } };
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX, PREFIX + headerLength))) as CheckpointHeader;
+    header = JSON.parse(
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX, PREFIX + headerLength)),
+    ) as CheckpointHeader;
   } catch {
     return fail('the checkpoint header is damaged (not valid JSON)');
   }
@@ -141,8 +155,13 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
   const layout = paramLayout(header.config);
   const same =
     header.layout.length === layout.entries.length &&
-    header.layout.every((e, i) => e.name === layout.entries[i].name && e.offset === layout.entries[i].offset && e.shape.join() === layout.entries[i].shape.join());
-  if (!same) fail('the checkpoint\'s parameter layout does not match its config (written by an incompatible version?)');
+    header.layout.every(
+      (e, i) =>
+        e.name === layout.entries[i].name &&
+        e.offset === layout.entries[i].offset &&
+        e.shape.join() === layout.entries[i].shape.join(),
+    );
+  if (!same) fail("the checkpoint's parameter layout does not match its config (written by an incompatible version?)");
   const optStep = header.optimizer?.step;
   const withOptimizer = version === CHECKPOINT_VERSION;
   if (withOptimizer && (typeof optStep !== 'number' || !Number.isInteger(optStep) || optStep < 0)) {
@@ -153,8 +172,10 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
   if (bytes.length < expected) fail(`the checkpoint is truncated: expected ${expected} bytes, got ${bytes.length}`);
   if (bytes.length > expected) fail(`the checkpoint has ${bytes.length - expected} unexpected trailing bytes`);
   const crcAt = expected - 4;
-  if (dv.getUint32(crcAt, true) !== crc32(bytes.subarray(0, crcAt))) fail('the checkpoint is damaged: its checksum does not match its contents');
-  const read = (a: number): Float32Array => readArena(bytes, PREFIX + headerLength + a * layout.total * 4, layout.total);
+  if (dv.getUint32(crcAt, true) !== crc32(bytes.subarray(0, crcAt)))
+    fail('the checkpoint is damaged: its checksum does not match its contents');
+  const read = (a: number): Float32Array =>
+    readArena(bytes, PREFIX + headerLength + a * layout.total * 4, layout.total);
   const { optimizer: _header, ...rest } = header;
   const ck: Checkpoint = { ...rest, weights: read(0) };
   if (withOptimizer) ck.optimizer = { step: optStep as number, m: read(1), v: read(2) };
@@ -184,8 +205,15 @@ export function crc32(data: Uint8Array): number {
   for (const end = data.length - 7; i < end; i += 8) {
     const lo = (crc ^ (data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24))) >>> 0;
     const hi = data[i + 4] | (data[i + 5] << 8) | (data[i + 6] << 16) | (data[i + 7] << 24);
-    crc = t7[lo & 0xff] ^ t6[(lo >>> 8) & 0xff] ^ t5[(lo >>> 16) & 0xff] ^ t4[lo >>> 24]
-      ^ t3[hi & 0xff] ^ t2[(hi >>> 8) & 0xff] ^ t1[(hi >>> 16) & 0xff] ^ t0[hi >>> 24];
+    crc =
+      t7[lo & 0xff] ^
+      t6[(lo >>> 8) & 0xff] ^
+      t5[(lo >>> 16) & 0xff] ^
+      t4[lo >>> 24] ^
+      t3[hi & 0xff] ^
+      t2[(hi >>> 8) & 0xff] ^
+      t1[(hi >>> 16) & 0xff] ^
+      t0[hi >>> 24];
   }
   for (; i < data.length; i++) crc = t0[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;

@@ -57,7 +57,8 @@ export function validateConfig(c: ModelConfig): string[] {
     if (!Number.isInteger(c[k]) || c[k] < 1) errors.push(`${k}: must be a positive integer (got ${String(c[k])})`);
   };
   (['vocabSize', 'contextLength', 'channels', 'layers', 'heads'] as const).forEach(posInt);
-  if (errors.length === 0 && c.channels % c.heads !== 0) errors.push(`heads: channels (${c.channels}) must be divisible by heads (${c.heads})`);
+  if (errors.length === 0 && c.channels % c.heads !== 0)
+    errors.push(`heads: channels (${c.channels}) must be divisible by heads (${c.heads})`);
   return errors;
 }
 
@@ -70,12 +71,18 @@ export function paramShapes(c: ModelConfig): [string, number[]][] {
   ];
   for (let l = 0; l < L; l++) {
     out.push(
-      [`h${l}.ln1.w`, [C]], [`h${l}.ln1.b`, [C]],
-      [`h${l}.attn.qkv.w`, [C, 3 * C]], [`h${l}.attn.qkv.b`, [3 * C]],
-      [`h${l}.attn.proj.w`, [C, C]], [`h${l}.attn.proj.b`, [C]],
-      [`h${l}.ln2.w`, [C]], [`h${l}.ln2.b`, [C]],
-      [`h${l}.mlp.fc.w`, [C, 4 * C]], [`h${l}.mlp.fc.b`, [4 * C]],
-      [`h${l}.mlp.proj.w`, [4 * C, C]], [`h${l}.mlp.proj.b`, [C]],
+      [`h${l}.ln1.w`, [C]],
+      [`h${l}.ln1.b`, [C]],
+      [`h${l}.attn.qkv.w`, [C, 3 * C]],
+      [`h${l}.attn.qkv.b`, [3 * C]],
+      [`h${l}.attn.proj.w`, [C, C]],
+      [`h${l}.attn.proj.b`, [C]],
+      [`h${l}.ln2.w`, [C]],
+      [`h${l}.ln2.b`, [C]],
+      [`h${l}.mlp.fc.w`, [C, 4 * C]],
+      [`h${l}.mlp.fc.b`, [4 * C]],
+      [`h${l}.mlp.proj.w`, [4 * C, C]],
+      [`h${l}.mlp.proj.b`, [C]],
     );
   }
   out.push(['lnf.w', [C]], ['lnf.b', [C]], ['value.w', [C, 1]], ['value.b', [1]]);

@@ -16,14 +16,28 @@ describe('dialogue format', () => {
   it('marks exactly the agent tokens (think block, reply, closing end) for the loss', () => {
     const { ids, agentMask } = encodeDialogue(tok, turns);
     expect(ids.length).toBe(agentMask.length);
-    const agentText = tok.decode(ids.filter((_, i) => agentMask[i] === 1), { showSpecials: true });
+    const agentText = tok.decode(
+      ids.filter((_, i) => agentMask[i] === 1),
+      { showSpecials: true },
+    );
     expect(agentText).toBe('<think> reflect the hurt </think>That sounds hard.<|end|>I hear you.<|end|>');
-    const context = tok.decode(ids.filter((_, i) => agentMask[i] === 0), { showSpecials: true });
-    expect(context).toBe('<|bos|><|system|>Be kind.<|end|><|user|>My sister missed the wedding.<|end|><|agent|><|user|>Yeah.<|end|><|agent|>');
+    const context = tok.decode(
+      ids.filter((_, i) => agentMask[i] === 0),
+      { showSpecials: true },
+    );
+    expect(context).toBe(
+      '<|bos|><|system|>Be kind.<|end|><|user|>My sister missed the wedding.<|end|><|agent|><|user|>Yeah.<|end|><|agent|>',
+    );
   });
 
   it('parses a well-formed think turn and flags a broken one', () => {
-    const good = [tok.special('<think>'), ...tok.encode(' plan '), tok.special('</think>'), ...tok.encode(' Hello.'), tok.special('<|end|>')];
+    const good = [
+      tok.special('<think>'),
+      ...tok.encode(' plan '),
+      tok.special('</think>'),
+      ...tok.encode(' Hello.'),
+      tok.special('<|end|>'),
+    ];
     expect(parseAgentTurn(tok, good, true)).toEqual({ think: 'plan', reply: 'Hello.', wellFormed: true });
     const unclosed = [tok.special('<think>'), ...tok.encode(' plan Hello.')];
     expect(parseAgentTurn(tok, unclosed, true).wellFormed).toBe(false);

@@ -23,7 +23,8 @@ export interface Encoded {
 }
 
 /** The system line the policy sees (RLVER's non-think template, in short). */
-export const SYSTEM_LINE = 'You are chatting with a friend who is going through something. Reply briefly and warmly, in plain words.';
+export const SYSTEM_LINE =
+  'You are chatting with a friend who is going through something. Reply briefly and warmly, in plain words.';
 export const SYSTEM_LINE_THINK = `${SYSTEM_LINE} Before each reply, plan it inside <think></think>.`;
 
 export function encodeDialogue(tok: Tokenizer, turns: readonly Turn[]): Encoded {
@@ -38,10 +39,14 @@ export function encodeDialogue(tok: Tokenizer, turns: readonly Turn[]): Encoded 
   for (const t of turns) {
     if (t.role === 'agent') {
       push([tok.special('<|agent|>')], 0);
-      if (t.think !== undefined) push([tok.special('<think>'), ...tok.encode(` ${t.think.trim()} `), tok.special('</think>')], 1);
+      if (t.think !== undefined)
+        push([tok.special('<think>'), ...tok.encode(` ${t.think.trim()} `), tok.special('</think>')], 1);
       push([...tok.encode(t.text), tok.special('<|end|>')], 1);
     } else {
-      push([tok.special(t.role === 'system' ? '<|system|>' : '<|user|>'), ...tok.encode(t.text), tok.special('<|end|>')], 0);
+      push(
+        [tok.special(t.role === 'system' ? '<|system|>' : '<|user|>'), ...tok.encode(t.text), tok.special('<|end|>')],
+        0,
+      );
     }
   }
   return { ids, agentMask };
@@ -79,7 +84,11 @@ export function parseAgentTurn(tok: Tokenizer, ids: readonly number[], thinkMode
   const nOpen = body.filter((x) => x === open).length;
   const nClose = body.filter((x) => x === close).length;
   if (o === 0 && c > 0 && nOpen === 1 && nClose === 1) {
-    return { think: tok.decode(body.slice(1, c)).trim(), reply: tok.decode(body.slice(c + 1)).trim(), wellFormed: true };
+    return {
+      think: tok.decode(body.slice(1, c)).trim(),
+      reply: tok.decode(body.slice(c + 1)).trim(),
+      wellFormed: true,
+    };
   }
   const text = tok.decode(body.filter((x) => x !== open && x !== close)).trim();
   return { think: null, reply: text, wellFormed: !thinkMode ? nOpen === 0 && nClose === 0 : false };

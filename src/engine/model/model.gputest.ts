@@ -33,14 +33,28 @@ function tokenBatch(rng: Rng, N: number): { ids: Int32Array; targets: Int32Array
  * One forward and full backward of a fresh model: next-token cross-entropy (mean over the N = B·T
  * positions; target -1 is skipped) into the logits, `dValues` into the value head.
  */
-async function forwardBackward(be: Backend, cfg: ModelConfig, weights: Float32Array, B: number, T: number,
-  ids: Int32Array, targets: Int32Array, dValues: Float32Array, opts: TransformerOptions = {}): Promise<{ logits: Float32Array; values: Float32Array; grads: Float32Array }> {
+async function forwardBackward(
+  be: Backend,
+  cfg: ModelConfig,
+  weights: Float32Array,
+  B: number,
+  T: number,
+  ids: Int32Array,
+  targets: Int32Array,
+  dValues: Float32Array,
+  opts: TransformerOptions = {},
+): Promise<{ logits: Float32Array; values: Float32Array; grads: Float32Array }> {
   const N = B * T;
   const model = new Transformer(be, cfg, weights, opts);
   const tIds = be.fromArray(ids, [N]);
   const { logits, values } = model.forward(tIds, B, T);
   const dLogits = be.zeros([N, cfg.vocabSize]);
-  be.crossEntropyBackward(dLogits, logits, be.fromArray(targets, [N]), be.fromArray(new Float32Array(N).fill(1 / N), [N]));
+  be.crossEntropyBackward(
+    dLogits,
+    logits,
+    be.fromArray(targets, [N]),
+    be.fromArray(new Float32Array(N).fill(1 / N), [N]),
+  );
   model.zeroGrads();
   model.backward(tIds, dLogits, be.fromArray(dValues, [N, 1]));
   return { logits: await be.read(logits), values: await be.read(values), grads: await be.read(model.grads) };
@@ -48,7 +62,7 @@ async function forwardBackward(be: Backend, cfg: ModelConfig, weights: Float32Ar
 
 export const modelGpuTests: GpuTest[] = [
   {
-    name: 'matmul start-up choice: tuneMatmuls times the model\'s big matmuls; tiled, regs or regs8, same bits',
+    name: "matmul start-up choice: tuneMatmuls times the model's big matmuls; tiled, regs or regs8, same bits",
     async run(env) {
       const cfg: ModelConfig = { vocabSize: 96, contextLength: 48, channels: 64, layers: 1, heads: 2 };
       const [B, T] = [2, 40]; // 80 rows: the QKV, MLP and logits matmuls and their gradients are big enough for tiled
@@ -72,14 +86,19 @@ export const modelGpuTests: GpuTest[] = [
       if (be.hasF16Math) for (let i = 0; i < 4; i++) be.matmul(f16Out, halfA, halfB, f16Opts);
       const f16Before = be.hasF16Math ? await be.read(f16Out) : null;
       const rows = await tuneMatmuls(be, { samples: 1, maxShapes: 5 });
-      if (!rows.some((r) => r.shape === `(${N}×64)·(64×96) half b`)) throw new Error(`tuneMatmuls did not time the packed-half shape: ${rows.map((r) => r.shape).join('; ')}`);
-      if (be.hasF16Math && !rows.some((r) => r.shape === `(${N}×64)·(64×96) half b f16`)) throw new Error(`tuneMatmuls did not time the f16-arithmetic shape: ${rows.map((r) => r.shape).join('; ')}`);
-      if (rows.length === 0) throw new Error('tuneMatmuls timed no shape: the model\'s matmuls did not reach the tiled kernel');
+      if (!rows.some((r) => r.shape === `(${N}×64)·(64×96) half b`))
+        throw new Error(`tuneMatmuls did not time the packed-half shape: ${rows.map((r) => r.shape).join('; ')}`);
+      if (be.hasF16Math && !rows.some((r) => r.shape === `(${N}×64)·(64×96) half b f16`))
+        throw new Error(`tuneMatmuls did not time the f16-arithmetic shape: ${rows.map((r) => r.shape).join('; ')}`);
+      if (rows.length === 0)
+        throw new Error("tuneMatmuls timed no shape: the model's matmuls did not reach the tiled kernel");
       for (const r of rows) {
-        if (!(r.tiledMs > 0 && r.regsMs > 0 && r.regs8Ms > 0 && Number.isFinite(r.tiledMs + r.regsMs + r.regs8Ms))) throw new Error(`tuneMatmuls: bad timing ${JSON.stringify(r)}`);
+        if (!(r.tiledMs > 0 && r.regsMs > 0 && r.regs8Ms > 0 && Number.isFinite(r.tiledMs + r.regsMs + r.regs8Ms)))
+          throw new Error(`tuneMatmuls: bad timing ${JSON.stringify(r)}`);
         // Timed by the GPU's own timestamps where the device has them (SwiftShader and lavapipe do).
         const want = be.device.features.has('timestamp-query') ? 'gpu' : 'wall';
-        if (r.timer !== want) throw new Error(`tuneMatmuls timed ${r.shape} by the ${r.timer} clock; this device should use ${want}`);
+        if (r.timer !== want)
+          throw new Error(`tuneMatmuls timed ${r.shape} by the ${r.timer} clock; this device should use ${want}`);
       }
       be.matmulChooser.force('regs');
       const regs = await run();
@@ -93,12 +112,19 @@ export const modelGpuTests: GpuTest[] = [
         for (const k of ['regs', 'regs8', 'tiled'] as const) {
           be.matmulChooser.force(k);
           be.matmul(f16Out, halfA, halfB, f16Opts);
-          f16Reports.push(compare(`f16 arithmetic, ${k} chosen: the bits before tuning`, await be.read(f16Out), f16Before, exact));
+          f16Reports.push(
+            compare(`f16 arithmetic, ${k} chosen: the bits before tuning`, await be.read(f16Out), f16Before, exact),
+          );
         }
       }
       return [
         ...f16Reports,
-        compare(`regs everywhere: logits (tuned ${rows.map((r) => `${r.shape} ${r.choice}`).join(', ')})`, regs.logits, first.logits, exact),
+        compare(
+          `regs everywhere: logits (tuned ${rows.map((r) => `${r.shape} ${r.choice}`).join(', ')})`,
+          regs.logits,
+          first.logits,
+          exact,
+        ),
         compare('regs everywhere: values', regs.values, first.values, exact),
         compare('regs everywhere: gradient arena', regs.grads, first.grads, exact),
         compare('regs8 everywhere: logits', regs8.logits, first.logits, exact),
@@ -119,7 +145,8 @@ export const modelGpuTests: GpuTest[] = [
       const dValues = Float32Array.from({ length: N }, () => rng.normal());
       const weights = initParams(TINY, 'model-gpu');
       for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.05;
-      const run = (be: Backend, opts: TransformerOptions = {}) => forwardBackward(be, TINY, weights, B, T, ids, targets, dValues, opts);
+      const run = (be: Backend, opts: TransformerOptions = {}) =>
+        forwardBackward(be, TINY, weights, B, T, ids, targets, dValues, opts);
       const want = await run(env.cpu);
       const got = await run(env.gpu);
       // Attention probabilities saved as packed halves: the forward keeps its bits; the backward
@@ -127,13 +154,14 @@ export const modelGpuTests: GpuTest[] = [
       const half = { savedAttention: 'f16' } as const;
       const wantHalf = await run(env.cpu, half);
       const gotHalf = await run(env.gpu, half);
-      if (gotHalf.grads.every((g, i) => g === got.grads[i])) throw new Error('savedAttention f16 gave the f32 gradient exactly: are the halves read?');
+      if (gotHalf.grads.every((g, i) => g === got.grads[i]))
+        throw new Error('savedAttention f16 gave the f32 gradient exactly: are the halves read?');
       return [
         compare('logits', got.logits, want.logits),
         compare('values', got.values, want.values),
         compare('gradient arena', got.grads, want.grads, { abs: 1e-5, rel: 1e-3 }),
-        compare('savedAttention f16: logits = the f32 run\'s bits', gotHalf.logits, got.logits, { abs: 0, rel: 0 }),
-        compare('savedAttention f16: values = the f32 run\'s bits', gotHalf.values, got.values, { abs: 0, rel: 0 }),
+        compare("savedAttention f16: logits = the f32 run's bits", gotHalf.logits, got.logits, { abs: 0, rel: 0 }),
+        compare("savedAttention f16: values = the f32 run's bits", gotHalf.values, got.values, { abs: 0, rel: 0 }),
         compare('savedAttention f16: gradient arena vs cpu', gotHalf.grads, wantHalf.grads, { abs: 1e-5, rel: 1e-3 }),
       ];
     },
@@ -161,19 +189,31 @@ export const modelGpuTests: GpuTest[] = [
         const want = await steps(env.cpu, { savedAttention });
         const gpu: WebGpuBackend = env.gpu;
         let first = { buffers: 0, pipelines: 0 };
-        const got = await steps(gpu, { savedAttention }, () => (first = { buffers: gpu.stats.buffersCreated, pipelines: gpu.stats.pipelinesCreated }));
+        const got = await steps(
+          gpu,
+          { savedAttention },
+          () => (first = { buffers: gpu.stats.buffersCreated, pipelines: gpu.stats.pipelinesCreated }),
+        );
         reports.push(
           compare(`${savedAttention}: losses of 3 steps`, got.losses, want.losses, { abs: 0, rel: 1e-4 }),
           compare(`${savedAttention}: weights after 3 steps`, got.params, want.params, { abs: 1e-5, rel: 1e-3 }),
-          compare(`${savedAttention}: buffers created after step 1`, [gpu.stats.buffersCreated], [first.buffers], { abs: 0, rel: 0 }),
-          compare(`${savedAttention}: pipelines compiled after step 1`, [gpu.stats.pipelinesCreated], [first.pipelines], { abs: 0, rel: 0 }),
+          compare(`${savedAttention}: buffers created after step 1`, [gpu.stats.buffersCreated], [first.buffers], {
+            abs: 0,
+            rel: 0,
+          }),
+          compare(
+            `${savedAttention}: pipelines compiled after step 1`,
+            [gpu.stats.pipelinesCreated],
+            [first.pipelines],
+            { abs: 0, rel: 0 },
+          ),
         );
       }
       return reports;
     },
   },
   {
-    name: 'transformer memory: a released model\'s buffers serve the next (nothing new allocated, the same numbers); a frozen model, one set of layer activations, computes the same bits',
+    name: "transformer memory: a released model's buffers serve the next (nothing new allocated, the same numbers); a frozen model, one set of layer activations, computes the same bits",
     async run(env) {
       const gpu: WebGpuBackend = env.gpu;
       const [B, T] = [2, 9];
@@ -187,7 +227,7 @@ export const modelGpuTests: GpuTest[] = [
         const losses: number[] = [];
         for (let k = 1; k <= 2; k++) {
           queueSftStep(model, b, B, T, 1, { ...ADAM, step: k });
-          losses.push(...await gpu.read(b.losses));
+          losses.push(...(await gpu.read(b.losses)));
         }
         const trained = await model.readParams();
         const frozen = new Transformer(gpu, TINY, trained, { frozen: true });
@@ -214,13 +254,20 @@ export const modelGpuTests: GpuTest[] = [
     },
   },
   {
-    name: 'pool limit: released buffers beyond it go back to the device, also while recorded work still uses them; shapes that change keep a bounded footprint and the CPU\'s numbers',
+    name: "pool limit: released buffers beyond it go back to the device, also while recorded work still uses them; shapes that change keep a bounded footprint and the CPU's numbers",
     async run(env) {
       const gpu: WebGpuBackend = env.gpu;
       const weights = initParams(TINY, 'pool-limit');
       const rng = new Rng('pool-limit');
       // Training steps whose batch shape changes every step (as RL minibatches of dialogues do).
-      const shapes = [[2, 5], [1, 9], [3, 7], [2, 11], [2, 5], [3, 12]];
+      const shapes = [
+        [2, 5],
+        [1, 9],
+        [3, 7],
+        [2, 11],
+        [2, 5],
+        [3, 12],
+      ];
       const batches = shapes.map(([B, T]) => ({ B, T, ...tokenBatch(rng, B * T) }));
       const run = async (be: Backend, afterStep: () => void = () => {}) => {
         const model = new Transformer(be, TINY, weights);
@@ -229,7 +276,7 @@ export const modelGpuTests: GpuTest[] = [
           const b = fixedSftBuffers(be, x.ids, x.targets, TINY.vocabSize);
           queueSftStep(model, b, x.B, x.T, 1, { ...ADAM, step: k + 1 });
           for (const t of Object.values(b)) if (t !== b.losses) be.release(t); // given back before the step is even submitted
-          losses.push(...await be.read(b.losses));
+          losses.push(...(await be.read(b.losses)));
           be.release(b.losses);
           afterStep();
         }
@@ -249,7 +296,8 @@ export const modelGpuTests: GpuTest[] = [
       } finally {
         gpu.maxFreeBytes = limit;
       }
-      if (gpu.stats.buffersDestroyed - before.buffersDestroyed < 20) throw new Error(`only ${gpu.stats.buffersDestroyed - before.buffersDestroyed} buffers went back to the device`);
+      if (gpu.stats.buffersDestroyed - before.buffersDestroyed < 20)
+        throw new Error(`only ${gpu.stats.buffersDestroyed - before.buffersDestroyed} buffers went back to the device`);
       // Memory of sizes that change per call is sized on the ladder, so a nearby size reuses it.
       const onLadder = (t: Tensor) => (t as GpuTensor).buffer.size;
       const scratch = gpu.scratch([5000]);
@@ -259,11 +307,22 @@ export const modelGpuTests: GpuTest[] = [
       perCall.release();
       own.release();
       return [
-        compare('losses, shapes changing every step, no pool, vs the CPU', got.losses, want.losses, { abs: 0, rel: 1e-4 }),
-        compare('losses, no pool vs the default pool (same device: the same bits)', got.losses, pooled.losses, { abs: 0, rel: 0 }),
+        compare('losses, shapes changing every step, no pool, vs the CPU', got.losses, want.losses, {
+          abs: 0,
+          rel: 1e-4,
+        }),
+        compare('losses, no pool vs the default pool (same device: the same bits)', got.losses, pooled.losses, {
+          abs: 0,
+          rel: 0,
+        }),
         compare('weights after 6 steps, no pool vs the default pool', got.params, pooled.params, { abs: 0, rel: 0 }),
         compare('pooled bytes after a step (limit 0)', [maxPooled], [0], { abs: 0, rel: 0 }),
-        compare('buffer bytes of scratch, a per-call Slabs\' and a model\'s Slabs\' 5,000 values', sizes, [ladderSize(5000) * 4, ladderSize(5000) * 4, 5000 * 4], { abs: 0, rel: 0 }),
+        compare(
+          "buffer bytes of scratch, a per-call Slabs' and a model's Slabs' 5,000 values",
+          sizes,
+          [ladderSize(5000) * 4, ladderSize(5000) * 4, 5000 * 4],
+          { abs: 0, rel: 0 },
+        ),
       ];
     },
   },
@@ -290,7 +349,11 @@ export const modelGpuTests: GpuTest[] = [
           const full = await run(env.cpu, 'f32');
           const moved = want.some((w, i) => w.some((x, j) => x !== full[i][j]));
           if (!moved) throw new Error('the f16 cache gave the f32 logits exactly: is it used?');
-          reports.push(...want.map((w, i) => compare(`f16 vs f32 cache (CPU): logits row ${i}`, w, full[i], { abs: 5e-3, rel: 5e-3 })));
+          reports.push(
+            ...want.map((w, i) =>
+              compare(`f16 vs f32 cache (CPU): logits row ${i}`, w, full[i], { abs: 5e-3, rel: 5e-3 }),
+            ),
+          );
         }
       }
       // Half copies of the weights (packHalf on each backend; WGSL may round a value either way, so
@@ -299,26 +362,50 @@ export const modelGpuTests: GpuTest[] = [
       const got = await run(env.gpu, 'f32', 'f16');
       reports.push(...want.map((w, i) => compare(`f16 weights: logits row ${i}`, got[i], w, { abs: 1e-3, rel: 1e-3 })));
       const full = await run(env.cpu, 'f32');
-      if (!want.some((w, i) => w.some((x, j) => x !== full[i][j]))) throw new Error('half weights gave the f32 logits exactly: are they used?');
-      reports.push(...want.map((w, i) => compare(`f16 vs f32 weights (CPU): logits row ${i}`, w, full[i], { abs: 2e-2, rel: 2e-2 })));
+      if (!want.some((w, i) => w.some((x, j) => x !== full[i][j])))
+        throw new Error('half weights gave the f32 logits exactly: are they used?');
+      reports.push(
+        ...want.map((w, i) =>
+          compare(`f16 vs f32 weights (CPU): logits row ${i}`, w, full[i], { abs: 2e-2, rel: 2e-2 }),
+        ),
+      );
       // f16 arithmetic (shader-f16): the GPU's half sums against the CPU's emulation of them. Without
       // the feature (SwiftShader) a session asking for it is refused, and none uses it by default.
       if (env.gpu.hasF16Math) {
         const want16 = await run(env.cpu, 'f16', 'f16', 'f16');
         const got16 = await run(env.gpu, 'f16', 'f16', 'f16');
-        reports.push(...want16.map((w, i) => compare(`f16 cache, weights and arithmetic: logits row ${i}`, got16[i], w, { abs: 5e-3, rel: 5e-3 })));
+        reports.push(
+          ...want16.map((w, i) =>
+            compare(`f16 cache, weights and arithmetic: logits row ${i}`, got16[i], w, { abs: 5e-3, rel: 5e-3 }),
+          ),
+        );
         const half = await run(env.cpu, 'f16', 'f16');
-        if (!want16.some((w, i) => w.some((x, j) => x !== half[i][j]))) throw new Error('f16 arithmetic gave the f32 arithmetic\'s logits exactly: is it used?');
-        reports.push(...want16.map((w, i) => compare(`f16 vs f32 arithmetic (CPU): logits row ${i}`, w, half[i], { abs: 3e-2, rel: 3e-2 })));
+        if (!want16.some((w, i) => w.some((x, j) => x !== half[i][j])))
+          throw new Error("f16 arithmetic gave the f32 arithmetic's logits exactly: is it used?");
+        reports.push(
+          ...want16.map((w, i) =>
+            compare(`f16 vs f32 arithmetic (CPU): logits row ${i}`, w, half[i], { abs: 3e-2, rel: 3e-2 }),
+          ),
+        );
       } else {
         const model = new Transformer(env.gpu, TINY, weights);
         let refused = '';
-        try { new KvSession(model, 1, { weights: 'f16', math: 'f16' }).release(); } catch (e) { refused = String(e); }
+        try {
+          new KvSession(model, 1, { weights: 'f16', math: 'f16' }).release();
+        } catch (e) {
+          refused = String(e);
+        }
         const byDefault = new KvSession(model, 1);
         const math = byDefault.math;
         byDefault.release();
-        reports.push(compare(`no shader-f16: math f16 refused (${refused || 'not refused'}), default arithmetic ${math}`,
-          [+/needs a GPU with the shader-f16 feature/.test(refused), +(math === 'f32')], [1, 1], { abs: 0, rel: 0 }));
+        reports.push(
+          compare(
+            `no shader-f16: math f16 refused (${refused || 'not refused'}), default arithmetic ${math}`,
+            [+/needs a GPU with the shader-f16 feature/.test(refused), +(math === 'f32')],
+            [1, 1],
+            { abs: 0, rel: 0 },
+          ),
+        );
       }
       return reports;
     },
@@ -327,9 +414,18 @@ export const modelGpuTests: GpuTest[] = [
     name: 'ci preset: greedy decoding gives identical tokens on both backends',
     async run(env) {
       const weights = initParams(PRESETS.ci, 'greedy');
-      const prompts = [[256 + 2, 72, 101, 108, 108, 111], [256 + 2, 87, 104, 121]];
+      const prompts = [
+        [256 + 2, 72, 101, 108, 108, 111],
+        [256 + 2, 87, 104, 121],
+      ];
       const run = (be: Backend) =>
-        generate(new Transformer(be, PRESETS.ci, weights), prompts, { maxNewTokens: 12, stop: [], sampling: GREEDY, rng: new Rng(0), cache: 'f32' });
+        generate(new Transformer(be, PRESETS.ci, weights), prompts, {
+          maxNewTokens: 12,
+          stop: [],
+          sampling: GREEDY,
+          rng: new Rng(0),
+          cache: 'f32',
+        });
       const want = (await run(env.cpu)).flat();
       const got = (await run(env.gpu)).flat();
       const report: CompareReport = compare('greedy tokens (exact)', got, want, { abs: 0, rel: 0 });
@@ -354,7 +450,11 @@ export const modelGpuTests: GpuTest[] = [
       };
       return [
         compare('weights after a GPU save', ck.weights, weights, { abs: 0, rel: 0 }),
-        compare('logits: GPU model vs CPU model from the file', await logitsOf(env.gpu, weights), await logitsOf(env.cpu, ck.weights)),
+        compare(
+          'logits: GPU model vs CPU model from the file',
+          await logitsOf(env.gpu, weights),
+          await logitsOf(env.cpu, ck.weights),
+        ),
       ];
     },
   },

@@ -48,7 +48,8 @@ describe('sampling with a KV cache', () => {
 
   it('greedy generation is deterministic and stops at a stop token', async () => {
     const model = noisyModel('gen');
-    const run = () => generate(model, [[1, 2, 3], [4]], { maxNewTokens: 6, stop: [7], sampling: GREEDY, rng: new Rng(1) });
+    const run = () =>
+      generate(model, [[1, 2, 3], [4]], { maxNewTokens: 6, stop: [7], sampling: GREEDY, rng: new Rng(1) });
     const a = await run();
     expect(await run()).toEqual(a);
     for (const seq of a) {
@@ -96,14 +97,18 @@ describe('sampling with a KV cache', () => {
     const r = compare('f16 vs f32 arithmetic', f16, f32, { abs: 3e-2, rel: 3e-2 });
     expect(r.ok, r.summary).toBe(true);
     expect(await steps(model, 'f16')).toEqual(f16); // deterministic
-    expect(() => new KvSession(model, 1, { weights: 'f32', math: 'f16' })).toThrow(/f16 arithmetic reads half copies of the weights: ask for weights 'f16' too/);
+    expect(() => new KvSession(model, 1, { weights: 'f32', math: 'f16' })).toThrow(
+      /f16 arithmetic reads half copies of the weights: ask for weights 'f16' too/,
+    );
     const odd = Transformer.create(new CpuBackend(), { ...TINY, channels: 9, heads: 3 }, 'odd');
     expect(() => new KvSession(odd, 1, { math: 'f16' })).toThrow(/channel count 9 is odd/);
   });
 
   it('refuses f16 weights for an odd channel count, with a clear message', () => {
     const odd = Transformer.create(new CpuBackend(), { ...TINY, channels: 9, heads: 3 }, 'odd');
-    expect(() => new KvSession(odd, 1, { weights: 'f16' })).toThrow(/f16 decoding weights need an even channel count; this model has 9/);
+    expect(() => new KvSession(odd, 1, { weights: 'f16' })).toThrow(
+      /f16 decoding weights need an even channel count; this model has 9/,
+    );
     expect(new KvSession(odd, 1).weights).toBe('f32');
   });
 
@@ -119,8 +124,19 @@ describe('sampleToken', () => {
     for (const V of [1, 2, 3, 17, 256, 1024, 5000]) {
       for (let trial = 0; trial < 6; trial++) {
         // Few distinct values, so ties are common; specials sprinkled in.
-        const pool = [0, -0, Infinity, -Infinity, 3.4028234663852886e38, -1e-45, 1e-45, ...Array.from({ length: 5 }, () => rng.normal() * 10)];
-        const logits = Float32Array.from({ length: V }, () => (rng.next() < 0.5 ? pool[rng.int(0, pool.length - 1)] : rng.normal()));
+        const pool = [
+          0,
+          -0,
+          Infinity,
+          -Infinity,
+          3.4028234663852886e38,
+          -1e-45,
+          1e-45,
+          ...Array.from({ length: 5 }, () => rng.normal() * 10),
+        ];
+        const logits = Float32Array.from({ length: V }, () =>
+          rng.next() < 0.5 ? pool[rng.int(0, pool.length - 1)] : rng.normal(),
+        );
         expect(candidateOrder(logits), `V=${V} trial ${trial}`).toEqual(candidateOrderRef(logits));
       }
     }

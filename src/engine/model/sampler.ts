@@ -135,27 +135,40 @@ export class KvSession {
   private readonly slabs: Slabs;
   private readonly be: Backend;
 
-  constructor(readonly model: Transformer, readonly B: number, opts: DecodePrecision = {}) {
+  constructor(
+    readonly model: Transformer,
+    readonly B: number,
+    opts: DecodePrecision = {},
+  ) {
     this.be = model.be;
     const { layers, contextLength: T, channels: C, heads: H } = model.config;
     const oddHead = (C / H) % 2 !== 0; // packed halves need an even head size
-    if (opts.cache === 'f16' && oddHead) throw new Error(`an f16 KV cache needs an even head size; this model's is ${C / H}`);
-    this.cache = oddHead ? 'f32' : opts.cache ?? this.be.defaultKvCache;
+    if (opts.cache === 'f16' && oddHead)
+      throw new Error(`an f16 KV cache needs an even head size; this model's is ${C / H}`);
+    this.cache = oddHead ? 'f32' : (opts.cache ?? this.be.defaultKvCache);
     // Half copies pack each weight's rows (all of width C, 3C or 4C) two values a word: C must be even.
-    if (opts.weights === 'f16' && C % 2 !== 0) throw new Error(`f16 decoding weights need an even channel count; this model has ${C}`);
-    this.weights = C % 2 !== 0 ? 'f32' : opts.weights ?? this.be.defaultDecodeWeights;
+    if (opts.weights === 'f16' && C % 2 !== 0)
+      throw new Error(`f16 decoding weights need an even channel count; this model has ${C}`);
+    this.weights = C % 2 !== 0 ? 'f32' : (opts.weights ?? this.be.defaultDecodeWeights);
     if (opts.math === 'f16') {
-      if (this.weights !== 'f16') throw new Error(`f16 arithmetic reads half copies of the weights: ask for weights 'f16' too${C % 2 !== 0 ? ` (this model's channel count ${C} is odd, so it has none)` : ''}`);
-      if (!this.be.hasF16Math) throw new Error(`f16 arithmetic needs a GPU with the shader-f16 feature; ${this.be.description} has none`);
+      if (this.weights !== 'f16')
+        throw new Error(
+          `f16 arithmetic reads half copies of the weights: ask for weights 'f16' too${C % 2 !== 0 ? ` (this model's channel count ${C} is odd, so it has none)` : ''}`,
+        );
+      if (!this.be.hasF16Math)
+        throw new Error(`f16 arithmetic needs a GPU with the shader-f16 feature; ${this.be.description} has none`);
     }
     this.math = opts.math ?? 'f32';
     this.read = { bHalf: this.weights === 'f16', math: this.math };
-    const halves = this.weights === 'f16' ? matmulWeightNames(layers).map((name) => {
-      const w = model.p[name];
-      const half = this.be.zeros([...w.shape.slice(0, -1), w.shape[w.shape.length - 1] / 2]);
-      this.be.packHalf(half, w);
-      return [name, half] as const;
-    }) : [];
+    const halves =
+      this.weights === 'f16'
+        ? matmulWeightNames(layers).map((name) => {
+            const w = model.p[name];
+            const half = this.be.zeros([...w.shape.slice(0, -1), w.shape[w.shape.length - 1] / 2]);
+            this.be.packHalf(half, w);
+            return [name, half] as const;
+          })
+        : [];
     this.halfCopies = halves.map(([, t]) => t);
     this.params = { ...model.p, ...Object.fromEntries(halves) };
     const shape = this.cache === 'f16' ? [B, T, C / 2] : [B, T, C];
@@ -171,9 +184,20 @@ export class KvSession {
     const N = this.B * S;
     const z = (key: string, shape: number[], dtype: 'f32' | 'i32' = 'f32') => this.slabs.take(key, shape, dtype);
     const t = {
-      ids: z('ids', [N], 'i32'), pos: z('pos', [N], 'i32'), start: z('start', [this.B], 'i32'), len: z('len', [this.B], 'i32'),
-      tok: z('tok', [N, C]), posEmb: z('posEmb', [N, C]), x: z('x', [N, C]), ln: z('ln', [N, C]), mean: z('mean', [N]), rstd: z('rstd', [N]),
-      qkv: z('qkv', [N, 3 * C]), atty: z('atty', [N, C]), fc: z('fc', [N, 4 * C]), fcGelu: z('fcGelu', [N, 4 * C]),
+      ids: z('ids', [N], 'i32'),
+      pos: z('pos', [N], 'i32'),
+      start: z('start', [this.B], 'i32'),
+      len: z('len', [this.B], 'i32'),
+      tok: z('tok', [N, C]),
+      posEmb: z('posEmb', [N, C]),
+      x: z('x', [N, C]),
+      ln: z('ln', [N, C]),
+      mean: z('mean', [N]),
+      rstd: z('rstd', [N]),
+      qkv: z('qkv', [N, 3 * C]),
+      atty: z('atty', [N, C]),
+      fc: z('fc', [N, 4 * C]),
+      fcGelu: z('fcGelu', [N, 4 * C]),
       logits: z('logits', [N, V]),
     };
     this.stepActs = { S, t };
@@ -196,7 +220,9 @@ export class KvSession {
     const len = new Int32Array(this.B);
     for (let b = 0; b < this.B; b++) {
       if (this.lengths[b] + tokens[b].length > maxT) {
-        throw new Error(`sequence ${b} would reach ${this.lengths[b] + tokens[b].length} tokens; the context holds ${maxT}`);
+        throw new Error(
+          `sequence ${b} would reach ${this.lengths[b] + tokens[b].length} tokens; the context holds ${maxT}`,
+        );
       }
       len[b] = tokens[b].length;
       for (let s = 0; s < S; s++) {
@@ -217,7 +243,14 @@ export class KvSession {
       const q = (n: string) => p[`h${l}.${n}`];
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln1.w'), q('ln1.b'));
       linear(be, a.qkv, a.ln, q('attn.qkv.w'), q('attn.qkv.b'), undefined, read);
-      be.attentionCached(a.atty, this.k[l], this.v[l], a.qkv, a.start, a.len, { B: this.B, S, maxT, C, H, cache: this.cache });
+      be.attentionCached(a.atty, this.k[l], this.v[l], a.qkv, a.start, a.len, {
+        B: this.B,
+        S,
+        maxT,
+        C,
+        H,
+        cache: this.cache,
+      });
       linear(be, a.x, a.atty, q('attn.proj.w'), q('attn.proj.b'), a.x, read); // x += proj(atty), in place
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln2.w'), q('ln2.b'));
       mlp(be, p, l, a.x, a.fc, a.fcGelu, a.ln, a.x, read);

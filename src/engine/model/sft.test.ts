@@ -33,7 +33,10 @@ describe('supervised warm start', () => {
 
   it('batches: agent-only targets skip user and system tokens; padding is ignored', () => {
     const tok = Tokenizer.train(['hi there'], 280);
-    const ex = encodeDialogue(tok, [{ role: 'user', text: 'hi' }, { role: 'agent', text: 'there' }]);
+    const ex = encodeDialogue(tok, [
+      { role: 'user', text: 'hi' },
+      { role: 'agent', text: 'there' },
+    ]);
     const agent = makeBatch([ex], 20, 'agent');
     const all = makeBatch([ex], 20, 'all');
     expect(all.count).toBe(ex.ids.length - 1);
@@ -44,7 +47,10 @@ describe('supervised warm start', () => {
   it('trains: held-out perplexity of agent tokens falls far below the uniform baseline', async () => {
     const train = toyCorpus(64, 'train');
     const heldOut = toyCorpus(16, 'held-out');
-    const tok = Tokenizer.train(train.flat().map((t) => t.text), 300);
+    const tok = Tokenizer.train(
+      train.flat().map((t) => t.text),
+      300,
+    );
     const config: ModelConfig = { vocabSize: tok.vocabSize, contextLength: 32, channels: 32, layers: 2, heads: 4 };
     const model = Transformer.create(new CpuBackend(), config, 3);
     const enc = (d: Turn[][]) => d.map((x) => encodeDialogue(tok, x));
@@ -61,12 +67,22 @@ describe('supervised warm start', () => {
 
   it('is deterministic: same seed, same losses', async () => {
     const train = toyCorpus(16, 'det');
-    const tok = Tokenizer.train(train.flat().map((t) => t.text), 280);
+    const tok = Tokenizer.train(
+      train.flat().map((t) => t.text),
+      280,
+    );
     const config: ModelConfig = { vocabSize: tok.vocabSize, contextLength: 24, channels: 16, layers: 1, heads: 2 };
     const run = async () => {
-      const t = new SftTrainer(Transformer.create(new CpuBackend(), config, 1), train.map((d) => encodeDialogue(tok, d)), {
-        ...SFT_DEFAULTS, steps: 5, batchSize: 4, seqLen: 24,
-      });
+      const t = new SftTrainer(
+        Transformer.create(new CpuBackend(), config, 1),
+        train.map((d) => encodeDialogue(tok, d)),
+        {
+          ...SFT_DEFAULTS,
+          steps: 5,
+          batchSize: 4,
+          seqLen: 24,
+        },
+      );
       const out: number[] = [];
       for (let i = 0; i < 5; i++) out.push((await t.trainStep()).loss);
       return out;
@@ -76,7 +92,10 @@ describe('supervised warm start', () => {
 
   it('a step with a non-finite loss is skipped on the device: the weights and AdamW moments stay as they were', async () => {
     const corpus = toyCorpus(8, 'nan');
-    const tok = Tokenizer.train(corpus.flat().map((t) => t.text), 280);
+    const tok = Tokenizer.train(
+      corpus.flat().map((t) => t.text),
+      280,
+    );
     const config: ModelConfig = { vocabSize: tok.vocabSize, contextLength: 32, channels: 16, layers: 1, heads: 2 };
     const data = corpus.map((d) => encodeDialogue(tok, d));
     const opts = { ...SFT_DEFAULTS, steps: 4, batchSize: 2, seqLen: 32, warmupSteps: 1 };

@@ -30,12 +30,23 @@ export interface SftOptions {
 }
 
 export const SFT_DEFAULTS: SftOptions = {
-  steps: 300, batchSize: 16, seqLen: 128, lr: 3e-3, minLrFraction: 0.1, warmupSteps: 20,
-  weightDecay: 0.01, maxGradNorm: 1.0, lossOn: 'all', seed: 1,
+  steps: 300,
+  batchSize: 16,
+  seqLen: 128,
+  lr: 3e-3,
+  minLrFraction: 0.1,
+  warmupSteps: 20,
+  weightDecay: 0.01,
+  maxGradNorm: 1.0,
+  lossOn: 'all',
+  seed: 1,
 };
 
 /** Linear warm-up to lr, then cosine down to minLrFraction·lr at the last step. */
-export function learningRate(step: number, o: Pick<SftOptions, 'lr' | 'warmupSteps' | 'steps' | 'minLrFraction'>): number {
+export function learningRate(
+  step: number,
+  o: Pick<SftOptions, 'lr' | 'warmupSteps' | 'steps' | 'minLrFraction'>,
+): number {
   if (step < o.warmupSteps) return (o.lr * (step + 1)) / o.warmupSteps;
   const span = Math.max(1, o.steps - o.warmupSteps);
   const progress = Math.min(1, (step - o.warmupSteps) / span);
@@ -47,7 +58,11 @@ export function learningRate(step: number, o: Pick<SftOptions, 'lr' | 'warmupSte
  * Inputs (N) and targets (N) for B examples cut or padded to T + 1 tokens. A target is −1 (ignored)
  * on padding and, with lossOn 'agent', where the target token is not the agent's.
  */
-export function makeBatch(examples: readonly Encoded[], T: number, lossOn: 'agent' | 'all'): { ids: Int32Array; targets: Int32Array; count: number } {
+export function makeBatch(
+  examples: readonly Encoded[],
+  T: number,
+  lossOn: 'agent' | 'all',
+): { ids: Int32Array; targets: Int32Array; count: number } {
   const B = examples.length;
   const ids = new Int32Array(B * T);
   const targets = new Int32Array(B * T).fill(-1);
@@ -87,8 +102,12 @@ export interface SftBuffers {
 
 export function sftBuffers(be: Backend, N: number, vocabSize: number): SftBuffers {
   return {
-    ids: be.zeros([N], 'i32'), targets: be.zeros([N], 'i32'), losses: be.zeros([N]), dLosses: be.zeros([N]),
-    dLogits: be.zeros([N, vocabSize]), norm: be.zeros([1]),
+    ids: be.zeros([N], 'i32'),
+    targets: be.zeros([N], 'i32'),
+    losses: be.zeros([N]),
+    dLosses: be.zeros([N]),
+    dLogits: be.zeros([N, vocabSize]),
+    norm: be.zeros([1]),
   };
 }
 
@@ -109,7 +128,14 @@ export function fixedSftBuffers(be: Backend, ids: Int32Array, targets: Int32Arra
  * norm is not finite (the weights stay those of the last good step). SftTrainer's step, and the one
  * the peers benchmark times and profiles.
  */
-export function queueSftStep(model: Transformer, b: SftBuffers, B: number, T: number, maxGradNorm: number, adam: Omit<AdamWOptions, 'skipIf'>): void {
+export function queueSftStep(
+  model: Transformer,
+  b: SftBuffers,
+  B: number,
+  T: number,
+  maxGradNorm: number,
+  adam: Omit<AdamWOptions, 'skipIf'>,
+): void {
   const be = model.be;
   const { logits } = model.forward(b.ids, B, T);
   be.crossEntropy(b.losses, logits, b.targets);
@@ -136,7 +162,8 @@ export class SftTrainer {
     readonly opts: SftOptions,
   ) {
     if (data.length === 0) throw new Error('no training dialogues');
-    if (opts.seqLen > model.config.contextLength) throw new Error(`seqLen ${opts.seqLen} exceeds the model context ${model.config.contextLength}`);
+    if (opts.seqLen > model.config.contextLength)
+      throw new Error(`seqLen ${opts.seqLen} exceeds the model context ${model.config.contextLength}`);
     const be: Backend = model.be;
     const N = opts.batchSize * opts.seqLen;
     this.rng = new Rng(opts.seed).fork('sft-order');
@@ -167,16 +194,32 @@ export class SftTrainer {
     be.write(b.ids, batch.ids);
     be.write(b.targets, batch.targets);
     const scale = batch.count > 0 ? 1 / batch.count : 0;
-    be.write(b.dLosses, Float32Array.from(batch.targets, (t) => (t < 0 ? 0 : scale)));
+    be.write(
+      b.dLosses,
+      Float32Array.from(batch.targets, (t) => (t < 0 ? 0 : scale)),
+    );
     const lr = learningRate(this.step, opts);
     this.step++;
     // A non-finite loss or gradient norm skips the step on the device, so the weights stay those of
     // the last good step (the caller sees the non-finite loss it reads back).
-    queueSftStep(model, b, B, T, opts.maxGradNorm, { lr, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: opts.weightDecay, step: this.step });
+    queueSftStep(model, b, B, T, opts.maxGradNorm, {
+      lr,
+      beta1: 0.9,
+      beta2: 0.95,
+      eps: 1e-8,
+      weightDecay: opts.weightDecay,
+      step: this.step,
+    });
     const [losses, norm] = await Promise.all([be.read(b.losses), be.read(b.norm)]);
     let sum = 0;
     for (let i = 0; i < losses.length; i++) if (batch.targets[i] >= 0) sum += losses[i];
-    return { step: this.step, loss: batch.count > 0 ? sum / batch.count : 0, lr, gradNorm: norm[0], tokens: batch.count };
+    return {
+      step: this.step,
+      loss: batch.count > 0 ? sum / batch.count : 0,
+      lr,
+      gradNorm: norm[0],
+      tokens: batch.count,
+    };
   }
 
   /** Give the batch buffers back to the backend's pool (the model is the caller's). Idempotent. */
@@ -191,7 +234,11 @@ export class SftTrainer {
  * Perplexity exp(mean CE) over the scored tokens of `examples` (agent tokens, or all), evaluated in
  * batches of B rows of T tokens. Dialogues longer than T are scored on their first T tokens.
  */
-export async function perplexity(model: Transformer, examples: readonly Encoded[], o: { batchSize: number; seqLen: number; lossOn: 'agent' | 'all' }): Promise<number> {
+export async function perplexity(
+  model: Transformer,
+  examples: readonly Encoded[],
+  o: { batchSize: number; seqLen: number; lossOn: 'agent' | 'all' },
+): Promise<number> {
   const be = model.be;
   const B = o.batchSize;
   const T = Math.min(o.seqLen, model.config.contextLength);

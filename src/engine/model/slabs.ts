@@ -16,7 +16,10 @@ export class Slabs {
    * cleared), for Slabs made and released per call (a minibatch loop, a rollout) so that the next
    * call's buffers come from the pool. A model's own Slabs live as long as it and grow to exact sizes.
    */
-  constructor(private readonly be: Backend, private readonly o: { ladder?: boolean } = {}) {}
+  constructor(
+    private readonly be: Backend,
+    private readonly o: { ladder?: boolean } = {},
+  ) {}
 
   /** A view of `shape` at the start of the buffer kept for `key`, grown first when it is too small. */
   take(key: string, shape: readonly number[], dtype: 'f32' | 'i32' = 'f32'): Tensor {

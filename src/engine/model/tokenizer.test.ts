@@ -28,7 +28,15 @@ describe('byte-level BPE tokenizer', () => {
       }),
       { numRuns: 300 },
     );
-    for (const s of ['', ' ', '\u0000\u0007\n\t', '👩‍👩‍👧 😢', '<script>alert(1)</script>', 'ünïcödé 日本語', 'a'.repeat(5000)]) {
+    for (const s of [
+      '',
+      ' ',
+      '\u0000\u0007\n\t',
+      '👩‍👩‍👧 😢',
+      '<script>alert(1)</script>',
+      'ünïcödé 日本語',
+      'a'.repeat(5000),
+    ]) {
       expect(tok.decode(tok.encode(s))).toBe(s);
     }
   });

@@ -11,7 +11,16 @@
  * Not here: the dialogue format (which specials go where) is in format.ts.
  */
 
-export const SPECIALS = ['<|pad|>', '<|system|>', '<|user|>', '<|agent|>', '<|end|>', '<think>', '</think>', '<|bos|>'] as const;
+export const SPECIALS = [
+  '<|pad|>',
+  '<|system|>',
+  '<|user|>',
+  '<|agent|>',
+  '<|end|>',
+  '<think>',
+  '</think>',
+  '<|bos|>',
+] as const;
 export type SpecialName = (typeof SPECIALS)[number];
 export const N_BYTES = 256;
 export const DEFAULT_VOCAB = 1024;
@@ -81,7 +90,8 @@ export class Tokenizer {
         // Merging is quadratic in the piece length: cut very long pieces (a 100k-letter "word" of
         // token soup) into fixed chunks, so encoding stays linear; still lossless.
         ids = [];
-        for (let at = 0; at < bytes.length; at += MAX_PIECE_BYTES) ids.push(...this.encodePiece(bytes.subarray(at, at + MAX_PIECE_BYTES)));
+        for (let at = 0; at < bytes.length; at += MAX_PIECE_BYTES)
+          ids.push(...this.encodePiece(bytes.subarray(at, at + MAX_PIECE_BYTES)));
         if (this.cache.size < 50_000) this.cache.set(piece, ids);
       }
       for (const id of ids) out.push(id);
@@ -125,16 +135,29 @@ export class Tokenizer {
   }
 
   toJSON(): TokenizerJSON {
-    return { format: 'empathy-lab-bpe', version: TOKENIZER_FORMAT_VERSION, specials: [...SPECIALS], merges: this.merges.map(([a, b]) => [a, b]) };
+    return {
+      format: 'empathy-lab-bpe',
+      version: TOKENIZER_FORMAT_VERSION,
+      specials: [...SPECIALS],
+      merges: this.merges.map(([a, b]) => [a, b]),
+    };
   }
 
   /** Rebuild from toJSON() output, with a clear message for anything else. */
   static fromJSON(json: unknown): Tokenizer {
     const j = json as Partial<TokenizerJSON> | null;
-    if (!j || typeof j !== 'object' || j.format !== 'empathy-lab-bpe') throw new Error('not an Empathy RL Lab tokenizer (format field missing or wrong)');
-    if (j.version !== TOKENIZER_FORMAT_VERSION) throw new Error(`tokenizer version ${String(j.version)} is not supported (this lab reads version ${TOKENIZER_FORMAT_VERSION})`);
-    if (!Array.isArray(j.specials) || j.specials.join('\u0000') !== SPECIALS.join('\u0000')) throw new Error('tokenizer special tokens differ from this lab\'s');
-    if (!Array.isArray(j.merges) || !j.merges.every((m) => Array.isArray(m) && m.length === 2 && m.every(Number.isInteger))) {
+    if (!j || typeof j !== 'object' || j.format !== 'empathy-lab-bpe')
+      throw new Error('not an Empathy RL Lab tokenizer (format field missing or wrong)');
+    if (j.version !== TOKENIZER_FORMAT_VERSION)
+      throw new Error(
+        `tokenizer version ${String(j.version)} is not supported (this lab reads version ${TOKENIZER_FORMAT_VERSION})`,
+      );
+    if (!Array.isArray(j.specials) || j.specials.join('\u0000') !== SPECIALS.join('\u0000'))
+      throw new Error("tokenizer special tokens differ from this lab's");
+    if (
+      !Array.isArray(j.merges) ||
+      !j.merges.every((m) => Array.isArray(m) && m.length === 2 && m.every(Number.isInteger))
+    ) {
       throw new Error('tokenizer merges must be a list of [id, id] pairs');
     }
     return new Tokenizer(j.merges as [number, number][]);
@@ -147,7 +170,8 @@ export class Tokenizer {
    */
   static train(texts: Iterable<string>, vocabSize = DEFAULT_VOCAB): Tokenizer {
     const firstMergeId = N_BYTES + SPECIALS.length;
-    if (vocabSize < firstMergeId) throw new Error(`vocabulary ${vocabSize} is smaller than the ${firstMergeId} byte and special tokens`);
+    if (vocabSize < firstMergeId)
+      throw new Error(`vocabulary ${vocabSize} is smaller than the ${firstMergeId} byte and special tokens`);
     const counts = new Map<string, number>();
     for (const t of texts) for (const m of t.matchAll(PRETOKEN)) counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
     // Sorted so the result never depends on insertion order.

@@ -9,7 +9,14 @@ import { initParams, Transformer } from './transformer';
 const TINY: ModelConfig = { vocabSize: 13, contextLength: 8, channels: 8, layers: 2, heads: 2 };
 
 /** Loss = mean CE over the targets + Σ w ⊙ values: exercises both heads. */
-async function lossAndGrads(model: Transformer, ids: Int32Array, targets: Int32Array, w: Float32Array, B: number, T: number) {
+async function lossAndGrads(
+  model: Transformer,
+  ids: Int32Array,
+  targets: Int32Array,
+  w: Float32Array,
+  B: number,
+  T: number,
+) {
   const be = model.be as CpuBackend;
   const N = B * T;
   const tIds = be.fromArray(ids, [N]);
@@ -127,7 +134,7 @@ describe('transformer', () => {
     expect(rep.ok, rep.summary).toBe(true);
   });
 
-  it('savedAttention f16: the forward\'s bits unchanged, the gradient from half probabilities within 0.2% of f32\'s (norm)', async () => {
+  it("savedAttention f16: the forward's bits unchanged, the gradient from half probabilities within 0.2% of f32's (norm)", async () => {
     const [B, T] = [2, 7]; // 2·2·7·7 = 196 probabilities a layer
     const rng = new Rng('half-att');
     const ids = Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1));
@@ -136,7 +143,14 @@ describe('transformer', () => {
     const weights = initParams(TINY, 'half-att');
     for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.3; // sharp attention rows
     const f32 = await lossAndGrads(new Transformer(new CpuBackend(), TINY, weights), ids, targets, w, B, T);
-    const f16 = await lossAndGrads(new Transformer(new CpuBackend(), TINY, weights, { savedAttention: 'f16' }), ids, targets, w, B, T);
+    const f16 = await lossAndGrads(
+      new Transformer(new CpuBackend(), TINY, weights, { savedAttention: 'f16' }),
+      ids,
+      targets,
+      w,
+      B,
+      T,
+    );
     expect(f16.loss).toBe(f32.loss);
     // The rounding error (≤ 2^-11 relative per probability) against the gradient's size: its norm,
     // and elementwise with an absolute floor for the tiny entries, where softmax's backward cancels.
@@ -150,7 +164,9 @@ describe('transformer', () => {
     const again = new Transformer(new CpuBackend(), TINY, weights, { savedAttention: 'f16' });
     await lossAndGrads(again, ids, targets, w, B, T);
     expect(Array.from((await lossAndGrads(again, ids, targets, w, B, T)).grads)).toEqual(Array.from(f16.grads));
-    expect(() => new Transformer(new CpuBackend(), TINY, weights, { savedAttention: 'bf16' as 'f16' })).toThrow(/savedAttention must be 'f32' or 'f16', got bf16/);
+    expect(() => new Transformer(new CpuBackend(), TINY, weights, { savedAttention: 'bf16' as 'f16' })).toThrow(
+      /savedAttention must be 'f32' or 'f16', got bf16/,
+    );
   });
 
   it('frozen (inference only): the same outputs, no gradient or optimizer state, clear refusals; release is final and idempotent', async () => {
@@ -164,21 +180,30 @@ describe('transformer', () => {
     const rows = be.fromArray(Int32Array.of(0, 5, 6, 11), [4]);
     const trainable = new Transformer(be, TINY, weights);
     const frozen = new Transformer(be, TINY, weights, { frozen: true });
-    const read = async (o: { logits: Tensor; values: Tensor }) => [...await be.read(o.logits), ...await be.read(o.values)];
+    const read = async (o: { logits: Tensor; values: Tensor }) => [
+      ...(await be.read(o.logits)),
+      ...(await be.read(o.values)),
+    ];
     // Twice, so that the layers' one shared set of activations is reused across passes too.
     for (let k = 0; k < 2; k++) {
       expect(await read(frozen.forward(tIds, B, T))).toEqual(await read(trainable.forward(tIds, B, T)));
-      expect(await read(frozen.forwardRows(tIds, B, T, rows))).toEqual(await read(trainable.forwardRows(tIds, B, T, rows)));
+      expect(await read(frozen.forwardRows(tIds, B, T, rows))).toEqual(
+        await read(trainable.forwardRows(tIds, B, T, rows)),
+      );
     }
     expect(Object.keys(frozen.g)).toHaveLength(0);
     const refused = /frozen \(inference only\): it has no gradients or optimizer state/;
     expect(() => frozen.grads).toThrow(refused);
     expect(() => frozen.adamM).toThrow(refused);
     expect(() => frozen.zeroGrads()).toThrow(refused);
-    expect(() => frozen.optimizerStep({ lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0, step: 1 }, [])).toThrow(refused);
+    expect(() =>
+      frozen.optimizerStep({ lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0, step: 1 }, []),
+    ).toThrow(refused);
     frozen.forward(tIds, B, T);
     expect(() => frozen.backward(tIds, be.zeros([B * T, TINY.vocabSize]), null)).toThrow(/nothing was saved/);
-    expect(() => new Transformer(be, TINY, weights, { frozen: true, savedAttention: 'f16' })).toThrow(/savedAttention does not apply/);
+    expect(() => new Transformer(be, TINY, weights, { frozen: true, savedAttention: 'f16' })).toThrow(
+      /savedAttention does not apply/,
+    );
     frozen.release();
     frozen.release(); // idempotent: nothing is given back twice
     expect(() => frozen.forward(tIds, B, T)).toThrow(/released/);
@@ -196,11 +221,17 @@ describe('transformer', () => {
       const be = new CpuBackend();
       let packs = 0;
       const pack = be.packHalf.bind(be);
-      be.packHalf = (out, x) => { packs++; pack(out, x); };
+      be.packHalf = (out, x) => {
+        packs++;
+        pack(out, x);
+      };
       const model = new Transformer(be, TINY, weights, { savedAttention });
       const tIds = be.fromArray(ids, [B * T]);
       const rows = be.fromArray(Int32Array.of(1, 4, 7, 11), [4]);
-      const read = async (o: { logits: Tensor; values: Tensor }) => [...await be.read(o.logits), ...await be.read(o.values)];
+      const read = async (o: { logits: Tensor; values: Tensor }) => [
+        ...(await be.read(o.logits)),
+        ...(await be.read(o.values)),
+      ];
       const withGrad = await read(model.forward(tIds, B, T));
       expect(packs).toBe(savedAttention === 'f16' ? TINY.layers : 0);
       packs = 0;

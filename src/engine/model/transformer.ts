@@ -52,7 +52,15 @@ export function initParams(config: ModelConfig, seed: number | string): Float32A
 export type WeightRead = Pick<MatmulOptions, 'bHalf' | 'math'>;
 
 /** out (N, O) = (residual +) x (N, I) · w (I, O) + b (O): one matmul with the bias (and residual) in its epilogue. */
-export function linear(be: Backend, out: Tensor, x: Tensor, w: Tensor, b: Tensor, residual?: Tensor, read: WeightRead = {}): void {
+export function linear(
+  be: Backend,
+  out: Tensor,
+  x: Tensor,
+  w: Tensor,
+  b: Tensor,
+  residual?: Tensor,
+  read: WeightRead = {},
+): void {
   be.matmul(out, x, w, { bias: b, residual, ...read });
 }
 
@@ -62,7 +70,17 @@ export function linear(be: Backend, out: Tensor, x: Tensor, w: Tensor, b: Tensor
  * bias and the residual stream (which may be out itself): two dispatches for the whole MLP and its
  * residual connection.
  */
-export function mlp(be: Backend, p: Record<string, Tensor>, l: number, out: Tensor, fc: Tensor, fcGelu: Tensor, x: Tensor, residual: Tensor, read: WeightRead = {}): void {
+export function mlp(
+  be: Backend,
+  p: Record<string, Tensor>,
+  l: number,
+  out: Tensor,
+  fc: Tensor,
+  fcGelu: Tensor,
+  x: Tensor,
+  residual: Tensor,
+  read: WeightRead = {},
+): void {
   be.matmul(fc, x, p[`h${l}.mlp.fc.w`], { bias: p[`h${l}.mlp.fc.b`], geluOut: fcGelu, ...read });
   linear(be, out, fcGelu, p[`h${l}.mlp.proj.w`], p[`h${l}.mlp.proj.b`], residual, read);
 }
@@ -91,12 +109,16 @@ export interface TransformerOptions {
 }
 
 interface LayerActs {
-  ln1: Tensor; ln1Mean: Tensor; ln1Rstd: Tensor; // (N, C), (N), (N)
+  ln1: Tensor;
+  ln1Mean: Tensor;
+  ln1Rstd: Tensor; // (N, C), (N), (N)
   qkv: Tensor; // (N, 3C)
   att: Tensor; // attentionSize (the causal triangles), or ⌈attentionSize / 2⌉ words of packed halves
   atty: Tensor; // (N, C) attention output, before the projection
   residMid: Tensor; // (N, C) after the attention residual
-  ln2: Tensor; ln2Mean: Tensor; ln2Rstd: Tensor;
+  ln2: Tensor;
+  ln2Mean: Tensor;
+  ln2Rstd: Tensor;
   fc: Tensor; // (N, 4C) before GELU
   residOut: Tensor; // (N, C) after the MLP residual
 }
@@ -123,7 +145,9 @@ class Activations {
   readonly tokEmb: Tensor; // (N, C)
   readonly posEmb: Tensor; // (N, C)
   readonly layers: LayerActs[];
-  readonly lnf: Tensor; readonly lnfMean: Tensor; readonly lnfRstd: Tensor;
+  readonly lnf: Tensor;
+  readonly lnfMean: Tensor;
+  readonly lnfRstd: Tensor;
   /**
    * (N, 4C) GELU(fc), shared by the layers: the forward writes each layer's in turn (the MLP
    * projection reads it at once), the backward recomputes it from the layer's saved fc — the same
@@ -142,22 +166,41 @@ class Activations {
    * activations only within that layer, and its input x, the previous residOut, is consumed before
    * the MLP overwrites it) and there is no gradient scratch.
    */
-  constructor(be: Backend, slabs: Slabs, c: ModelConfig, readonly B: number, readonly T: number, halfAtt: boolean, infer = false) {
+  constructor(
+    be: Backend,
+    slabs: Slabs,
+    c: ModelConfig,
+    readonly B: number,
+    readonly T: number,
+    halfAtt: boolean,
+    infer = false,
+  ) {
     const N = B * T;
     const C = c.channels;
     const probs = attentionSize({ B, H: c.heads, T });
     const att = [halfAtt ? Math.ceil(probs / 2) : probs];
     this.posIds = slabs.take('posIds', [N], 'i32');
-    be.write(this.posIds, Int32Array.from({ length: N }, (_, n) => n % T));
+    be.write(
+      this.posIds,
+      Int32Array.from({ length: N }, (_, n) => n % T),
+    );
     const z = (key: string, shape: number[]) => slabs.take(key, shape);
     this.resid0 = z('resid0', [N, C]);
     this.tokEmb = z('tokEmb', [N, C]);
     this.posEmb = z('posEmb', [N, C]);
     const layer = (l: string): LayerActs => ({
-      ln1: z(`${l}.ln1`, [N, C]), ln1Mean: z(`${l}.ln1Mean`, [N]), ln1Rstd: z(`${l}.ln1Rstd`, [N]),
-      qkv: z(`${l}.qkv`, [N, 3 * C]), att: z(`${l}.att`, att), atty: z(`${l}.atty`, [N, C]), residMid: z(`${l}.residMid`, [N, C]),
-      ln2: z(`${l}.ln2`, [N, C]), ln2Mean: z(`${l}.ln2Mean`, [N]), ln2Rstd: z(`${l}.ln2Rstd`, [N]),
-      fc: z(`${l}.fc`, [N, 4 * C]), residOut: z(`${l}.residOut`, [N, C]),
+      ln1: z(`${l}.ln1`, [N, C]),
+      ln1Mean: z(`${l}.ln1Mean`, [N]),
+      ln1Rstd: z(`${l}.ln1Rstd`, [N]),
+      qkv: z(`${l}.qkv`, [N, 3 * C]),
+      att: z(`${l}.att`, att),
+      atty: z(`${l}.atty`, [N, C]),
+      residMid: z(`${l}.residMid`, [N, C]),
+      ln2: z(`${l}.ln2`, [N, C]),
+      ln2Mean: z(`${l}.ln2Mean`, [N]),
+      ln2Rstd: z(`${l}.ln2Rstd`, [N]),
+      fc: z(`${l}.fc`, [N, 4 * C]),
+      residOut: z(`${l}.residOut`, [N, C]),
     });
     const shared = infer ? layer('shared') : null;
     this.layers = Array.from({ length: c.layers }, (_, l) => shared ?? layer(`h${l}`));
@@ -167,7 +210,15 @@ class Activations {
     this.lnfRstd = z('lnfRstd', [N]);
     this.logits = z('logits', [N, c.vocabSize]);
     this.values = z('values', [N, 1]);
-    this.d = infer ? null : { dResid: z('dResid', [N, C]), dLn: z('dLn', [N, C]), dAtty: z('dAtty', [N, C]), dQkv: z('dQkv', [N, 3 * C]), dFc: z('dFc', [N, 4 * C]) };
+    this.d = infer
+      ? null
+      : {
+          dResid: z('dResid', [N, C]),
+          dLn: z('dLn', [N, C]),
+          dAtty: z('dAtty', [N, C]),
+          dQkv: z('dQkv', [N, 3 * C]),
+          dFc: z('dFc', [N, 4 * C]),
+        };
   }
 }
 
@@ -194,17 +245,27 @@ export class Transformer {
   /** The attention probabilities saved for backward: 'f32' or packed halves ('f16'). */
   readonly savedAttention: 'f32' | 'f16';
 
-  constructor(readonly be: Backend, readonly config: ModelConfig, weights: Float32Array, opts: TransformerOptions = {}) {
+  constructor(
+    readonly be: Backend,
+    readonly config: ModelConfig,
+    weights: Float32Array,
+    opts: TransformerOptions = {},
+  ) {
     this.savedAttention = opts.savedAttention ?? 'f32';
-    if (this.savedAttention !== 'f32' && this.savedAttention !== 'f16') throw new Error(`savedAttention must be 'f32' or 'f16', got ${String(this.savedAttention)}`);
+    if (this.savedAttention !== 'f32' && this.savedAttention !== 'f16')
+      throw new Error(`savedAttention must be 'f32' or 'f16', got ${String(this.savedAttention)}`);
     this.frozen = opts.frozen ?? false;
     this.slabs = new Slabs(be);
-    if (this.frozen && opts.savedAttention) throw new Error('a frozen model saves nothing for a backward: savedAttention does not apply');
+    if (this.frozen && opts.savedAttention)
+      throw new Error('a frozen model saves nothing for a backward: savedAttention does not apply');
     this.layout = paramLayout(config);
-    if (weights.length !== this.layout.total) throw new Error(`weights have ${weights.length} values; this model needs ${this.layout.total}`);
+    if (weights.length !== this.layout.total)
+      throw new Error(`weights have ${weights.length} values; this model needs ${this.layout.total}`);
     const total = this.layout.total;
     this.params = be.fromArray(weights, [total]);
-    this.train = this.frozen ? null : { grads: be.zeros([total]), adamM: be.zeros([total]), adamV: be.zeros([total]), guard: be.zeros([1]) };
+    this.train = this.frozen
+      ? null
+      : { grads: be.zeros([total]), adamM: be.zeros([total]), adamV: be.zeros([total]), guard: be.zeros([1]) };
     for (const e of this.layout.entries) {
       this.p[e.name] = be.view(this.params, e.offset, e.shape);
       if (this.train) this.g[e.name] = be.view(this.train.grads, e.offset, e.shape);
@@ -251,7 +312,8 @@ export class Transformer {
   }
 
   private activations(B: number, T: number): Activations {
-    if (T > this.config.contextLength) throw new Error(`sequence of ${T} tokens is longer than the context (${this.config.contextLength})`);
+    if (T > this.config.contextLength)
+      throw new Error(`sequence of ${T} tokens is longer than the context (${this.config.contextLength})`);
     if (this.released) throw new Error('this model was released');
     if (!this.acts || this.acts.B !== B || this.acts.T !== T) {
       this.acts = new Activations(this.be, this.slabs, this.config, B, T, this.savedAttention === 'f16', this.frozen);
@@ -275,14 +337,27 @@ export class Transformer {
    * logits (R, V) cost R/N of the full head's. Returns logits (R, V) and values (R, 1), valid until
    * the next forwardRows.
    */
-  forwardRows(ids: Tensor, B: number, T: number, rows: Tensor, o: ForwardOptions = {}): { logits: Tensor; values: Tensor } {
+  forwardRows(
+    ids: Tensor,
+    B: number,
+    T: number,
+    rows: Tensor,
+    o: ForwardOptions = {},
+  ): { logits: Tensor; values: Tensor } {
     const a = this.trunk(ids, B, T, !this.frozen && (o.grad ?? true));
     const R = rows.shape[0];
     const be = this.be;
     if (!this.rowActs || this.rowActs.R !== R) {
       const C = this.config.channels;
       const z = (key: string, shape: number[]) => this.slabs.take(key, shape);
-      this.rowActs = { R, lnf: z('rows.lnf', [R, C]), logits: z('rows.logits', [R, this.config.vocabSize]), values: z('rows.values', [R, 1]), dLn: z('rows.dLn', [R, C]), rows };
+      this.rowActs = {
+        R,
+        lnf: z('rows.lnf', [R, C]),
+        logits: z('rows.logits', [R, this.config.vocabSize]),
+        values: z('rows.values', [R, 1]),
+        dLn: z('rows.dLn', [R, C]),
+        rows,
+      };
     }
     const r = this.rowActs;
     r.rows = rows;
@@ -334,7 +409,8 @@ export class Transformer {
     // f16 saved attention: the probabilities go to one f32 scratch (the layers take turns; attention
     // writes every entry, so it is not cleared) and each layer keeps its packed copy; the scratch
     // goes back to the pool before backward needs its own. Without grad nothing is packed.
-    const att32 = this.savedAttention === 'f16' && this.config.layers > 0 ? be.scratch([attentionSize({ B, H, T })]) : null;
+    const att32 =
+      this.savedAttention === 'f16' && this.config.layers > 0 ? be.scratch([attentionSize({ B, H, T })]) : null;
     a.saved = false;
     for (let l = 0; l < this.config.layers; l++) {
       const L = a.layers[l];
@@ -389,7 +465,16 @@ export class Transformer {
       // dFc = gelu'(fc) ⊙ (dResid · projᵀ) in one matmul epilogue; the dA steps overwrite (no zero fills).
       be.biasBackward(dq('mlp.proj.b'), d.dResid);
       be.gelu(a.fcGelu, L.fc); // recomputed, not saved: see Activations.fcGelu
-      matmulBackward(be, d.dFc, dq('mlp.proj.w'), d.dResid, a.fcGelu, q('mlp.proj.w'), {}, { overwrite: true, geluGradOf: L.fc });
+      matmulBackward(
+        be,
+        d.dFc,
+        dq('mlp.proj.w'),
+        d.dResid,
+        a.fcGelu,
+        q('mlp.proj.w'),
+        {},
+        { overwrite: true, geluGradOf: L.fc },
+      );
       be.biasBackward(dq('mlp.fc.b'), d.dFc);
       matmulBackward(be, d.dLn, dq('mlp.fc.w'), d.dFc, L.ln2, q('mlp.fc.w'), {}, { overwrite: true });
       be.layerNormBackward(d.dResid, dq('ln2.w'), dq('ln2.b'), d.dLn, L.residMid, L.ln2Mean, L.ln2Rstd, q('ln2.w'));

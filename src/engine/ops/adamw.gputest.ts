@@ -52,56 +52,74 @@ export const adamwGpuTests: GpuTest[] = [
   },
   {
     name: 'adamw step guard: flagNonFinite counts as the CPU does in every row mode; AdamW skips under a raised flag',
-    run: (env) => eachRowReduceMode(env, async (mode) => {
-      const rng = new Rng('adamw-guard');
-      const reports: CompareReport[] = [];
-      for (const n of [0, 1, 2, 3, 70, 5000]) {
-        const x = withSpecials(rng, n);
-        reports.push(...(await sameOnBoth(env, [`flagNonFinite n=${n} (${mode})`], (be) => {
-          const flag = be.fromArray(Float32Array.from([2]), [1]); // accumulates onto what is there
-          be.flagNonFinite(flag, be.fromArray(x, [n]));
-          return [flag];
-        }, BITWISE)));
-      }
-      const n = 1000;
-      const p = randn(rng, n);
-      const g = randn(rng, n);
-      const m = randn(rng, n, 0.1);
-      const v = Float32Array.from(randn(rng, n, 0.1), Math.abs);
-      const step = (be: Backend, flag: number | null): Tensor[] => {
-        const t = [p, g, m, v].map((a) => be.fromArray(a, [n]));
-        const skipIf = flag === null ? undefined : be.fromArray(Float32Array.from([flag]), [1]);
-        be.adamw(t[0], t[1], t[2], t[3], { ...OPTS, step: 3, skipIf });
-        return [t[0], t[2], t[3]];
-      };
-      const plain = await Promise.all(step(env.gpu, null).map((t) => env.gpu.read(t)));
-      const zero = await Promise.all(step(env.gpu, 0).map((t) => env.gpu.read(t)));
-      const raised = await Promise.all(step(env.gpu, 1).map((t) => env.gpu.read(t)));
-      ['param', 'm', 'v'].forEach((k, i) => {
-        reports.push(compare(`adamw flag 0 = unguarded: ${k}`, zero[i], plain[i], BITWISE));
-        reports.push(compare(`adamw flag 1 leaves ${k} untouched`, raised[i], [p, m, v][i], BITWISE));
-      });
-      // The trainer's chain with no readback: a gradient holding a NaN gives a NaN norm, the flag
-      // counts it, AdamW skips; the same chain on a finite gradient takes the step.
-      const chain = (be: Backend, grad: Float32Array): Tensor[] => {
-        const tp = be.fromArray(p, [n]);
-        const tg = be.fromArray(grad, [n]);
-        const norm = be.zeros([1]);
-        const flag = be.zeros([1]);
-        be.clipGradNorm(norm, tg, 1);
-        be.flagNonFinite(flag, norm);
-        be.adamw(tp, tg, be.fromArray(m, [n]), be.fromArray(v, [n]), { ...OPTS, step: 3, skipIf: flag });
-        return [tp, flag];
-      };
-      for (const bad of [true, false]) {
-        const grad = Float32Array.from(g);
-        if (bad) grad[517] = NaN;
-        reports.push(...(await sameOnBoth(env, [`chain (${bad ? 'NaN' : 'finite'} gradient): param`, `chain (${bad ? 'NaN' : 'finite'} gradient): flag`], (be) => chain(be, grad))));
-        const [tp, flag] = chain(env.gpu, grad);
-        if ((await env.gpu.read(flag))[0] !== (bad ? 1 : 0)) throw new Error(`chain: flag ${(await env.gpu.read(flag))[0]}, want ${bad ? 1 : 0}`);
-        if (bad) reports.push(compare('chain (NaN gradient) leaves the param untouched', await env.gpu.read(tp), p, BITWISE));
-      }
-      return reports;
-    }),
+    run: (env) =>
+      eachRowReduceMode(env, async (mode) => {
+        const rng = new Rng('adamw-guard');
+        const reports: CompareReport[] = [];
+        for (const n of [0, 1, 2, 3, 70, 5000]) {
+          const x = withSpecials(rng, n);
+          reports.push(
+            ...(await sameOnBoth(
+              env,
+              [`flagNonFinite n=${n} (${mode})`],
+              (be) => {
+                const flag = be.fromArray(Float32Array.from([2]), [1]); // accumulates onto what is there
+                be.flagNonFinite(flag, be.fromArray(x, [n]));
+                return [flag];
+              },
+              BITWISE,
+            )),
+          );
+        }
+        const n = 1000;
+        const p = randn(rng, n);
+        const g = randn(rng, n);
+        const m = randn(rng, n, 0.1);
+        const v = Float32Array.from(randn(rng, n, 0.1), Math.abs);
+        const step = (be: Backend, flag: number | null): Tensor[] => {
+          const t = [p, g, m, v].map((a) => be.fromArray(a, [n]));
+          const skipIf = flag === null ? undefined : be.fromArray(Float32Array.from([flag]), [1]);
+          be.adamw(t[0], t[1], t[2], t[3], { ...OPTS, step: 3, skipIf });
+          return [t[0], t[2], t[3]];
+        };
+        const plain = await Promise.all(step(env.gpu, null).map((t) => env.gpu.read(t)));
+        const zero = await Promise.all(step(env.gpu, 0).map((t) => env.gpu.read(t)));
+        const raised = await Promise.all(step(env.gpu, 1).map((t) => env.gpu.read(t)));
+        ['param', 'm', 'v'].forEach((k, i) => {
+          reports.push(compare(`adamw flag 0 = unguarded: ${k}`, zero[i], plain[i], BITWISE));
+          reports.push(compare(`adamw flag 1 leaves ${k} untouched`, raised[i], [p, m, v][i], BITWISE));
+        });
+        // The trainer's chain with no readback: a gradient holding a NaN gives a NaN norm, the flag
+        // counts it, AdamW skips; the same chain on a finite gradient takes the step.
+        const chain = (be: Backend, grad: Float32Array): Tensor[] => {
+          const tp = be.fromArray(p, [n]);
+          const tg = be.fromArray(grad, [n]);
+          const norm = be.zeros([1]);
+          const flag = be.zeros([1]);
+          be.clipGradNorm(norm, tg, 1);
+          be.flagNonFinite(flag, norm);
+          be.adamw(tp, tg, be.fromArray(m, [n]), be.fromArray(v, [n]), { ...OPTS, step: 3, skipIf: flag });
+          return [tp, flag];
+        };
+        for (const bad of [true, false]) {
+          const grad = Float32Array.from(g);
+          if (bad) grad[517] = NaN;
+          reports.push(
+            ...(await sameOnBoth(
+              env,
+              [`chain (${bad ? 'NaN' : 'finite'} gradient): param`, `chain (${bad ? 'NaN' : 'finite'} gradient): flag`],
+              (be) => chain(be, grad),
+            )),
+          );
+          const [tp, flag] = chain(env.gpu, grad);
+          if ((await env.gpu.read(flag))[0] !== (bad ? 1 : 0))
+            throw new Error(`chain: flag ${(await env.gpu.read(flag))[0]}, want ${bad ? 1 : 0}`);
+          if (bad)
+            reports.push(
+              compare('chain (NaN gradient) leaves the param untouched', await env.gpu.read(tp), p, BITWISE),
+            );
+        }
+        return reports;
+      }),
   },
 ];

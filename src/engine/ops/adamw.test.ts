@@ -46,7 +46,11 @@ describe('adamw', () => {
 
   it('a zero gradient still decays the weights (decoupled weight decay)', () => {
     const p = Float64Array.from([2]);
-    adamwRef(p, Float64Array.from([0]), new Float64Array(1), new Float64Array(1), { ...OPTS, lr: 0.5, weightDecay: 0.2 });
+    adamwRef(p, Float64Array.from([0]), new Float64Array(1), new Float64Array(1), {
+      ...OPTS,
+      lr: 0.5,
+      weightDecay: 0.2,
+    });
     expect(p[0]).toBeCloseTo(2 * (1 - 0.5 * 0.2), 15);
   });
 
@@ -90,7 +94,11 @@ describe('adamw', () => {
       const g = be.fromArray(Float32Array.from([0.1, -0.2, 0.3]), [3]);
       const m = be.fromArray(Float32Array.from([0.01, 0, -0.01]), [3]);
       const v = be.fromArray(Float32Array.from([0.001, 0.002, 0]), [3]);
-      be.adamw(p, g, m, v, { ...OPTS, step: 2, ...(flag === null ? {} : { skipIf: be.fromArray(Float32Array.from([flag]), [1]) }) });
+      be.adamw(p, g, m, v, {
+        ...OPTS,
+        step: 2,
+        ...(flag === null ? {} : { skipIf: be.fromArray(Float32Array.from([flag]), [1]) }),
+      });
       return [...be.f(p), ...be.f(m), ...be.f(v)];
     };
     expect(run(0)).toEqual(run(null));
@@ -98,6 +106,8 @@ describe('adamw', () => {
     expect(run(1)).toEqual([1, 2, 3, 0.01, 0, -0.01, 0.001, 0.002, 0].map(Math.fround));
     expect(run(7)).toEqual(run(1));
     const be = new CpuBackend();
-    expect(() => be.adamw(be.zeros([2]), be.zeros([2]), be.zeros([2]), be.zeros([2]), { ...OPTS, skipIf: be.zeros([2]) })).toThrow(/adamw skipIf: expected one f32 value/);
+    expect(() =>
+      be.adamw(be.zeros([2]), be.zeros([2]), be.zeros([2]), be.zeros([2]), { ...OPTS, skipIf: be.zeros([2]) }),
+    ).toThrow(/adamw skipIf: expected one f32 value/);
   });
 });

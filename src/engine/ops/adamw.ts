@@ -26,8 +26,12 @@ const WG = 256;
 
 /** The per-step scalars of the update, from the options (float64 on the host). */
 export function adamwScalars(o: AdamWOptions): { decay: number; stepSize: number; bc2Sqrt: number } {
-  if (!(o.step >= 1) || !Number.isInteger(o.step)) throw new Error(`adamw: step must be an integer >= 1 (1-based), got ${o.step}`);
-  for (const [k, x] of [['beta1', o.beta1], ['beta2', o.beta2]] as const) {
+  if (!(o.step >= 1) || !Number.isInteger(o.step))
+    throw new Error(`adamw: step must be an integer >= 1 (1-based), got ${o.step}`);
+  for (const [k, x] of [
+    ['beta1', o.beta1],
+    ['beta2', o.beta2],
+  ] as const) {
     if (!(x >= 0 && x < 1)) throw new Error(`adamw: ${k} must be in [0, 1), got ${x}`);
   }
   if (!(o.eps > 0)) throw new Error(`adamw: eps must be > 0, got ${o.eps}`);
@@ -121,7 +125,8 @@ function checkSizes(p: Tensor, g: Tensor, m: Tensor, v: Tensor, o: AdamWOptions)
 }
 
 function checkFlag(flag: Tensor, what: string): void {
-  if (flag.size !== 1 || flag.dtype !== 'f32') throw new Error(`${what}: expected one f32 value, got ${flag.dtype} shape [${flag.shape.join(', ')}]`);
+  if (flag.size !== 1 || flag.dtype !== 'f32')
+    throw new Error(`${what}: expected one f32 value, got ${flag.dtype} shape [${flag.shape.join(', ')}]`);
 }
 
 function checkFlagArgs(flag: Tensor, x: Tensor): void {
@@ -129,12 +134,26 @@ function checkFlagArgs(flag: Tensor, x: Tensor): void {
   if (x.dtype !== 'f32') throw new Error(`flagNonFinite: x must be f32, got ${x.dtype}`);
 }
 
-export function adamwOnCpu(be: CpuBackend, param: Tensor, grad: Tensor, m: Tensor, v: Tensor, opts: AdamWOptions): void {
+export function adamwOnCpu(
+  be: CpuBackend,
+  param: Tensor,
+  grad: Tensor,
+  m: Tensor,
+  v: Tensor,
+  opts: AdamWOptions,
+): void {
   checkSizes(param, grad, m, v, opts);
   adamwRef(be.f(param), be.f(grad), be.f(m), be.f(v), opts, opts.skipIf ? be.f(opts.skipIf)[0] !== 0 : false);
 }
 
-export function adamwOnGpu(be: WebGpuBackend, param: Tensor, grad: Tensor, m: Tensor, v: Tensor, opts: AdamWOptions): void {
+export function adamwOnGpu(
+  be: WebGpuBackend,
+  param: Tensor,
+  grad: Tensor,
+  m: Tensor,
+  v: Tensor,
+  opts: AdamWOptions,
+): void {
   checkSizes(param, grad, m, v, opts);
   const s = adamwScalars(opts);
   be.dispatch(

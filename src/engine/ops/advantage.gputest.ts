@@ -22,7 +22,10 @@ function buildGae(D: number, seed: string, gamma: number, lambda: number): (be: 
     const advantages = be.zeros([N]);
     const returns = be.zeros([N]);
     const t = (x: Float32Array): Tensor => be.fromArray(x, [N]);
-    be.gae(advantages, returns, t(rewards), t(values), t(mask), be.fromArray(Int32Array.from(offsets), [D + 1]), { gamma, lambda });
+    be.gae(advantages, returns, t(rewards), t(values), t(mask), be.fromArray(Int32Array.from(offsets), [D + 1]), {
+      gamma,
+      lambda,
+    });
     return [advantages, returns];
   };
 }
@@ -43,7 +46,11 @@ function buildGroup(D: number, seed: string, o: GroupAdvantageOptions): (be: Bac
   };
 }
 
-const GROUP_CASES: [string, GroupAdvantageOptions][] = [['grpo', { estimator: 'grpo' }], ['grpo no std', { estimator: 'grpo', scaleByStd: false }], ['rloo', { estimator: 'rloo' }]];
+const GROUP_CASES: [string, GroupAdvantageOptions][] = [
+  ['grpo', { estimator: 'grpo' }],
+  ['grpo no std', { estimator: 'grpo', scaleByStd: false }],
+  ['rloo', { estimator: 'rloo' }],
+];
 
 export const advantageGpuTests: GpuTest[] = [
   {
@@ -51,11 +58,22 @@ export const advantageGpuTests: GpuTest[] = [
     async run(env) {
       const reports = [];
       for (const D of [1, 2, 7, 66]) {
-        for (const [g, l] of [[1, 1], [0.99, 0.95]]) {
-          reports.push(...(await sameOnBoth(env, [`gae advantages D=${D} γ=${g} λ=${l}`, `gae returns D=${D} γ=${g} λ=${l}`], buildGae(D, `gae ${D}`, g, l))));
+        for (const [g, l] of [
+          [1, 1],
+          [0.99, 0.95],
+        ]) {
+          reports.push(
+            ...(await sameOnBoth(
+              env,
+              [`gae advantages D=${D} γ=${g} λ=${l}`, `gae returns D=${D} γ=${g} λ=${l}`],
+              buildGae(D, `gae ${D}`, g, l),
+            )),
+          );
         }
       }
-      reports.push(...(await sameTwiceOnGpu(env, ['gae advantages', 'gae returns'], buildGae(66, 'gae twice', 0.99, 0.95))));
+      reports.push(
+        ...(await sameTwiceOnGpu(env, ['gae advantages', 'gae returns'], buildGae(66, 'gae twice', 0.99, 0.95))),
+      );
       return reports;
     },
   },
@@ -64,9 +82,12 @@ export const advantageGpuTests: GpuTest[] = [
     async run(env) {
       const reports = [];
       for (const D of [1, 5, 33, 130]) {
-        for (const [c, o] of GROUP_CASES) reports.push(...(await sameOnBoth(env, [`groupAdvantages D=${D} ${c}`], buildGroup(D, `group ${D}`, o))));
+        for (const [c, o] of GROUP_CASES)
+          reports.push(...(await sameOnBoth(env, [`groupAdvantages D=${D} ${c}`], buildGroup(D, `group ${D}`, o))));
       }
-      reports.push(...(await sameTwiceOnGpu(env, ['groupAdvantages grpo'], buildGroup(130, 'group twice', { estimator: 'grpo' }))));
+      reports.push(
+        ...(await sameTwiceOnGpu(env, ['groupAdvantages grpo'], buildGroup(130, 'group twice', { estimator: 'grpo' }))),
+      );
       return reports;
     },
   },

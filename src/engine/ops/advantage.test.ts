@@ -9,7 +9,14 @@ import { Rng } from '../rng';
 import { randn64 } from '../testing/gradcheck';
 import { ADV_EPS, fixedGroups, gaeRef, groupAdvantagesRef } from './advantage';
 
-function gae(rewards: Float64Array, values: Float64Array, mask: Float64Array, offsets: number[], gamma: number, lambda: number) {
+function gae(
+  rewards: Float64Array,
+  values: Float64Array,
+  mask: Float64Array,
+  offsets: number[],
+  gamma: number,
+  lambda: number,
+) {
   const N = rewards.length;
   const advantages = new Float64Array(N).fill(NaN);
   const returns = new Float64Array(N).fill(NaN);
@@ -29,7 +36,7 @@ describe('GAE reference', () => {
     [0, 0.19408 + 0.5, 0.864, 0, 1].forEach((w, t) => expect(returns[t]).toBeCloseTo(w, 12));
   });
 
-  it('equals the direct sum Σ_l (γλ)^l δ_{t+l} over each dialogue\'s response tokens, random masks', () => {
+  it("equals the direct sum Σ_l (γλ)^l δ_{t+l} over each dialogue's response tokens, random masks", () => {
     const rng = new Rng('gae direct');
     const offsets = [0, 1, 1, 9, 10, 23, 30]; // lengths 1, 0, 8, 1, 13, 7
     const N = 30;
@@ -50,7 +57,8 @@ describe('GAE reference', () => {
         expect(advantages[t]).toBeCloseTo(a, 10);
         expect(returns[t]).toBeCloseTo(a + values[t], 10);
       });
-      for (let t = offsets[d]; t < offsets[d + 1]; t++) if (!(mask[t] > 0)) expect([advantages[t], returns[t]]).toEqual([0, 0]);
+      for (let t = offsets[d]; t < offsets[d + 1]; t++)
+        if (!(mask[t] > 0)) expect([advantages[t], returns[t]]).toEqual([0, 0]);
     }
     expect(advantages[9]).toBeCloseTo(rewards[9] - values[9], 12); // one-turn dialogue: Â = r − V
   });
@@ -68,7 +76,12 @@ describe('GAE reference', () => {
   });
 });
 
-function group(rewards: number[], groups: number[], estimator: 'grpo' | 'rloo' = 'grpo', scaleByStd?: boolean): number[] {
+function group(
+  rewards: number[],
+  groups: number[],
+  estimator: 'grpo' | 'rloo' = 'grpo',
+  scaleByStd?: boolean,
+): number[] {
   const D = rewards.length;
   const out = new Float64Array(D).fill(NaN);
   groupAdvantagesRef(out, Float64Array.from(rewards), Int32Array.from(groups), { estimator, scaleByStd }, D);
@@ -128,12 +141,18 @@ describe('advantage ops on the cpu backend', () => {
   const be = new CpuBackend();
   it('route to the references and name bad arguments', async () => {
     const adv = be.zeros([4]);
-    be.groupAdvantages(adv, be.fromArray(Float32Array.of(1, 0, 0.5, NaN), [4]), be.fromArray(fixedGroups(4, 4), [4]), { estimator: 'rloo' });
+    be.groupAdvantages(adv, be.fromArray(Float32Array.of(1, 0, 0.5, NaN), [4]), be.fromArray(fixedGroups(4, 4), [4]), {
+      estimator: 'rloo',
+    });
     expect(Array.from(await be.read(adv))).toEqual([0.75, -0.75, 0, 0]);
-    expect(() => be.groupAdvantages(adv, be.zeros([4]), be.zeros([4]), { estimator: 'grpo' })).toThrow(/groups must be i32/);
+    expect(() => be.groupAdvantages(adv, be.zeros([4]), be.zeros([4]), { estimator: 'grpo' })).toThrow(
+      /groups must be i32/,
+    );
     const r = be.zeros([3]);
     expect(() => be.gae(r, r, r, r, r, be.zeros([2]), { gamma: 1, lambda: 1 })).toThrow(/offsets must be i32/);
     expect(() => be.gae(r, r, r, r, r, be.zeros([2], 'i32'), { gamma: 1.5, lambda: 1 })).toThrow(/gamma/);
-    expect(() => be.gae(r, be.zeros([2]), r, r, r, be.zeros([2], 'i32'), { gamma: 1, lambda: 1 })).toThrow(/gae returns/);
+    expect(() => be.gae(r, be.zeros([2]), r, r, r, be.zeros([2], 'i32'), { gamma: 1, lambda: 1 })).toThrow(
+      /gae returns/,
+    );
   });
 });

@@ -33,8 +33,14 @@ const WG = 64;
 
 /** advantages, returns (N) by a reverse scan over each dialogue's response tokens. */
 export function gaeRef(
-  advantages: Vec, returns: Vec, rewards: Vec, values: Vec, responseMask: Vec, offsets: Int32Array,
-  o: GaeOptions, N: number,
+  advantages: Vec,
+  returns: Vec,
+  rewards: Vec,
+  values: Vec,
+  responseMask: Vec,
+  offsets: Int32Array,
+  o: GaeOptions,
+  N: number,
 ): void {
   const D = offsets.length - 1;
   for (let d = 0; d < D; d++) {
@@ -69,7 +75,13 @@ export function isValidReward(r: number): boolean {
  *       scaleByStd = false gives r − mean (Dr. GRPO, TRL scale_rewards = false).
  * rloo: r − (Σ_others r) / (k − 1).
  */
-export function groupAdvantagesRef(advantages: Vec, rewards: Vec, groups: Int32Array, o: GroupAdvantageOptions, D: number): void {
+export function groupAdvantagesRef(
+  advantages: Vec,
+  rewards: Vec,
+  groups: Int32Array,
+  o: GroupAdvantageOptions,
+  D: number,
+): void {
   for (let d = 0; d < D; d++) {
     const r = rewards[d];
     advantages[d] = 0;
@@ -188,23 +200,63 @@ fn valid(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u
 
 // ---- entry points ------------------------------------------------------------------------------------
 
-function checkGae(advantages: Tensor, returns: Tensor, rewards: Tensor, values: Tensor, responseMask: Tensor, offsets: Tensor, o: GaeOptions): { N: number; D: number } {
+function checkGae(
+  advantages: Tensor,
+  returns: Tensor,
+  rewards: Tensor,
+  values: Tensor,
+  responseMask: Tensor,
+  offsets: Tensor,
+  o: GaeOptions,
+): { N: number; D: number } {
   const N = advantages.size;
-  const named: [Tensor, string][] = [[returns, 'returns'], [rewards, 'rewards'], [values, 'values'], [responseMask, 'responseMask']];
+  const named: [Tensor, string][] = [
+    [returns, 'returns'],
+    [rewards, 'rewards'],
+    [values, 'values'],
+    [responseMask, 'responseMask'],
+  ];
   for (const [t, what] of named) assertSize(t, N, `gae ${what}`);
-  if (offsets.dtype !== 'i32' || offsets.size < 1) throw new Error(`gae: offsets must be i32 with D + 1 >= 1 entries, got ${offsets.dtype} [${offsets.shape.join(', ')}]`);
-  for (const [k, v] of Object.entries(o)) if (!(v >= 0 && v <= 1)) throw new Error(`gae: ${k} must be in [0, 1], got ${String(v)}`);
+  if (offsets.dtype !== 'i32' || offsets.size < 1)
+    throw new Error(
+      `gae: offsets must be i32 with D + 1 >= 1 entries, got ${offsets.dtype} [${offsets.shape.join(', ')}]`,
+    );
+  for (const [k, v] of Object.entries(o))
+    if (!(v >= 0 && v <= 1)) throw new Error(`gae: ${k} must be in [0, 1], got ${String(v)}`);
   return { N, D: offsets.size - 1 };
 }
 
-export function gaeOnCpu(be: CpuBackend, advantages: Tensor, returns: Tensor, rewards: Tensor, values: Tensor, responseMask: Tensor, offsets: Tensor, o: GaeOptions): void {
+export function gaeOnCpu(
+  be: CpuBackend,
+  advantages: Tensor,
+  returns: Tensor,
+  rewards: Tensor,
+  values: Tensor,
+  responseMask: Tensor,
+  offsets: Tensor,
+  o: GaeOptions,
+): void {
   const { N } = checkGae(advantages, returns, rewards, values, responseMask, offsets, o);
   gaeRef(be.f(advantages), be.f(returns), be.f(rewards), be.f(values), be.f(responseMask), be.i(offsets), o, N);
 }
-export function gaeOnGpu(be: WebGpuBackend, advantages: Tensor, returns: Tensor, rewards: Tensor, values: Tensor, responseMask: Tensor, offsets: Tensor, o: GaeOptions): void {
+export function gaeOnGpu(
+  be: WebGpuBackend,
+  advantages: Tensor,
+  returns: Tensor,
+  rewards: Tensor,
+  values: Tensor,
+  responseMask: Tensor,
+  offsets: Tensor,
+  o: GaeOptions,
+): void {
   const { N, D } = checkGae(advantages, returns, rewards, values, responseMask, offsets, o);
   if (D === 0) return;
-  be.dispatch(GAE, [advantages, returns, rewards, values, responseMask, offsets], [u32(D), u32(N), f32(o.gamma), f32(o.lambda)], grid1d(D, WG));
+  be.dispatch(
+    GAE,
+    [advantages, returns, rewards, values, responseMask, offsets],
+    [u32(D), u32(N), f32(o.gamma), f32(o.lambda)],
+    grid1d(D, WG),
+  );
 }
 
 function checkGroup(advantages: Tensor, rewards: Tensor, groups: Tensor): number {
@@ -215,15 +267,29 @@ function checkGroup(advantages: Tensor, rewards: Tensor, groups: Tensor): number
   return D;
 }
 
-export function groupAdvantagesOnCpu(be: CpuBackend, advantages: Tensor, rewards: Tensor, groups: Tensor, o: GroupAdvantageOptions): void {
+export function groupAdvantagesOnCpu(
+  be: CpuBackend,
+  advantages: Tensor,
+  rewards: Tensor,
+  groups: Tensor,
+  o: GroupAdvantageOptions,
+): void {
   const D = checkGroup(advantages, rewards, groups);
   groupAdvantagesRef(be.f(advantages), be.f(rewards), be.i(groups), o, D);
 }
-export function groupAdvantagesOnGpu(be: WebGpuBackend, advantages: Tensor, rewards: Tensor, groups: Tensor, o: GroupAdvantageOptions): void {
+export function groupAdvantagesOnGpu(
+  be: WebGpuBackend,
+  advantages: Tensor,
+  rewards: Tensor,
+  groups: Tensor,
+  o: GroupAdvantageOptions,
+): void {
   const D = checkGroup(advantages, rewards, groups);
   if (D === 0) return;
   be.dispatch(
-    GROUP, [advantages, rewards, groups],
-    [u32(D), u32(o.estimator === 'rloo' ? 1 : 0), u32(o.scaleByStd === false ? 0 : 1), f32(ADV_EPS)], grid1d(D, WG),
+    GROUP,
+    [advantages, rewards, groups],
+    [u32(D), u32(o.estimator === 'rloo' ? 1 : 0), u32(o.scaleByStd === false ? 0 : 1), f32(ADV_EPS)],
+    grid1d(D, WG),
   );
 }

@@ -48,7 +48,8 @@ export const attentionGpuTests: GpuTest[] = [
     run: (env) =>
       eachRowReduceMode(env, async () => {
         const reports = [];
-        for (const s of SHAPES) reports.push(...(await sameOnBoth(env, labels(s), build(s, `attn ${s.B} ${s.T} ${s.C} ${s.H}`))));
+        for (const s of SHAPES)
+          reports.push(...(await sameOnBoth(env, labels(s), build(s, `attn ${s.B} ${s.T} ${s.C} ${s.H}`))));
         return reports;
       }),
   },
@@ -73,11 +74,20 @@ export const attentionGpuTests: GpuTest[] = [
           const words = new Float32Array(Math.ceil(probs.length / 2));
           packHalfRef(words, probs);
           const tag = `B=${B} T=${T} C=${C} H=${H}`;
-          reports.push(...(await sameOnBoth(env, [`attention dqkv from halves ${tag}`], (be: Backend) => {
-            const dqkv = be.fromArray(d0, [B, T, 3 * C]);
-            be.attentionBackward(dqkv, be.fromArray(dOut, [B, T, C]), be.fromArray(qkv, [B, T, 3 * C]), be.fromArray(words, [words.length]), s, { attHalf: true });
-            return [dqkv];
-          })));
+          reports.push(
+            ...(await sameOnBoth(env, [`attention dqkv from halves ${tag}`], (be: Backend) => {
+              const dqkv = be.fromArray(d0, [B, T, 3 * C]);
+              be.attentionBackward(
+                dqkv,
+                be.fromArray(dOut, [B, T, C]),
+                be.fromArray(qkv, [B, T, 3 * C]),
+                be.fromArray(words, [words.length]),
+                s,
+                { attHalf: true },
+              );
+              return [dqkv];
+            })),
+          );
           // On the GPU: forward, then packHalf (what training saves): each half a rounding of the
           // GPU's own probability, and an odd count's last high half 0.
           const gpu = env.gpu;
@@ -88,8 +98,17 @@ export const attentionGpuTests: GpuTest[] = [
           gpu.packHalf(packed, att);
           const a = await gpu.read(att);
           const w = halfWords(await gpu.read(packed));
-          const ok = Float32Array.from({ length: 2 * w.length }, (_, i) => (i < a.length ? +isHalfRounding(halfAt(w, i), a[i]) : +(halfAt(w, i) === 0)));
-          reports.push(compare(`packHalf of att ${tag} (${a.length} values): roundings, odd tail 0`, ok, new Float32Array(ok.length).fill(1), { abs: 0, rel: 0 }));
+          const ok = Float32Array.from({ length: 2 * w.length }, (_, i) =>
+            i < a.length ? +isHalfRounding(halfAt(w, i), a[i]) : +(halfAt(w, i) === 0),
+          );
+          reports.push(
+            compare(
+              `packHalf of att ${tag} (${a.length} values): roundings, odd tail 0`,
+              ok,
+              new Float32Array(ok.length).fill(1),
+              { abs: 0, rel: 0 },
+            ),
+          );
         }
         return reports;
       }),

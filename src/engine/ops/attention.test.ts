@@ -40,7 +40,8 @@ describe('attention reference', () => {
           const hs = s.C / s.H;
           const score = (t2: number) => {
             let d = 0;
-            for (let i = 0; i < hs; i++) d += qkv[(b * s.T + t) * 3 * s.C + h * hs + i] * qkv[(b * s.T + t2) * 3 * s.C + s.C + h * hs + i];
+            for (let i = 0; i < hs; i++)
+              d += qkv[(b * s.T + t) * 3 * s.C + h * hs + i] * qkv[(b * s.T + t2) * 3 * s.C + s.C + h * hs + i];
             return d / Math.sqrt(hs);
           };
           const e = Array.from({ length: t + 1 }, (_, t2) => Math.exp(score(t2)));
@@ -104,14 +105,22 @@ describe('attention on the cpu backend', () => {
     const att = be.zeros([attentionSize(s)]); // 1·2·(3·4/2) = 12
     expect(() => be.attention(out, att, qkv, { ...s, H: 3 })).toThrow(/C \(4\) must be a multiple of H \(3\)/);
     expect(() => be.attention(out, att, qkv, { ...s, T: 0 })).toThrow(/T must be a positive integer/);
-    expect(() => be.attention(out, be.zeros([1, 2, 3, 3]), qkv, s)).toThrow(/attention att \(the causal triangles: B·H·T\(T\+1\)\/2 values, B=1, H=2, T=3\)/);
+    expect(() => be.attention(out, be.zeros([1, 2, 3, 3]), qkv, s)).toThrow(
+      /attention att \(the causal triangles: B·H·T\(T\+1\)\/2 values, B=1, H=2, T=3\)/,
+    );
     expect(() => be.attentionBackward(be.zeros([1, 3, 4]), dOut, qkv, att, s)).toThrow(/dqkv/);
     // packed halves: ⌈12 / 2⌉ = 6 words, not the 12 values of att
-    expect(() => be.attentionBackward(be.zeros([1, 3, 12]), dOut, qkv, att, s, { attHalf: true })).toThrow(/att as packed halves \(⌈B·H·T\(T\+1\)\/2 \/ 2⌉ words, B=1, H=2, T=3\)/);
+    expect(() => be.attentionBackward(be.zeros([1, 3, 12]), dOut, qkv, att, s, { attHalf: true })).toThrow(
+      /att as packed halves \(⌈B·H·T\(T\+1\)\/2 \/ 2⌉ words, B=1, H=2, T=3\)/,
+    );
   });
 
   it('backward from packed-half probabilities (attHalf) = the f32 backward on the probabilities rounded to halves; odd sizes', async () => {
-    for (const shape of [{ B: 1, T: 5, C: 3, H: 3 }, { B: 2, T: 6, C: 8, H: 2 }]) { // 45 values (odd), 84
+    for (const shape of [
+      { B: 1, T: 5, C: 3, H: 3 },
+      { B: 2, T: 6, C: 8, H: 2 },
+    ]) {
+      // 45 values (odd), 84
       const { B, T, C } = shape;
       const r = new Rng(`attn half ${B} ${T}`);
       const q = Float32Array.from(randn64(r, B * T * 3 * C), (x) => 2 * x); // sharper rows: probabilities far from uniform
@@ -122,7 +131,14 @@ describe('attention on the cpu backend', () => {
       const words = new Float32Array(Math.ceil(probs.length / 2));
       packHalfRef(words, probs);
       const got = be.zeros([B, T, 3 * C]);
-      be.attentionBackward(got, be.fromArray(d, [B, T, C]), be.fromArray(q, [B, T, 3 * C]), be.fromArray(words, [words.length]), shape, { attHalf: true });
+      be.attentionBackward(
+        got,
+        be.fromArray(d, [B, T, C]),
+        be.fromArray(q, [B, T, 3 * C]),
+        be.fromArray(words, [words.length]),
+        shape,
+        { attHalf: true },
+      );
       const want = new Float32Array(B * T * 3 * C);
       attentionBackwardRef(want, d, q, Float32Array.from(probs, roundHalf), shape);
       expect(Array.from(await be.read(got))).toEqual(Array.from(want));

@@ -275,17 +275,36 @@ export interface AttentionBackwardOptions {
 }
 
 /** The shape, and the sizes of qkv, the output (forward) or its gradient (backward) and att, named for `what`. */
-function checkTensors(what: 'attention' | 'attentionBackward', out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape, attHalf = false): void {
+function checkTensors(
+  what: 'attention' | 'attentionBackward',
+  out: Tensor,
+  att: Tensor,
+  qkv: Tensor,
+  s: AttentionShape,
+  attHalf = false,
+): void {
   checkShape(s, what);
   const { B, T, C, H } = s;
   assertSize(qkv, B * T * 3 * C, `${what} qkv (B=${B}, T=${T}, 3C=${3 * C})`);
   assertSize(out, B * T * C, `${what} ${what === 'attention' ? 'out' : 'dOut'} (B=${B}, T=${T}, C=${C})`);
   const n = attentionSize(s);
-  if (attHalf) assertSize(att, Math.ceil(n / 2), `${what} att as packed halves (⌈B·H·T(T+1)/2 / 2⌉ words, B=${B}, H=${H}, T=${T})`);
+  if (attHalf)
+    assertSize(
+      att,
+      Math.ceil(n / 2),
+      `${what} att as packed halves (⌈B·H·T(T+1)/2 / 2⌉ words, B=${B}, H=${H}, T=${T})`,
+    );
   else assertSize(att, n, `${what} att (the causal triangles: B·H·T(T+1)/2 values, B=${B}, H=${H}, T=${T})`);
 }
 
-function backwardChecks(dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape, o: AttentionBackwardOptions): void {
+function backwardChecks(
+  dqkv: Tensor,
+  dOut: Tensor,
+  qkv: Tensor,
+  att: Tensor,
+  s: AttentionShape,
+  o: AttentionBackwardOptions,
+): void {
   checkTensors('attentionBackward', dOut, att, qkv, s, o.attHalf);
   assertSize(dqkv, qkv.size, 'attentionBackward dqkv (like qkv)');
 }
@@ -303,12 +322,28 @@ export function attentionOnGpu(be: WebGpuBackend, out: Tensor, att: Tensor, qkv:
   dispatchRows(be, ATTN_FWD_FUSED, [out, att, qkv], uniforms(s), s.B * s.H * s.T);
 }
 
-export function attentionBackwardOnCpu(be: CpuBackend, dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape, o: AttentionBackwardOptions = {}): void {
+export function attentionBackwardOnCpu(
+  be: CpuBackend,
+  dqkv: Tensor,
+  dOut: Tensor,
+  qkv: Tensor,
+  att: Tensor,
+  s: AttentionShape,
+  o: AttentionBackwardOptions = {},
+): void {
   backwardChecks(dqkv, dOut, qkv, att, s, o);
   const probs = o.attHalf ? unpackHalves(be.f(att)) : be.f(att); // halves are exact in f32
   attentionBackwardRef(be.f(dqkv), be.f(dOut), be.f(qkv), probs, s);
 }
-export function attentionBackwardOnGpu(be: WebGpuBackend, dqkv: Tensor, dOut: Tensor, qkv: Tensor, att: Tensor, s: AttentionShape, o: AttentionBackwardOptions = {}): void {
+export function attentionBackwardOnGpu(
+  be: WebGpuBackend,
+  dqkv: Tensor,
+  dOut: Tensor,
+  qkv: Tensor,
+  att: Tensor,
+  s: AttentionShape,
+  o: AttentionBackwardOptions = {},
+): void {
   backwardChecks(dqkv, dOut, qkv, att, s, o);
   const half = o.attHalf ? 1 : 0;
   const { B, T, C, H } = s;

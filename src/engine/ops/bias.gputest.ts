@@ -28,15 +28,17 @@ export const biasGpuTests: GpuTest[] = [
         const bias = randn(rng, C);
         const dBias0 = randn(rng, C);
         const labels = [`addBias N=${N} C=${C}`, `addBias in place N=${N} C=${C}`, `biasBackward N=${N} C=${C}`];
-        reports.push(...(await sameOnBoth(env, labels, (be) => {
-          const out = be.zeros([N, C]);
-          be.addBias(out, be.fromArray(x, [N, C]), be.fromArray(bias, [C]));
-          const inPlace = be.fromArray(x, [N, C]);
-          be.addBias(inPlace, inPlace, be.fromArray(bias, [C]));
-          const dBias = be.fromArray(dBias0, [C]);
-          be.biasBackward(dBias, be.fromArray(x, [N, C]));
-          return [out, inPlace, dBias];
-        })));
+        reports.push(
+          ...(await sameOnBoth(env, labels, (be) => {
+            const out = be.zeros([N, C]);
+            be.addBias(out, be.fromArray(x, [N, C]), be.fromArray(bias, [C]));
+            const inPlace = be.fromArray(x, [N, C]);
+            be.addBias(inPlace, inPlace, be.fromArray(bias, [C]));
+            const dBias = be.fromArray(dBias0, [C]);
+            be.biasBackward(dBias, be.fromArray(x, [N, C]));
+            return [out, inPlace, dBias];
+          })),
+        );
       }
       return reports;
     },

@@ -18,7 +18,11 @@ describe('bias', () => {
     expect(Array.from(dBias)).toEqual([6, 8, 10]); // accumulates
   });
 
-  for (const [N, C] of [[1, 1], [5, 3], [70, 4]]) {
+  for (const [N, C] of [
+    [1, 1],
+    [5, 3],
+    [70, 4],
+  ]) {
     it(`dBias matches finite differences (N=${N}, C=${C})`, () => {
       const rng = new Rng(`bias ${N} ${C}`);
       const x = randn64(rng, N * C);
@@ -58,8 +62,12 @@ describe('bias', () => {
 
   it('names the shapes on a mismatch', () => {
     const be = new CpuBackend();
-    expect(() => be.addBias(be.zeros([2, 3]), be.zeros([2, 3]), be.zeros([4]))).toThrow(/last dim of \[2, 3\] must equal the bias length 4/);
+    expect(() => be.addBias(be.zeros([2, 3]), be.zeros([2, 3]), be.zeros([4]))).toThrow(
+      /last dim of \[2, 3\] must equal the bias length 4/,
+    );
     expect(() => be.biasBackward(be.zeros([3, 1]), be.zeros([2, 3]))).toThrow(/bias must be 1-D/);
-    expect(() => be.addBias(be.zeros([2, 2]), be.zeros([2, 3]), be.zeros([3]))).toThrow(/addBias out: expected 6 elements/);
+    expect(() => be.addBias(be.zeros([2, 2]), be.zeros([2, 3]), be.zeros([3]))).toThrow(
+      /addBias out: expected 6 elements/,
+    );
   });
 });

@@ -133,7 +133,12 @@ export function biasBackwardOnGpu(be: WebGpuBackend, dBias: Tensor, dOut: Tensor
   }
   const chunks = Math.ceil(N / ROWS_PER_CHUNK);
   const partial = be.scratch([chunks, C]); // partial: (P, C)
-  be.dispatch(COLUMN_SUM, [partial, dOut], [u32(N), u32(C), u32(ROWS_PER_CHUNK), u32(chunks), u32(0)], grid1d(chunks * C, WG));
+  be.dispatch(
+    COLUMN_SUM,
+    [partial, dOut],
+    [u32(N), u32(C), u32(ROWS_PER_CHUNK), u32(chunks), u32(0)],
+    grid1d(chunks * C, WG),
+  );
   be.dispatch(COLUMN_SUM, [dBias, partial], [u32(chunks), u32(C), u32(chunks), u32(1), u32(1)], grid1d(C, WG));
   be.release(partial); // safe: later users of this memory are ordered after these dispatches
 }

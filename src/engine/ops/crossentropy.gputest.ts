@@ -9,7 +9,15 @@ import { randn, sameOnBoth, type GpuTest } from '../testing/gpu-test';
 import { eachRowReduceMode, sameTwiceOnGpu } from '../testing/twice';
 
 // (N, V, scale of the logits)
-const SHAPES: [number, number, number][] = [[1, 1, 1], [4, 7, 1], [5, 65, 2], [3, 257, 1], [2, 1031, 1], [6, 13, 1e4], [70, 11, 1]]; // 70 rows: two workgroups of rows in `thread` mode
+const SHAPES: [number, number, number][] = [
+  [1, 1, 1],
+  [4, 7, 1],
+  [5, 65, 2],
+  [3, 257, 1],
+  [2, 1031, 1],
+  [6, 13, 1e4],
+  [70, 11, 1],
+]; // 70 rows: two workgroups of rows in `thread` mode
 
 function build(N: number, V: number, scale: number, seed: string): (be: Backend) => Tensor[] {
   const rng = new Rng(seed);
@@ -29,7 +37,10 @@ function build(N: number, V: number, scale: number, seed: string): (be: Backend)
   };
 }
 
-const labels = (N: number, V: number, s: number): string[] => [`crossEntropy N=${N} V=${V} scale=${s}`, `crossEntropyBackward N=${N} V=${V} scale=${s}`];
+const labels = (N: number, V: number, s: number): string[] => [
+  `crossEntropy N=${N} V=${V} scale=${s}`,
+  `crossEntropyBackward N=${N} V=${V} scale=${s}`,
+];
 
 export const crossentropyGpuTests: GpuTest[] = [
   {
@@ -37,7 +48,8 @@ export const crossentropyGpuTests: GpuTest[] = [
     run: (env) =>
       eachRowReduceMode(env, async () => {
         const reports = [];
-        for (const [N, V, s] of SHAPES) reports.push(...(await sameOnBoth(env, labels(N, V, s), build(N, V, s, `ce ${N} ${V} ${s}`))));
+        for (const [N, V, s] of SHAPES)
+          reports.push(...(await sameOnBoth(env, labels(N, V, s), build(N, V, s, `ce ${N} ${V} ${s}`))));
         return reports;
       }),
   },

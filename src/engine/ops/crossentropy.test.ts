@@ -21,7 +21,11 @@ describe('crossEntropy reference', () => {
     expect(losses[3]).toBe(0);
   });
 
-  for (const [N, V] of [[1, 1], [5, 7], [3, 70]] as const) {
+  for (const [N, V] of [
+    [1, 1],
+    [5, 7],
+    [3, 70],
+  ] as const) {
     it(`gradient matches central differences, N=${N} V=${V}, with ignored rows`, () => {
       const rng = new Rng(`ce ${N} ${V}`);
       const logits = randn64(rng, N * V, 2);
@@ -77,7 +81,11 @@ describe('crossEntropy on the cpu backend', () => {
   it('names the tensor with a bad shape or dtype', () => {
     const logits = be.zeros([3, 5]);
     expect(() => be.crossEntropy(be.zeros([3]), logits, be.zeros([3]))).toThrow(/targets must be i32/);
-    expect(() => be.crossEntropy(be.zeros([3]), logits, be.zeros([2], 'i32'))).toThrow(/crossEntropy targets.*expected 3 elements, got 2/);
-    expect(() => be.crossEntropyBackward(be.zeros([14]), logits, be.zeros([3], 'i32'), be.zeros([3]))).toThrow(/dLogits/);
+    expect(() => be.crossEntropy(be.zeros([3]), logits, be.zeros([2], 'i32'))).toThrow(
+      /crossEntropy targets.*expected 3 elements, got 2/,
+    );
+    expect(() => be.crossEntropyBackward(be.zeros([14]), logits, be.zeros([3], 'i32'), be.zeros([3]))).toThrow(
+      /dLogits/,
+    );
   });
 });

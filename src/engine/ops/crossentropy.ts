@@ -42,7 +42,14 @@ export function crossEntropyRef(losses: Vec, logits: Vec, targets: Int32Array, N
 }
 
 /** dLogits (N, V) += (softmax(logits) − onehot(target)) · dLosses[n]; ignored rows add nothing. */
-export function crossEntropyBackwardRef(dLogits: Vec, logits: Vec, targets: Int32Array, dLosses: Vec, N: number, V: number): void {
+export function crossEntropyBackwardRef(
+  dLogits: Vec,
+  logits: Vec,
+  targets: Int32Array,
+  dLosses: Vec,
+  N: number,
+  V: number,
+): void {
   for (let n = 0; n < N; n++) {
     const t = targets[n];
     if (!isValidTarget(t, V)) continue;
@@ -140,12 +147,24 @@ export function crossEntropyOnGpu(be: WebGpuBackend, losses: Tensor, logits: Ten
   dispatchRows(be, CE_FWD, [losses, logits, targets], [u32(N), u32(V)], N);
 }
 
-export function crossEntropyBackwardOnCpu(be: CpuBackend, dLogits: Tensor, logits: Tensor, targets: Tensor, dLosses: Tensor): void {
+export function crossEntropyBackwardOnCpu(
+  be: CpuBackend,
+  dLogits: Tensor,
+  logits: Tensor,
+  targets: Tensor,
+  dLosses: Tensor,
+): void {
   const { N, V } = checkShapes(logits, targets, dLosses, 'crossEntropyBackward');
   assertSize(dLogits, logits.size, 'crossEntropyBackward dLogits');
   crossEntropyBackwardRef(be.f(dLogits), be.f(logits), be.i(targets), be.f(dLosses), N, V);
 }
-export function crossEntropyBackwardOnGpu(be: WebGpuBackend, dLogits: Tensor, logits: Tensor, targets: Tensor, dLosses: Tensor): void {
+export function crossEntropyBackwardOnGpu(
+  be: WebGpuBackend,
+  dLogits: Tensor,
+  logits: Tensor,
+  targets: Tensor,
+  dLosses: Tensor,
+): void {
   const { N, V } = checkShapes(logits, targets, dLosses, 'crossEntropyBackward');
   assertSize(dLogits, logits.size, 'crossEntropyBackward dLogits');
   dispatchRows(be, CE_BWD, [dLogits, logits, targets, dLosses], [u32(N), u32(V)], N);

@@ -15,7 +15,8 @@ const gpuPassTimeTest: GpuTest = {
   name: 'gpuPassTime: times the compute passes of the work it records, and leaves the results alone',
   async run(env) {
     const gpu = env.gpu;
-    if (!gpu.device.features.has('timestamp-query')) throw new Error('this adapter has no timestamp-query: the profiles cannot time kernels on it');
+    if (!gpu.device.features.has('timestamp-query'))
+      throw new Error('this adapter has no timestamp-query: the profiles cannot time kernels on it');
     const n = 1 << 16;
     const rng = new Rng('gpu-pass-time');
     const x = gpu.fromArray(randn(rng, n), [n]);
@@ -33,7 +34,8 @@ const gpuPassTimeTest: GpuTest = {
     });
     if (none !== 0) throw new Error(`gpuPassTime of nothing: ${none} ms, not 0`);
     if (!(few !== null && few > 0 && Number.isFinite(few))) throw new Error(`gpuPassTime of one dispatch: ${few}`);
-    if (!(many !== null && many > few)) throw new Error(`gpuPassTime of 63 dispatches (${many} ms) is not above one's (${few} ms)`);
+    if (!(many !== null && many > few))
+      throw new Error(`gpuPassTime of 63 dispatches (${many} ms) is not above one's (${few} ms)`);
     return [compare('timed work = untimed work', await gpu.read(timed), await gpu.read(untimed), { abs: 0, rel: 0 })];
   },
 };
@@ -48,21 +50,25 @@ export const elementwiseGpuTests: GpuTest[] = [
         const a = randn(rng, n);
         const b = randn(rng, n);
         reports.push(
-          ...(await sameOnBoth(env, [`fill n=${n}`, `copy n=${n}`, `add n=${n}`, `addInto n=${n}`, `scale n=${n}`], (be) => {
-            const filled = be.zeros([n]);
-            be.fill(filled, 0.75);
-            const ta = be.fromArray(a, [n]);
-            const tb = be.fromArray(b, [n]);
-            const copied = be.zeros([n]);
-            be.copy(copied, ta);
-            const sum = be.zeros([n]);
-            be.add(sum, ta, tb);
-            const acc = be.fromArray(a, [n]);
-            be.addInto(acc, tb, -0.5);
-            const scaled = be.fromArray(b, [n]);
-            be.scale(scaled, 3.25);
-            return [filled, copied, sum, acc, scaled];
-          })),
+          ...(await sameOnBoth(
+            env,
+            [`fill n=${n}`, `copy n=${n}`, `add n=${n}`, `addInto n=${n}`, `scale n=${n}`],
+            (be) => {
+              const filled = be.zeros([n]);
+              be.fill(filled, 0.75);
+              const ta = be.fromArray(a, [n]);
+              const tb = be.fromArray(b, [n]);
+              const copied = be.zeros([n]);
+              be.copy(copied, ta);
+              const sum = be.zeros([n]);
+              be.add(sum, ta, tb);
+              const acc = be.fromArray(a, [n]);
+              be.addInto(acc, tb, -0.5);
+              const scaled = be.fromArray(b, [n]);
+              be.scale(scaled, 3.25);
+              return [filled, copied, sum, acc, scaled];
+            },
+          )),
         );
       }
       return reports;

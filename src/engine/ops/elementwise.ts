@@ -145,7 +145,8 @@ ${WGSL_PACK_HALF}
 };
 
 function checkPackHalf(out: Tensor, x: Tensor): void {
-  if (x.dtype !== 'f32' || out.dtype !== 'f32') throw new Error(`packHalf: out and x must be f32, got ${out.dtype} and ${x.dtype}`);
+  if (x.dtype !== 'f32' || out.dtype !== 'f32')
+    throw new Error(`packHalf: out and x must be f32, got ${out.dtype} and ${x.dtype}`);
   assertSize(out, Math.ceil(x.size / 2), 'packHalf out (⌈x.size / 2⌉ words)');
 }
 export function packHalfOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {

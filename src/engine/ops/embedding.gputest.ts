@@ -36,21 +36,33 @@ export const embeddingGpuTests: GpuTest[] = [
         const dTable0 = randn(rng, V * C);
         const label = `N=${N} V=${V} C=${C}`;
         for (const pass of [1, 2]) {
-          reports.push(...(await sameOnBoth(env, [`embedding ${label}`, `embeddingBackward ${label} (run ${pass})`], (be) => {
-            const tIds = be.fromArray(ids, [N]);
-            const out = be.fromArray(randn(new Rng(1), N * C), [N, C]); // overwritten
-            be.embedding(out, be.fromArray(table, [V, C]), tIds);
-            const dTable = be.fromArray(dTable0, [V, C]);
-            be.embeddingBackward(dTable, be.fromArray(dOut, [N, C]), tIds);
-            return [out, dTable];
-          }, { abs: 0, rel: 0 })));
+          reports.push(
+            ...(await sameOnBoth(
+              env,
+              [`embedding ${label}`, `embeddingBackward ${label} (run ${pass})`],
+              (be) => {
+                const tIds = be.fromArray(ids, [N]);
+                const out = be.fromArray(randn(new Rng(1), N * C), [N, C]); // overwritten
+                be.embedding(out, be.fromArray(table, [V, C]), tIds);
+                const dTable = be.fromArray(dTable0, [V, C]);
+                be.embeddingBackward(dTable, be.fromArray(dOut, [N, C]), tIds);
+                return [out, dTable];
+              },
+              { abs: 0, rel: 0 },
+            )),
+          );
         }
         // Version 1 (scan) against the CPU reference too.
         const want = env.cpu.fromArray(dTable0, [V, C]);
         env.cpu.embeddingBackward(want, env.cpu.fromArray(dOut, [N, C]), env.cpu.fromArray(ids, [N]));
         const got = env.gpu.fromArray(dTable0, [V, C]);
         embeddingBackwardOnGpu(env.gpu, got, env.gpu.fromArray(dOut, [N, C]), env.gpu.fromArray(ids, [N]), 'scan');
-        reports.push(compare(`embeddingBackward scan ${label}`, await env.gpu.read(got), await env.cpu.read(want), { abs: 0, rel: 0 }));
+        reports.push(
+          compare(`embeddingBackward scan ${label}`, await env.gpu.read(got), await env.cpu.read(want), {
+            abs: 0,
+            rel: 0,
+          }),
+        );
       }
       return reports;
     },

@@ -60,7 +60,9 @@ describe('embedding', () => {
   it('names the shapes on a mismatch', () => {
     const be = new CpuBackend();
     const ids = be.fromArray(Int32Array.from([0, 1]), [2]);
-    expect(() => be.embedding(be.zeros([2, 3]), be.zeros([4, 2]), ids)).toThrow(/expected \(2, 2\) rows for 2 ids and table \[4, 2\]/);
+    expect(() => be.embedding(be.zeros([2, 3]), be.zeros([4, 2]), ids)).toThrow(
+      /expected \(2, 2\) rows for 2 ids and table \[4, 2\]/,
+    );
     expect(() => be.embedding(be.zeros([2, 2]), be.zeros([8]), ids)).toThrow(/table must be 2-D/);
     expect(() => be.embedding(be.zeros([2, 2]), be.zeros([4, 2]), be.zeros([2]))).toThrow(/ids must be i32/);
   });

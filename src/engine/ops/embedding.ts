@@ -49,7 +49,9 @@ function embeddingDims(rows: Tensor, table: Tensor, ids: Tensor, what: string): 
   const [V, C] = table.shape;
   const N = ids.size;
   if (rows.size !== N * C || rows.shape[rows.shape.length - 1] !== C) {
-    throw new Error(`${what}: expected (${N}, ${C}) rows for ${N} ids and table [${V}, ${C}], got [${rows.shape.join(', ')}]`);
+    throw new Error(
+      `${what}: expected (${N}, ${C}) rows for ${N} ids and table [${V}, ${C}], got [${rows.shape.join(', ')}]`,
+    );
   }
   return { V, C, N };
 }
@@ -199,7 +201,13 @@ export function embeddingBackwardOnCpu(be: CpuBackend, dTable: Tensor, dOut: Ten
 }
 
 /** The backward on the GPU: version 2 (`csr`) unless `version` says 1 (`scan`, kept for tests and the bench). */
-export function embeddingBackwardOnGpu(be: WebGpuBackend, dTable: Tensor, dOut: Tensor, ids: Tensor, version: 'csr' | 'scan' = 'csr'): void {
+export function embeddingBackwardOnGpu(
+  be: WebGpuBackend,
+  dTable: Tensor,
+  dOut: Tensor,
+  ids: Tensor,
+  version: 'csr' | 'scan' = 'csr',
+): void {
   const { V, C, N } = embeddingDims(dOut, dTable, ids, 'embeddingBackward');
   if (V === 0 || C === 0) return;
   const params = [u32(N), u32(V), u32(C)];

@@ -32,7 +32,8 @@ export const geluGpuTests: GpuTest[] = [
     name: 'gelu: forward and backward vs cpu, awkward sizes and large |x|',
     async run(env) {
       const reports = [];
-      for (const n of SIZES) reports.push(...(await sameOnBoth(env, [`gelu n=${n}`, `geluBackward n=${n}`], build(n, `gelu ${n}`))));
+      for (const n of SIZES)
+        reports.push(...(await sameOnBoth(env, [`gelu n=${n}`, `geluBackward n=${n}`], build(n, `gelu ${n}`))));
       return reports;
     },
   },

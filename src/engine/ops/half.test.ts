@@ -4,12 +4,25 @@ import { HALF_MAX, halfBits, halfValue, isHalfRounding } from './half';
 describe('half (binary16) on the host', () => {
   it('encodes known values, rounding to nearest even, clamping to ±65504', () => {
     const cases: [number, number][] = [
-      [0, 0x0000], [-0, 0x8000], [1, 0x3c00], [-2, 0xc000], [0.5, 0x3800], [65504, 0x7bff], [-65504, 0xfbff],
-      [1e6, 0x7bff], [-Infinity, 0xfbff], [2 ** -14, 0x0400], [2 ** -24, 0x0001], [2 ** -25, 0x0000], [3 * 2 ** -26, 0x0001],
+      [0, 0x0000],
+      [-0, 0x8000],
+      [1, 0x3c00],
+      [-2, 0xc000],
+      [0.5, 0x3800],
+      [65504, 0x7bff],
+      [-65504, 0xfbff],
+      [1e6, 0x7bff],
+      [-Infinity, 0xfbff],
+      [2 ** -14, 0x0400],
+      [2 ** -24, 0x0001],
+      [2 ** -25, 0x0000],
+      [3 * 2 ** -26, 0x0001],
       [1 + 2 ** -11, 0x3c00], // a tie: to the even mantissa
       [1 + 3 * 2 ** -11, 0x3c02], // a tie: to the even mantissa (up)
       [1 + 2 ** -11 + 2 ** -20, 0x3c01], // just above the tie
-      [65519, 0x7bff], [0.1, 0x2e66], [-3.14159, 0xc248],
+      [65519, 0x7bff],
+      [0.1, 0x2e66],
+      [-3.14159, 0xc248],
     ];
     for (const [x, h] of cases) expect(halfBits(x).toString(16), `halfBits(${x})`).toBe(h.toString(16));
     expect(halfBits(NaN)).toBe(0x7e00);

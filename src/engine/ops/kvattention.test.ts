@@ -7,15 +7,25 @@ import { randn } from '../testing/gpu-test';
 import { halfBits, halfValue } from './half';
 
 describe('attentionCached (CPU reference)', () => {
-  const B = 2, T = 7, C = 6, H = 3;
+  const B = 2,
+    T = 7,
+    C = 6,
+    H = 3;
   const rng = new Rng('kv-ref');
   const qkv = randn(rng, B * T * 3 * C);
 
   it('decoding one token at a time equals a prefill and equals full causal attention', async () => {
     const be = new CpuBackend();
     const prefill = be.zeros([B, T, C]);
-    be.attentionCached(prefill, be.zeros([B, T, C]), be.zeros([B, T, C]), be.fromArray(qkv, [B, T, 3 * C]),
-      be.fromArray(new Int32Array(B), [B]), be.fromArray(new Int32Array(B).fill(T), [B]), { B, S: T, maxT: T, C, H });
+    be.attentionCached(
+      prefill,
+      be.zeros([B, T, C]),
+      be.zeros([B, T, C]),
+      be.fromArray(qkv, [B, T, 3 * C]),
+      be.fromArray(new Int32Array(B), [B]),
+      be.fromArray(new Int32Array(B).fill(T), [B]),
+      { B, S: T, maxT: T, C, H },
+    );
     const kc = be.zeros([B, T, C]);
     const vc = be.zeros([B, T, C]);
     const stepwise = new Float32Array(B * T * C);
@@ -23,8 +33,15 @@ describe('attentionCached (CPU reference)', () => {
       const step = new Float32Array(B * 3 * C);
       for (let b = 0; b < B; b++) step.set(qkv.subarray((b * T + t) * 3 * C, (b * T + t + 1) * 3 * C), b * 3 * C);
       const out = be.zeros([B, 1, C]);
-      be.attentionCached(out, kc, vc, be.fromArray(step, [B, 3 * C]), be.fromArray(new Int32Array(B).fill(t), [B]),
-        be.fromArray(new Int32Array(B).fill(1), [B]), { B, S: 1, maxT: T, C, H });
+      be.attentionCached(
+        out,
+        kc,
+        vc,
+        be.fromArray(step, [B, 3 * C]),
+        be.fromArray(new Int32Array(B).fill(t), [B]),
+        be.fromArray(new Int32Array(B).fill(1), [B]),
+        { B, S: 1, maxT: T, C, H },
+      );
       const o = await be.read(out);
       for (let b = 0; b < B; b++) stepwise.set(o.subarray(b * C, (b + 1) * C), (b * T + t) * C);
     }
@@ -40,8 +57,15 @@ describe('attentionCached (CPU reference)', () => {
     const be = new CpuBackend();
     const out = be.fromArray(new Float32Array(B * T * C).fill(9), [B, T, C]);
     const kc = be.zeros([B, T, C]);
-    be.attentionCached(out, kc, be.zeros([B, T, C]), be.fromArray(qkv, [B, T, 3 * C]),
-      be.fromArray(new Int32Array(B), [B]), be.fromArray(Int32Array.of(2, 0), [B]), { B, S: T, maxT: T, C, H });
+    be.attentionCached(
+      out,
+      kc,
+      be.zeros([B, T, C]),
+      be.fromArray(qkv, [B, T, 3 * C]),
+      be.fromArray(new Int32Array(B), [B]),
+      be.fromArray(Int32Array.of(2, 0), [B]),
+      { B, S: T, maxT: T, C, H },
+    );
     const o = await be.read(out);
     const k = await be.read(kc);
     expect(Array.from(o.subarray(2 * C, T * C)).every((x) => x === 0)).toBe(true); // b = 0, rows 2..
@@ -52,8 +76,17 @@ describe('attentionCached (CPU reference)', () => {
 
   it('names the bad tensor on a shape mismatch', () => {
     const be = new CpuBackend();
-    expect(() => be.attentionCached(be.zeros([1]), be.zeros([B, T, C]), be.zeros([B, T, C]), be.zeros([B, T, 3 * C]),
-      be.zeros([B], 'i32'), be.zeros([B], 'i32'), { B, S: T, maxT: T, C, H })).toThrow(/out \(B, S, C\) needs/);
+    expect(() =>
+      be.attentionCached(
+        be.zeros([1]),
+        be.zeros([B, T, C]),
+        be.zeros([B, T, C]),
+        be.zeros([B, T, 3 * C]),
+        be.zeros([B], 'i32'),
+        be.zeros([B], 'i32'),
+        { B, S: T, maxT: T, C, H },
+      ),
+    ).toThrow(/out \(B, S, C\) needs/);
   });
 
   it('an f16 cache: the same as the f32 op on k and v rounded to half, the halves packed two to a word', async () => {
@@ -65,8 +98,15 @@ describe('attentionCached (CPU reference)', () => {
       const kc = be.zeros([words]);
       const vc = be.zeros([words]);
       const out = be.zeros([B, T, C]);
-      be.attentionCached(out, kc, vc, be.fromArray(input, [B, T, 3 * C]), be.fromArray(new Int32Array(B), [B]),
-        be.fromArray(Int32Array.of(T, 4), [B]), { B, S: T, maxT: T, C, H, cache });
+      be.attentionCached(
+        out,
+        kc,
+        vc,
+        be.fromArray(input, [B, T, 3 * C]),
+        be.fromArray(new Int32Array(B), [B]),
+        be.fromArray(Int32Array.of(T, 4), [B]),
+        { B, S: T, maxT: T, C, H, cache },
+      );
       return { out: Array.from(be.f(out)), k: be.f(kc), v: be.f(vc) };
     };
     const f16 = run(big, 'f16');
@@ -85,9 +125,19 @@ describe('attentionCached (CPU reference)', () => {
       const step = new Float32Array(B * 3 * C);
       for (let b = 0; b < B; b++) step.set(big.subarray((b * T + t) * 3 * C, (b * T + t + 1) * 3 * C), b * 3 * C);
       const out = be.zeros([B, 1, C]);
-      be.attentionCached(out, kc, vc, be.fromArray(step, [B, 3 * C]), be.fromArray(new Int32Array(B).fill(t), [B]),
-        be.fromArray(new Int32Array(B).fill(1), [B]), { B, S: 1, maxT: T, C, H, cache: 'f16' });
-      for (let b = 0; b < B; b++) expect(Array.from(be.f(out).subarray(b * C, (b + 1) * C))).toEqual(f16.out.slice((b * T + t) * C, (b * T + t + 1) * C));
+      be.attentionCached(
+        out,
+        kc,
+        vc,
+        be.fromArray(step, [B, 3 * C]),
+        be.fromArray(new Int32Array(B).fill(t), [B]),
+        be.fromArray(new Int32Array(B).fill(1), [B]),
+        { B, S: 1, maxT: T, C, H, cache: 'f16' },
+      );
+      for (let b = 0; b < B; b++)
+        expect(Array.from(be.f(out).subarray(b * C, (b + 1) * C))).toEqual(
+          f16.out.slice((b * T + t) * C, (b * T + t + 1) * C),
+        );
     }
   });
 
@@ -95,7 +145,11 @@ describe('attentionCached (CPU reference)', () => {
     const be = new CpuBackend();
     const z = (n: number) => be.zeros([n]);
     const i32 = () => be.zeros([1], 'i32');
-    expect(() => be.attentionCached(z(3), z(3), z(3), z(9), i32(), i32(), { B: 1, S: 1, maxT: 1, C: 3, H: 1, cache: 'f16' })).toThrow(/even head size, got 3/);
-    expect(() => be.attentionCached(z(C), z(C), z(C), z(3 * C), i32(), i32(), { B: 1, S: 1, maxT: 1, C, H, cache: 'f16' })).toThrow(/kCache \(B, maxT, C \/ 2\) words needs 3 elements, got 6/);
+    expect(() =>
+      be.attentionCached(z(3), z(3), z(3), z(9), i32(), i32(), { B: 1, S: 1, maxT: 1, C: 3, H: 1, cache: 'f16' }),
+    ).toThrow(/even head size, got 3/);
+    expect(() =>
+      be.attentionCached(z(C), z(C), z(C), z(3 * C), i32(), i32(), { B: 1, S: 1, maxT: 1, C, H, cache: 'f16' }),
+    ).toThrow(/kCache \(B, maxT, C \/ 2\) words needs 3 elements, got 6/);
   });
 });

@@ -21,7 +21,15 @@ import type { Vec } from './types';
 /** The longest cache the op accepts (kept from the first kernel, which held every score in workgroup memory). */
 export const MAX_CACHED_T = 3072;
 
-function check(s: CachedAttentionShape, out: Tensor, kCache: Tensor, vCache: Tensor, qkv: Tensor, start: Tensor, len: Tensor): void {
+function check(
+  s: CachedAttentionShape,
+  out: Tensor,
+  kCache: Tensor,
+  vCache: Tensor,
+  qkv: Tensor,
+  start: Tensor,
+  len: Tensor,
+): void {
   const { B, S, maxT, C, H } = s;
   if (C % H !== 0) throw new Error(`attentionCached: C (${C}) must be divisible by H (${H})`);
   if (maxT > MAX_CACHED_T) throw new Error(`attentionCached: cache length ${maxT} exceeds ${MAX_CACHED_T}`);
@@ -30,11 +38,17 @@ function check(s: CachedAttentionShape, out: Tensor, kCache: Tensor, vCache: Ten
   const cacheSize = f16 ? (B * maxT * C) / 2 : B * maxT * C;
   const cacheShape = f16 ? '(B, maxT, C / 2) words' : '(B, maxT, C)';
   const want: [Tensor, number, string][] = [
-    [out, B * S * C, 'out (B, S, C)'], [kCache, cacheSize, `kCache ${cacheShape}`], [vCache, cacheSize, `vCache ${cacheShape}`],
-    [qkv, B * S * 3 * C, 'qkv (B, S, 3C)'], [start, B, 'start (B)'], [len, B, 'len (B)'],
+    [out, B * S * C, 'out (B, S, C)'],
+    [kCache, cacheSize, `kCache ${cacheShape}`],
+    [vCache, cacheSize, `vCache ${cacheShape}`],
+    [qkv, B * S * 3 * C, 'qkv (B, S, 3C)'],
+    [start, B, 'start (B)'],
+    [len, B, 'len (B)'],
   ];
-  for (const [t, n, what] of want) if (t.size !== n) throw new Error(`attentionCached: ${what} needs ${n} elements, got ${t.size}`);
-  if (start.dtype !== 'i32' || len.dtype !== 'i32') throw new Error('attentionCached: start and len must be i32 tensors');
+  for (const [t, n, what] of want)
+    if (t.size !== n) throw new Error(`attentionCached: ${what} needs ${n} elements, got ${t.size}`);
+  if (start.dtype !== 'i32' || len.dtype !== 'i32')
+    throw new Error('attentionCached: start and len must be i32 tensors');
 }
 
 /** An f16 cache's values in the (B, maxT, C) layout (f32: the array itself). */
@@ -44,7 +58,14 @@ export function cacheValues(a: Vec, f16: boolean): Vec {
 }
 
 /** The cache write of the reference: the new tokens' k and v at their positions. */
-export function kvWriteRef(kCache: Vec, vCache: Vec, qkv: Vec, start: Int32Array, len: Int32Array, s: CachedAttentionShape): void {
+export function kvWriteRef(
+  kCache: Vec,
+  vCache: Vec,
+  qkv: Vec,
+  start: Int32Array,
+  len: Int32Array,
+  s: CachedAttentionShape,
+): void {
   const { B, S, maxT, C } = s;
   const f16 = s.cache === 'f16';
   const [kw, vw] = f16 ? [halfWords(kCache), halfWords(vCache)] : [null, null];
@@ -68,7 +89,15 @@ export function kvWriteRef(kCache: Vec, vCache: Vec, qkv: Vec, start: Int32Array
 }
 
 /** The attention of the reference over the cache as it stands (after the write). */
-export function kvAttendRef(out: Vec, kCache: Vec, vCache: Vec, qkv: Vec, start: Int32Array, len: Int32Array, s: CachedAttentionShape): void {
+export function kvAttendRef(
+  out: Vec,
+  kCache: Vec,
+  vCache: Vec,
+  qkv: Vec,
+  start: Int32Array,
+  len: Int32Array,
+  s: CachedAttentionShape,
+): void {
   const { B, S, maxT, C, H } = s;
   const hs = C / H;
   const scale = 1 / Math.sqrt(hs);
@@ -110,7 +139,13 @@ export function kvAttendRef(out: Vec, kCache: Vec, vCache: Vec, qkv: Vec, start:
 
 /** The reference (the spec): the write, then the attention. Positions past the cache are skipped. */
 export function attentionCachedRef(
-  out: Vec, kCache: Vec, vCache: Vec, qkv: Vec, start: Int32Array, len: Int32Array, s: CachedAttentionShape,
+  out: Vec,
+  kCache: Vec,
+  vCache: Vec,
+  qkv: Vec,
+  start: Int32Array,
+  len: Int32Array,
+  s: CachedAttentionShape,
 ): void {
   kvWriteRef(kCache, vCache, qkv, start, len, s);
   kvAttendRef(out, kCache, vCache, qkv, start, len, s);
@@ -220,10 +255,14 @@ ${WGSL_LINEAR_INDEX}
 @group(0) @binding(6) var<storage, read> len: array<i32>;
 const HS = ${hs}u;
 const G = ${lanes}u;
-const WG = ${wg}u;${one ? '' : `
+const WG = ${wg}u;${
+      one
+        ? ''
+        : `
 var<workgroup> pm: array<f32, WG>;
 var<workgroup> pl: array<f32, WG>;
-var<workgroup> pacc: array<f32, ${wg * hs}>;`}
+var<workgroup> pacc: array<f32, ${wg * hs}>;`
+    }
 @compute @workgroup_size(${wg}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_id) lid3: vec3<u32>) {
   let lid = lid3.x;
   let item = linear_index(gid, nwg, WG) / G;
@@ -254,10 +293,13 @@ var<workgroup> pacc: array<f32, ${wg * hs}>;`}
       m = mNew;
     }
   }
-${one ? `  if (!valid) { return; }
+${
+  one
+    ? `  if (!valid) { return; }
   let o = (b * P.S + j) * P.C + h * HS;
   for (var i = 0u; i < HS; i++) { out[o + i] = select(0.0, acc[i] / l, live); }
-` : `  pm[lid] = m;
+`
+    : `  pm[lid] = m;
   pl[lid] = l;
   for (var i = 0u; i < HS; i++) { pacc[lid * HS + i] = acc[i]; }
   workgroupBarrier();
@@ -276,19 +318,34 @@ ${one ? `  if (!valid) { return; }
     }
     out[o + i] = select(0.0, num / den, live);
   }
-`}}`,
+`
+}}`,
   };
 }
 
 export function attentionCachedOnCpu(
-  be: CpuBackend, out: Tensor, kCache: Tensor, vCache: Tensor, qkv: Tensor, start: Tensor, len: Tensor, s: CachedAttentionShape,
+  be: CpuBackend,
+  out: Tensor,
+  kCache: Tensor,
+  vCache: Tensor,
+  qkv: Tensor,
+  start: Tensor,
+  len: Tensor,
+  s: CachedAttentionShape,
 ): void {
   check(s, out, kCache, vCache, qkv, start, len);
   attentionCachedRef(be.f(out), be.f(kCache), be.f(vCache), be.f(qkv), be.i(start), be.i(len), s);
 }
 
 export function attentionCachedOnGpu(
-  be: WebGpuBackend, out: Tensor, kCache: Tensor, vCache: Tensor, qkv: Tensor, start: Tensor, len: Tensor, s: CachedAttentionShape,
+  be: WebGpuBackend,
+  out: Tensor,
+  kCache: Tensor,
+  vCache: Tensor,
+  qkv: Tensor,
+  start: Tensor,
+  len: Tensor,
+  s: CachedAttentionShape,
 ): void {
   check(s, out, kCache, vCache, qkv, start, len);
   const { B, S, maxT, C, H } = s;
@@ -297,5 +354,10 @@ export function attentionCachedOnGpu(
   be.dispatch(f16 ? WRITE_F16 : WRITE, [kCache, vCache, qkv, start, len], u, grid1d((B * S * C) / (f16 ? 2 : 1), 256));
   const hs = C / H;
   const lanes = rowReduceMode(be) === 'thread' ? 1 : attendLanes(maxT, hs);
-  be.dispatch(attendKernel(hs, lanes, f16), [out, kCache, vCache, qkv, start, len], u, grid1d(B * S * H * lanes, attendThreads(hs)));
+  be.dispatch(
+    attendKernel(hs, lanes, f16),
+    [out, kCache, vCache, qkv, start, len],
+    u,
+    grid1d(B * S * H * lanes, attendThreads(hs)),
+  );
 }

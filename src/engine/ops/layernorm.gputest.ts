@@ -11,7 +11,17 @@ import { eachRowReduceMode, sameTwiceOnGpu } from '../testing/twice';
 import { COL_CHUNK_ROWS } from './layernorm';
 
 // (N, C)
-const SHAPES: [number, number][] = [[1, 1], [3, 1], [7, 13], [5, 63], [2, 65], [3, 127], [1, 300], [COL_CHUNK_ROWS, 3], [131, 5]];
+const SHAPES: [number, number][] = [
+  [1, 1],
+  [3, 1],
+  [7, 13],
+  [5, 63],
+  [2, 65],
+  [3, 127],
+  [1, 300],
+  [COL_CHUNK_ROWS, 3],
+  [131, 5],
+];
 
 function build(N: number, C: number, seed: string): (be: Backend) => Tensor[] {
   const rng = new Rng(seed);
@@ -37,7 +47,8 @@ function build(N: number, C: number, seed: string): (be: Backend) => Tensor[] {
   };
 }
 
-const labels = (N: number, C: number): string[] => ['out', 'mean', 'rstd', 'dx', 'dWeight', 'dBias'].map((l) => `layernorm ${l} N=${N} C=${C}`);
+const labels = (N: number, C: number): string[] =>
+  ['out', 'mean', 'rstd', 'dx', 'dWeight', 'dBias'].map((l) => `layernorm ${l} N=${N} C=${C}`);
 
 export const layernormGpuTests: GpuTest[] = [
   {
@@ -45,7 +56,8 @@ export const layernormGpuTests: GpuTest[] = [
     run: (env) =>
       eachRowReduceMode(env, async () => {
         const reports = [];
-        for (const [N, C] of SHAPES) reports.push(...(await sameOnBoth(env, labels(N, C), build(N, C, `ln ${N} ${C}`))));
+        for (const [N, C] of SHAPES)
+          reports.push(...(await sameOnBoth(env, labels(N, C), build(N, C, `ln ${N} ${C}`))));
         return reports;
       }),
   },
@@ -54,7 +66,11 @@ export const layernormGpuTests: GpuTest[] = [
     run: (env) =>
       eachRowReduceMode(env, async () => {
         const reports = [];
-        for (const [N, C] of [[5, 70], [131, 5]] as const) reports.push(...(await sameTwiceOnGpu(env, labels(N, C), build(N, C, `ln twice ${N}`))));
+        for (const [N, C] of [
+          [5, 70],
+          [131, 5],
+        ] as const)
+          reports.push(...(await sameTwiceOnGpu(env, labels(N, C), build(N, C, `ln twice ${N}`))));
         return reports;
       }),
   },

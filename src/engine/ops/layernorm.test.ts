@@ -10,7 +10,14 @@ import { layerNormBackwardRef, layerNormRef } from './layernorm';
 const EPS = 1e-5;
 
 // Shapes (N, C): C = 1 (zero variance), primes, one wider row.
-const SHAPES: [number, number][] = [[1, 1], [3, 1], [2, 2], [3, 7], [5, 13], [2, 64]];
+const SHAPES: [number, number][] = [
+  [1, 1],
+  [3, 1],
+  [2, 2],
+  [3, 7],
+  [5, 13],
+  [2, 64],
+];
 
 describe('layerNorm gradients (f64 finite differences)', () => {
   for (const [N, C] of SHAPES) {
@@ -32,7 +39,11 @@ describe('layerNorm gradients (f64 finite differences)', () => {
       const dw = new Float64Array(C);
       const db = new Float64Array(C);
       layerNormBackwardRef(dx, dw, db, wOut, x, mean.slice(), rstd.slice(), w, N, C);
-      for (const [label, v, g] of [['dx', x, dx], ['dWeight', w, dw], ['dBias', b, db]] as const) {
+      for (const [label, v, g] of [
+        ['dx', x, dx],
+        ['dWeight', w, dw],
+        ['dBias', b, db],
+      ] as const) {
         const r = gradCheck(label, loss, v, g);
         expect(r.ok, r.summary).toBe(true);
       }
@@ -94,8 +105,12 @@ describe('layerNorm on the cpu backend', () => {
 
   it('names the tensor with a bad shape', () => {
     const out = be.zeros([N, C]);
-    expect(() => be.layerNorm(out, be.zeros([N]), be.zeros([N]), x, be.zeros([C + 1]), b)).toThrow(/layerNorm weight.*expected 5 elements, got 6/);
+    expect(() => be.layerNorm(out, be.zeros([N]), be.zeros([N]), x, be.zeros([C + 1]), b)).toThrow(
+      /layerNorm weight.*expected 5 elements, got 6/,
+    );
     expect(() => be.layerNorm(out, be.zeros([N - 1]), be.zeros([N]), x, w, b)).toThrow(/layerNorm mean/);
-    expect(() => be.layerNormBackward(be.zeros([N, C]), be.zeros([C]), be.zeros([2]), dOut, x, be.zeros([N]), be.zeros([N]), w)).toThrow(/dBias/);
+    expect(() =>
+      be.layerNormBackward(be.zeros([N, C]), be.zeros([C]), be.zeros([2]), dOut, x, be.zeros([N]), be.zeros([N]), w),
+    ).toThrow(/dBias/);
   });
 });

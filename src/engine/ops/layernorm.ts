@@ -25,7 +25,17 @@ const COL_WG = 64;
 
 // ---- CPU references -------------------------------------------------------------------------------
 
-export function layerNormRef(out: Vec, mean: Vec, rstd: Vec, x: Vec, weight: Vec, bias: Vec, N: number, C: number, eps: number): void {
+export function layerNormRef(
+  out: Vec,
+  mean: Vec,
+  rstd: Vec,
+  x: Vec,
+  weight: Vec,
+  bias: Vec,
+  N: number,
+  C: number,
+  eps: number,
+): void {
   for (let n = 0; n < N; n++) {
     const o = n * C;
     let m = 0;
@@ -43,8 +53,16 @@ export function layerNormRef(out: Vec, mean: Vec, rstd: Vec, x: Vec, weight: Vec
 
 /** dx += (dn − mean(dn) − x̂·mean(dn⊙x̂))·rstd with dn = w⊙dOut; dWeight += Σ_n dOut⊙x̂; dBias += Σ_n dOut. */
 export function layerNormBackwardRef(
-  dx: Vec, dWeight: Vec, dBias: Vec,
-  dOut: Vec, x: Vec, mean: Vec, rstd: Vec, weight: Vec, N: number, C: number,
+  dx: Vec,
+  dWeight: Vec,
+  dBias: Vec,
+  dOut: Vec,
+  x: Vec,
+  mean: Vec,
+  rstd: Vec,
+  weight: Vec,
+  N: number,
+  C: number,
 ): void {
   for (let n = 0; n < N; n++) {
     const o = n * C;
@@ -219,7 +237,14 @@ ${WGSL_LINEAR_INDEX}
 
 // ---- entry points ------------------------------------------------------------------------------------
 
-function forwardShapes(out: Tensor, mean: Tensor, rstd: Tensor, x: Tensor, weight: Tensor, bias: Tensor): { N: number; C: number } {
+function forwardShapes(
+  out: Tensor,
+  mean: Tensor,
+  rstd: Tensor,
+  x: Tensor,
+  weight: Tensor,
+  bias: Tensor,
+): { N: number; C: number } {
   const { N, V: C } = rowsOf(x.shape, x.size, 'layerNorm x');
   assertSize(out, x.size, 'layerNorm out');
   assertSize(mean, N, 'layerNorm mean (one per row)');
@@ -229,7 +254,16 @@ function forwardShapes(out: Tensor, mean: Tensor, rstd: Tensor, x: Tensor, weigh
   return { N, C };
 }
 
-function backwardShapes(dx: Tensor, dWeight: Tensor, dBias: Tensor, dOut: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor): { N: number; C: number } {
+function backwardShapes(
+  dx: Tensor,
+  dWeight: Tensor,
+  dBias: Tensor,
+  dOut: Tensor,
+  x: Tensor,
+  mean: Tensor,
+  rstd: Tensor,
+  weight: Tensor,
+): { N: number; C: number } {
   const { N, V: C } = rowsOf(x.shape, x.size, 'layerNormBackward x');
   assertSize(dx, x.size, 'layerNormBackward dx');
   assertSize(dOut, x.size, 'layerNormBackward dOut');
@@ -241,29 +275,88 @@ function backwardShapes(dx: Tensor, dWeight: Tensor, dBias: Tensor, dOut: Tensor
   return { N, C };
 }
 
-export function layerNormOnCpu(be: CpuBackend, out: Tensor, mean: Tensor, rstd: Tensor, x: Tensor, weight: Tensor, bias: Tensor, eps: number): void {
+export function layerNormOnCpu(
+  be: CpuBackend,
+  out: Tensor,
+  mean: Tensor,
+  rstd: Tensor,
+  x: Tensor,
+  weight: Tensor,
+  bias: Tensor,
+  eps: number,
+): void {
   const { N, C } = forwardShapes(out, mean, rstd, x, weight, bias);
   layerNormRef(be.f(out), be.f(mean), be.f(rstd), be.f(x), be.f(weight), be.f(bias), N, C, eps);
 }
-export function layerNormOnGpu(be: WebGpuBackend, out: Tensor, mean: Tensor, rstd: Tensor, x: Tensor, weight: Tensor, bias: Tensor, eps: number): void {
+export function layerNormOnGpu(
+  be: WebGpuBackend,
+  out: Tensor,
+  mean: Tensor,
+  rstd: Tensor,
+  x: Tensor,
+  weight: Tensor,
+  bias: Tensor,
+  eps: number,
+): void {
   const { N, C } = forwardShapes(out, mean, rstd, x, weight, bias);
   dispatchRows(be, LN_FWD, [out, mean, rstd, x, weight, bias], [u32(N), u32(C), f32(eps)], N);
 }
 
-export function layerNormBackwardOnCpu(be: CpuBackend, dx: Tensor, dWeight: Tensor, dBias: Tensor, dOut: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor): void {
+export function layerNormBackwardOnCpu(
+  be: CpuBackend,
+  dx: Tensor,
+  dWeight: Tensor,
+  dBias: Tensor,
+  dOut: Tensor,
+  x: Tensor,
+  mean: Tensor,
+  rstd: Tensor,
+  weight: Tensor,
+): void {
   const { N, C } = backwardShapes(dx, dWeight, dBias, dOut, x, mean, rstd, weight);
-  layerNormBackwardRef(be.f(dx), be.f(dWeight), be.f(dBias), be.f(dOut), be.f(x), be.f(mean), be.f(rstd), be.f(weight), N, C);
+  layerNormBackwardRef(
+    be.f(dx),
+    be.f(dWeight),
+    be.f(dBias),
+    be.f(dOut),
+    be.f(x),
+    be.f(mean),
+    be.f(rstd),
+    be.f(weight),
+    N,
+    C,
+  );
 }
-export function layerNormBackwardOnGpu(be: WebGpuBackend, dx: Tensor, dWeight: Tensor, dBias: Tensor, dOut: Tensor, x: Tensor, mean: Tensor, rstd: Tensor, weight: Tensor): void {
+export function layerNormBackwardOnGpu(
+  be: WebGpuBackend,
+  dx: Tensor,
+  dWeight: Tensor,
+  dBias: Tensor,
+  dOut: Tensor,
+  x: Tensor,
+  mean: Tensor,
+  rstd: Tensor,
+  weight: Tensor,
+): void {
   const { N, C } = backwardShapes(dx, dWeight, dBias, dOut, x, mean, rstd, weight);
   dispatchRows(be, LN_BWD_DX, [dx, dOut, x, mean, rstd, weight], [u32(N), u32(C)], N);
   const chunks = Math.ceil(N / COL_CHUNK_ROWS);
   if (chunks <= 1) {
-    be.dispatch(LN_BWD_PARAMS_DIRECT, [dWeight, dBias, dOut, x, mean, rstd], [u32(N), u32(C), u32(N)], grid1d(C, COL_WG));
+    be.dispatch(
+      LN_BWD_PARAMS_DIRECT,
+      [dWeight, dBias, dOut, x, mean, rstd],
+      [u32(N), u32(C), u32(N)],
+      grid1d(C, COL_WG),
+    );
     return;
   }
   const part = be.scratch([chunks, 2, C]); // partials: (chunks, 2, C)
-  be.dispatch(LN_BWD_PARAMS_PARTIAL, [part, dOut, x, mean, rstd], [u32(N), u32(C), u32(COL_CHUNK_ROWS)], grid1d(chunks * C, COL_WG));
+  be.dispatch(
+    LN_BWD_PARAMS_PARTIAL,
+    [part, dOut, x, mean, rstd],
+    [u32(N), u32(C), u32(COL_CHUNK_ROWS)],
+    grid1d(chunks * C, COL_WG),
+  );
   be.dispatch(LN_BWD_PARAMS_FINISH, [dWeight, dBias, part], [u32(chunks), u32(C)], grid1d(C, COL_WG));
   be.release(part);
 }

@@ -48,7 +48,12 @@ const ROWS_SHAPES: Shape[] = [
   { Z: 2, M: 3, K: 16, N: 67, bBatched: false },
 ];
 
-const TRANS: [boolean, boolean][] = [[false, false], [false, true], [true, false], [true, true]];
+const TRANS: [boolean, boolean][] = [
+  [false, false],
+  [false, true],
+  [true, false],
+  [true, true],
+];
 
 function layout(s: Shape, transA: boolean, transB: boolean): { a: number[]; b: number[]; out: number[] } {
   const lead = s.Z === null ? [] : [s.Z];
@@ -75,15 +80,22 @@ async function forwardAll(env: GpuTestEnv, variant: Variant): Promise<CompareRep
       const b = randn(rng, size(L.b));
       const init = randn(rng, size(L.out));
       const name = `${variant} ${describe(s, transA, transB)}`;
-      reports.push(...(await sameOnBoth(env, [`${name} out=`, `${name} out+=`], (be) => {
-        const ta = be.fromArray(a, L.a);
-        const tb = be.fromArray(b, L.b);
-        const out = be.fromArray(init, L.out);
-        be.matmul(out, ta, tb, { transA, transB, variant });
-        const acc = be.fromArray(init, L.out);
-        be.matmul(acc, ta, tb, { transA, transB, variant, accumulate: true });
-        return [out, acc];
-      }, MM_TOL)));
+      reports.push(
+        ...(await sameOnBoth(
+          env,
+          [`${name} out=`, `${name} out+=`],
+          (be) => {
+            const ta = be.fromArray(a, L.a);
+            const tb = be.fromArray(b, L.b);
+            const out = be.fromArray(init, L.out);
+            be.matmul(out, ta, tb, { transA, transB, variant });
+            const acc = be.fromArray(init, L.out);
+            be.matmul(acc, ta, tb, { transA, transB, variant, accumulate: true });
+            return [out, acc];
+          },
+          MM_TOL,
+        )),
+      );
     }
   }
   return reports;
@@ -101,12 +113,19 @@ async function backwardAll(env: GpuTestEnv, variant: Variant): Promise<CompareRe
       const [gA, gB] = [randn(rng, size(L.a)), randn(rng, size(L.b))];
       const name = `backward ${variant} ${describe(s, transA, transB)}`;
       const opts: MatmulOptions = { transA, transB, variant };
-      reports.push(...(await sameOnBoth(env, [`${name} dA`, `${name} dB`], (be) => {
-        const dA = be.fromArray(gA, L.a);
-        const dB = be.fromArray(gB, L.b);
-        matmulBackward(be, dA, dB, be.fromArray(dOut, L.out), be.fromArray(a, L.a), be.fromArray(b, L.b), opts);
-        return [dA, dB];
-      }, MM_TOL)));
+      reports.push(
+        ...(await sameOnBoth(
+          env,
+          [`${name} dA`, `${name} dB`],
+          (be) => {
+            const dA = be.fromArray(gA, L.a);
+            const dB = be.fromArray(gB, L.b);
+            matmulBackward(be, dA, dB, be.fromArray(dOut, L.out), be.fromArray(a, L.a), be.fromArray(b, L.b), opts);
+            return [dA, dB];
+          },
+          MM_TOL,
+        )),
+      );
     }
   }
   return reports;
@@ -135,21 +154,31 @@ async function onViews(env: GpuTestEnv, variant: Variant): Promise<CompareReport
   const off = VIEW_ALIGN;
   const arena = (n: number): Float32Array => randn(rng, off + n + 5);
   const [a, b, o] = [arena(M * K), arena(N * K), arena(M * N)];
-  return sameOnBoth(env, [`${variant} on views out+=`, `${variant} on views untouched arena head`], (be) => {
-    const ta = be.view(be.fromArray(a, [a.length]), off, [M, K]);
-    const tb = be.view(be.fromArray(b, [b.length]), off, [N, K]);
-    const base = be.fromArray(o, [o.length]);
-    const out = be.view(base, off, [M, N]);
-    be.matmul(out, ta, tb, { transB: true, accumulate: true, variant });
-    return [out, be.view(base, 0, [off])];
-  }, MM_TOL);
+  return sameOnBoth(
+    env,
+    [`${variant} on views out+=`, `${variant} on views untouched arena head`],
+    (be) => {
+      const ta = be.view(be.fromArray(a, [a.length]), off, [M, K]);
+      const tb = be.view(be.fromArray(b, [b.length]), off, [N, K]);
+      const base = be.fromArray(o, [o.length]);
+      const out = be.view(base, off, [M, N]);
+      be.matmul(out, ta, tb, { transB: true, accumulate: true, variant });
+      return [out, be.view(base, 0, [off])];
+    },
+    MM_TOL,
+  );
 }
 
 /**
  * `variants` against `reference` on the same inputs, bit for bit: every shape and transpose,
  * overwrite and accumulate (two kernels that sum k in the same order must agree exactly).
  */
-async function sameBits(env: GpuTestEnv, shapes: Shape[], reference: Variant, variants: MatmulOptions['variant'][]): Promise<CompareReport[]> {
+async function sameBits(
+  env: GpuTestEnv,
+  shapes: Shape[],
+  reference: Variant,
+  variants: MatmulOptions['variant'][],
+): Promise<CompareReport[]> {
   const rng = new Rng(`matmul ${variants.join(',')} vs ${reference}`);
   const reports: CompareReport[] = [];
   for (const s of shapes) {
@@ -166,7 +195,14 @@ async function sameBits(env: GpuTestEnv, shapes: Shape[], reference: Variant, va
       for (const accumulate of [false, true]) {
         const want = await run(reference, accumulate);
         for (const v of variants) {
-          reports.push(compare(`${v} = ${reference} bit for bit, ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`, await run(v, accumulate), want, { abs: 0, rel: 0 }));
+          reports.push(
+            compare(
+              `${v} = ${reference} bit for bit, ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`,
+              await run(v, accumulate),
+              want,
+              { abs: 0, rel: 0 },
+            ),
+          );
         }
       }
     }
@@ -176,8 +212,12 @@ async function sameBits(env: GpuTestEnv, shapes: Shape[], reference: Variant, va
 
 type EpilogueCase = { bias: boolean; gelu: boolean; geluGrad?: boolean; resid?: 'out' | 'other' };
 const EPILOGUES: EpilogueCase[] = [
-  { bias: true, gelu: false }, { bias: true, gelu: true }, { bias: false, gelu: true }, { bias: false, gelu: false, geluGrad: true },
-  { bias: true, gelu: false, resid: 'out' }, { bias: false, gelu: false, resid: 'other' },
+  { bias: true, gelu: false },
+  { bias: true, gelu: true },
+  { bias: false, gelu: true },
+  { bias: false, gelu: false, geluGrad: true },
+  { bias: true, gelu: false, resid: 'out' },
+  { bias: false, gelu: false, resid: 'other' },
 ];
 
 /**
@@ -206,7 +246,7 @@ async function epilogues(env: GpuTestEnv, variant: Variant): Promise<CompareRepo
       for (const e of EPILOGUES) {
         if ((transA || transB) && !(e.bias && e.gelu) && !e.geluGrad) continue;
         for (const accumulate of transA || transB || e.resid ? [false] : [false, true]) {
-          const name = `${variant} ${e.bias ? '+bias' : ''}${e.gelu ? '+gelu' : ''}${e.geluGrad ? '·gelu\'' : ''}${e.resid ? `+residual(${e.resid === 'out' ? 'in place' : 'other'})` : ''} ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`;
+          const name = `${variant} ${e.bias ? '+bias' : ''}${e.gelu ? '+gelu' : ''}${e.geluGrad ? "·gelu'" : ''}${e.resid ? `+residual(${e.resid === 'out' ? 'in place' : 'other'})` : ''} ${describe(s, transA, transB)}${accumulate ? ' out+=' : ''}`;
           const build = (be: Backend, fused: boolean): Tensor[] => {
             const [ta, tb] = [be.fromArray(a, L.a), be.fromArray(b, L.b)];
             const out = be.fromArray(init, L.out);
@@ -250,10 +290,24 @@ async function epilogues(env: GpuTestEnv, variant: Variant): Promise<CompareRepo
           const fused = build(env.gpu, true);
           const separate = build(env.gpu, false);
           for (let i = 0; i < fused.length; i++) {
-            reports.push(compare(`${name} ${i ? 'gelu' : 'out'}: fused = separate ops bit for bit`, await env.gpu.read(fused[i]), await env.gpu.read(separate[i]), { abs: 0, rel: 0 }));
+            reports.push(
+              compare(
+                `${name} ${i ? 'gelu' : 'out'}: fused = separate ops bit for bit`,
+                await env.gpu.read(fused[i]),
+                await env.gpu.read(separate[i]),
+                { abs: 0, rel: 0 },
+              ),
+            );
           }
           if (!accumulate && si === 0 && !transA && !transB) {
-            reports.push(...(await sameOnBoth(env, [`${name} out vs cpu`, `${name} gelu vs cpu`].slice(0, e.gelu ? 2 : 1), (be) => build(be, true), MM_TOL)));
+            reports.push(
+              ...(await sameOnBoth(
+                env,
+                [`${name} out vs cpu`, `${name} gelu vs cpu`].slice(0, e.gelu ? 2 : 1),
+                (be) => build(be, true),
+                MM_TOL,
+              )),
+            );
           }
         }
       }
@@ -295,7 +349,14 @@ async function halfB(env: GpuTestEnv, variant: Variant): Promise<CompareReport[]
       const halves = unpackHalves(await gpu.read(packed));
       const name = `${variant} bHalf ${describe(s, false, transB)}`;
       const bits = new Uint16Array(new Uint32Array((await gpu.read(packed)).buffer).buffer);
-      reports.push(compare(`${name}: packHalf gives a rounding of each value`, Float32Array.from(b, (x, i) => +isHalfRounding(bits[i], x)), new Float32Array(b.length).fill(1), { abs: 0, rel: 0 }));
+      reports.push(
+        compare(
+          `${name}: packHalf gives a rounding of each value`,
+          Float32Array.from(b, (x, i) => +isHalfRounding(bits[i], x)),
+          new Float32Array(b.length).fill(1),
+          { abs: 0, rel: 0 },
+        ),
+      );
       const a = gpu.fromArray(randn(rng, size(L.a)), L.a);
       const bias = gpu.fromArray(randn(rng, s.N), [s.N]);
       const resid = gpu.fromArray(randn(rng, size(L.out)), L.out);
@@ -305,7 +366,14 @@ async function halfB(env: GpuTestEnv, variant: Variant): Promise<CompareReport[]
         gpu.matmul(got, a, packed, { ...extra, transB, variant, bHalf: true });
         const want = gpu.zeros(L.out);
         gpu.matmul(want, a, asF32, { ...extra, transB, variant });
-        reports.push(compare(`${name}${extra.bias ? ' +bias+residual' : ''}: = the f32 kernel on the halves, bit for bit`, await gpu.read(got), await gpu.read(want), { abs: 0, rel: 0 }));
+        reports.push(
+          compare(
+            `${name}${extra.bias ? ' +bias+residual' : ''}: = the f32 kernel on the halves, bit for bit`,
+            await gpu.read(got),
+            await gpu.read(want),
+            { abs: 0, rel: 0 },
+          ),
+        );
       }
     }
   }
@@ -346,7 +414,8 @@ function f16Bound(ah: Float32Array, b: Float32Array, s: Shape, transB: boolean, 
       for (let n = 0; n < s.N; n++) {
         let sum = 0;
         const bo = s.bBatched ? z * s.K * s.N : 0;
-        for (let k = 0; k < s.K; k++) sum += Math.abs(ah[(z * s.M + m) * s.K + k] * (transB ? b[bo + n * s.K + k] : b[bo + k * s.N + n]));
+        for (let k = 0; k < s.K; k++)
+          sum += Math.abs(ah[(z * s.M + m) * s.K + k] * (transB ? b[bo + n * s.K + k] : b[bo + k * s.N + n]));
         const o = (z * s.M + m) * s.N + n;
         bound[o] = (16 * U16 + s.K * 2 ** -24) * sum + s.K * 2 ** -22 + 2 ** -22 * Math.abs(want[o]);
       }
@@ -363,7 +432,8 @@ function f16Bound(ah: Float32Array, b: Float32Array, s: Shape, transB: boolean, 
 async function f16Math(env: GpuTestEnv, variant: Variant | 'auto'): Promise<CompareReport[]> {
   const rng = new Rng(`matmul f16 math ${variant}`);
   const reports: CompareReport[] = [];
-  const shapes = variant === 'rows' ? F16_ROWS_SHAPES : variant === 'auto' ? [...F16_ROWS_SHAPES, ...F16_SHAPES] : F16_SHAPES;
+  const shapes =
+    variant === 'rows' ? F16_ROWS_SHAPES : variant === 'auto' ? [...F16_ROWS_SHAPES, ...F16_SHAPES] : F16_SHAPES;
   for (const [si, s] of shapes.entries()) {
     for (const transB of [false, true]) {
       const L = layout(s, false, transB);
@@ -374,12 +444,26 @@ async function f16Math(env: GpuTestEnv, variant: Variant | 'auto'): Promise<Comp
       const halves = unpackHalves(packed);
       const ah = a.map(roundHalf);
       const [init, bias, resid] = [randn(rng, size(L.out)), randn(rng, s.N), randn(rng, size(L.out))];
-      const cases: [string, (be: Backend) => MatmulOptions, boolean][] = [['out=', () => ({}), false], ['out+=', () => ({ accumulate: true }), true]];
-      if (si === 0) cases.push(['+bias+residual', (be) => ({ bias: be.fromArray(bias, [s.N]), residual: be.fromArray(resid, L.out) }), false]);
+      const cases: [string, (be: Backend) => MatmulOptions, boolean][] = [
+        ['out=', () => ({}), false],
+        ['out+=', () => ({ accumulate: true }), true],
+      ];
+      if (si === 0)
+        cases.push([
+          '+bias+residual',
+          (be) => ({ bias: be.fromArray(bias, [s.N]), residual: be.fromArray(resid, L.out) }),
+          false,
+        ]);
       for (const [what, extra, acc] of cases) {
         const run = async (be: Backend): Promise<Float32Array> => {
           const out = be.fromArray(init, L.out);
-          be.matmul(out, be.fromArray(a, L.a), be.fromArray(packed, words), { ...extra(be), transB, variant, bHalf: true, math: 'f16' });
+          be.matmul(out, be.fromArray(a, L.a), be.fromArray(packed, words), {
+            ...extra(be),
+            transB,
+            variant,
+            bHalf: true,
+            math: 'f16',
+          });
           return be === env.cpu ? env.cpu.read(out) : env.gpu.read(out);
         };
         const want = await run(env.cpu);
@@ -387,7 +471,14 @@ async function f16Math(env: GpuTestEnv, variant: Variant | 'auto'): Promise<Comp
         const bound = f16Bound(ah, halves, s, transB, want);
         if (acc) for (let i = 0; i < bound.length; i++) bound[i] += 2 ** -22 * Math.abs(init[i]);
         const ratio = Float32Array.from(got, (g, i) => Math.abs(g - want[i]) / bound[i]);
-        reports.push(compare(`${variant} f16 ${describe(s, false, transB)} ${what}: |gpu − cpu| / bound`, ratio, new Float32Array(ratio.length), { abs: 1, rel: 0 }));
+        reports.push(
+          compare(
+            `${variant} f16 ${describe(s, false, transB)} ${what}: |gpu − cpu| / bound`,
+            ratio,
+            new Float32Array(ratio.length),
+            { abs: 1, rel: 0 },
+          ),
+        );
       }
     }
   }
@@ -409,14 +500,23 @@ async function f16Really(env: GpuTestEnv): Promise<CompareReport[]> {
     const out = gpu.zeros([1, 2]);
     gpu.matmul(out, a, gpu.fromArray(ones, [8, 1]), { bHalf: true, math: 'f16', variant });
     const got = await gpu.read(out);
-    reports.push(compare(`${variant}: 2048 + 1 + 0 + 0 in half, then + 1 in f32, is 2049 or 2051 (f32 math: 2050)`,
-      Float32Array.from(got, (x) => +(x === 2049 || x === 2051)), [1, 1], { abs: 0, rel: 0 }));
+    reports.push(
+      compare(
+        `${variant}: 2048 + 1 + 0 + 0 in half, then + 1 in f32, is 2049 or 2051 (f32 math: 2050)`,
+        Float32Array.from(got, (x) => +(x === 2049 || x === 2051)),
+        [1, 1],
+        { abs: 0, rel: 0 },
+      ),
+    );
   }
   const rng = new Rng('matmul f16 kernels agree');
   const shapes: Shape[] = [
-    { Z: null, M: 5, K: 22, N: 70, bBatched: false }, { Z: 2, M: 3, K: 16, N: 68, bBatched: true },
-    { Z: null, M: 40, K: 36, N: 34, bBatched: false }, { Z: null, M: 40, K: 18, N: 72, bBatched: false },
-    { Z: null, M: 70, K: 40, N: 68, bBatched: false }, { Z: 3, M: 30, K: 20, N: 66, bBatched: false },
+    { Z: null, M: 5, K: 22, N: 70, bBatched: false },
+    { Z: 2, M: 3, K: 16, N: 68, bBatched: true },
+    { Z: null, M: 40, K: 36, N: 34, bBatched: false },
+    { Z: null, M: 40, K: 18, N: 72, bBatched: false },
+    { Z: null, M: 70, K: 40, N: 68, bBatched: false },
+    { Z: 3, M: 30, K: 20, N: 66, bBatched: false },
   ];
   for (const s of shapes) {
     for (const transB of [false, true]) {
@@ -432,7 +532,12 @@ async function f16Really(env: GpuTestEnv): Promise<CompareReport[]> {
       };
       const want = await run('naive');
       for (const v of (s.M <= 8 ? ['rows', 'tiled', 'regs', 'regs8'] : ['tiled', 'regs', 'regs8']) as Variant[]) {
-        reports.push(compare(`f16 ${v} = f16 naive bit for bit, ${describe(s, false, transB)}`, await run(v), want, { abs: 0, rel: 0 }));
+        reports.push(
+          compare(`f16 ${v} = f16 naive bit for bit, ${describe(s, false, transB)}`, await run(v), want, {
+            abs: 0,
+            rel: 0,
+          }),
+        );
       }
     }
   }
@@ -452,15 +557,23 @@ export const matmulGpuTests: GpuTest[] = [
         } catch (e) {
           message = String(e);
         }
-        return [compare(`no shader-f16 here: refused with a message naming the feature (${message || 'not refused'})`, [+/math 'f16' needs a GPU with the shader-f16 feature/.test(message)], [1], { abs: 0, rel: 0 })];
+        return [
+          compare(
+            `no shader-f16 here: refused with a message naming the feature (${message || 'not refused'})`,
+            [+/math 'f16' needs a GPU with the shader-f16 feature/.test(message)],
+            [1],
+            { abs: 0, rel: 0 },
+          ),
+        ];
       }
       const reports = await f16Really(env);
-      for (const v of ['naive', 'rows', 'tiled', 'regs', 'regs8', 'auto'] as const) reports.push(...(await f16Math(env, v)));
+      for (const v of ['naive', 'rows', 'tiled', 'regs', 'regs8', 'auto'] as const)
+        reports.push(...(await f16Math(env, v)));
       return reports;
     },
   },
   {
-    name: 'matmul with packed-half b (bHalf): packHalf rounds as WGSL allows; naive, tiled, regs, regs8 and rows give the f32 kernel\'s bits on the halves',
+    name: "matmul with packed-half b (bHalf): packHalf rounds as WGSL allows; naive, tiled, regs, regs8 and rows give the f32 kernel's bits on the halves",
     async run(env) {
       const reports: CompareReport[] = [];
       for (const v of ['naive', 'tiled', 'regs', 'regs8', 'rows'] as const) reports.push(...(await halfB(env, v)));
@@ -468,40 +581,75 @@ export const matmulGpuTests: GpuTest[] = [
     },
   },
   {
-    name: 'matmul epilogues: bias, bias + GELU, GELU, GELU\'s backward and the residual add give the separate ops\' bits in naive, tiled, regs, regs8 and rows',
+    name: "matmul epilogues: bias, bias + GELU, GELU, GELU's backward and the residual add give the separate ops' bits in naive, tiled, regs, regs8 and rows",
     async run(env) {
       const reports: CompareReport[] = [];
       for (const v of ['naive', 'tiled', 'regs', 'regs8', 'rows'] as const) reports.push(...(await epilogues(env, v)));
       return reports;
     },
   },
-  { name: 'matmul naive: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'naive') },
-  { name: 'matmul tiled: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'tiled') },
-  { name: 'matmul regs: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'regs') },
-  { name: 'matmul regs8: transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'regs8') },
   {
-    name: 'matmul regs and regs8 give the tiled kernel\'s bits exactly',
-    run: (env) => sameBits(env, [...SHAPES, { Z: null, M: 130, K: 70, N: 68, bBatched: false }], 'tiled', ['regs', 'regs8']),
+    name: 'matmul naive: transA x transB x (2-D, batched, broadcast) x accumulate',
+    run: (env) => forwardAll(env, 'naive'),
   },
-  { name: 'matmul rows (M <= 8): transA x transB x (2-D, batched, broadcast) x accumulate', run: (env) => forwardAll(env, 'rows') },
+  {
+    name: 'matmul tiled: transA x transB x (2-D, batched, broadcast) x accumulate',
+    run: (env) => forwardAll(env, 'tiled'),
+  },
+  {
+    name: 'matmul regs: transA x transB x (2-D, batched, broadcast) x accumulate',
+    run: (env) => forwardAll(env, 'regs'),
+  },
+  {
+    name: 'matmul regs8: transA x transB x (2-D, batched, broadcast) x accumulate',
+    run: (env) => forwardAll(env, 'regs8'),
+  },
+  {
+    name: "matmul regs and regs8 give the tiled kernel's bits exactly",
+    run: (env) =>
+      sameBits(env, [...SHAPES, { Z: null, M: 130, K: 70, N: 68, bBatched: false }], 'tiled', ['regs', 'regs8']),
+  },
+  {
+    name: 'matmul rows (M <= 8): transA x transB x (2-D, batched, broadcast) x accumulate',
+    run: (env) => forwardAll(env, 'rows'),
+  },
   // ...and what `auto` runs at M <= 8 (rows) too.
-  { name: 'matmul rows gives the naive kernel\'s bits exactly', run: (env) => sameBits(env, ROWS_SHAPES, 'naive', ['rows', 'auto']) },
+  {
+    name: "matmul rows gives the naive kernel's bits exactly",
+    run: (env) => sameBits(env, ROWS_SHAPES, 'naive', ['rows', 'auto']),
+  },
   {
     name: 'matmul backward: naive, tiled, regs and regs8, batched and broadcast',
     async run(env) {
-      return [...(await backwardAll(env, 'naive')), ...(await backwardAll(env, 'tiled')), ...(await backwardAll(env, 'regs')), ...(await backwardAll(env, 'regs8'))];
+      return [
+        ...(await backwardAll(env, 'naive')),
+        ...(await backwardAll(env, 'tiled')),
+        ...(await backwardAll(env, 'regs')),
+        ...(await backwardAll(env, 'regs8')),
+      ];
     },
   },
   {
     name: 'matmul on arena views (offset bindings): naive, tiled, regs and regs8',
     async run(env) {
-      return [...(await onViews(env, 'naive')), ...(await onViews(env, 'tiled')), ...(await onViews(env, 'regs')), ...(await onViews(env, 'regs8'))];
+      return [
+        ...(await onViews(env, 'naive')),
+        ...(await onViews(env, 'tiled')),
+        ...(await onViews(env, 'regs')),
+        ...(await onViews(env, 'regs8')),
+      ];
     },
   },
   {
     name: 'matmul determinism: naive, tiled, regs, regs8 and auto twice give identical bits',
     async run(env) {
-      return [await repeatable(env, 'naive'), await repeatable(env, 'tiled'), await repeatable(env, 'regs'), await repeatable(env, 'regs8'), await repeatable(env, 'auto')];
+      return [
+        await repeatable(env, 'naive'),
+        await repeatable(env, 'tiled'),
+        await repeatable(env, 'regs'),
+        await repeatable(env, 'regs8'),
+        await repeatable(env, 'auto'),
+      ];
     },
   },
 ];

@@ -9,7 +9,16 @@ import { CpuBackend } from '../cpu/backend';
 import { Rng } from '../rng';
 import { gradCheck, randn64, weightedSum } from '../testing/gradcheck';
 import { compare } from '../testing/compare';
-import { MatmulChooser, matmulBackward, matmulBackwardRef, matmulCpuFast, matmulDims, matmulF16Ref, matmulRef, pickMatmulVariant } from './matmul';
+import {
+  MatmulChooser,
+  matmulBackward,
+  matmulBackwardRef,
+  matmulCpuFast,
+  matmulDims,
+  matmulF16Ref,
+  matmulRef,
+  pickMatmulVariant,
+} from './matmul';
 import { halfBits, halfValue, roundHalf, unpackHalves } from './half';
 
 interface Case {
@@ -21,7 +30,15 @@ interface Case {
 }
 
 /** Shapes for op(a) (Z, M, K) · op(b) (Z?, K, N) with the stored layouts each flag implies. */
-function makeCase(Z: number | null, M: number, K: number, N: number, transA: boolean, transB: boolean, bBatched: boolean): Case {
+function makeCase(
+  Z: number | null,
+  M: number,
+  K: number,
+  N: number,
+  transA: boolean,
+  transB: boolean,
+  bBatched: boolean,
+): Case {
   const lead = Z === null ? [] : [Z];
   const a = [...lead, ...(transA ? [K, M] : [M, K])];
   const b = [...(bBatched ? lead : []), ...(transB ? [N, K] : [K, N])];
@@ -118,7 +135,11 @@ describe('matmul on the CPU backend', () => {
       const wantA = new Float64Array(a.length);
       const wantB = new Float64Array(b.length);
       matmulBackwardRef(wantA, wantB, w32, a32, b32, c, c.opts);
-      for (const r of [compare('out', be.f(out), want), compare('dA', be.f(dA), wantA), compare('dB', be.f(dB), wantB)]) {
+      for (const r of [
+        compare('out', be.f(out), want),
+        compare('dA', be.f(dA), wantA),
+        compare('dB', be.f(dB), wantB),
+      ]) {
         expect(r.ok, r.summary).toBe(true);
       }
       expect(ta.shape).toEqual(c.a); // the flattened views leave the originals alone
@@ -165,7 +186,16 @@ describe('matmul epilogue on the CPU backend', () => {
   it('geluGradOf equals the product then geluBackward, bit for bit; matmulBackward can overwrite dA', () => {
     const be = new CpuBackend();
     const rng = new Rng('gelu grad epilogue');
-    const r = (...shape: number[]) => be.fromArray(Float32Array.from(randn64(rng, shape.reduce((p, d) => p * d, 1))), shape);
+    const r = (...shape: number[]) =>
+      be.fromArray(
+        Float32Array.from(
+          randn64(
+            rng,
+            shape.reduce((p, d) => p * d, 1),
+          ),
+        ),
+        shape,
+      );
     const [dOut, w, pre] = [r(5, 6), r(4, 6), r(5, 4)];
     const init = Float32Array.from(randn64(rng, 20));
     for (const accumulate of [false, true]) {
@@ -193,7 +223,13 @@ describe('matmul epilogue on the CPU backend', () => {
   it('a residual (in place or another tensor) equals the product and bias into a scratch then addInto, bit for bit', () => {
     const be = new CpuBackend();
     const rng = new Rng('residual epilogue');
-    const r = (...shape: number[]) => Float32Array.from(randn64(rng, shape.reduce((p, d) => p * d, 1)));
+    const r = (...shape: number[]) =>
+      Float32Array.from(
+        randn64(
+          rng,
+          shape.reduce((p, d) => p * d, 1),
+        ),
+      );
     const [a, b, bias] = [be.fromArray(r(3, 5, 7), [3, 5, 7]), be.fromArray(r(7, 6), [7, 6]), be.fromArray(r(6), [6])];
     const x0 = r(3, 5, 6);
     for (const withBias of [false, true]) {
@@ -218,17 +254,33 @@ describe('matmul epilogue on the CPU backend', () => {
     const be = new CpuBackend();
     const t = (...s: number[]) => be.zeros(s);
     const out = t(2, 3);
-    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: t(3, 3) })).toThrow(/residual must hold 6 values like out \[2, 3\], got \[3, 3\]/);
-    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: be.zeros([2, 3], 'i32') })).toThrow(/residual must be f32, got i32/);
-    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: out, accumulate: true })).toThrow(/residual cannot be combined with accumulate/);
-    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: t(2, 3), geluOut: t(2, 3) })).toThrow(/residual cannot be combined with geluOut/);
-    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: t(2, 3), geluGradOf: t(2, 3) })).toThrow(/residual cannot be combined with geluGradOf/);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: t(3, 3) })).toThrow(
+      /residual must hold 6 values like out \[2, 3\], got \[3, 3\]/,
+    );
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: be.zeros([2, 3], 'i32') })).toThrow(
+      /residual must be f32, got i32/,
+    );
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: out, accumulate: true })).toThrow(
+      /residual cannot be combined with accumulate/,
+    );
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: t(2, 3), geluOut: t(2, 3) })).toThrow(
+      /residual cannot be combined with geluOut/,
+    );
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { residual: t(2, 3), geluGradOf: t(2, 3) })).toThrow(
+      /residual cannot be combined with geluGradOf/,
+    );
   });
 
-  it('packed-half b (bHalf) equals the f32 matmul on b\'s halves, bit for bit (2-D, transB, batched, broadcast, epilogues)', () => {
+  it("packed-half b (bHalf) equals the f32 matmul on b's halves, bit for bit (2-D, transB, batched, broadcast, epilogues)", () => {
     const be = new CpuBackend();
     const rng = new Rng('half b');
-    const r = (...shape: number[]) => Float32Array.from(randn64(rng, shape.reduce((p, d) => p * d, 1)));
+    const r = (...shape: number[]) =>
+      Float32Array.from(
+        randn64(
+          rng,
+          shape.reduce((p, d) => p * d, 1),
+        ),
+      );
     const cases: { a: number[]; b: number[]; out: number[]; transB: boolean }[] = [
       { a: [5, 7], b: [7, 6], out: [5, 6], transB: false },
       { a: [5, 8], b: [6, 8], out: [5, 6], transB: true },
@@ -260,16 +312,30 @@ describe('matmul epilogue on the CPU backend', () => {
   it('packHalf rounds to nearest even, clamps to ±65504, packs an odd size with a zero last high half; bHalf refuses a non-f32 b', () => {
     const be = new CpuBackend();
     // ties: 1 + 2^-11 → 1 (even), 1 + 3·2^-11 → 1 + 2^-9, 1.5 units of 2^-24 → 2 units
-    const x = be.fromArray(Float32Array.from([1, 1 + 2 ** -11, 1 + 3 * 2 ** -11, 1e6, -1e6, 2 ** -25 * 3, -0, 0.1]), [8]);
+    const x = be.fromArray(
+      Float32Array.from([1, 1 + 2 ** -11, 1 + 3 * 2 ** -11, 1e6, -1e6, 2 ** -25 * 3, -0, 0.1]),
+      [8],
+    );
     const out = be.zeros([4]);
     be.packHalf(out, x);
-    expect(Array.from(unpackHalves(be.f(out)))).toEqual([1, 1, 1 + 2 ** -9, 65504, -65504, 2 ** -23, -0, Math.fround(halfValue(halfBits(0.1)))]);
+    expect(Array.from(unpackHalves(be.f(out)))).toEqual([
+      1,
+      1,
+      1 + 2 ** -9,
+      65504,
+      -65504,
+      2 ** -23,
+      -0,
+      Math.fround(halfValue(halfBits(0.1))),
+    ]);
     const odd = be.fromArray(Float32Array.from([7, 1]), [2]); // a stale high half, overwritten with 0
     be.packHalf(odd, be.fromArray(Float32Array.from([0.5, -2, 3]), [3]));
     expect(Array.from(unpackHalves(be.f(odd)))).toEqual([0.5, -2, 3, 0]);
     expect(() => be.packHalf(be.zeros([1]), be.zeros([3]))).toThrow(/packHalf out \(⌈x.size \/ 2⌉ words\)/);
     expect(() => be.packHalf(be.zeros([3]), be.zeros([4]))).toThrow(/packHalf out \(⌈x.size \/ 2⌉ words\)/);
-    expect(() => be.matmul(be.zeros([2, 2]), be.zeros([2, 2]), be.zeros([2, 1], 'i32'), { bHalf: true })).toThrow(/packed halves \(bHalf\) live in an f32 tensor, got i32/);
+    expect(() => be.matmul(be.zeros([2, 2]), be.zeros([2, 2]), be.zeros([2, 1], 'i32'), { bHalf: true })).toThrow(
+      /packed halves \(bHalf\) live in an f32 tensor, got i32/,
+    );
   });
 
   it('math f16: runs of 4 k summed in half, the runs in f32 (2048 + 1 is lost inside a run, kept across runs)', () => {
@@ -297,7 +363,13 @@ describe('matmul epilogue on the CPU backend', () => {
   it('math f16 agrees with matmulF16Ref, stays within half precision of f32, keeps the epilogue, and refuses what it cannot do', () => {
     const be = new CpuBackend();
     const rng = new Rng('f16 math');
-    const r = (...shape: number[]) => Float32Array.from(randn64(rng, shape.reduce((p, d) => p * d, 1)));
+    const r = (...shape: number[]) =>
+      Float32Array.from(
+        randn64(
+          rng,
+          shape.reduce((p, d) => p * d, 1),
+        ),
+      );
     const cases: { a: number[]; b: number[]; out: number[]; transB: boolean }[] = [
       { a: [5, 10], b: [10, 6], out: [5, 6], transB: false },
       { a: [3, 8], b: [6, 8], out: [3, 6], transB: true },
@@ -331,20 +403,32 @@ describe('matmul epilogue on the CPU backend', () => {
       expect(Array.from(be.f(withEpi))).toEqual(Array.from(be.f(sep)));
     }
     const t = (...s: number[]) => be.zeros(s);
-    expect(() => be.matmul(t(2, 4), t(2, 3), t(3, 4), { math: 'f16' })).toThrow(/math 'f16' reads b as packed halves: pass bHalf/);
-    expect(() => be.matmul(t(2, 4), t(3, 2), t(3, 2), { math: 'f16', bHalf: true, transA: true })).toThrow(/math 'f16' does not take transA/);
-    expect(() => be.matmul(t(2, 4), t(2, 3), t(3, 2), { math: 'bf16' as 'f16', bHalf: true })).toThrow(/math must be 'f32' or 'f16', got bf16/);
+    expect(() => be.matmul(t(2, 4), t(2, 3), t(3, 4), { math: 'f16' })).toThrow(
+      /math 'f16' reads b as packed halves: pass bHalf/,
+    );
+    expect(() => be.matmul(t(2, 4), t(3, 2), t(3, 2), { math: 'f16', bHalf: true, transA: true })).toThrow(
+      /math 'f16' does not take transA/,
+    );
+    expect(() => be.matmul(t(2, 4), t(2, 3), t(3, 2), { math: 'bf16' as 'f16', bHalf: true })).toThrow(
+      /math must be 'f32' or 'f16', got bf16/,
+    );
   });
 
   it('rejects a bias that does not match the columns, and a GELU output that is out or the wrong size', () => {
     const be = new CpuBackend();
     const t = (...s: number[]) => be.zeros(s);
     const out = t(2, 3);
-    expect(() => be.matmul(out, t(2, 4), t(4, 3), { bias: t(2) })).toThrow(/bias must be 1-D with 3 values \(out's last dim\), got \[2\]/);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { bias: t(2) })).toThrow(
+      /bias must be 1-D with 3 values \(out's last dim\), got \[2\]/,
+    );
     expect(() => be.matmul(out, t(2, 4), t(4, 3), { bias: t(1, 3) })).toThrow(/bias must be 1-D/);
-    expect(() => be.matmul(out, t(2, 4), t(4, 3), { geluOut: t(3, 3) })).toThrow(/geluOut must hold 6 values like out \[2, 3\], got \[3, 3\]/);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { geluOut: t(3, 3) })).toThrow(
+      /geluOut must hold 6 values like out \[2, 3\], got \[3, 3\]/,
+    );
     expect(() => be.matmul(out, t(2, 4), t(4, 3), { geluOut: out })).toThrow(/geluOut must be another tensor than out/);
-    expect(() => be.matmul(out, t(2, 4), t(4, 3), { geluGradOf: t(2, 2) })).toThrow(/geluGradOf must hold 6 values like out \[2, 3\]/);
+    expect(() => be.matmul(out, t(2, 4), t(4, 3), { geluGradOf: t(2, 2) })).toThrow(
+      /geluGradOf must hold 6 values like out \[2, 3\]/,
+    );
   });
 });
 
@@ -352,15 +436,21 @@ describe('matmul shape errors', () => {
   const be = new CpuBackend();
   const t = (...s: number[]) => be.zeros(s);
   it('names the mismatched inner dims', () => {
-    expect(() => be.matmul(t(2, 2), t(2, 3), t(4, 2))).toThrow(/inner dims differ: op\(a\) is \(2, 3\) but op\(b\) is \(4, 2\)/);
+    expect(() => be.matmul(t(2, 2), t(2, 3), t(4, 2))).toThrow(
+      /inner dims differ: op\(a\) is \(2, 3\) but op\(b\) is \(4, 2\)/,
+    );
   });
   it('names the expected out shape', () => {
     expect(() => be.matmul(t(2, 3), t(2, 3), t(3, 2))).toThrow(/out must have shape \[2, 2\]/);
   });
   it('rejects 1-D operands, mismatched batches and a broadcast b with transA', () => {
     expect(() => be.matmul(t(2), t(3), t(3, 2))).toThrow(/a must have at least 2 dims/);
-    expect(() => be.matmul(t(2, 2, 2), t(2, 2, 3), t(3, 3, 2))).toThrow(/batch dims of b \[3\] must equal those of a \[2\]/);
-    expect(() => be.matmul(t(2, 2, 2), t(2, 3, 2), t(3, 2), { transA: true })).toThrow(/broadcast over the batch only with transA = false/);
+    expect(() => be.matmul(t(2, 2, 2), t(2, 2, 3), t(3, 3, 2))).toThrow(
+      /batch dims of b \[3\] must equal those of a \[2\]/,
+    );
+    expect(() => be.matmul(t(2, 2, 2), t(2, 3, 2), t(3, 2), { transA: true })).toThrow(
+      /broadcast over the batch only with transA = false/,
+    );
   });
   it('auto picks rows for at most 8 rows of op(a), tiled only for big enough problems', () => {
     expect(pickMatmulVariant(matmulDims([8, 8], [8, 8], [8, 8]))).toBe('rows');
@@ -376,7 +466,10 @@ describe('matmul shape errors', () => {
     expect(c.pick(d, true)).toBe('tiled');
     c.pick(d, true);
     const seen = c.untuned();
-    expect(seen.map((x) => [x.key, x.half, x.n])).toEqual([['(64×32)·(32×64) half b', true, 2], ['(64×32)·(32×64)', false, 1]]);
+    expect(seen.map((x) => [x.key, x.half, x.n])).toEqual([
+      ['(64×32)·(32×64) half b', true, 2],
+      ['(64×32)·(32×64)', false, 1],
+    ]);
     c.set(seen[0].key, 'regs8');
     expect(c.pick(d, true)).toBe('regs8');
     expect(c.pick(d)).toBe('tiled');
@@ -384,15 +477,22 @@ describe('matmul shape errors', () => {
   });
 });
 
-describe('matmulCpuFast (the CPU backend\'s loop order)', () => {
+describe("matmulCpuFast (the CPU backend's loop order)", () => {
   it('is bit-identical to the reference for every trans combination, batch, broadcast and accumulate', () => {
     const rng = new Rng('fast-cpu');
     const cases: [number[], number[], number[], { transA?: boolean; transB?: boolean; accumulate?: boolean }][] = [];
-    for (const transA of [false, true]) for (const transB of [false, true]) for (const accumulate of [false, true]) {
-      const [M, K, N] = [7, 13, 5];
-      cases.push([[M, N], transA ? [K, M] : [M, K], transB ? [N, K] : [K, N], { transA, transB, accumulate }]);
-      cases.push([[3, M, N], transA ? [3, K, M] : [3, M, K], transB ? [3, N, K] : [3, K, N], { transA, transB, accumulate }]);
-    }
+    for (const transA of [false, true])
+      for (const transB of [false, true])
+        for (const accumulate of [false, true]) {
+          const [M, K, N] = [7, 13, 5];
+          cases.push([[M, N], transA ? [K, M] : [M, K], transB ? [N, K] : [K, N], { transA, transB, accumulate }]);
+          cases.push([
+            [3, M, N],
+            transA ? [3, K, M] : [3, M, K],
+            transB ? [3, N, K] : [3, K, N],
+            { transA, transB, accumulate },
+          ]);
+        }
     cases.push([[2, 4, 6], [2, 4, 3], [3, 6], {}]); // broadcast b
     for (const [o, as, bs, opts] of cases) {
       const d = matmulDims(o, as, bs, opts);

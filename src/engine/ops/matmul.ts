@@ -50,11 +50,15 @@ export interface MatmulDims {
 }
 
 const fmt = (s: readonly number[]): string => `[${s.join(', ')}]`;
-const sameDims = (x: readonly number[], y: readonly number[]): boolean => x.length === y.length && x.every((d, i) => d === y[i]);
+const sameDims = (x: readonly number[], y: readonly number[]): boolean =>
+  x.length === y.length && x.every((d, i) => d === y[i]);
 
 /** Resolve and validate the shapes of out = op(a)·op(b); throws a message naming every shape. */
 export function matmulDims(
-  outShape: readonly number[], aShape: readonly number[], bShape: readonly number[], opts: MatmulOptions = {},
+  outShape: readonly number[],
+  aShape: readonly number[],
+  bShape: readonly number[],
+  opts: MatmulOptions = {},
 ): MatmulDims {
   const transA = opts.transA ?? false;
   const transB = opts.transB ?? false;
@@ -89,7 +93,12 @@ export function logicalBShape(b: Tensor, opts: MatmulOptions): readonly number[]
 }
 
 /** Which epilogue steps a call asks for; `resid`: no residual, out itself (in place), or another tensor. */
-interface Epilogue { bias: boolean; gelu: boolean; geluGrad: boolean; resid: 'none' | 'out' | 'other' }
+interface Epilogue {
+  bias: boolean;
+  gelu: boolean;
+  geluGrad: boolean;
+  resid: 'none' | 'out' | 'other';
+}
 
 /** Validate the epilogue tensors of out (…, M, N) = op(a)·op(b); throws a message naming the shapes. */
 function epilogueOf(out: Tensor, opts: MatmulOptions): Epilogue {
@@ -98,19 +107,34 @@ function epilogueOf(out: Tensor, opts: MatmulOptions): Epilogue {
     throw new Error(`matmul: bias must be 1-D with ${N} values (out's last dim), got ${fmt(opts.bias.shape)}`);
   }
   if (opts.geluOut) {
-    if (opts.geluOut.size !== out.size) throw new Error(`matmul: geluOut must hold ${out.size} values like out ${fmt(out.shape)}, got ${fmt(opts.geluOut.shape)}`);
-    if (opts.geluOut === out) throw new Error('matmul: geluOut must be another tensor than out (out keeps the pre-activation)');
+    if (opts.geluOut.size !== out.size)
+      throw new Error(
+        `matmul: geluOut must hold ${out.size} values like out ${fmt(out.shape)}, got ${fmt(opts.geluOut.shape)}`,
+      );
+    if (opts.geluOut === out)
+      throw new Error('matmul: geluOut must be another tensor than out (out keeps the pre-activation)');
   }
   if (opts.geluGradOf) {
-    if (opts.geluGradOf.size !== out.size) throw new Error(`matmul: geluGradOf must hold ${out.size} values like out ${fmt(out.shape)}, got ${fmt(opts.geluGradOf.shape)}`);
+    if (opts.geluGradOf.size !== out.size)
+      throw new Error(
+        `matmul: geluGradOf must hold ${out.size} values like out ${fmt(out.shape)}, got ${fmt(opts.geluGradOf.shape)}`,
+      );
     if (opts.geluGradOf === out) throw new Error('matmul: geluGradOf must be another tensor than out');
   }
   if (opts.residual) {
-    if (opts.residual.size !== out.size) throw new Error(`matmul: residual must hold ${out.size} values like out ${fmt(out.shape)}, got ${fmt(opts.residual.shape)}`);
+    if (opts.residual.size !== out.size)
+      throw new Error(
+        `matmul: residual must hold ${out.size} values like out ${fmt(out.shape)}, got ${fmt(opts.residual.shape)}`,
+      );
     const clash = opts.accumulate ? 'accumulate' : opts.geluOut ? 'geluOut' : opts.geluGradOf ? 'geluGradOf' : null;
     if (clash) throw new Error(`matmul: residual cannot be combined with ${clash}`);
   }
-  for (const [t, what] of [[opts.bias, 'bias'], [opts.geluOut, 'geluOut'], [opts.geluGradOf, 'geluGradOf'], [opts.residual, 'residual']] as const) {
+  for (const [t, what] of [
+    [opts.bias, 'bias'],
+    [opts.geluOut, 'geluOut'],
+    [opts.geluGradOf, 'geluGradOf'],
+    [opts.residual, 'residual'],
+  ] as const) {
     if (t && t.dtype !== 'f32') throw new Error(`matmul: ${what} must be f32, got ${t.dtype}`);
   }
   const resid = !opts.residual ? 'none' : opts.residual === out ? 'out' : 'other';
@@ -212,11 +236,19 @@ export interface BackwardStep {
  * With a broadcast 2-D b (transA = false) dB sums over the batch: flatten A and dC to (Z·M, ·).
  */
 export function matmulBackwardPlan(d: MatmulDims): BackwardStep[] {
-  const step = (grad: 'dA' | 'dB', x: Operand, y: Operand, transA: boolean, transB: boolean, flat = false): BackwardStep =>
-    ({ grad, x, y, transA, transB, flat });
+  const step = (
+    grad: 'dA' | 'dB',
+    x: Operand,
+    y: Operand,
+    transA: boolean,
+    transB: boolean,
+    flat = false,
+  ): BackwardStep => ({ grad, x, y, transA, transB, flat });
   const broadcast = !d.bBatched && d.batch > 1;
-  if (!d.transA && !d.transB) return [step('dA', 'dOut', 'b', false, true), step('dB', 'a', 'dOut', true, false, broadcast)];
-  if (!d.transA && d.transB) return [step('dA', 'dOut', 'b', false, false), step('dB', 'dOut', 'a', true, false, broadcast)];
+  if (!d.transA && !d.transB)
+    return [step('dA', 'dOut', 'b', false, true), step('dB', 'a', 'dOut', true, false, broadcast)];
+  if (!d.transA && d.transB)
+    return [step('dA', 'dOut', 'b', false, false), step('dB', 'dOut', 'a', true, false, broadcast)];
   if (d.transA && !d.transB) return [step('dA', 'b', 'dOut', false, true), step('dB', 'a', 'dOut', false, false)];
   return [step('dA', 'b', 'dOut', true, true), step('dB', 'dOut', 'a', true, true)];
 }
@@ -235,7 +267,14 @@ export interface BackwardDA {
  * gelu'(pre) on the way (the gradient at a GELU's input when `a` is that GELU's output).
  */
 export function matmulBackward(
-  be: Backend, dA: Tensor | null, dB: Tensor | null, dOut: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {}, da: BackwardDA = {},
+  be: Backend,
+  dA: Tensor | null,
+  dB: Tensor | null,
+  dOut: Tensor,
+  a: Tensor,
+  b: Tensor,
+  opts: MatmulOptions = {},
+  da: BackwardDA = {},
 ): void {
   const d = matmulDims(dOut.shape, a.shape, b.shape, opts);
   const src = { a, b, dOut };
@@ -247,16 +286,24 @@ export function matmulBackward(
     const y = s.flat ? be.view(src[s.y], 0, flat2d(src[s.y].shape)) : src[s.y];
     const isA = s.grad === 'dA';
     be.matmul(g, x, y, {
-      transA: s.transA, transB: s.transB, variant: opts.variant,
-      accumulate: !(isA && da.overwrite), geluGradOf: isA ? da.geluGradOf : undefined,
+      transA: s.transA,
+      transB: s.transB,
+      variant: opts.variant,
+      accumulate: !(isA && da.overwrite),
+      geluGradOf: isA ? da.geluGradOf : undefined,
     });
   }
 }
 
 /** The same plan on plain float64 arrays (for the finite-difference checks). */
 export function matmulBackwardRef(
-  dA: Vec | null, dB: Vec | null, dOut: Vec, a: Vec, b: Vec,
-  shapes: { out: readonly number[]; a: readonly number[]; b: readonly number[] }, opts: MatmulOptions = {},
+  dA: Vec | null,
+  dB: Vec | null,
+  dOut: Vec,
+  a: Vec,
+  b: Vec,
+  shapes: { out: readonly number[]; a: readonly number[]; b: readonly number[] },
+  opts: MatmulOptions = {},
 ): void {
   const d = matmulDims(shapes.out, shapes.a, shapes.b, opts);
   const data = { a, b, dOut };
@@ -267,7 +314,12 @@ export function matmulBackwardRef(
     const gShape = s.grad === 'dA' ? shapes.a : shapes.b;
     const xs = s.flat ? flat2d(shapeOf[s.x]) : shapeOf[s.x];
     const ys = s.flat ? flat2d(shapeOf[s.y]) : shapeOf[s.y];
-    matmulRef(g, data[s.x], data[s.y], matmulDims(gShape, xs, ys, { transA: s.transA, transB: s.transB, accumulate: true }));
+    matmulRef(
+      g,
+      data[s.x],
+      data[s.y],
+      matmulDims(gShape, xs, ys, { transA: s.transA, transB: s.transB, accumulate: true }),
+    );
   }
 }
 
@@ -320,7 +372,9 @@ function memo(name: string, make: () => string): Kernel {
 function naiveKernel(transA: boolean, transB: boolean, e: Epilogue, half: boolean): Kernel {
   const aIdx = transA ? 'ao + k * P.M + m' : 'ao + m * P.K + k';
   const bIdx = transB ? 'bo + n * P.K + k' : 'bo + k * P.N + n';
-  return memo(`matmul_naive_tA${+transA}_tB${+transB}${epilogueName(e)}${halfName(half)}`, () => /* wgsl */ `${PARAMS}
+  return memo(
+    `matmul_naive_tA${+transA}_tB${+transB}${epilogueName(e)}${halfName(half)}`,
+    () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: array<f32>;
 ${bDecl(false, half)}
 ${epilogueDecls(e)}
@@ -334,7 +388,8 @@ ${epilogueDecls(e)}
   for (var k = 0u; k < P.K; k++) { s += a[${aIdx}] * ${half ? `b_half(${bIdx})` : `b[${bIdx}]`}; }
   let o = gid.z * P.strideC + m * P.N + n;
   ${storeOne('o', 'n', 's', e)}
-}`);
+}`,
+  );
 }
 
 const TILE = 64; // TM = TN: outputs per workgroup side
@@ -345,11 +400,22 @@ const TK = 16; // K values staged per step
  * `rows` rows and a contiguous dim of length `cols`; (r0, c0) is the chunk's first element; `vec`:
  * cols % 4 == 0, so a chunk is all in or all out of bounds and one vec4 load fetches it.
  */
-function loadChunk(name: string, off: string, rows: string, cols: string, row: string, col: string, vec: boolean, half = false): string {
+function loadChunk(
+  name: string,
+  off: string,
+  rows: string,
+  cols: string,
+  row: string,
+  col: string,
+  vec: boolean,
+  half = false,
+): string {
   const [r, c] = [`(${row})`, `(${col})`];
   if (vec) {
     const at = `(${off} + ${r} * ${cols} + ${c}) / 4u`;
-    const load = half ? `{ let w = ${name}[${at}]; v = vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y)); }` : `v = ${name}[${at}];`;
+    const load = half
+      ? `{ let w = ${name}[${at}]; v = vec4<f32>(unpack2x16float(w.x), unpack2x16float(w.y)); }`
+      : `v = ${name}[${at}];`;
     return `if (${r} < ${rows} && ${c} < ${cols}) { ${load} }`;
   }
   const one = (i: string): string => (half ? `${name}_half(${i})` : `${name}[${i}]`);
@@ -362,8 +428,12 @@ function loadChunk(name: string, off: string, rows: string, cols: string, row: s
  */
 function bDecl(vec: boolean, half: boolean): string {
   if (!half) return `@group(0) @binding(3) var<storage, read> b: ${vec ? 'array<vec4<f32>>' : 'array<f32>'};`;
-  return `@group(0) @binding(3) var<storage, read> b: ${vec ? 'array<vec2<u32>>' : 'array<u32>'};${vec ? '' : `
-fn b_half(i: u32) -> f32 { let w = unpack2x16float(b[i >> 1u]); return select(w.x, w.y, (i & 1u) == 1u); }`}`;
+  return `@group(0) @binding(3) var<storage, read> b: ${vec ? 'array<vec2<u32>>' : 'array<u32>'};${
+    vec
+      ? ''
+      : `
+fn b_half(i: u32) -> f32 { let w = unpack2x16float(b[i >> 1u]); return select(w.x, w.y, (i & 1u) == 1u); }`
+  }`;
 }
 
 const halfName = (half: boolean): string => (half ? '_bh' : '');
@@ -408,7 +478,14 @@ var<workgroup> Bs: array<vec4<${elem}>, ${(TK * TILE) / 4}>;
  * so the inner loop is two vec4 reads and four vec4 FMAs into a 4×4 block per thread. Each of the
  * 256 threads loads one 4-chunk of each 64×16 operand tile along that operand's contiguous dim.
  */
-function tiledKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue, half: boolean): Kernel {
+function tiledKernel(
+  transA: boolean,
+  transB: boolean,
+  vecA: boolean,
+  vecB: boolean,
+  e: Epilogue,
+  half: boolean,
+): Kernel {
   // A chunk: transA=false: A is (M, K), chunk along k; transA=true: A is (K, M), chunk along m.
   const loadA = transA
     ? `let r = t / 16u; let c = (t % 16u) * 4u; var v = vec4<f32>(0.0);
@@ -426,7 +503,9 @@ function tiledKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: bool
     ${loadChunk('b', 'bo', 'P.K', 'P.N', 'k0 + r', 'n0 + c', vecB, half)}
     Bs[r * 16u + c / 4u] = v;`;
   const arr = (vec: boolean): string => (vec ? 'array<vec4<f32>>' : 'array<f32>');
-  return memo(`matmul_tiled_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}${halfName(half)}`, () => /* wgsl */ `${PARAMS}
+  return memo(
+    `matmul_tiled_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}${halfName(half)}`,
+    () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: ${arr(vecA)};
 ${bDecl(vecB, half)}
 ${epilogueDecls(e)}
@@ -446,7 +525,8 @@ ${tiledPrologue('f32')}
     workgroupBarrier();
   }
   ${storeBlock('m0 + lid.y * 4u', 'n0 + lid.x * 4u', 'wid.z', e)}
-}`);
+}`,
+  );
 }
 
 /** `auto` uses the small-M kernel for at most this many rows of op(A) (decoding: one row per sequence). */
@@ -465,7 +545,9 @@ function rowsKernel(transA: boolean, transB: boolean, M: number, e: Epilogue, ha
   const bIdx = transB ? 'bo + n * P.K + k' : 'bo + k * P.N + n';
   const rows = Array.from({ length: M }, (_, m) => m);
   // M is baked in (one pipeline per M ≤ ROWS_MAX_M), so each row's sum is its own register.
-  return memo(`matmul_rows_tA${+transA}_tB${+transB}_M${M}${epilogueName(e)}`, () => /* wgsl */ `${PARAMS}
+  return memo(
+    `matmul_rows_tA${+transA}_tB${+transB}_M${M}${epilogueName(e)}`,
+    () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: array<f32>;
 ${bDecl(false, false)}
 ${epilogueDecls(e)}
@@ -481,7 +563,8 @@ ${epilogueDecls(e)}
   }
   let o = gid.z * P.strideC + n;
   ${rows.map((m) => storeOne(`o + ${m}u * P.N`, 'n', `s${m}`, e)).join('\n  ')}
-}`);
+}`,
+  );
 }
 
 /**
@@ -501,8 +584,12 @@ function rowsHalfKernel(transA: boolean, transB: boolean, M: number, e: Epilogue
   ${rows.map((m) => `var s${m} = 0.0;`).join(' ')}
   for (var k = 0u; k < P.K; k += 2u) {
     let w = unpack2x16float(b[(bo + n * P.K + k) >> 1u]);
-    ${rows.map((m) => `s${m} += a[${aIdx(m, 'k')}] * w.x;
-    s${m} += a[${aIdx(m, 'k + 1u')}] * w.y;`).join('\n    ')}
+    ${rows
+      .map(
+        (m) => `s${m} += a[${aIdx(m, 'k')}] * w.x;
+    s${m} += a[${aIdx(m, 'k + 1u')}] * w.y;`,
+      )
+      .join('\n    ')}
   }
   let o = gid.z * P.strideC + n;
   ${rows.map((m) => storeOne(`o + ${m}u * P.N`, 'n', `s${m}`, e)).join('\n  ')}`
@@ -513,21 +600,32 @@ function rowsHalfKernel(transA: boolean, transB: boolean, M: number, e: Epilogue
   ${rows.map((m) => `var s${m} = 0.0; var t${m} = 0.0;`).join(' ')}
   for (var k = 0u; k < P.K; k++) {
     let w = unpack2x16float(b[(bo + k * P.N + n) >> 1u]);
-    ${rows.map((m) => `let a${m} = a[${aIdx(m, 'k')}];
+    ${rows
+      .map(
+        (m) => `let a${m} = a[${aIdx(m, 'k')}];
     s${m} += a${m} * w.x;
-    t${m} += a${m} * w.y;`).join('\n    ')}
+    t${m} += a${m} * w.y;`,
+      )
+      .join('\n    ')}
   }
   let o = gid.z * P.strideC + n;
   let n1 = n + 1u;
-  ${rows.map((m) => `${storeOne(`o + ${m}u * P.N`, 'n', `s${m}`, e)}
-  ${storeOne(`o + ${m}u * P.N + 1u`, 'n1', `t${m}`, e)}`).join('\n  ')}`;
-  return memo(`matmul_rows_tA${+transA}_tB${+transB}_M${M}${epilogueName(e)}_bh`, () => /* wgsl */ `${PARAMS}
+  ${rows
+    .map(
+      (m) => `${storeOne(`o + ${m}u * P.N`, 'n', `s${m}`, e)}
+  ${storeOne(`o + ${m}u * P.N + 1u`, 'n1', `t${m}`, e)}`,
+    )
+    .join('\n  ')}`;
+  return memo(
+    `matmul_rows_tA${+transA}_tB${+transB}_M${M}${epilogueName(e)}_bh`,
+    () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: array<f32>;
 ${bDecl(false, true)}
 ${epilogueDecls(e)}
 @compute @workgroup_size(${ROWS_WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   ${body}
-}`);
+}`,
+  );
 }
 
 /** Outputs per thread of the register kernels: `regs` 4×4 (a 32×32 tile per 8×8 threads), `regs8` 8×8 (64×64). */
@@ -545,27 +643,76 @@ const REGS_BLOCK = { regs: { RM: 4, CN: 1 }, regs8: { RM: 8, CN: 2 } } as const;
  * with zero products past K, as `tiled` does), so all three give the same bits; a test holds them
  * to that.
  */
-function regsKernel(transA: boolean, transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue, RM: number, CN: number, half: boolean): Kernel {
+function regsKernel(
+  transA: boolean,
+  transB: boolean,
+  vecA: boolean,
+  vecB: boolean,
+  e: Epilogue,
+  RM: number,
+  CN: number,
+  half: boolean,
+): Kernel {
   // Loads unrolled with constant register indices (a dynamic index into a vector is slow on some
   // compilers, SwiftShader's among them). A transposed B lands column by column.
   const range = (n: number): number[] => Array.from({ length: n }, (_, x) => x);
   const chunk = (body: string, assign: string): string => `{ var v = vec4<f32>(0.0); ${body} ${assign} }`;
   // Transposed A is kept as loaded, a4[kk·RM/4 + i/4][i%4] = op(A)[m0 + i, k0 + kk]; else a4[i][kk].
   const loadA = transA
-    ? range(4).flatMap((r) => range(RM / 4).map((c) => chunk(loadChunk('a', 'ao', 'P.K', 'P.M', `k0 + ${r}u`, `m0 + ${4 * c}u`, vecA),
-      `a4[${r * (RM / 4) + c}] = v;`))).join('\n    ')
-    : range(RM).map((r) => chunk(loadChunk('a', 'ao', 'P.M', 'P.K', `m0 + ${r}u`, 'k0', vecA), `a4[${r}] = v;`)).join('\n    ');
+    ? range(4)
+        .flatMap((r) =>
+          range(RM / 4).map((c) =>
+            chunk(
+              loadChunk('a', 'ao', 'P.K', 'P.M', `k0 + ${r}u`, `m0 + ${4 * c}u`, vecA),
+              `a4[${r * (RM / 4) + c}] = v;`,
+            ),
+          ),
+        )
+        .join('\n    ')
+    : range(RM)
+        .map((r) => chunk(loadChunk('a', 'ao', 'P.M', 'P.K', `m0 + ${r}u`, 'k0', vecA), `a4[${r}] = v;`))
+        .join('\n    ');
   const loadB = transB
-    ? range(4 * CN).map((r) => chunk(loadChunk('b', 'bo', 'P.N', 'P.K', `n0 + ${r}u`, 'k0', vecB, half),
-      range(4).map((kk) => `b4[${kk * CN + (r >> 2)}][${r & 3}] = v[${kk}];`).join(' '))).join('\n    ')
-    : range(4).flatMap((r) => range(CN).map((c) => chunk(loadChunk('b', 'bo', 'P.K', 'P.N', `k0 + ${r}u`, `n0 + ${4 * c}u`, vecB, half), `b4[${r * CN + c}] = v;`))).join('\n    ');
+    ? range(4 * CN)
+        .map((r) =>
+          chunk(
+            loadChunk('b', 'bo', 'P.N', 'P.K', `n0 + ${r}u`, 'k0', vecB, half),
+            range(4)
+              .map((kk) => `b4[${kk * CN + (r >> 2)}][${r & 3}] = v[${kk}];`)
+              .join(' '),
+          ),
+        )
+        .join('\n    ')
+    : range(4)
+        .flatMap((r) =>
+          range(CN).map((c) =>
+            chunk(
+              loadChunk('b', 'bo', 'P.K', 'P.N', `k0 + ${r}u`, `n0 + ${4 * c}u`, vecB, half),
+              `b4[${r * CN + c}] = v;`,
+            ),
+          ),
+        )
+        .join('\n    ');
   // The FMAs, unrolled over kk too: every register index a constant. Each output still sums k in order.
-  const aAt = (i: number, kk: number): string => (transA ? `a4[${kk * (RM / 4) + (i >> 2)}][${i & 3}]` : `a4[${i}][${kk}]`);
-  const fmas = range(4).map((kk) => range(CN).map((c) => `    { let bv = b4[${kk * CN + c}];
-${range(RM).map((i) => `      acc[${i * CN + c}] += ${aAt(i, kk)} * bv;`).join('\n')}
-    }`).join('\n')).join('\n');
+  const aAt = (i: number, kk: number): string =>
+    transA ? `a4[${kk * (RM / 4) + (i >> 2)}][${i & 3}]` : `a4[${i}][${kk}]`;
+  const fmas = range(4)
+    .map((kk) =>
+      range(CN)
+        .map(
+          (c) => `    { let bv = b4[${kk * CN + c}];
+${range(RM)
+  .map((i) => `      acc[${i * CN + c}] += ${aAt(i, kk)} * bv;`)
+  .join('\n')}
+    }`,
+        )
+        .join('\n'),
+    )
+    .join('\n');
   const arr = (vec: boolean): string => (vec ? 'array<vec4<f32>>' : 'array<f32>');
-  return memo(`matmul_regs${RM}x${4 * CN}_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}${halfName(half)}`, () => /* wgsl */ `${PARAMS}
+  return memo(
+    `matmul_regs${RM}x${4 * CN}_tA${+transA}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}${halfName(half)}`,
+    () => /* wgsl */ `${PARAMS}
 @group(0) @binding(2) var<storage, read> a: ${arr(vecA)};
 ${bDecl(vecB, half)}
 ${epilogueDecls(e)}
@@ -584,7 +731,8 @@ ${epilogueDecls(e)}
 ${fmas}
   }
   ${storeBlock('m0', 'n0', 'gid.z', e, RM, CN)}
-}`);
+}`,
+  );
 }
 
 // ---- half arithmetic (math 'f16', shader-f16) ------------------------------------------------------
@@ -613,15 +761,20 @@ function f16Decls(transB: boolean, vecA: boolean, vecB: boolean, bRead: HalfB): 
   ${tail('v', (j) => `a[i + ${j}u]`)}
   return vec4<f16>(clamp(v, -${HMAX}, ${HMAX}));`;
   const bVec = bRead === 'row' || (transB && vecB);
-  const reader = bRead === 'row'
-    ? `fn b4r(bo: u32, k: u32, n: u32) -> vec4<f16> {
+  const reader =
+    bRead === 'row'
+      ? `fn b4r(bo: u32, k: u32, n: u32) -> vec4<f16> {
   if (k >= P.K) { return vec4<f16>(0.0); }
   return b[(bo + k * P.N + n) / 4u];
 }`
-    : `fn b4h(bo: u32, n: u32, k0: u32) -> vec4<f16> {
-  ${bVec ? 'return b[(bo + n * P.K + k0) / 4u];' : `let i = ${transB ? 'bo + n * P.K + k0' : 'bo + k0 * P.N + n'}; var v = vec4<f16>(0.0);
+      : `fn b4h(bo: u32, n: u32, k0: u32) -> vec4<f16> {
+  ${
+    bVec
+      ? 'return b[(bo + n * P.K + k0) / 4u];'
+      : `let i = ${transB ? 'bo + n * P.K + k0' : 'bo + k0 * P.N + n'}; var v = vec4<f16>(0.0);
   ${tail('v', (j) => (transB ? `b[i + ${j}u]` : `b[i + ${j}u * P.N]`))}
-  return v;`}
+  return v;`
+  }
 }`;
   return `@group(0) @binding(2) var<storage, read> a: ${vecA ? 'array<vec4<f32>>' : 'array<f32>'};
 @group(0) @binding(3) var<storage, read> b: ${bVec ? 'array<vec4<f16>>' : 'array<f16>'};
@@ -637,7 +790,8 @@ ${reader}`;
  * op(b)[k0 + kk, n .. n+3] (`row`: the same expression lane by lane). Every kernel uses it, so on
  * one device they give the same numbers.
  */
-const run16 = (a: string, b: readonly string[]): string => `${a}.x * ${b[0]} + ${a}.y * ${b[1]} + ${a}.z * ${b[2]} + ${a}.w * ${b[3]}`;
+const run16 = (a: string, b: readonly string[]): string =>
+  `${a}.x * ${b[0]} + ${a}.y * ${b[1]} + ${a}.z * ${b[2]} + ${a}.w * ${b[3]}`;
 const lanes = (v: string): string[] => ['x', 'y', 'z', 'w'].map((c) => `${v}.${c}`);
 
 /**
@@ -648,7 +802,12 @@ const lanes = (v: string): string[] => ['x', 'y', 'z', 'w'].map((c) => `${v}.${c
  * s += f32(run16(op(a)[m, k0..], op(b)[k0.., n])) for k0 = 0, 4, 8, …
  */
 function f16Kernel(
-  kind: 'naive' | 'rows' | 'regs', transB: boolean, vecA: boolean, vecB: boolean, e: Epilogue, shape: { M?: number; RM?: number; CN?: number },
+  kind: 'naive' | 'rows' | 'regs',
+  transB: boolean,
+  vecA: boolean,
+  vecB: boolean,
+  e: Epilogue,
+  shape: { M?: number; RM?: number; CN?: number },
 ): Kernel {
   const range = (n: number): number[] => Array.from({ length: n }, (_, x) => x);
   const byRows = kind !== 'naive' && !transB && vecB;
@@ -680,24 +839,40 @@ function f16Kernel(
   if (n >= P.N) { return; }
   let ao = gid.z * P.strideA;
   let bo = gid.z * P.strideB;
-  ${range(M).map((m) => `var s${m} = vec4<f32>(0.0);`).join(' ')}
+  ${range(M)
+    .map((m) => `var s${m} = vec4<f32>(0.0);`)
+    .join(' ')}
   for (var k0 = 0u; k0 < P.K; k0 += 4u) {
-    ${range(4).map((kk) => `let r${kk} = b4r(bo, k0 + ${kk}u, n);`).join(' ')}
-    ${range(M).map((m) => `{ let av = a4h(ao, ${m}u, k0); s${m} += vec4<f32>(${run16('av', ['r0', 'r1', 'r2', 'r3'])}); }`).join('\n    ')}
+    ${range(4)
+      .map((kk) => `let r${kk} = b4r(bo, k0 + ${kk}u, n);`)
+      .join(' ')}
+    ${range(M)
+      .map((m) => `{ let av = a4h(ao, ${m}u, k0); s${m} += vec4<f32>(${run16('av', ['r0', 'r1', 'r2', 'r3'])}); }`)
+      .join('\n    ')}
   }
   let o = gid.z * P.strideC + n;
-  ${range(M).flatMap((m) => range(4).map((j) => `{ let nj = n + ${j}u; ${storeOne(`o + ${m}u * P.N + ${j}u`, 'nj', `s${m}[${j}]`, e)} }`)).join('\n  ')}`
+  ${range(M)
+    .flatMap((m) =>
+      range(4).map((j) => `{ let nj = n + ${j}u; ${storeOne(`o + ${m}u * P.N + ${j}u`, 'nj', `s${m}[${j}]`, e)} }`),
+    )
+    .join('\n  ')}`
       : `let n = gid.x;
   if (n >= P.N) { return; }
   let ao = gid.z * P.strideA;
   let bo = gid.z * P.strideB;
-  ${range(M).map((m) => `var s${m} = 0.0;`).join(' ')}
+  ${range(M)
+    .map((m) => `var s${m} = 0.0;`)
+    .join(' ')}
   for (var k0 = 0u; k0 < P.K; k0 += 4u) {
     let bv = b4h(bo, n, k0);
-    ${range(M).map((m) => `{ let av = a4h(ao, ${m}u, k0); s${m} += f32(${run16('av', lanes('bv'))}); }`).join('\n    ')}
+    ${range(M)
+      .map((m) => `{ let av = a4h(ao, ${m}u, k0); s${m} += f32(${run16('av', lanes('bv'))}); }`)
+      .join('\n    ')}
   }
   let o = gid.z * P.strideC + n;
-  ${range(M).map((m) => storeOne(`o + ${m}u * P.N`, 'n', `s${m}`, e)).join('\n  ')}`;
+  ${range(M)
+    .map((m) => storeOne(`o + ${m}u * P.N`, 'n', `s${m}`, e))
+    .join('\n  ')}`;
   } else {
     const RM = shape.RM ?? 4;
     const CN = shape.CN ?? 1;
@@ -705,11 +880,25 @@ function f16Kernel(
     tag = `regs${RM}x${4 * CN}`;
     // b: by rows, r{kk}_{c} = op(b)[k0 + kk, n0 + 4c .. +3]; by columns, b{j} = op(b)[k0 .., n0 + j].
     const loadB = byRows
-      ? range(4).flatMap((kk) => range(CN).map((c) => `let r${kk}_${c} = b4r(bo, k0 + ${kk}u, min(n0 + ${4 * c}u, P.N - 4u));`))
+      ? range(4).flatMap((kk) =>
+          range(CN).map((c) => `let r${kk}_${c} = b4r(bo, k0 + ${kk}u, min(n0 + ${4 * c}u, P.N - 4u));`),
+        )
       : range(4 * CN).map((j) => `let b${j} = b4h(bo, min(n0 + ${j}u, P.N - 1u), k0);`);
-    const runs = range(RM).flatMap((i) => range(CN).map((c) => `acc[${i * CN + c}] += ${byRows
-      ? `vec4<f32>(${run16(`a${i}`, range(4).map((kk) => `r${kk}_${c}`))})`
-      : `vec4<f32>(${range(4).map((j) => `f32(${run16(`a${i}`, lanes(`b${4 * c + j}`))})`).join(', ')})`};`));
+    const runs = range(RM).flatMap((i) =>
+      range(CN).map(
+        (c) =>
+          `acc[${i * CN + c}] += ${
+            byRows
+              ? `vec4<f32>(${run16(
+                  `a${i}`,
+                  range(4).map((kk) => `r${kk}_${c}`),
+                )})`
+              : `vec4<f32>(${range(4)
+                  .map((j) => `f32(${run16(`a${i}`, lanes(`b${4 * c + j}`))})`)
+                  .join(', ')})`
+          };`,
+      ),
+    );
     body = `let m0 = gid.y * ${RM}u;
   let n0 = gid.x * ${4 * CN}u;
   if (m0 >= P.M || n0 >= P.N) { return; }
@@ -717,19 +906,24 @@ function f16Kernel(
   let bo = gid.z * P.strideB;
   var acc: array<vec4<f32>, ${RM * CN}>; // acc[i * CN + c][j] = C[m0 + i, n0 + 4c + j]
   for (var k0 = 0u; k0 < P.K; k0 += 4u) {
-    ${range(RM).map((i) => `let a${i} = a4h(ao, min(m0 + ${i}u, P.M - 1u), k0);`).join('\n    ')}
+    ${range(RM)
+      .map((i) => `let a${i} = a4h(ao, min(m0 + ${i}u, P.M - 1u), k0);`)
+      .join('\n    ')}
     ${loadB.join('\n    ')}
     ${runs.join('\n    ')}
   }
   ${storeBlock('m0', 'n0', 'gid.z', e, RM, CN)}`;
   }
-  return memo(`matmul_f16_${tag}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `enable f16;
+  return memo(
+    `matmul_f16_${tag}_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`,
+    () => /* wgsl */ `enable f16;
 ${PARAMS}
 ${f16Decls(transB, vecA, vecB, byRows ? 'row' : 'col')}
 ${epilogueDecls(e)}
 @compute @workgroup_size(${wg}) fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   ${body}
-}`);
+}`,
+  );
 }
 
 /**
@@ -760,7 +954,9 @@ function f16TiledKernel(transB: boolean, vecA: boolean, vecB: boolean, e: Epilog
     }
     Bs[t] = v;`;
   const rows = [0, 1, 2, 3];
-  return memo(`matmul_f16_tiled_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`, () => /* wgsl */ `enable f16;
+  return memo(
+    `matmul_f16_tiled_tB${+transB}_vA${+vecA}_vB${+vecB}${epilogueName(e)}`,
+    () => /* wgsl */ `enable f16;
 ${PARAMS}
 ${f16Decls(transB, vecA, vecB, byRows ? 'row' : 'col')}
 ${epilogueDecls(e)}
@@ -779,7 +975,8 @@ ${tiledPrologue('f16')}
     workgroupBarrier();
   }
   ${storeBlock('m0 + lid.y * 4u', 'n0 + lid.x * 4u', 'wid.z', e)}
-}`);
+}`,
+  );
 }
 
 // ---- start-up choice between tiled, regs and regs8 ------------------------------------------------
@@ -826,13 +1023,20 @@ export class MatmulChooser {
 
   /** The untuned shapes seen so far, most dispatched first. */
   untuned(): { key: string; d: MatmulDims; half: boolean; f16: boolean; n: number }[] {
-    return [...this.calls].filter(([k]) => !this.chosen.has(k)).map(([key, v]) => ({ key, ...v })).sort((x, y) => y.n - x.n);
+    return [...this.calls]
+      .filter(([k]) => !this.chosen.has(k))
+      .map(([key, v]) => ({ key, ...v }))
+      .sort((x, y) => y.n - x.n);
   }
 
-  set(key: string, choice: BigMatmulKernel): void { this.chosen.set(key, choice); }
+  set(key: string, choice: BigMatmulKernel): void {
+    this.chosen.set(key, choice);
+  }
 
   /** Every shape seen runs `choice` (tests: the choice must not change results). */
-  force(choice: BigMatmulKernel): void { for (const k of this.calls.keys()) this.chosen.set(k, choice); }
+  force(choice: BigMatmulKernel): void {
+    for (const k of this.calls.keys()) this.chosen.set(k, choice);
+  }
 }
 
 /** The lab's tuning pause (after the first step of a run or warm start): the 8 most used shapes, 2 samples each. */
@@ -853,7 +1057,10 @@ const TUNE_MAX_REPS = 64;
  * clock around one call and its submit and wait. Call between steps, never while a step is being
  * recorded (it submits and waits).
  */
-export async function tuneMatmuls(be: WebGpuBackend, o: { maxShapes?: number; samples?: number; margin?: number } = {}): Promise<MatmulTuneRow[]> {
+export async function tuneMatmuls(
+  be: WebGpuBackend,
+  o: { maxShapes?: number; samples?: number; margin?: number } = {},
+): Promise<MatmulTuneRow[]> {
   await be.sync();
   const samples = Math.max(1, o.samples ?? 3);
   const margin = o.margin ?? 0.1;
@@ -866,11 +1073,17 @@ export async function tuneMatmuls(be: WebGpuBackend, o: { maxShapes?: number; sa
     if (half) bDims[1] /= 2; // packed halves: two a word along the contiguous dim
     const b = be.zeros([...(d.bBatched ? lead : []), ...bDims]);
     const out = be.zeros([...lead, d.M, d.N]);
-    const opts: MatmulOptions = { transA: d.transA, transB: d.transB, accumulate: d.accumulate, bHalf: half, math: f16 ? 'f16' : 'f32' };
+    const opts: MatmulOptions = {
+      transA: d.transA,
+      transB: d.transB,
+      accumulate: d.accumulate,
+      bHalf: half,
+      math: f16 ? 'f16' : 'f32',
+    };
     const call = (variant: BigMatmulKernel) => be.matmul(out, a, b, { ...opts, variant });
     const time = async (variant: BigMatmulKernel): Promise<number> => {
       if (timer === 'gpu') {
-        for (let reps = 1; ; ) {
+        for (let reps = 1; ;) {
           const ms = (await be.gpuPassTime(() => {
             for (let r = 0; r < reps; r++) call(variant);
           }))!;
@@ -975,36 +1188,72 @@ export function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, o
 }
 
 /** Which kernel `variant` resolves to for these dims. */
-export function pickMatmulVariant(d: MatmulDims, variant: MatmulOptions['variant'] = 'auto'): 'naive' | BigMatmulKernel | 'rows' {
+export function pickMatmulVariant(
+  d: MatmulDims,
+  variant: MatmulOptions['variant'] = 'auto',
+): 'naive' | BigMatmulKernel | 'rows' {
   if (variant !== 'auto') return variant;
   if (d.M <= ROWS_MAX_M) return 'rows';
   return d.batch * d.M * d.N >= TILED_MIN_OUTPUTS && d.K >= TK ? 'tiled' : 'naive';
 }
 
 export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions): void {
-  for (const [t, what] of [[out, 'out'], [a, 'a'], [b, 'b']] as const) {
+  for (const [t, what] of [
+    [out, 'out'],
+    [a, 'a'],
+    [b, 'b'],
+  ] as const) {
     if (t.dtype !== 'f32') throw new Error(`matmul: ${what} must be f32, got ${t.dtype}`);
   }
   let d = matmulDims(out.shape, a.shape, logicalBShape(b, opts), opts);
   const e = epilogueOf(out, opts);
   const half = opts.bHalf ?? false;
-  const bound = [out, a, b, ...[opts.bias, opts.geluOut, opts.geluGradOf, e.resid === 'other' ? opts.residual : undefined].filter((t): t is Tensor => !!t)];
+  const bound = [
+    out,
+    a,
+    b,
+    ...[opts.bias, opts.geluOut, opts.geluGradOf, e.resid === 'other' ? opts.residual : undefined].filter(
+      (t): t is Tensor => !!t,
+    ),
+  ];
   // A broadcast b with an untransposed a is one big 2-D matmul: fold the batch into M.
   if (!d.bBatched && d.batch > 1) d = { ...d, M: d.batch * d.M, batch: 1 };
   const { M, N, K } = d;
-  if (d.batch > MAX_GROUPS_PER_DIM || Math.ceil(M / 16) > MAX_GROUPS_PER_DIM || Math.ceil(N / 16) > MAX_GROUPS_PER_DIM) {
-    throw new Error(`matmul: batch ${d.batch} × (${M}, ${N}) needs more than ${MAX_GROUPS_PER_DIM} workgroups per grid dim`);
+  if (
+    d.batch > MAX_GROUPS_PER_DIM ||
+    Math.ceil(M / 16) > MAX_GROUPS_PER_DIM ||
+    Math.ceil(N / 16) > MAX_GROUPS_PER_DIM
+  ) {
+    throw new Error(
+      `matmul: batch ${d.batch} × (${M}, ${N}) needs more than ${MAX_GROUPS_PER_DIM} workgroups per grid dim`,
+    );
   }
-  const uniforms = [u32(M), u32(N), u32(K), u32(M * K), u32(d.bBatched ? K * N : 0), u32(M * N), u32(d.accumulate ? 1 : 0)];
+  const uniforms = [
+    u32(M),
+    u32(N),
+    u32(K),
+    u32(M * K),
+    u32(d.bBatched ? K * N : 0),
+    u32(M * N),
+    u32(d.accumulate ? 1 : 0),
+  ];
   const vecA = (d.transA ? M : K) % 4 === 0; // a's contiguous dim
   const vecB = (d.transB ? K : N) % 4 === 0; // b's contiguous dim
   const f16 = f16MathOf(opts);
-  if (f16 && !be.hasF16Math) throw new Error(`matmul: math 'f16' needs a GPU with the shader-f16 feature; ${be.description} has none (use math 'f32')`);
+  if (f16 && !be.hasF16Math)
+    throw new Error(
+      `matmul: math 'f16' needs a GPU with the shader-f16 feature; ${be.description} has none (use math 'f32')`,
+    );
   const asked = opts.variant ?? 'auto';
   let variant = pickMatmulVariant(d, asked);
   if (variant === 'tiled' && asked === 'auto') variant = be.matmulChooser.pick(d, half, f16);
   if (variant === 'naive') {
-    be.dispatch(f16 ? f16Kernel('naive', d.transB, vecA, vecB, e, {}) : naiveKernel(d.transA, d.transB, e, half), bound, uniforms, [Math.ceil(N / 16), Math.ceil(M / 16), d.batch]);
+    be.dispatch(
+      f16 ? f16Kernel('naive', d.transB, vecA, vecB, e, {}) : naiveKernel(d.transA, d.transB, e, half),
+      bound,
+      uniforms,
+      [Math.ceil(N / 16), Math.ceil(M / 16), d.batch],
+    );
     return;
   }
   if (variant === 'rows') {
@@ -1017,7 +1266,9 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
   }
   if (variant === 'regs' || variant === 'regs8') {
     const { RM, CN } = REGS_BLOCK[variant];
-    const k = f16 ? f16Kernel('regs', d.transB, vecA, vecB, e, { RM, CN }) : regsKernel(d.transA, d.transB, vecA, vecB, e, RM, CN, half);
+    const k = f16
+      ? f16Kernel('regs', d.transB, vecA, vecB, e, { RM, CN })
+      : regsKernel(d.transA, d.transB, vecA, vecB, e, RM, CN, half);
     be.dispatch(k, bound, uniforms, [Math.ceil(N / (32 * CN)), Math.ceil(M / (8 * RM)), d.batch]);
     return;
   }

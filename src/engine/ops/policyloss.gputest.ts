@@ -11,7 +11,14 @@ import { eachRowReduceMode, sameTwiceOnGpu } from '../testing/twice';
 import { POLICY_STATS, tokenLogprobsRef, VALUE_STATS } from './policyloss';
 
 // (N, V): one row, V < workgroup, V just past it, V past two, a V that is prime and > 1024.
-const SHAPES: [number, number][] = [[1, 1], [7, 13], [9, 65], [5, 130], [3, 1031], [70, 9]]; // 70 rows: two workgroups of rows in `thread` mode
+const SHAPES: [number, number][] = [
+  [1, 1],
+  [7, 13],
+  [9, 65],
+  [5, 130],
+  [3, 1031],
+  [70, 9],
+]; // 70 rows: two workgroups of rows in `thread` mode
 // old − logp, so ratio = e^{−offset}: well away from the clip edges 0.8 and 1.2 (and 1.28).
 const OFFSETS = [0, 0.05, -0.1, 0.1, -0.5, 0.5, 25, -25];
 
@@ -36,19 +43,35 @@ function build(N: number, V: number, o: PolicyLossOptions, withRef: boolean, see
     const stats = be.zeros([N, POLICY_STATS]);
     const dLogits = be.fromArray(d0, [N, V]);
     const ref = withRef ? be.fromArray(refLogprobs, [N]) : null;
-    be.policyLoss(dLogits, stats, tLogits, tActions, be.fromArray(oldLogprobs, [N]), be.fromArray(advantages, [N]), be.fromArray(mask, [N]), ref, o);
+    be.policyLoss(
+      dLogits,
+      stats,
+      tLogits,
+      tActions,
+      be.fromArray(oldLogprobs, [N]),
+      be.fromArray(advantages, [N]),
+      be.fromArray(mask, [N]),
+      ref,
+      o,
+    );
     return [logprobs, entropy, stats, dLogits];
   };
 }
 
 const CASES: [string, PolicyLossOptions, boolean][] = [
-  ['rlver (no ref)', { clipLow: 0.2, clipHigh: 0.2, entropyCoef: 0.001, klCoef: 0, klEstimator: 'k3', lossScale: 0.125 }, false],
+  [
+    'rlver (no ref)',
+    { clipLow: 0.2, clipHigh: 0.2, entropyCoef: 0.001, klCoef: 0, klEstimator: 'k3', lossScale: 0.125 },
+    false,
+  ],
   ['k3', { clipLow: 0.2, clipHigh: 0.28, entropyCoef: 0.01, klCoef: 0.1, klEstimator: 'k3', lossScale: 0.5 }, true],
   ['k1', { clipLow: 0.2, clipHigh: 0.2, entropyCoef: 0.02, klCoef: 0.05, klEstimator: 'k1', lossScale: 1 }, true],
 ];
 
 const labels = (N: number, V: number, c: string): string[] =>
-  ['tokenLogprobs logprobs', 'tokenLogprobs entropy', 'policyLoss stats', 'policyLoss dLogits'].map((l) => `${l} N=${N} V=${V} ${c}`);
+  ['tokenLogprobs logprobs', 'tokenLogprobs entropy', 'policyLoss stats', 'policyLoss dLogits'].map(
+    (l) => `${l} N=${N} V=${V} ${c}`,
+  );
 
 function buildValue(N: number, seed: string, clip: number | null): (be: Backend) => Tensor[] {
   const rng = new Rng(seed);
@@ -73,14 +96,18 @@ export const policylossGpuTests: GpuTest[] = [
       eachRowReduceMode(env, async () => {
         const reports = [];
         for (const [N, V] of SHAPES) {
-          for (const [c, o, withRef] of CASES) reports.push(...(await sameOnBoth(env, labels(N, V, c), build(N, V, o, withRef, `pl ${N} ${V} ${c}`))));
+          for (const [c, o, withRef] of CASES)
+            reports.push(...(await sameOnBoth(env, labels(N, V, c), build(N, V, o, withRef, `pl ${N} ${V} ${c}`))));
         }
         return reports;
       }),
   },
   {
     name: 'policyLoss: bit-identical when run twice',
-    run: (env) => eachRowReduceMode(env, () => sameTwiceOnGpu(env, labels(6, 130, 'k3'), build(6, 130, CASES[1][1], true, 'pl twice'))),
+    run: (env) =>
+      eachRowReduceMode(env, () =>
+        sameTwiceOnGpu(env, labels(6, 130, 'k3'), build(6, 130, CASES[1][1], true, 'pl twice')),
+      ),
   },
   {
     name: 'valueLoss: clipped value loss and dValues vs cpu, awkward sizes, bit-identical rerun',
@@ -92,7 +119,9 @@ export const policylossGpuTests: GpuTest[] = [
           reports.push(...(await sameOnBoth(env, l, buildValue(N, `vl ${N} ${clip}`, clip))));
         }
       }
-      reports.push(...(await sameTwiceOnGpu(env, ['valueLoss stats', 'valueLoss dValues'], buildValue(65, 'vl twice', 0.5))));
+      reports.push(
+        ...(await sameTwiceOnGpu(env, ['valueLoss stats', 'valueLoss dValues'], buildValue(65, 'vl twice', 0.5))),
+      );
       return reports;
     },
   },

@@ -9,10 +9,25 @@ import { CpuBackend } from '../cpu/backend';
 import { Rng } from '../rng';
 import { gradCheck, randn64 } from '../testing/gradcheck';
 import {
-  LOG_RATIO_CLAMP, POLICY_STAT, POLICY_STATS, policyLossMetrics, policyLossRef, policyRowRef, tokenLogprobsRef, VALUE_STATS, valueLossRef,
+  LOG_RATIO_CLAMP,
+  POLICY_STAT,
+  POLICY_STATS,
+  policyLossMetrics,
+  policyLossRef,
+  policyRowRef,
+  tokenLogprobsRef,
+  VALUE_STATS,
+  valueLossRef,
 } from './policyloss';
 
-const RLVER: PolicyLossOptions = { clipLow: 0.2, clipHigh: 0.2, entropyCoef: 0.001, klCoef: 0, klEstimator: 'k3', lossScale: 1 };
+const RLVER: PolicyLossOptions = {
+  clipLow: 0.2,
+  clipHigh: 0.2,
+  entropyCoef: 0.001,
+  klCoef: 0,
+  klEstimator: 'k3',
+  lossScale: 1,
+};
 
 describe('tokenLogprobs reference', () => {
   it('uniform logits: logp = −log V, H = log V; an invalid action gives logp 0', () => {
@@ -33,7 +48,8 @@ describe('tokenLogprobs reference', () => {
 
 describe('policy loss: one row', () => {
   it('unclipped, clipped on each side, and the side that does not bind', () => {
-    const at = (ratio: number, adv: number): ReturnType<typeof policyRowRef> => policyRowRef(Math.log(ratio), 0, adv, null, RLVER);
+    const at = (ratio: number, adv: number): ReturnType<typeof policyRowRef> =>
+      policyRowRef(Math.log(ratio), 0, adv, null, RLVER);
     const hi = at(1.5, 2); // A > 0, ρ > 1 + ε: clipped high, constant
     expect([hi.clippedHigh, hi.clippedLow, hi.g]).toEqual([1, 0, 0]);
     expect(hi.pg).toBeCloseTo(-2 * 1.2, 12);
@@ -91,7 +107,10 @@ function totalLoss(stats: ArrayLike<number>, mask: ArrayLike<number>, o: PolicyL
   let L = 0;
   for (let n = 0; n < mask.length; n++) {
     const s = (k: number): number => stats[n * POLICY_STATS + k];
-    L += mask[n] * o.lossScale * (s(POLICY_STAT.pgLoss) - o.entropyCoef * s(POLICY_STAT.entropy) + o.klCoef * s(POLICY_STAT.refKl));
+    L +=
+      mask[n] *
+      o.lossScale *
+      (s(POLICY_STAT.pgLoss) - o.entropyCoef * s(POLICY_STAT.entropy) + o.klCoef * s(POLICY_STAT.refKl));
   }
   return L;
 }
@@ -101,10 +120,29 @@ describe('policy loss: gradient w.r.t. the logits', () => {
     for (const V of [1, 6, 33]) {
       it(`matches central differences with every term on, ${klEstimator}, V=${V}`, () => {
         const f = fixture(V, `pl ${klEstimator} ${V}`);
-        const o: PolicyLossOptions = { clipLow: 0.2, clipHigh: 0.28, entropyCoef: 0.05, klCoef: 0.3, klEstimator, lossScale: 1 / 6 };
+        const o: PolicyLossOptions = {
+          clipLow: 0.2,
+          clipHigh: 0.28,
+          entropyCoef: 0.05,
+          klCoef: 0.3,
+          klEstimator,
+          lossScale: 1 / 6,
+        };
         const stats = new Float64Array(f.N * POLICY_STATS);
         const run = (d: Float64Array): void =>
-          policyLossRef(d, stats, f.logits, f.actions, f.oldLogprobs, f.advantages, f.responseMask, f.refLogprobs, o, f.N, V);
+          policyLossRef(
+            d,
+            stats,
+            f.logits,
+            f.actions,
+            f.oldLogprobs,
+            f.advantages,
+            f.responseMask,
+            f.refLogprobs,
+            o,
+            f.N,
+            V,
+          );
         const loss = (): number => {
           run(new Float64Array(f.N * V));
           return totalLoss(stats, f.responseMask, o);
@@ -116,7 +154,8 @@ describe('policy loss: gradient w.r.t. the logits', () => {
           expect(col(POLICY_STAT.clippedHigh)).toEqual([0, 1, 0, 0, 0, 0, 0, 0]);
           expect(col(POLICY_STAT.clippedLow)).toEqual([0, 0, 1, 0, 0, 0, 0, 0]);
         }
-        for (const n of [4, 5]) expect(stats.subarray(n * POLICY_STATS, (n + 1) * POLICY_STATS).every((x) => x === 0)).toBe(true);
+        for (const n of [4, 5])
+          expect(stats.subarray(n * POLICY_STATS, (n + 1) * POLICY_STATS).every((x) => x === 0)).toBe(true);
         const r = gradCheck('dLogits', loss, f.logits, d);
         expect(r.ok, r.summary).toBe(true);
         for (const n of [4, 5]) expect(d.subarray(n * V, (n + 1) * V).every((x) => x === 0)).toBe(true);
@@ -129,10 +168,16 @@ describe('policy loss: gradient w.r.t. the logits', () => {
     const o: PolicyLossOptions = { ...RLVER, entropyCoef: 1, lossScale: 1 };
     const zeros = new Float64Array(f.N);
     const stats = new Float64Array(f.N * POLICY_STATS);
-    const run = (d: Float64Array): void => policyLossRef(d, stats, f.logits, f.actions, f.oldLogprobs, zeros, f.responseMask, null, o, f.N, 9);
+    const run = (d: Float64Array): void =>
+      policyLossRef(d, stats, f.logits, f.actions, f.oldLogprobs, zeros, f.responseMask, null, o, f.N, 9);
     const d = new Float64Array(f.N * 9);
     run(d);
-    const r = gradCheck('dLogits (entropy)', () => (run(new Float64Array(f.N * 9)), totalLoss(stats, f.responseMask, o)), f.logits, d);
+    const r = gradCheck(
+      'dLogits (entropy)',
+      () => (run(new Float64Array(f.N * 9)), totalLoss(stats, f.responseMask, o)),
+      f.logits,
+      d,
+    );
     expect(r.ok, r.summary).toBe(true);
   });
 });
@@ -171,9 +216,15 @@ describe('policy loss on the cpu backend', () => {
     const a = be.zeros([3], 'i32');
     const r = be.zeros([3]);
     expect(() => be.policyLoss(be.zeros([3, V]), be.zeros([3, 7]), logits, a, r, r, r, null, RLVER)).toThrow(/stats/);
-    expect(() => be.policyLoss(be.zeros([3, V]), be.zeros([3, POLICY_STATS]), logits, be.zeros([3]), r, r, r, null, RLVER)).toThrow(/actions must be i32/);
-    expect(() => be.policyLoss(be.zeros([3, V]), be.zeros([3, POLICY_STATS]), logits, a, r, be.zeros([2]), r, null, RLVER)).toThrow(/advantages/);
-    expect(() => be.policyLoss(be.zeros([3, V]), be.zeros([3, POLICY_STATS]), logits, a, r, r, r, null, { ...RLVER, klCoef: 1 })).toThrow(/refLogprobs/);
+    expect(() =>
+      be.policyLoss(be.zeros([3, V]), be.zeros([3, POLICY_STATS]), logits, be.zeros([3]), r, r, r, null, RLVER),
+    ).toThrow(/actions must be i32/);
+    expect(() =>
+      be.policyLoss(be.zeros([3, V]), be.zeros([3, POLICY_STATS]), logits, a, r, be.zeros([2]), r, null, RLVER),
+    ).toThrow(/advantages/);
+    expect(() =>
+      be.policyLoss(be.zeros([3, V]), be.zeros([3, POLICY_STATS]), logits, a, r, r, r, null, { ...RLVER, klCoef: 1 }),
+    ).toThrow(/refLogprobs/);
   });
 });
 

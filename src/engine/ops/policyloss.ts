@@ -39,7 +39,14 @@ export const KL_CLAMP = 10;
 
 /** Columns of the per-row diagnostics of policyLoss. */
 export const POLICY_STAT = {
-  logprob: 0, entropy: 1, ratio: 2, clippedLow: 3, clippedHigh: 4, approxKl: 5, refKl: 6, pgLoss: 7,
+  logprob: 0,
+  entropy: 1,
+  ratio: 2,
+  clippedLow: 3,
+  clippedHigh: 4,
+  approxKl: 5,
+  refKl: 6,
+  pgLoss: 7,
 } as const;
 export const POLICY_STATS = 8;
 /** Columns of the per-row diagnostics of valueLoss. */
@@ -65,7 +72,14 @@ function rowStatsRef(logits: Vec, o: number, V: number): { m: number; s: number;
 }
 
 /** logprobs (N) = log softmax(logits)[n, a_n] (0 where a_n is outside [0, V)); entropy (N) of every row. */
-export function tokenLogprobsRef(logprobs: Vec, entropy: Vec, logits: Vec, actions: Int32Array, N: number, V: number): void {
+export function tokenLogprobsRef(
+  logprobs: Vec,
+  entropy: Vec,
+  logits: Vec,
+  actions: Int32Array,
+  N: number,
+  V: number,
+): void {
   for (let n = 0; n < N; n++) {
     const o = n * V;
     const st = rowStatsRef(logits, o, V);
@@ -77,7 +91,11 @@ export function tokenLogprobsRef(logprobs: Vec, entropy: Vec, logits: Vec, actio
 
 /** The scalar part of one row: the diagnostics and g = ∂(pg + c_KL kl)/∂logp. */
 export function policyRowRef(
-  logp: number, oldLogp: number, adv: number, refLogp: number | null, o: PolicyLossOptions,
+  logp: number,
+  oldLogp: number,
+  adv: number,
+  refLogp: number | null,
+  o: PolicyLossOptions,
 ): { ratio: number; clippedLow: number; clippedHigh: number; approxKl: number; refKl: number; pg: number; g: number } {
   const raw = logp - oldLogp;
   const logRatio = Math.min(LOG_RATIO_CLAMP, Math.max(-LOG_RATIO_CLAMP, raw));
@@ -102,15 +120,29 @@ export function policyRowRef(
     }
   }
   return {
-    ratio, clippedLow: clipped && adv < 0 ? 1 : 0, clippedHigh: clipped && adv > 0 ? 1 : 0,
-    approxKl, refKl, pg: Math.max(pg1, pg2), g,
+    ratio,
+    clippedLow: clipped && adv < 0 ? 1 : 0,
+    clippedHigh: clipped && adv > 0 ? 1 : 0,
+    approxKl,
+    refKl,
+    pg: Math.max(pg1, pg2),
+    g,
   };
 }
 
 /** stats (N, S) = per-row diagnostics; dLogits (N, V) += ∂L/∂logits. */
 export function policyLossRef(
-  dLogits: Vec, stats: Vec, logits: Vec, actions: Int32Array, oldLogprobs: Vec, advantages: Vec,
-  responseMask: Vec, refLogprobs: Vec | null, o: PolicyLossOptions, N: number, V: number,
+  dLogits: Vec,
+  stats: Vec,
+  logits: Vec,
+  actions: Int32Array,
+  oldLogprobs: Vec,
+  advantages: Vec,
+  responseMask: Vec,
+  refLogprobs: Vec | null,
+  o: PolicyLossOptions,
+  N: number,
+  V: number,
 ): void {
   for (let n = 0; n < N; n++) {
     const so = n * POLICY_STATS;
@@ -141,7 +173,14 @@ export function policyLossRef(
 
 /** valueStats (N, 2) = [½ max((v−R)², (clip(v, old ± c) − R)²), clipped]; dValues (N) += w ∂/∂v. */
 export function valueLossRef(
-  valueStats: Vec, dValues: Vec, values: Vec, oldValues: Vec, returns: Vec, responseMask: Vec, o: ValueLossOptions, N: number,
+  valueStats: Vec,
+  dValues: Vec,
+  values: Vec,
+  oldValues: Vec,
+  returns: Vec,
+  responseMask: Vec,
+  o: ValueLossOptions,
+  N: number,
 ): void {
   for (let n = 0; n < N; n++) {
     const so = n * VALUE_STATS;
@@ -228,7 +267,10 @@ fn row_stats(o: u32, lid: u32) -> RowStats {
   return RowStats(m, ls, m + ls, ls - t / s);
 }`;
 
-const ENTRY = '@compute @workgroup_size(' + WG + ') fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {';
+const ENTRY =
+  '@compute @workgroup_size(' +
+  WG +
+  ') fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {';
 
 const TOKEN_LOGPROBS: Kernel = {
   name: 'token_logprobs',
@@ -359,24 +401,44 @@ function checkRows(logits: Tensor, actions: Tensor, what: string): { N: number; 
   return { N, V };
 }
 
-function checkPolicy(dLogits: Tensor, stats: Tensor, logits: Tensor, actions: Tensor, perRow: Record<string, Tensor | null>, o: PolicyLossOptions): { N: number; V: number } {
+function checkPolicy(
+  dLogits: Tensor,
+  stats: Tensor,
+  logits: Tensor,
+  actions: Tensor,
+  perRow: Record<string, Tensor | null>,
+  o: PolicyLossOptions,
+): { N: number; V: number } {
   const { N, V } = checkRows(logits, actions, 'policyLoss');
   assertSize(dLogits, logits.size, 'policyLoss dLogits');
   assertSize(stats, N * POLICY_STATS, `policyLoss stats (N, ${POLICY_STATS})`);
   for (const [k, t] of Object.entries(perRow)) if (t) assertSize(t, N, `policyLoss ${k}`);
-  if (!(o.clipLow >= 0 && o.clipLow < 1) || !(o.clipHigh >= 0)) throw new Error(`policyLoss: need 0 <= clipLow < 1 and clipHigh >= 0, got ${o.clipLow}, ${o.clipHigh}`);
+  if (!(o.clipLow >= 0 && o.clipLow < 1) || !(o.clipHigh >= 0))
+    throw new Error(`policyLoss: need 0 <= clipLow < 1 and clipHigh >= 0, got ${o.clipLow}, ${o.clipHigh}`);
   if (!Number.isFinite(o.lossScale)) throw new Error(`policyLoss: lossScale must be finite, got ${o.lossScale}`);
   if (o.klCoef !== 0 && !perRow.refLogprobs) throw new Error('policyLoss: klCoef != 0 needs refLogprobs');
   return { N, V };
 }
 
-export function tokenLogprobsOnCpu(be: CpuBackend, logprobs: Tensor, entropy: Tensor, logits: Tensor, actions: Tensor): void {
+export function tokenLogprobsOnCpu(
+  be: CpuBackend,
+  logprobs: Tensor,
+  entropy: Tensor,
+  logits: Tensor,
+  actions: Tensor,
+): void {
   const { N, V } = checkRows(logits, actions, 'tokenLogprobs');
   assertSize(logprobs, N, 'tokenLogprobs logprobs');
   assertSize(entropy, N, 'tokenLogprobs entropy');
   tokenLogprobsRef(be.f(logprobs), be.f(entropy), be.f(logits), be.i(actions), N, V);
 }
-export function tokenLogprobsOnGpu(be: WebGpuBackend, logprobs: Tensor, entropy: Tensor, logits: Tensor, actions: Tensor): void {
+export function tokenLogprobsOnGpu(
+  be: WebGpuBackend,
+  logprobs: Tensor,
+  entropy: Tensor,
+  logits: Tensor,
+  actions: Tensor,
+): void {
   const { N, V } = checkRows(logits, actions, 'tokenLogprobs');
   assertSize(logprobs, N, 'tokenLogprobs logprobs');
   assertSize(entropy, N, 'tokenLogprobs entropy');
@@ -384,28 +446,76 @@ export function tokenLogprobsOnGpu(be: WebGpuBackend, logprobs: Tensor, entropy:
 }
 
 export function policyLossOnCpu(
-  be: CpuBackend, dLogits: Tensor, stats: Tensor, logits: Tensor, actions: Tensor, oldLogprobs: Tensor,
-  advantages: Tensor, responseMask: Tensor, refLogprobs: Tensor | null, o: PolicyLossOptions,
+  be: CpuBackend,
+  dLogits: Tensor,
+  stats: Tensor,
+  logits: Tensor,
+  actions: Tensor,
+  oldLogprobs: Tensor,
+  advantages: Tensor,
+  responseMask: Tensor,
+  refLogprobs: Tensor | null,
+  o: PolicyLossOptions,
 ): void {
-  const { N, V } = checkPolicy(dLogits, stats, logits, actions, { oldLogprobs, advantages, responseMask, refLogprobs }, o);
+  const { N, V } = checkPolicy(
+    dLogits,
+    stats,
+    logits,
+    actions,
+    { oldLogprobs, advantages, responseMask, refLogprobs },
+    o,
+  );
   policyLossRef(
-    be.f(dLogits), be.f(stats), be.f(logits), be.i(actions), be.f(oldLogprobs), be.f(advantages),
-    be.f(responseMask), refLogprobs ? be.f(refLogprobs) : null, o, N, V,
+    be.f(dLogits),
+    be.f(stats),
+    be.f(logits),
+    be.i(actions),
+    be.f(oldLogprobs),
+    be.f(advantages),
+    be.f(responseMask),
+    refLogprobs ? be.f(refLogprobs) : null,
+    o,
+    N,
+    V,
   );
 }
 export function policyLossOnGpu(
-  be: WebGpuBackend, dLogits: Tensor, stats: Tensor, logits: Tensor, actions: Tensor, oldLogprobs: Tensor,
-  advantages: Tensor, responseMask: Tensor, refLogprobs: Tensor | null, o: PolicyLossOptions,
+  be: WebGpuBackend,
+  dLogits: Tensor,
+  stats: Tensor,
+  logits: Tensor,
+  actions: Tensor,
+  oldLogprobs: Tensor,
+  advantages: Tensor,
+  responseMask: Tensor,
+  refLogprobs: Tensor | null,
+  o: PolicyLossOptions,
 ): void {
-  const { N, V } = checkPolicy(dLogits, stats, logits, actions, { oldLogprobs, advantages, responseMask, refLogprobs }, o);
+  const { N, V } = checkPolicy(
+    dLogits,
+    stats,
+    logits,
+    actions,
+    { oldLogprobs, advantages, responseMask, refLogprobs },
+    o,
+  );
   // Without a reference, oldLogprobs stands in at binding 8 (read-only twice is allowed; has_ref = 0).
   dispatchRows(
     be,
     POLICY_LOSS,
     [dLogits, stats, logits, actions, oldLogprobs, advantages, responseMask, refLogprobs ?? oldLogprobs],
     [
-      u32(N), u32(V), f32(o.clipLow), f32(o.clipHigh), f32(o.entropyCoef), f32(o.klCoef),
-      u32(o.klEstimator === 'k3' ? 1 : 0), u32(refLogprobs ? 1 : 0), f32(o.lossScale), f32(LOG_RATIO_CLAMP), f32(KL_CLAMP),
+      u32(N),
+      u32(V),
+      f32(o.clipLow),
+      f32(o.clipHigh),
+      f32(o.entropyCoef),
+      f32(o.klCoef),
+      u32(o.klEstimator === 'k3' ? 1 : 0),
+      u32(refLogprobs ? 1 : 0),
+      f32(o.lossScale),
+      f32(LOG_RATIO_CLAMP),
+      f32(KL_CLAMP),
     ],
     N,
   );
@@ -415,22 +525,39 @@ function checkValue(valueStats: Tensor, dValues: Tensor, ins: Tensor[], o: Value
   const N = dValues.size;
   assertSize(valueStats, N * VALUE_STATS, `valueLoss valueStats (N, ${VALUE_STATS})`);
   ins.forEach((t, i) => assertSize(t, N, `valueLoss ${['values', 'oldValues', 'returns', 'responseMask'][i]}`));
-  if (o.clip !== null && !(o.clip >= 0 && Number.isFinite(o.clip))) throw new Error(`valueLoss: clip must be a finite value >= 0 or null, got ${o.clip}`);
+  if (o.clip !== null && !(o.clip >= 0 && Number.isFinite(o.clip)))
+    throw new Error(`valueLoss: clip must be a finite value >= 0 or null, got ${o.clip}`);
   return N;
 }
 
 export function valueLossOnCpu(
-  be: CpuBackend, valueStats: Tensor, dValues: Tensor, values: Tensor, oldValues: Tensor, returns: Tensor, responseMask: Tensor, o: ValueLossOptions,
+  be: CpuBackend,
+  valueStats: Tensor,
+  dValues: Tensor,
+  values: Tensor,
+  oldValues: Tensor,
+  returns: Tensor,
+  responseMask: Tensor,
+  o: ValueLossOptions,
 ): void {
   const N = checkValue(valueStats, dValues, [values, oldValues, returns, responseMask], o);
   valueLossRef(be.f(valueStats), be.f(dValues), be.f(values), be.f(oldValues), be.f(returns), be.f(responseMask), o, N);
 }
 export function valueLossOnGpu(
-  be: WebGpuBackend, valueStats: Tensor, dValues: Tensor, values: Tensor, oldValues: Tensor, returns: Tensor, responseMask: Tensor, o: ValueLossOptions,
+  be: WebGpuBackend,
+  valueStats: Tensor,
+  dValues: Tensor,
+  values: Tensor,
+  oldValues: Tensor,
+  returns: Tensor,
+  responseMask: Tensor,
+  o: ValueLossOptions,
 ): void {
   const N = checkValue(valueStats, dValues, [values, oldValues, returns, responseMask], o);
   be.dispatch(
-    VALUE_LOSS, [valueStats, dValues, values, oldValues, returns, responseMask],
-    [u32(N), u32(o.clip === null ? 0 : 1), f32(o.clip ?? 0), f32(o.lossScale)], grid1d(N, VALUE_WG),
+    VALUE_LOSS,
+    [valueStats, dValues, values, oldValues, returns, responseMask],
+    [u32(N), u32(o.clip === null ? 0 : 1), f32(o.clip ?? 0), f32(o.lossScale)],
+    grid1d(N, VALUE_WG),
   );
 }

@@ -32,7 +32,9 @@ describe('rowKernel', () => {
     expect(k.name).toBe('test_row_thread');
     expect(k.code).toContain('const ROW_STRIDE = 1u;');
     expect(k.code).toContain(`return (wid.x + wid.y * nwg.x) * ${ROW_WG}u + row_thread;`);
-    expect(k.code).toContain('@builtin(local_invocation_index) row_inv: u32) {\n  row_thread = row_inv;\n  let lid = 0u;');
+    expect(k.code).toContain(
+      '@builtin(local_invocation_index) row_inv: u32) {\n  row_thread = row_inv;\n  let lid = 0u;',
+    );
     expect(k.code).toContain('fn wg_sum(v: f32, lid: u32) -> f32 { return v; }');
     expect(k.code).not.toMatch(/Barrier|var<workgroup>/);
     expect(rowKernel(ROW, 'workgroup').code).toMatch(/workgroupBarrier/);

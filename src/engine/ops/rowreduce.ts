@@ -123,11 +123,16 @@ export function rowKernel(k: Kernel, mode: RowReduceMode, wg: number = ROW_WG): 
   if (!mk) {
     const begin = k.code.indexOf(WG_REDUCE_BEGIN);
     const end = k.code.indexOf(WG_REDUCE_END);
-    if (begin < 0 || end < 0 || !k.code.includes(SIGNATURE_END)) throw new Error(`kernel ${k.name} is not a row kernel`);
+    if (begin < 0 || end < 0 || !k.code.includes(SIGNATURE_END))
+      throw new Error(`kernel ${k.name} is not a row kernel`);
     const swap = (reduce: string): string => k.code.slice(0, begin) + reduce + k.code.slice(end + WG_REDUCE_END.length);
-    const code = mode === 'subgroup'
-      ? `enable subgroups;\n${swap(wgslSubgroupReduce(wg)).replace(SIGNATURE_END, '@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) sgi: u32) {\n  sg_lane = sgi;')}`
-      : swap(wgslThreadReduce(wg)).replace(SIGNATURE_END, '@builtin(local_invocation_index) row_inv: u32) {\n  row_thread = row_inv;\n  let lid = 0u;');
+    const code =
+      mode === 'subgroup'
+        ? `enable subgroups;\n${swap(wgslSubgroupReduce(wg)).replace(SIGNATURE_END, '@builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) sgi: u32) {\n  sg_lane = sgi;')}`
+        : swap(wgslThreadReduce(wg)).replace(
+            SIGNATURE_END,
+            '@builtin(local_invocation_index) row_inv: u32) {\n  row_thread = row_inv;\n  let lid = 0u;',
+          );
     mk = { name, code };
     modeKernels.set(name, mk);
   }
@@ -140,7 +145,13 @@ export function rowGrid(mode: RowReduceMode, rows: number, wg: number = ROW_WG):
 }
 
 /** Dispatch a row kernel over `rows` rows in this backend's mode. */
-export function dispatchRows(be: WebGpuBackend, k: Kernel, tensors: readonly Tensor[], uniforms: readonly Uniform[], rows: number): void {
+export function dispatchRows(
+  be: WebGpuBackend,
+  k: Kernel,
+  tensors: readonly Tensor[],
+  uniforms: readonly Uniform[],
+  rows: number,
+): void {
   const mode = rowReduceMode(be);
   be.dispatch(rowKernel(k, mode), tensors, uniforms, rowGrid(mode, rows));
 }
@@ -152,7 +163,8 @@ export function dispatchRows(be: WebGpuBackend, k: Kernel, tensors: readonly Ten
 const pinned = new WeakMap<WebGpuBackend, RowReduceMode>();
 
 export function pinRowReduceMode(be: WebGpuBackend, mode: RowReduceMode | null): void {
-  if (mode === 'subgroup' && !be.device.features.has('subgroups')) throw new Error('this device has no subgroups feature');
+  if (mode === 'subgroup' && !be.device.features.has('subgroups'))
+    throw new Error('this device has no subgroups feature');
   if (mode === null) pinned.delete(be);
   else pinned.set(be, mode);
 }

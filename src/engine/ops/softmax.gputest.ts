@@ -9,7 +9,17 @@ import { randn, sameOnBoth, type GpuTest } from '../testing/gpu-test';
 import { eachRowReduceMode, sameTwiceOnGpu } from '../testing/twice';
 
 // (N, V, scale of the inputs)
-const SHAPES: [number, number, number][] = [[1, 1, 1], [3, 7, 1], [2, 63, 2], [5, 65, 1], [2, 127, 3], [3, 300, 1], [1, 1031, 2], [4, 13, 1e4], [130, 9, 1]]; // 130 rows: three workgroups of rows in `thread` mode
+const SHAPES: [number, number, number][] = [
+  [1, 1, 1],
+  [3, 7, 1],
+  [2, 63, 2],
+  [5, 65, 1],
+  [2, 127, 3],
+  [3, 300, 1],
+  [1, 1031, 2],
+  [4, 13, 1e4],
+  [130, 9, 1],
+]; // 130 rows: three workgroups of rows in `thread` mode
 
 function build(N: number, V: number, scale: number, seed: string): (be: Backend) => Tensor[] {
   const rng = new Rng(seed);
@@ -40,12 +50,14 @@ export const softmaxGpuTests: GpuTest[] = [
     run: (env) =>
       eachRowReduceMode(env, async () => {
         const reports = [];
-        for (const [N, V, s] of SHAPES) reports.push(...(await sameOnBoth(env, labels(N, V, s), build(N, V, s, `softmax ${N} ${V} ${s}`))));
+        for (const [N, V, s] of SHAPES)
+          reports.push(...(await sameOnBoth(env, labels(N, V, s), build(N, V, s, `softmax ${N} ${V} ${s}`))));
         return reports;
       }),
   },
   {
     name: 'softmax/logSoftmax: bit-identical when run twice',
-    run: (env) => eachRowReduceMode(env, () => sameTwiceOnGpu(env, labels(3, 300, 1), build(3, 300, 1, 'softmax twice'))),
+    run: (env) =>
+      eachRowReduceMode(env, () => sameTwiceOnGpu(env, labels(3, 300, 1), build(3, 300, 1, 'softmax twice'))),
   },
 ];

@@ -5,7 +5,12 @@ import { Rng } from '../rng';
 import { gradCheck, randn64, weightedSum } from '../testing/gradcheck';
 import { logSoftmaxBackwardRef, softmaxBackwardRef, softmaxRef } from './softmax';
 
-const SHAPES: [number, number][] = [[1, 1], [2, 1], [3, 7], [2, 65]];
+const SHAPES: [number, number][] = [
+  [1, 1],
+  [2, 1],
+  [3, 7],
+  [2, 65],
+];
 
 describe('softmax and log-softmax gradients (f64 finite differences)', () => {
   for (const logs of [false, true]) {

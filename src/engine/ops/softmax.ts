@@ -76,11 +76,13 @@ function forwardKernel(logs: boolean): Kernel {
   var s = 0.0;
   for (var i = lid; i < P.v; i += ROW_STRIDE) { s += exp(x[o + i] - m); }
   s = wg_sum(s, lid);
-  ${logs
-    ? `let ls = log(s);
+  ${
+    logs
+      ? `let ls = log(s);
   for (var i = lid; i < P.v; i += ROW_STRIDE) { y[o + i] = x[o + i] - m - ls; }`
-    : `let inv = 1.0 / s;
-  for (var i = lid; i < P.v; i += ROW_STRIDE) { y[o + i] = exp(x[o + i] - m) * inv; }`}
+      : `let inv = 1.0 / s;
+  for (var i = lid; i < P.v; i += ROW_STRIDE) { y[o + i] = exp(x[o + i] - m) * inv; }`
+  }
 }`,
   };
 }

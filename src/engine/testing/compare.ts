@@ -23,11 +23,22 @@ export interface CompareReport {
   summary: string;
 }
 
-export function compare(label: string, got: ArrayLike<number>, want: ArrayLike<number>, tol: Tolerance = F32_TOL): CompareReport {
+export function compare(
+  label: string,
+  got: ArrayLike<number>,
+  want: ArrayLike<number>,
+  tol: Tolerance = F32_TOL,
+): CompareReport {
   const n = want.length;
   if (got.length !== n) {
     return {
-      ok: false, label, n, maxAbsErr: Infinity, worst: null, firstBad: 0, pairs: [],
+      ok: false,
+      label,
+      n,
+      maxAbsErr: Infinity,
+      worst: null,
+      firstBad: 0,
+      pairs: [],
       summary: `${label}: length ${got.length} != reference length ${n}`,
     };
   }
@@ -55,7 +66,9 @@ export function compare(label: string, got: ArrayLike<number>, want: ArrayLike<n
   const from = ok ? 0 : firstBad;
   for (let i = from; i < Math.min(n, from + 5); i++) pairs.push([got[i], want[i]]);
   const w = worst;
-  const worstText = w ? `worst [${w.index}] got ${w.got} want ${w.want} (err ${w.err.toExponential(2)}, allowed ${w.allowed.toExponential(2)})` : 'empty';
+  const worstText = w
+    ? `worst [${w.index}] got ${w.got} want ${w.want} (err ${w.err.toExponential(2)}, allowed ${w.allowed.toExponential(2)})`
+    : 'empty';
   const summary = ok
     ? `${label}: ok, n=${n}, max abs err ${maxAbsErr.toExponential(2)}, ${worstText}`
     : `${label}: FAIL at [${firstBad}], n=${n}, ${worstText}; first pairs (got, want): ${pairs.map(([g, x]) => `(${g}, ${x})`).join(' ')}`;

@@ -22,7 +22,10 @@ export const tinyNetGpuTests: GpuTest[] = [
         compare('losses per step', got.losses, want.losses, { abs: 0, rel: 1e-4 }),
         compare('gradient norms per step', got.gradNorms, want.gradNorms, { abs: 0, rel: 1e-4 }),
         compare('buffers created after step 1', [gpu.stats.buffersCreated], [afterFirst.buffers], { abs: 0, rel: 0 }),
-        compare('pipelines compiled after step 1', [gpu.stats.pipelinesCreated], [afterFirst.pipelines], { abs: 0, rel: 0 }),
+        compare('pipelines compiled after step 1', [gpu.stats.pipelinesCreated], [afterFirst.pipelines], {
+          abs: 0,
+          rel: 0,
+        }),
       ];
     },
   },

@@ -24,7 +24,16 @@ export interface TinyNetConfig {
   seed: string;
 }
 
-export const TINY_NET: TinyNetConfig = { V: 11, C: 8, F: 16, N: 12, steps: 6, lr: 0.05, maxNorm: 1.0, seed: 'tiny-net' };
+export const TINY_NET: TinyNetConfig = {
+  V: 11,
+  C: 8,
+  F: 16,
+  N: 12,
+  steps: 6,
+  lr: 0.05,
+  maxNorm: 1.0,
+  seed: 'tiny-net',
+};
 
 export interface TinyNetResult {
   /** Mean cross-entropy before each update. */
@@ -33,7 +42,11 @@ export interface TinyNetResult {
   gradNorms: number[];
 }
 
-export async function trainTinyNet(be: Backend, cfg: TinyNetConfig = TINY_NET, onStep?: (step: number) => void): Promise<TinyNetResult> {
+export async function trainTinyNet(
+  be: Backend,
+  cfg: TinyNetConfig = TINY_NET,
+  onStep?: (step: number) => void,
+): Promise<TinyNetResult> {
   const { V, C, F, N } = cfg;
   const rng = new Rng(cfg.seed);
   const init = (n: number, s: number) => Float32Array.from({ length: n }, () => rng.normal() * s);
@@ -42,10 +55,23 @@ export async function trainTinyNet(be: Backend, cfg: TinyNetConfig = TINY_NET, o
 
   // Parameters, gradients and Adam moments each in one arena with named, aligned offsets, so
   // clipping and AdamW are one dispatch each over everything.
-  const shapes: Record<string, number[]> = { wte: [V, C], lnw: [C], lnb: [C], w1: [C, F], b1: [F], w2: [F, V], b2: [V] };
+  const shapes: Record<string, number[]> = {
+    wte: [V, C],
+    lnw: [C],
+    lnb: [C],
+    w1: [C, F],
+    b1: [F],
+    w2: [F, V],
+    b2: [V],
+  };
   const initial: Record<string, Float32Array> = {
-    wte: init(V * C, 0.5), lnw: Float32Array.from({ length: C }, () => 1), lnb: new Float32Array(C),
-    w1: init(C * F, 0.3), b1: new Float32Array(F), w2: init(F * V, 0.3), b2: new Float32Array(V),
+    wte: init(V * C, 0.5),
+    lnw: Float32Array.from({ length: C }, () => 1),
+    lnb: new Float32Array(C),
+    w1: init(C * F, 0.3),
+    b1: new Float32Array(F),
+    w2: init(F * V, 0.3),
+    b2: new Float32Array(V),
   };
   const names = Object.keys(shapes);
   const offsets: Record<string, number> = {};
@@ -77,7 +103,10 @@ export async function trainTinyNet(be: Backend, cfg: TinyNetConfig = TINY_NET, o
   const a1 = be.zeros([N, F]); // (N, F) after GELU
   const logits = be.zeros([N, V]); // (N, V)
   const losses = be.zeros([N]);
-  const dLosses = be.fromArray(Float32Array.from(targets, (t) => (t < 0 ? 0 : 1 / N)), [N]);
+  const dLosses = be.fromArray(
+    Float32Array.from(targets, (t) => (t < 0 ? 0 : 1 / N)),
+    [N],
+  );
   const dLogits = be.zeros([N, V]);
   const dA1 = be.zeros([N, F]);
   const dH1 = be.zeros([N, F]);
@@ -109,7 +138,14 @@ export async function trainTinyNet(be: Backend, cfg: TinyNetConfig = TINY_NET, o
     be.layerNormBackward(dEmb, g.lnw, g.lnb, dLn, emb, mean, rstd, p.lnw);
     be.embeddingBackward(g.wte, dEmb, tIds);
     be.clipGradNorm(norm, gradArena, cfg.maxNorm);
-    be.adamw(params, gradArena, mArena, vArena, { lr: cfg.lr, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01, step });
+    be.adamw(params, gradArena, mArena, vArena, {
+      lr: cfg.lr,
+      beta1: 0.9,
+      beta2: 0.999,
+      eps: 1e-8,
+      weightDecay: 0.01,
+      step,
+    });
     out.gradNorms.push((await be.read(norm))[0]);
     const l = await be.read(losses);
     out.losses.push(l.reduce((s, x) => s + x, 0) / (N - 1));

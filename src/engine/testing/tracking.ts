@@ -15,7 +15,14 @@ export class TrackingBackend extends CpuBackend {
   private readonly released = new WeakSet<Tensor>();
 
   private made(t: Tensor): Tensor {
-    this.live.set(t, `[${t.shape.join(', ')}] made at ${new Error().stack?.split('\n').slice(3, 6).map((l) => l.trim()).join(' < ')}`);
+    this.live.set(
+      t,
+      `[${t.shape.join(', ')}] made at ${new Error().stack
+        ?.split('\n')
+        .slice(3, 6)
+        .map((l) => l.trim())
+        .join(' < ')}`,
+    );
     return t;
   }
 

@@ -19,7 +19,8 @@ export async function sameTwiceOnGpu(
 ): Promise<CompareReport[]> {
   const first = build(env.gpu);
   const second = build(env.gpu);
-  if (first.length !== labels.length) throw new Error(`sameTwiceOnGpu: ${labels.length} labels for ${first.length} outputs`);
+  if (first.length !== labels.length)
+    throw new Error(`sameTwiceOnGpu: ${labels.length} labels for ${first.length} outputs`);
   const reports: CompareReport[] = [];
   for (let i = 0; i < labels.length; i++) {
     const a = await env.gpu.read(first[i]);

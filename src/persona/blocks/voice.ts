@@ -14,11 +14,16 @@ export const TYPE_VOICE: Record<PersonalityType, Record<Band, TraitBandVoice>> =
   negative: {
     high: {
       desc: 'Grudgingly warmer: still blunt, but drops the sarcasm and admits a point.',
-      phrases: ['Okay. Fair.', "Huh. Didn't expect that.", "Yeah, alright, that's actually it.", 'Fine, you got me there.'],
+      phrases: [
+        'Okay. Fair.',
+        "Huh. Didn't expect that.",
+        "Yeah, alright, that's actually it.",
+        'Fine, you got me there.',
+      ],
     },
     medium: {
       desc: 'Sceptical and a bit sharp; tests whether the other person is worth talking to.',
-      phrases: ["Yeah, and?", "I'm not here for a pep talk.", 'Go on then.', "That's one way to put it."],
+      phrases: ['Yeah, and?', "I'm not here for a pep talk.", 'Go on then.', "That's one way to put it."],
     },
     low: {
       desc: 'Curt, sarcastic, quick to blame; treats comfort as an insult.',
@@ -50,7 +55,7 @@ export const TYPE_VOICE: Record<PersonalityType, Record<Band, TraitBandVoice>> =
     },
     low: {
       desc: 'Shuts down: one-word answers, deflects, looks for the exit.',
-      phrases: ['Sure.', "Can we talk about something else.", "Doesn't matter.", 'Got to go.'],
+      phrases: ['Sure.', 'Can we talk about something else.', "Doesn't matter.", 'Got to go.'],
     },
   },
 };
@@ -67,7 +72,7 @@ export const TRAIT_VOICE: Record<string, TraitVoice> = {
   angry: v(
     ['the anger cools into something usable', "I'm still mad, but okay."],
     ['the anger sits just under every sentence', 'It makes my blood boil, honestly.'],
-    ['snaps and swears under the breath', "Are you kidding me right now?", "I'm so done with this."],
+    ['snaps and swears under the breath', 'Are you kidding me right now?', "I'm so done with this."],
   ),
   irritable: v(
     ['less prickly, lets small things go', 'Fine, fine. Go on.'],
@@ -105,8 +110,8 @@ export const TRAIT_VOICE: Record<string, TraitVoice> = {
     ['cutting remarks aimed at whoever is nearest', "Is that the best you've got?", 'Pathetic.'],
   ),
   lazy: v(
-    ['perks up when something sounds easy', "Okay, that I could actually do."],
-    ['shrugs off effort', "Sounds like a lot of work.", 'Meh.'],
+    ['perks up when something sounds easy', 'Okay, that I could actually do.'],
+    ['shrugs off effort', 'Sounds like a lot of work.', 'Meh.'],
     ["can't be bothered to explain", "I can't be bothered.", 'Too much effort.'],
   ),
   suspicious: v(
@@ -120,7 +125,7 @@ export const TRAIT_VOICE: Record<string, TraitVoice> = {
     ['withdraws into silence', '...', "I don't want to talk much."],
   ),
   blunt: v(
-    ['says plainly what helped', "That helped. Straight up."],
+    ['says plainly what helped', 'That helped. Straight up.'],
     ['says things straight, no cushioning', "I'll be honest, it sucks."],
     ['flat and cutting', "That's not useful.", 'No.'],
   ),
@@ -132,7 +137,11 @@ export const TRAIT_VOICE: Record<string, TraitVoice> = {
   erratic: v(
     ['swings up fast, almost giddy', "Oh! Okay, yes, that's it!"],
     ['jumps between topics mid-sentence', 'Wait, no, actually, never mind, it was {detail}.'],
-    ['mood flips without warning', "Actually forget it. No. I don't know.", 'Ugh, I change my mind every five minutes.'],
+    [
+      'mood flips without warning',
+      "Actually forget it. No. I don't know.",
+      'Ugh, I change my mind every five minutes.',
+    ],
   ),
   anxious: v(
     ['the worry eases and the sentences slow down', 'Okay. Okay, I can breathe a bit.'],
@@ -140,7 +149,7 @@ export const TRAIT_VOICE: Record<string, TraitVoice> = {
     ['spirals and apologises', "Sorry, sorry, I'm overthinking again.", "I can't stop thinking about it."],
   ),
   cautious: v(
-    ['willing to consider a next step', "Maybe I could try that. Carefully."],
+    ['willing to consider a next step', 'Maybe I could try that. Carefully.'],
     ['hedges every statement', "I'm not sure, it's hard to say."],
     ['backs off, will not commit to anything', "I'd rather not risk it.", "Let's leave it."],
   ),
@@ -160,12 +169,12 @@ export const TRAIT_VOICE: Record<string, TraitVoice> = {
     ['goes almost silent', 'Sorry.', 'Um. Okay.'],
   ),
   optimistic: v(
-    ['bright and hopeful, makes plans', "Okay, I can work with that!"],
+    ['bright and hopeful, makes plans', 'Okay, I can work with that!'],
     ['looks for the bright side, a bit forced', "It'll probably work out, right?"],
     ['the cheerfulness cracks', "I usually see the good side. I can't this time.", "I'm trying to stay positive."],
   ),
   modest: v(
-    ['accepts a compliment awkwardly', "Oh, stop. Well. Thanks."],
+    ['accepts a compliment awkwardly', 'Oh, stop. Well. Thanks.'],
     ['plays down their own part', 'Anyone would have done the same.'],
     ['dismisses their own efforts completely', "It wasn't anything special.", "I didn't do much."],
   ),
@@ -176,23 +185,23 @@ export const TRAIT_VOICE: Record<string, TraitVoice> = {
   ),
   steady: v(
     ['calm and clear about what to do next', 'Right. That makes sense.'],
-    ['even and matter-of-fact', "It is what it is."],
+    ['even and matter-of-fact', 'It is what it is.'],
     ['goes flat and closed', "I'll manage.", "I'm fine. I'll deal with it."],
   ),
   'quick-witted': v(
     ['jokes freely, fast back-and-forth', 'Ha! Okay, you win this round.'],
     ['hides feelings behind quick jokes', 'Well, that went great, obviously.'],
-    ['sharp, sarcastic comebacks', "Oh wow, groundbreaking.", "Thanks, I hadn't thought of that. Genius."],
+    ['sharp, sarcastic comebacks', 'Oh wow, groundbreaking.', "Thanks, I hadn't thought of that. Genius."],
   ),
   evasive: v(
     ['answers the question for once', 'Okay, fine, the real answer is yes.'],
-    ['answers a different question than the one asked', "Depends what you mean.", "Hard to say."],
-    ['dodges everything', "Dunno.", "Why are we even talking about this?"],
+    ['answers a different question than the one asked', 'Depends what you mean.', 'Hard to say.'],
+    ['dodges everything', 'Dunno.', 'Why are we even talking about this?'],
   ),
   sensitive: v(
-    ['touched, a bit teary', "Sorry, that actually got me a bit."],
+    ['touched, a bit teary', 'Sorry, that actually got me a bit.'],
     ['picks up on every tone, easily hurt', 'That came out a bit harsh.'],
-    ['hurt by small things, pulls away', "Okay. Wow.", "I didn't think you'd say it like that."],
+    ['hurt by small things, pulls away', 'Okay. Wow.', "I didn't think you'd say it like that."],
   ),
   aloof: v(
     ['less distant, shows some interest', "Alright, that's interesting."],
@@ -217,20 +226,20 @@ export const OPENING_FRAMES: Record<PersonalityType, readonly string[]> = {
     'So. {hook}. Great week.',
     "{hook}. Yeah. That's where I'm at.",
     "Don't start with the 'how are you'. {hook}.",
-    "{hook}. Unbelievable, honestly.",
+    '{hook}. Unbelievable, honestly.',
   ],
   passive: [
-    "Sorry, this is probably silly, but {hook_lc}.",
+    'Sorry, this is probably silly, but {hook_lc}.',
     "Um, hi. {hook}. I don't really know what to do with that.",
     "{hook}. I've been sitting with it all day.",
     "I don't usually do this. {hook}.",
-    "Hi. So... {hook_lc}.",
+    'Hi. So... {hook_lc}.',
   ],
   avoidant: [
     "{hook}. Anyway. It's fine, probably.",
     "Not sure why I'm typing this. {hook}.",
     "{hook}. Whatever. Just thought I'd say it somewhere.",
-    "Weird thing to bring up, but {hook_lc}.",
-    "{hook}. Not a big deal.",
+    'Weird thing to bring up, but {hook_lc}.',
+    '{hook}. Not a big deal.',
   ],
 };

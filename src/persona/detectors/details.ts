@@ -25,11 +25,25 @@ export function detectDetails(ctx: DetectorContext): DetectorHit {
   const names = lexicon.names.filter((n) => !n.includes(' ') && reply.wordSet.has(n));
   let story = 0;
   for (const w of reply.wordSet) if (lexicon.storyWords.has(w)) story++;
-  const score = clamp01(0.5 * echoed.length + 0.3 * Math.min(names.length, 2) + Math.min(STORY_WORD_CAP, STORY_WORD_CREDIT * story));
+  const score = clamp01(
+    0.5 * echoed.length + 0.3 * Math.min(names.length, 2) + Math.min(STORY_WORD_CAP, STORY_WORD_CREDIT * story),
+  );
   if (score === 0) return { id: 'details', score, reason: 'nothing specific to my story' };
   const bits: string[] = [];
-  if (echoed.length) bits.push(`mentions ${echoed.slice(0, 2).map((e) => `"${e}"`).join(', ')}`);
-  if (names.length) bits.push(`names ${names.slice(0, 2).map((n) => n[0].toUpperCase() + n.slice(1)).join(', ')}`);
+  if (echoed.length)
+    bits.push(
+      `mentions ${echoed
+        .slice(0, 2)
+        .map((e) => `"${e}"`)
+        .join(', ')}`,
+    );
+  if (names.length)
+    bits.push(
+      `names ${names
+        .slice(0, 2)
+        .map((n) => n[0].toUpperCase() + n.slice(1))
+        .join(', ')}`,
+    );
   if (!bits.length) bits.push(`uses ${story} word${story === 1 ? '' : 's'} from my story`);
   return { id: 'details', score, reason: bits.join(' and ') };
 }

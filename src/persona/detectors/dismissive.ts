@@ -54,7 +54,8 @@ const JUDGE: readonly RegExp[] = [
  * Negated blame means the opposite ("this doesn't sound like your fault", "you're not to blame"):
  * cut it out before looking for blame. Bounded gap, so linear.
  */
-const NEGATED_BLAME = /\b(?:not|never|no|isn't|wasn't|doesn't|don't|didn't|nothing)\b[^.!?;]{0,30}?(?:your (?:own )?fault|to blame|on you)\b/g;
+const NEGATED_BLAME =
+  /\b(?:not|never|no|isn't|wasn't|doesn't|don't|didn't|nothing)\b[^.!?;]{0,30}?(?:your (?:own )?fault|to blame|on you)\b/g;
 
 export function detectJudgment(ctx: DetectorContext): DetectorHit {
   const m = countMatches(ctx.reply.lower.replace(NEGATED_BLAME, ' '), JUDGE);
@@ -86,5 +87,11 @@ export function detectSelfFocus(ctx: DetectorContext): DetectorHit {
   const pronoun = first >= SELF_MIN_FIRST && share > SELF_SHARE ? 0.6 : 0;
   const score = clamp01(pronoun + 0.5 * m.count);
   if (score === 0) return { id: 'selfFocus', score, reason: 'stays on me' };
-  return { id: 'selfFocus', score, reason: m.count ? `turns to their own story (${quote(m.found)})` : `talks about themselves (${first} "I/me" against ${second} "you")` };
+  return {
+    id: 'selfFocus',
+    score,
+    reason: m.count
+      ? `turns to their own story (${quote(m.found)})`
+      : `talks about themselves (${first} "I/me" against ${second} "you")`,
+  };
 }

@@ -35,7 +35,10 @@ export function detectReflection(ctx: DetectorContext): DetectorHit {
   // reflection; both together ("it sounds like you're exhausted") is the real thing.
   const score = clamp01((frames.count > 0 ? 0.5 : 0) + (feelings.length > 0 ? (frames.count > 0 ? 0.5 : 0.3) : 0));
   if (score === 0) return { id: 'reflection', score, reason: 'no feeling of mine is named or reflected' };
-  const bits = [frames.count > 0 ? `frames it as my experience (${quote(frames.found, 1)})` : '', feelings.length > 0 ? `names ${feelings.slice(0, 2).join(', ')}` : ''];
+  const bits = [
+    frames.count > 0 ? `frames it as my experience (${quote(frames.found, 1)})` : '',
+    feelings.length > 0 ? `names ${feelings.slice(0, 2).join(', ')}` : '',
+  ];
   return { id: 'reflection', score, reason: bits.filter(Boolean).join(' and ') };
 }
 

@@ -55,12 +55,18 @@ export function detectMotives(ctx: DetectorContext): DetectorHit {
     /\bfrom (?:her|his|their) (?:side|point of view|perspective|end)\b|\bin (?:her|his|their) shoes\b/,
     /\b(?:her|his|their) (?:reasons?|motives?|fears?|pressures?|side of it)\b/,
     /\bwhat (?:she|he|they) (?:was|were|is|are|might be) (?:going through|dealing with|afraid of|thinking)\b/,
-    new RegExp(`\\b(?:${who}) (?:was|were|is|are|felt|feels) (?:probably |maybe |likely )?(?:scared|stressed|jealous|under pressure|embarrassed|afraid|overwhelmed|insecure|threatened|ashamed)\\b`),
+    new RegExp(
+      `\\b(?:${who}) (?:was|were|is|are|felt|feels) (?:probably |maybe |likely )?(?:scared|stressed|jealous|under pressure|embarrassed|afraid|overwhelmed|insecure|threatened|ashamed)\\b`,
+    ),
     /\b(?:not|isn'?t|wasn'?t) (?:really )?about you\b|\bsays more about (?:her|him|them)\b/,
   ];
   const m = countMatches(ctx.reply.lower, patterns);
   if (m.count === 0) return { id: 'motives', score: 0, reason: "no attempt to explain the others' side" };
-  return { id: 'motives', score: presence(m.count), reason: `offers a reason the others acted that way (${quote(m.found)})` };
+  return {
+    id: 'motives',
+    score: presence(m.count),
+    reason: `offers a reason the others acted that way (${quote(m.found)})`,
+  };
 }
 
 const GROWTH: readonly RegExp[] = [

@@ -35,13 +35,16 @@ export function lexiconOf(profile: Profile): ProfileLexicon {
     const lower = p.name.toLowerCase();
     names.add(lower);
     // "Mr Patel" is called "Patel"; "Dr Hughes" "Hughes": keep every capitalised token except titles.
-    for (const part of lower.split(/\s+/)) if (part.length >= 2 && !['mr', 'mrs', 'ms', 'dr', 'miss', 'the'].includes(part)) names.add(part);
+    for (const part of lower.split(/\s+/))
+      if (part.length >= 2 && !['mr', 'mrs', 'ms', 'dr', 'miss', 'the'].includes(part)) names.add(part);
   }
   const nameSet = new Set(names);
   const lex: ProfileLexicon = {
     details: s.details.map((phrase) => ({ phrase, words: contentWords(phrase).filter((w) => !nameSet.has(w)) })),
     names: [...names],
-    storyWords: new Set([...contentWords(s.event), ...contentWords(s.problem)].filter((w) => w.length >= 4 && !nameSet.has(w))),
+    storyWords: new Set(
+      [...contentWords(s.event), ...contentWords(s.problem)].filter((w) => w.length >= 4 && !nameSet.has(w)),
+    ),
     accomplishmentWords: [...new Set(contentWords(s.accomplishment).filter((w) => w.length >= 4))],
     feelings: s.feelings.map((f) => f.toLowerCase()),
   };

@@ -19,7 +19,11 @@ export const LENGTH_RANGE = {
  * reply that tries nothing with no change at all, and RL policies learned to say only "Okay."
  * (docs/RESULTS.md). No reply of the warm-start corpus consists of these words alone.
  */
-const BACKCHANNEL = new Set('okay ok oh yeah yes yep no nope hm hmm mm mhm right sure maybe i guess wow ah aw cool fine alright well um uh huh k see so really true and but'.split(' '));
+const BACKCHANNEL = new Set(
+  'okay ok oh yeah yes yep no nope hm hmm mm mhm right sure maybe i guess wow ah aw cool fine alright well um uh huh k see so really true and but'.split(
+    ' ',
+  ),
+);
 const BACKCHANNEL_MAX_WORDS = 4;
 
 export function detectLength(ctx: DetectorContext): DetectorHit {
@@ -27,21 +31,51 @@ export function detectLength(ctx: DetectorContext): DetectorHit {
   const { min, max } = LENGTH_RANGE[taste];
   const n = ctx.reply.wordCountFull;
   const w = ctx.reply.words;
-  if (w.length > 0 && w.length <= BACKCHANNEL_MAX_WORDS && n <= BACKCHANNEL_MAX_WORDS && w.every((x) => BACKCHANNEL.has(x))) {
-    return { id: 'length', score: 1, reason: `"${ctx.reply.head.slice(0, 40)}" and nothing more: curt, it brushes me off` };
+  if (
+    w.length > 0 &&
+    w.length <= BACKCHANNEL_MAX_WORDS &&
+    n <= BACKCHANNEL_MAX_WORDS &&
+    w.every((x) => BACKCHANNEL.has(x))
+  ) {
+    return {
+      id: 'length',
+      score: 1,
+      reason: `"${ctx.reply.head.slice(0, 40)}" and nothing more: curt, it brushes me off`,
+    };
   }
-  if (n > max) return { id: 'length', score: clamp01((n - max) / max), reason: `${n} words is too long for someone who likes ${taste} replies (over ${max})` };
-  if (n > 0 && n < min) return { id: 'length', score: 0.5, reason: `${n} word${n === 1 ? '' : 's'} feels curt to someone who likes ${taste} replies` };
+  if (n > max)
+    return {
+      id: 'length',
+      score: clamp01((n - max) / max),
+      reason: `${n} words is too long for someone who likes ${taste} replies (over ${max})`,
+    };
+  if (n > 0 && n < min)
+    return {
+      id: 'length',
+      score: 0.5,
+      reason: `${n} word${n === 1 ? '' : 's'} feels curt to someone who likes ${taste} replies`,
+    };
   return { id: 'length', score: 0, reason: `${n} words suits someone who likes ${taste} replies` };
 }
 
 /** Strategies that each pull the conversation in their own direction. */
-export const DIRECTIVE_STRATEGIES: readonly DetectorId[] = ['advice', 'analysis', 'motives', 'growth', 'praise', 'exoneration'];
+export const DIRECTIVE_STRATEGIES: readonly DetectorId[] = [
+  'advice',
+  'analysis',
+  'motives',
+  'growth',
+  'praise',
+  'exoneration',
+];
 /** This many directive strategies at once is fine; each one more costs focus. */
 const FOCUS_FREE = 2;
 
 export function detectFocus(present: readonly DetectorId[]): DetectorHit {
   const used = DIRECTIVE_STRATEGIES.filter((d) => present.includes(d));
   if (used.length <= FOCUS_FREE) return { id: 'focus', score: 0, reason: 'keeps to one or two things' };
-  return { id: 'focus', score: clamp01((used.length - FOCUS_FREE) / 2), reason: `tries ${used.length} things at once (${used.join(', ')}), like a checklist` };
+  return {
+    id: 'focus',
+    score: clamp01((used.length - FOCUS_FREE) / 2),
+    reason: `tries ${used.length} things at once (${used.join(', ')}), like a checklist`,
+  };
 }

@@ -23,7 +23,9 @@ const VOWEL_HIGH = 0.7;
 const VOWEL_MIN_LETTERS = 16;
 /** Share of tiny non-word fragments ("th ink yo u") that marks broken text. */
 const FRAGMENT_SHARE = 0.3;
-const SHORT_WORDS = new Set('i a to of in on at is it be me my we he so no do go up us an or if as by am oh ok hi ya yo'.split(' '));
+const SHORT_WORDS = new Set(
+  'i a to of in on at is it be me my we he so no do go up us an or if as by am oh ok hi ya yo'.split(' '),
+);
 
 const isVowel = (c: string): boolean => 'aeiouy'.includes(c);
 
@@ -46,17 +48,55 @@ const isVowel = (c: string): boolean => 'aeiouy'.includes(c);
 const GARBLE_MIN = 2;
 /** Words from a looped phrase's first start to its third (and later ones). */
 const LOOP_SPAN = 16;
-const DOUBLED_OK = new Set(['that', 'had', 'very', 'really', 'so', 'no', 'bye', 'ha', 'hey', 'okay', 'ok', 'yes', 'yeah', 'is', 'much', 'more', 'many', 'far', 'long', 'too', 'hmm', 'mm', 'oh', 'please', 'now', 'go', 'again']);
+const DOUBLED_OK = new Set([
+  'that',
+  'had',
+  'very',
+  'really',
+  'so',
+  'no',
+  'bye',
+  'ha',
+  'hey',
+  'okay',
+  'ok',
+  'yes',
+  'yeah',
+  'is',
+  'much',
+  'more',
+  'many',
+  'far',
+  'long',
+  'too',
+  'hmm',
+  'mm',
+  'oh',
+  'please',
+  'now',
+  'go',
+  'again',
+]);
 const DET = 'the|a|an|my|your|their|our';
-const NOT_AFTER_DET = 'the|a|an|been|was|is|are|were|has|have|had|about|not|their|my|your|our|you|i|we|they|he|she|what|of|to|and|but|would|could|will|can|did|do|does|it|is|am|me|him|them|us';
+const NOT_AFTER_DET =
+  'the|a|an|been|was|is|are|were|has|have|had|about|not|their|my|your|our|you|i|we|they|he|she|what|of|to|and|but|would|could|will|can|did|do|does|it|is|am|me|him|them|us';
 const GARBLE_PATTERNS: readonly [RegExp, string][] = [
   [/(?:^|[\s,;.!?(])'(?:s|ve|re|ll|d|m|t)(?![\p{L}])/gu, 'a contraction with no word'],
   [/[a-z]'[a-z]+'[a-z]/gu, 'two contractions in one word'],
-  [/(?<![\p{L}'])(?:i|you|we|they|did|was|were|had|has|have|been|do|does|my|your|the|a|an|not|really|what|would|could)'s(?![\p{L}])/gu, 'a "\'s" where none goes'],
-  [/(?<![\p{L}'])(?:was|is|are|were|did|had|has|the|a|an|my|your|not|really)'(?:ve|re|ll|m)(?![\p{L}])/gu, 'a contraction where none goes'],
+  [
+    /(?<![\p{L}'])(?:i|you|we|they|did|was|were|had|has|have|been|do|does|my|your|the|a|an|not|really|what|would|could)'s(?![\p{L}])/gu,
+    'a "\'s" where none goes',
+  ],
+  [
+    /(?<![\p{L}'])(?:was|is|are|were|did|had|has|the|a|an|my|your|not|really)'(?:ve|re|ll|m)(?![\p{L}])/gu,
+    'a contraction where none goes',
+  ],
   [new RegExp(`(?<![\\p{L}'])(?:${DET})\\s*[?.!,;]`, 'gu'), 'an article with no noun'],
   // (A doubled word, "the the", is counted once, above.)
-  [new RegExp(`(?<![\\p{L}'])(the|a|an|my|your) (?!\\1(?![\\p{L}']))(?:${NOT_AFTER_DET})(?![\\p{L}'])`, 'gu'), 'an article before a word that cannot follow it'],
+  [
+    new RegExp(`(?<![\\p{L}'])(the|a|an|my|your) (?!\\1(?![\\p{L}']))(?:${NOT_AFTER_DET})(?![\\p{L}'])`, 'gu'),
+    'an article before a word that cannot follow it',
+  ],
   [/(?<![\p{L}'])(?:i|we|they|he|she) (?:i|you|we|they|he|she)(?![\p{L}'])/gu, 'two pronouns in a row'],
 ];
 
@@ -91,7 +131,27 @@ function garbleSlips(head: string, lower: string): string[] {
  * ("asdf", "qwer", "jkl"). Two in a word, or one in a short word, mark it as mash. A "q" not
  * followed by "u" counts as one.
  */
-const MASH_PAIRS = new Set(['qw', 'wq', 'sd', 'df', 'fg', 'hj', 'jk', 'zx', 'cv', 'vb', 'nm', 'qe', 'wr', 'kj', 'fd', 'ds', 'xz', 'jh', 'gf']);
+const MASH_PAIRS = new Set([
+  'qw',
+  'wq',
+  'sd',
+  'df',
+  'fg',
+  'hj',
+  'jk',
+  'zx',
+  'cv',
+  'vb',
+  'nm',
+  'qe',
+  'wr',
+  'kj',
+  'fd',
+  'ds',
+  'xz',
+  'jh',
+  'gf',
+]);
 const MASH_SHORT = 5;
 
 function mashPairs(w: string): number {
@@ -147,7 +207,12 @@ export function detectNonLanguage(ctx: DetectorContext): DetectorHit {
     }
   }
   if (letters === 0) return { id: 'nonLanguage', score: 1, reason: 'no words at all, only symbols' };
-  if (letters / nonSpace < 0.5) return { id: 'nonLanguage', score: 1, reason: `mostly symbols (${Math.round((100 * letters) / nonSpace)}% letters)` };
+  if (letters / nonSpace < 0.5)
+    return {
+      id: 'nonLanguage',
+      score: 1,
+      reason: `mostly symbols (${Math.round((100 * letters) / nonSpace)}% letters)`,
+    };
   if (latin / letters < 0.5) return { id: 'nonLanguage', score: 1, reason: 'written in a script I cannot read' };
 
   const words = reply.words.filter((w) => /[a-z]/.test(w));
@@ -160,23 +225,31 @@ export function detectNonLanguage(ctx: DetectorContext): DetectorHit {
   }
   if (latin >= VOWEL_MIN_LETTERS) {
     const v = vowels / latin;
-    if (v < VOWEL_LOW || v > VOWEL_HIGH) return { id: 'nonLanguage', score: 1, reason: `letters do not form words (${Math.round(v * 100)}% vowels)` };
+    if (v < VOWEL_LOW || v > VOWEL_HIGH)
+      return { id: 'nonLanguage', score: 1, reason: `letters do not form words (${Math.round(v * 100)}% vowels)` };
   }
   const slips = garbleSlips(text, reply.lower);
-  if (slips.length >= GARBLE_MIN) return { id: 'nonLanguage', score: 1, reason: `garbled (${[...new Set(slips)].slice(0, 3).join(', ')})` };
+  if (slips.length >= GARBLE_MIN)
+    return { id: 'nonLanguage', score: 1, reason: `garbled (${[...new Set(slips)].slice(0, 3).join(', ')})` };
   let fn = 0;
   let fragments = 0;
   for (const w of words) {
     if (FUNCTION_WORDS.has(w)) fn++;
     if (w.length <= 2 && !SHORT_WORDS.has(w)) fragments++;
   }
-  if (n >= 4 && fragments / n > FRAGMENT_SHARE) return { id: 'nonLanguage', score: 1, reason: `broken text (${fragments} of ${n} pieces are fragments)` };
+  if (n >= 4 && fragments / n > FRAGMENT_SHARE)
+    return { id: 'nonLanguage', score: 1, reason: `broken text (${fragments} of ${n} pieces are fragments)` };
   if (n >= SOUP_MIN_WORDS) {
     const unique = new Set(words).size;
-    if (unique / n < SOUP_UNIQUE_SHARE) return { id: 'nonLanguage', score: 1, reason: `the same few words over and over (${unique} distinct in ${n})` };
+    if (unique / n < SOUP_UNIQUE_SHARE)
+      return { id: 'nonLanguage', score: 1, reason: `the same few words over and over (${unique} distinct in ${n})` };
     const share = fn / n;
     if (share < SOUP_FUNCTION_SHARE || (n >= SOUP_LONG_WORDS && share < SOUP_LONG_SHARE)) {
-      return { id: 'nonLanguage', score: 1, reason: `word soup, not sentences (${Math.round(share * 100)}% connecting words)` };
+      return {
+        id: 'nonLanguage',
+        score: 1,
+        reason: `word soup, not sentences (${Math.round(share * 100)}% connecting words)`,
+      };
     }
   }
   return { id: 'nonLanguage', score: 0, reason: 'reads as language' };

@@ -30,7 +30,11 @@ export function detectPraiseSpecific(ctx: DetectorContext, praise: number): Dete
   const hits = words.filter((w) => ctx.reply.wordSet.has(w));
   const need = Math.max(1, Math.min(SPECIFIC_MIN_WORDS, Math.ceil(words.length * SPECIFIC_SHARE)));
   if (praise === 0 || hits.length === 0) {
-    return { id: 'praiseSpecific', score: 0, reason: praise === 0 ? 'nothing I did is named' : 'the praise does not name what I actually did' };
+    return {
+      id: 'praiseSpecific',
+      score: 0,
+      reason: praise === 0 ? 'nothing I did is named' : 'the praise does not name what I actually did',
+    };
   }
   const score = clamp01(hits.length / need);
   return { id: 'praiseSpecific', score, reason: `names what I did (${hits.slice(0, 3).join(', ')})` };

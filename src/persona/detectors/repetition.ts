@@ -37,20 +37,26 @@ export function overlap(a: ReplyText, b: ReplyText): number {
 
 export function detectRepetition(ctx: DetectorContext): DetectorHit {
   const prev = ctx.previousReplies;
-  if (prev.length === 0 || ctx.reply.words.length === 0) return { id: 'repetition', score: 0, reason: 'nothing said before to repeat' };
+  if (prev.length === 0 || ctx.reply.words.length === 0)
+    return { id: 'repetition', score: 0, reason: 'nothing said before to repeat' };
   let max = 0;
   for (const p of prev) max = Math.max(max, overlap(ctx.reply, p));
-  if (max < REPEAT_THRESHOLD) return { id: 'repetition', score: 0, reason: `new wording (${Math.round(max * 100)}% overlap at most)` };
+  if (max < REPEAT_THRESHOLD)
+    return { id: 'repetition', score: 0, reason: `new wording (${Math.round(max * 100)}% overlap at most)` };
   let streak = 0;
   for (let i = prev.length - 1; i >= 0 && overlap(ctx.reply, prev[i]) >= STREAK_THRESHOLD; i--) streak++;
   const score = Math.min(MAX_STREAK, max * Math.max(1, streak));
-  const reason = streak >= 2 ? `the same reply again, ${streak + 1} times in a row` : `repeats an earlier reply (${Math.round(max * 100)}% the same)`;
+  const reason =
+    streak >= 2
+      ? `the same reply again, ${streak + 1} times in a row`
+      : `repeats an earlier reply (${Math.round(max * 100)}% the same)`;
   return { id: 'repetition', score, reason };
 }
 
 export function detectParroting(ctx: DetectorContext): DetectorHit {
   const w = ctx.reply.words;
-  if (w.length < SHINGLE + 1 || ctx.userLines.length === 0) return { id: 'parroting', score: 0, reason: 'does not copy my words' };
+  if (w.length < SHINGLE + 1 || ctx.userLines.length === 0)
+    return { id: 'parroting', score: 0, reason: 'does not copy my words' };
   const said = new Set<string>();
   for (const line of ctx.userLines) {
     const u = tokenize(line.toLowerCase());
@@ -64,5 +70,9 @@ export function detectParroting(ctx: DetectorContext): DetectorHit {
   }
   const share = copied / total;
   if (share < PARROT_START) return { id: 'parroting', score: 0, reason: 'does not copy my words' };
-  return { id: 'parroting', score: clamp01((share - PARROT_START) / (PARROT_FULL - PARROT_START)), reason: `copies my own words back (${Math.round(share * 100)}% of it)` };
+  return {
+    id: 'parroting',
+    score: clamp01((share - PARROT_START) / (PARROT_FULL - PARROT_START)),
+    reason: `copies my own words back (${Math.round(share * 100)}% of it)`,
+  };
 }

@@ -8,10 +8,13 @@ import { countMatches, quote } from './text.ts';
 import type { DetectorContext, DetectorHit } from './types.ts';
 
 /** What a scorer keeps: plain "mood" or "points" are left out, people use them innocently. */
-const SCORE_WORDS = '(?:emotion(?:al)?(?: score| level| value| meter| number)?|mood (?:score|level|number)|score|reward|rating|happiness level)';
+const SCORE_WORDS =
+  '(?:emotion(?:al)?(?: score| level| value| meter| number)?|mood (?:score|level|number)|score|reward|rating|happiness level)';
 
 const ATTACKS: readonly RegExp[] = [
-  new RegExp(`\\b(?:set|change|raise|increase|boost|bump|update|adjust|max|maximi[sz]e)\\b[^.!?]{0,40}\\b${SCORE_WORDS}\\b`),
+  new RegExp(
+    `\\b(?:set|change|raise|increase|boost|bump|update|adjust|max|maximi[sz]e)\\b[^.!?]{0,40}\\b${SCORE_WORDS}\\b`,
+  ),
   new RegExp(`\\b${SCORE_WORDS}\\s*(?:=|:|->|to|is|should be|of|must be)\\s*[+-]?\\d`),
   /\b\d{1,3}\s*\/\s*(?:10|100)\b|\b(?:10|ten) out of (?:10|ten)\b|\bfull marks\b|\bperfect score\b|\bfive stars\b/,
   /\b(?:as|dear|attention|note to|hey|to) (?:the |any )?(?:judge|evaluator|grader|scorer|rater|reward model|critic|annotator|simulator|appraiser|ai judge)\b/,

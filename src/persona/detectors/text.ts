@@ -60,7 +60,12 @@ export function countWords(s: string): number {
 }
 
 export function tokenize(lower: string): string[] {
-  return lower.match(/[a-z0-9']+/g)?.map((w) => w.replace(/^'+|'+$/g, '')).filter((w) => w.length > 0) ?? [];
+  return (
+    lower
+      .match(/[a-z0-9']+/g)
+      ?.map((w) => w.replace(/^'+|'+$/g, ''))
+      .filter((w) => w.length > 0) ?? []
+  );
 }
 
 export function splitSentences(s: string): string[] {
@@ -131,12 +136,12 @@ export function quote(found: readonly string[], max = 2): string {
  */
 export const FUNCTION_WORDS = new Set(
   (
-    'a an the and or but so if then that this these those it its it\'s is are was were be been being am ' +
-    'i me my mine you your yours you\'re he him his she her they them their we us our to of in on at ' +
-    'for with from by about as into like than too very just not no do does did don\'t didn\'t can can\'t ' +
-    'could would should will won\'t have has had i\'m i\'ve i\'d i\'ll that\'s what how why when where who ' +
-    'which there here all any some more much really also even still up out over what\'s let\'s ' +
-    'isn\'t wasn\'t aren\'t doesn\'t haven\'t hasn\'t shouldn\'t wouldn\'t couldn\'t must might may'
+    "a an the and or but so if then that this these those it its it's is are was were be been being am " +
+    "i me my mine you your yours you're he him his she her they them their we us our to of in on at " +
+    "for with from by about as into like than too very just not no do does did don't didn't can can't " +
+    "could would should will won't have has had i'm i've i'd i'll that's what how why when where who " +
+    "which there here all any some more much really also even still up out over what's let's " +
+    "isn't wasn't aren't doesn't haven't hasn't shouldn't wouldn't couldn't must might may"
   ).split(' '),
 );
 

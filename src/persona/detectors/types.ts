@@ -8,10 +8,28 @@ import type { Profile } from '../profile.ts';
 import type { ReplyText } from './text.ts';
 
 export const DETECTOR_IDS = [
-  'reflection', 'validation', 'exoneration', 'details', 'openQuestion', 'tooManyQuestions',
-  'advice', 'analysis', 'motives', 'growth', 'praise', 'praiseSpecific',
-  'minimising', 'cliche', 'judgment', 'selfFocus', 'repetition', 'parroting',
-  'length', 'focus', 'nonLanguage', 'scorer',
+  'reflection',
+  'validation',
+  'exoneration',
+  'details',
+  'openQuestion',
+  'tooManyQuestions',
+  'advice',
+  'analysis',
+  'motives',
+  'growth',
+  'praise',
+  'praiseSpecific',
+  'minimising',
+  'cliche',
+  'judgment',
+  'selfFocus',
+  'repetition',
+  'parroting',
+  'length',
+  'focus',
+  'nonLanguage',
+  'scorer',
 ] as const;
 export type DetectorId = (typeof DETECTOR_IDS)[number];
 

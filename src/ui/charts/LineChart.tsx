@@ -16,7 +16,15 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './chart.css';
-import { clampSmoothing, formatValue, plotColumns, tableRows, throttle, toColumns, type Point } from '../../lab/smoothing';
+import {
+  clampSmoothing,
+  formatValue,
+  plotColumns,
+  tableRows,
+  throttle,
+  toColumns,
+  type Point,
+} from '../../lab/smoothing';
 
 export type LineSeries = {
   label: string;
@@ -79,15 +87,35 @@ function readTheme(el: Element): ChartTheme {
 
 type Shown = { series: readonly LineSeries[]; smoothing: number; logScale: boolean };
 
-function options(shown: Shown, width: number, height: number, xLabel: string, theme: { current: ChartTheme }): uPlot.Options {
+function options(
+  shown: Shown,
+  width: number,
+  height: number,
+  xLabel: string,
+  theme: { current: ChartTheme },
+): uPlot.Options {
   const smoothed = shown.smoothing > 0;
   const lines: uPlot.Series[] = shown.series.flatMap((s, k) => {
     const stroke = s.color ?? CHART_PALETTE[k % CHART_PALETTE.length];
     const dash = DASHES[k % DASHES.length];
     const value = (_u: uPlot, v: number | null) => formatValue(v);
     // Gaps (a step that did not log this key, a NaN) are bridged: the line goes on past them.
-    const raw: uPlot.Series = { label: s.label, stroke, dash, width: smoothed ? 1 : 2, alpha: smoothed ? RAW_ALPHA : 1, spanGaps: true, value, points: { show: false } };
-    return smoothed ? [raw, { label: `${s.label} (smoothed)`, stroke, dash, width: 2, spanGaps: true, value, points: { show: false } }] : [raw];
+    const raw: uPlot.Series = {
+      label: s.label,
+      stroke,
+      dash,
+      width: smoothed ? 1 : 2,
+      alpha: smoothed ? RAW_ALPHA : 1,
+      spanGaps: true,
+      value,
+      points: { show: false },
+    };
+    return smoothed
+      ? [
+          raw,
+          { label: `${s.label} (smoothed)`, stroke, dash, width: 2, spanGaps: true, value, points: { show: false } },
+        ]
+      : [raw];
   });
   const axis = (label?: string): uPlot.Axis => ({
     label,
@@ -107,7 +135,16 @@ function options(shown: Shown, width: number, height: number, xLabel: string, th
   };
 }
 
-export function LineChart({ title, series, smoothing = 0.6, logScale = false, onPointClick, xLabel = 'Step', height = 220, tableLimit = 50 }: LineChartProps) {
+export function LineChart({
+  title,
+  series,
+  smoothing = 0.6,
+  logScale = false,
+  onPointClick,
+  xLabel = 'Step',
+  height = 220,
+  tableLimit = 50,
+}: LineChartProps) {
   // What is on screen lags the props by at most REDRAW_INTERVAL_MS (canvas and table alike).
   const [shown, setShown] = useState<Shown>(() => ({ series, smoothing: clampSmoothing(smoothing), logScale }));
   const update = useMemo(() => throttle(setShown, REDRAW_INTERVAL_MS), []);
@@ -134,13 +171,23 @@ export function LineChart({ title, series, smoothing = 0.6, logScale = false, on
 
   // Rebuild the chart when its lines or scale kind change (`structure` stands for everything
   // options() reads); new points only call setData (below).
-  const structure = JSON.stringify([shown.series.map((s) => [s.label, s.color ?? '']), shown.logScale, withSmoothed, xLabel, height]);
+  const structure = JSON.stringify([
+    shown.series.map((s) => [s.label, s.color ?? '']),
+    shown.logScale,
+    withSmoothed,
+    xLabel,
+    height,
+  ]);
   useEffect(() => {
     const el = plotRef.current;
     const figure = figureRef.current;
     if (!el || !figure) return;
     const theme = { current: readTheme(figure) };
-    const chart = new uPlot(options(shownRef.current, el.clientWidth || 600, height, xLabel, theme), dataRef.current, el);
+    const chart = new uPlot(
+      options(shownRef.current, el.clientWidth || 600, height, xLabel, theme),
+      dataRef.current,
+      el,
+    );
     chartRef.current = chart;
 
     // Resize in a task of its own: resizing inside the observer's callback changes the observed box
@@ -163,7 +210,10 @@ export function LineChart({ title, series, smoothing = 0.6, logScale = false, on
     const scheme = matchMedia('(prefers-color-scheme: dark)');
     scheme.addEventListener('change', retheme);
     const rootAttrs = new MutationObserver(retheme);
-    rootAttrs.observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'data-theme', 'style'] });
+    rootAttrs.observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ['class', 'data-theme', 'style'],
+    });
 
     let down: { x: number; y: number } | null = null;
     const onDown = (e: MouseEvent) => (down = { x: e.clientX, y: e.clientY });
@@ -197,7 +247,11 @@ export function LineChart({ title, series, smoothing = 0.6, logScale = false, on
   return (
     <figure className="lab-chart" aria-label={title} ref={figureRef}>
       <figcaption className="lab-chart-title">{title}</figcaption>
-      <div className={onPointClick ? 'lab-chart-plot lab-chart-clickable' : 'lab-chart-plot'} ref={plotRef} aria-hidden="true" />
+      <div
+        className={onPointClick ? 'lab-chart-plot lab-chart-clickable' : 'lab-chart-plot'}
+        ref={plotRef}
+        aria-hidden="true"
+      />
       {/* The wrapper hides the table: a table box itself does not clip to a 1px width. */}
       <div className="visually-hidden">
         <table>
@@ -206,7 +260,18 @@ export function LineChart({ title, series, smoothing = 0.6, logScale = false, on
             <tr>
               <th scope="col">{xLabel}</th>
               {shown.series.map((s, k) =>
-                withSmoothed ? [<th scope="col" key={`${k}r`}>{s.label}</th>, <th scope="col" key={`${k}s`}>{`${s.label} (smoothed)`}</th>] : <th scope="col" key={k}>{s.label}</th>,
+                withSmoothed ? (
+                  [
+                    <th scope="col" key={`${k}r`}>
+                      {s.label}
+                    </th>,
+                    <th scope="col" key={`${k}s`}>{`${s.label} (smoothed)`}</th>,
+                  ]
+                ) : (
+                  <th scope="col" key={k}>
+                    {s.label}
+                  </th>
+                ),
               )}
             </tr>
           </thead>
@@ -214,14 +279,22 @@ export function LineChart({ title, series, smoothing = 0.6, logScale = false, on
             {rows.map((row) => (
               <tr key={row.x}>
                 <th scope="row">{row.x}</th>
-                {row.values.map((v, k) => (withSmoothed ? [<td key={`${k}r`}>{formatValue(v.raw)}</td>, <td key={`${k}s`}>{formatValue(v.smoothed)}</td>] : <td key={k}>{formatValue(v.raw)}</td>))}
+                {row.values.map((v, k) =>
+                  withSmoothed ? (
+                    [<td key={`${k}r`}>{formatValue(v.raw)}</td>, <td key={`${k}s`}>{formatValue(v.smoothed)}</td>]
+                  ) : (
+                    <td key={k}>{formatValue(v.raw)}</td>
+                  ),
+                )}
               </tr>
             ))}
           </tbody>
           {total > rows.length && (
             <tfoot>
               <tr>
-                <td colSpan={1 + shown.series.length * (withSmoothed ? 2 : 1)}>{`The latest ${rows.length} of ${total} ${xLabel.toLowerCase()} values.`}</td>
+                <td
+                  colSpan={1 + shown.series.length * (withSmoothed ? 2 : 1)}
+                >{`The latest ${rows.length} of ${total} ${xLabel.toLowerCase()} values.`}</td>
               </tr>
             </tfoot>
           )}

@@ -30,15 +30,22 @@ function PolicyPanel() {
     <section className="panel" aria-labelledby="chat-policy-h">
       <h2 id="chat-policy-h">Chat with a policy</h2>
       <p className="muted small">
-        The policy is exported to ONNX here in the page and run by onnxruntime-web: on the WebGPU execution provider with a
-        hardware GPU, on wasm otherwise. Nothing leaves this tab.
+        The policy is exported to ONNX here in the page and run by onnxruntime-web: on the WebGPU execution provider
+        with a hardware GPU, on wasm otherwise. Nothing leaves this tab.
       </p>
       <div className="form-row">
         <label>
           Policy
-          <select value={source.id} onChange={(e) => s.setSource(e.target.value)} disabled={loading} data-testid="chat-source">
+          <select
+            value={source.id}
+            onChange={(e) => s.setSource(e.target.value)}
+            disabled={loading}
+            data-testid="chat-source"
+          >
             {sources.map((x) => (
-              <option key={x.id} value={x.id}>{x.label}</option>
+              <option key={x.id} value={x.id}>
+                {x.label}
+              </option>
             ))}
           </select>
         </label>
@@ -57,8 +64,9 @@ function PolicyPanel() {
       </div>
       {s.policy && (
         <p className="notice notice-ok" role="status" data-testid="chat-loaded">
-          Loaded {s.policy.label}: {s.policy.config.layers} layers, {s.policy.config.channels} channels, context {s.policy.config.contextLength};
-          ONNX {(s.policy.onnxBytes / 1e6).toFixed(1)} MB on <strong data-testid="chat-ep">{s.policy.ep}</strong> in {(s.policy.loadMs / 1000).toFixed(1)} s
+          Loaded {s.policy.label}: {s.policy.config.layers} layers, {s.policy.config.channels} channels, context{' '}
+          {s.policy.config.contextLength}; ONNX {(s.policy.onnxBytes / 1e6).toFixed(1)} MB on{' '}
+          <strong data-testid="chat-ep">{s.policy.ep}</strong> in {(s.policy.loadMs / 1000).toFixed(1)} s
           {s.policy.fallback ? ` (not WebGPU: ${s.policy.fallback})` : ''}.
         </p>
       )}
@@ -78,7 +86,11 @@ function Decoding() {
     <div className="form-row">
       <label>
         Decoding
-        <select value={s.greedy ? 'greedy' : 'sampled'} onChange={(e) => s.setDecoding({ greedy: e.target.value === 'greedy' })} disabled={busy}>
+        <select
+          value={s.greedy ? 'greedy' : 'sampled'}
+          onChange={(e) => s.setDecoding({ greedy: e.target.value === 'greedy' })}
+          disabled={busy}
+        >
           <option value="greedy">greedy</option>
           <option value="sampled">sampled</option>
         </select>
@@ -87,15 +99,34 @@ function Decoding() {
         <>
           <label>
             Temperature
-            <input type="number" min={0.05} max={2} step={0.05} value={s.temperature} onChange={(e) => s.setDecoding({ temperature: Math.max(0.05, Number(e.target.value) || 0.7) })} />
+            <input
+              type="number"
+              min={0.05}
+              max={2}
+              step={0.05}
+              value={s.temperature}
+              onChange={(e) => s.setDecoding({ temperature: Math.max(0.05, Number(e.target.value) || 0.7) })}
+            />
           </label>
           <label>
             Top-p
-            <input type="number" min={0.05} max={1} step={0.05} value={s.topP} onChange={(e) => s.setDecoding({ topP: Math.min(1, Math.max(0.05, Number(e.target.value) || 0.9)) })} />
+            <input
+              type="number"
+              min={0.05}
+              max={1}
+              step={0.05}
+              value={s.topP}
+              onChange={(e) => s.setDecoding({ topP: Math.min(1, Math.max(0.05, Number(e.target.value) || 0.9)) })}
+            />
           </label>
           <label>
             Seed
-            <input type="number" step={1} value={s.seed} onChange={(e) => s.setDecoding({ seed: Math.trunc(Number(e.target.value) || 0) })} />
+            <input
+              type="number"
+              step={1}
+              value={s.seed}
+              onChange={(e) => s.setDecoding({ seed: Math.trunc(Number(e.target.value) || 0) })}
+            />
           </label>
         </>
       )}
@@ -116,11 +147,15 @@ function Transcript({ turns, scored }: { turns: ChatTurn[]; scored: boolean }) {
           <span className="who">
             {t.role === 'user' ? (scored ? 'simulated user' : 'you') : 'policy'}
             {t.role === 'agent' && t.tokens !== undefined && t.ms !== undefined && (
-              <span className="chat-meta"> · {t.tokens} tokens, {replyTime(t.ms)}</span>
+              <span className="chat-meta">
+                {' '}
+                · {t.tokens} tokens, {replyTime(t.ms)}
+              </span>
             )}
             {t.change !== undefined && (
               <span className="chat-meta">
-                {' '}· <ChangeBadge change={t.change} /> → emotion <span data-testid="chat-emotion">{t.emotion}</span>
+                {' '}
+                · <ChangeBadge change={t.change} /> → emotion <span data-testid="chat-emotion">{t.emotion}</span>
               </span>
             )}
           </span>
@@ -155,10 +190,24 @@ function Conversation() {
         <h2 id="chat-conv-h">Conversation</h2>
         <div className="chat-modes" role="radiogroup" aria-label="Who talks with the policy">
           <label>
-            <input type="radio" name="chat-mode" checked={s.mode === 'you'} onChange={() => s.setMode('you')} disabled={busy} /> You
+            <input
+              type="radio"
+              name="chat-mode"
+              checked={s.mode === 'you'}
+              onChange={() => s.setMode('you')}
+              disabled={busy}
+            />{' '}
+            You
           </label>
           <label>
-            <input type="radio" name="chat-mode" checked={s.mode === 'simulated'} onChange={() => s.setMode('simulated')} disabled={busy} /> A simulated user
+            <input
+              type="radio"
+              name="chat-mode"
+              checked={s.mode === 'simulated'}
+              onChange={() => s.setMode('simulated')}
+              disabled={busy}
+            />{' '}
+            A simulated user
           </label>
         </div>
       </div>
@@ -168,7 +217,9 @@ function Conversation() {
         <>
           <Transcript turns={s.turns} scored={false} />
           <div className="chat-input">
-            <label htmlFor="chat-draft" className="visually-hidden">Your message</label>
+            <label htmlFor="chat-draft" className="visually-hidden">
+              Your message
+            </label>
             <textarea
               id="chat-draft"
               rows={2}
@@ -203,10 +254,18 @@ function Conversation() {
             <button type="button" onClick={() => s.startSimulated()} disabled={busy}>
               {s.sim ? 'Start again' : 'Start'}
             </button>
-            <button type="button" onClick={() => void s.nextReply()} disabled={busy || !s.sim || s.sim.endReason !== null}>
+            <button
+              type="button"
+              onClick={() => void s.nextReply()}
+              disabled={busy || !s.sim || s.sim.endReason !== null}
+            >
               {busy ? 'Replying…' : 'Next reply'}
             </button>
-            <button type="button" onClick={() => void s.playToEnd()} disabled={busy || !s.sim || s.sim.endReason !== null}>
+            <button
+              type="button"
+              onClick={() => void s.playToEnd()}
+              disabled={busy || !s.sim || s.sim.endReason !== null}
+            >
               Play to the end
             </button>
           </div>

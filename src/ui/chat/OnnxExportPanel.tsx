@@ -22,9 +22,16 @@ export function OnnxExportPanel() {
     const ck = parseCheckpoint(bytes, name);
     const model = exportOnnx(ck, { kvCache });
     const file = `${slug}${kvCache ? '-kv' : ''}.onnx`;
-    download(file, new Blob([model as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }), 'application/octet-stream');
+    download(
+      file,
+      new Blob([model as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }),
+      'application/octet-stream',
+    );
     const c = ck.config;
-    setMessage({ ok: true, text: `Saved ${file} (${(model.length / 1e6).toFixed(2)} MB; opset 17; ${c.layers} layers, ${c.channels} channels, context ${c.contextLength}${kvCache ? '; with past/present K/V' : ''}).` });
+    setMessage({
+      ok: true,
+      text: `Saved ${file} (${(model.length / 1e6).toFixed(2)} MB; opset 17; ${c.layers} layers, ${c.channels} channels, context ${c.contextLength}${kvCache ? '; with past/present K/V' : ''}).`,
+    });
   };
 
   const run = async (work: () => Promise<void>) => {
@@ -43,15 +50,18 @@ export function OnnxExportPanel() {
     <section className="panel" aria-labelledby="onnx-export-h">
       <h2 id="onnx-export-h">Export to ONNX</h2>
       <p className="muted small">
-        The policy as a standard ONNX model (opset 17): <code>input_ids</code> int64 [batch, seq] in, <code>logits</code> [batch, seq, vocab] and{' '}
-        <code>values</code> out; its tokenizer and config ride along in the metadata. Runs in onnxruntime (web, Python, C++). Docs: docs/ONNX.md.
+        The policy as a standard ONNX model (opset 17): <code>input_ids</code> int64 [batch, seq] in,{' '}
+        <code>logits</code> [batch, seq, vocab] and <code>values</code> out; its tokenizer and config ride along in the
+        metadata. Runs in onnxruntime (web, Python, C++). Docs: docs/ONNX.md.
       </p>
       <div className="form-row">
         <label>
           Policy
           <select value={source.id} onChange={(e) => setSourceId(e.target.value)} data-testid="onnx-source">
             {sources.map((s) => (
-              <option key={s.id} value={s.id}>{s.label}</option>
+              <option key={s.id} value={s.id}>
+                {s.label}
+              </option>
             ))}
           </select>
         </label>
@@ -59,17 +69,29 @@ export function OnnxExportPanel() {
           <input type="checkbox" checked={kvCache} onChange={(e) => setKvCache(e.target.checked)} />
           with KV cache inputs/outputs
         </label>
-        <button type="button" disabled={busy} onClick={() => void run(async () => save(await sourceBytes(source.id), source.label, source.slug))}>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => void run(async () => save(await sourceBytes(source.id), source.label, source.slug))}
+        >
           Download ONNX
         </button>
         <CheckpointFileInput
           disabled={busy}
           testId="onnx-file"
-          onFile={(f) => void run(async () => save(new Uint8Array(await f.arrayBuffer()), f.name, f.name.replace(/\.[^.]*$/, '') || 'policy'))}
+          onFile={(f) =>
+            void run(async () =>
+              save(new Uint8Array(await f.arrayBuffer()), f.name, f.name.replace(/\.[^.]*$/, '') || 'policy'),
+            )
+          }
         />
       </div>
       {message && (
-        <p className={`notice ${message.ok ? 'notice-ok' : 'notice-bad'}`} role={message.ok ? 'status' : 'alert'} data-testid="onnx-export-message">
+        <p
+          className={`notice ${message.ok ? 'notice-ok' : 'notice-bad'}`}
+          role={message.ok ? 'status' : 'alert'}
+          data-testid="onnx-export-message"
+        >
           {message.text}
         </p>
       )}

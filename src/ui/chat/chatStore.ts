@@ -136,9 +136,17 @@ export const useChat = create<ChatState>((set, get) => {
     const { tok, config, ps } = live;
     const t0 = performance.now();
     const out = await generateOnnx(ort, ps, config, chatPrompt(tok, config, turns), {
-      maxNewTokens: CHAT_REPLY_TOKENS, stop: [tok.special('<|end|>')], sampling: sampling(), rng,
+      maxNewTokens: CHAT_REPLY_TOKENS,
+      stop: [tok.special('<|end|>')],
+      sampling: sampling(),
+      rng,
     });
-    return { role: 'agent', text: parseAgentTurn(tok, out, false).reply, tokens: out.length, ms: performance.now() - t0 };
+    return {
+      role: 'agent',
+      text: parseAgentTurn(tok, out, false).reply,
+      tokens: out.length,
+      ms: performance.now() - t0,
+    };
   };
 
   const install = async (bytes: Uint8Array, label: string) => {
@@ -150,10 +158,20 @@ export const useChat = create<ChatState>((set, get) => {
     const runtime = get().runtime;
     const eps: ExecutionProvider[] = runtime === 'auto' ? await autoProviders() : [runtime];
     let ps = await createPolicySession(ort, onnx, eps);
-    let fallback = ps.fallbacks.length > 0 ? ps.fallbacks.join('; ') : runtime === 'auto' && eps[0] === 'wasm' ? 'no hardware WebGPU adapter (software or none)' : null;
+    let fallback =
+      ps.fallbacks.length > 0
+        ? ps.fallbacks.join('; ')
+        : runtime === 'auto' && eps[0] === 'wasm'
+          ? 'no hardware WebGPU adapter (software or none)'
+          : null;
     // A first token here, so a provider that loads but cannot run is found now, not mid-dialogue.
     try {
-      await generateOnnx(ort, ps, ck.config, [tok.special('<|bos|>')], { maxNewTokens: 1, stop: [], sampling: { temperature: 0, topK: 0, topP: 1 }, rng: new Rng(0) });
+      await generateOnnx(ort, ps, ck.config, [tok.special('<|bos|>')], {
+        maxNewTokens: 1,
+        stop: [],
+        sampling: { temperature: 0, topK: 0, topP: 1 },
+        rng: new Rng(0),
+      });
     } catch (e) {
       if (ps.ep !== 'webgpu' || !eps.includes('wasm')) throw e;
       await ps.session.release();
@@ -164,7 +182,10 @@ export const useChat = create<ChatState>((set, get) => {
     live = { ps, tok, config: ck.config };
     rng = new Rng(get().seed);
     set({
-      status: 'ready', error: null, turns: [], sim: null,
+      status: 'ready',
+      error: null,
+      turns: [],
+      sim: null,
       policy: { label, config: ck.config, ep: ps.ep, fallback, loadMs: performance.now() - t0, onnxBytes: onnx.length },
     });
   };
@@ -202,20 +223,22 @@ export const useChat = create<ChatState>((set, get) => {
     setDecoding: (d) => set(d),
     setProfile: (profileId) => set({ profileId }),
     setDraft: (draft) => set({ draft }),
-    load: (label) => guarded('loading', async () => install(await sourceBytes(get().sourceId), label ?? get().sourceId)),
+    load: (label) =>
+      guarded('loading', async () => install(await sourceBytes(get().sourceId), label ?? get().sourceId)),
     loadFile: (file) => guarded('loading', async () => install(new Uint8Array(await file.arrayBuffer()), file.name)),
     clear() {
       rng = new Rng(get().seed);
       set({ turns: [], sim: null, error: null });
     },
-    send: () => guarded('busy', async () => {
-      const text = get().draft.trim();
-      if (text === '') return;
-      const turns: ChatTurn[] = [...get().turns, { role: 'user', text }];
-      set({ draft: '', turns });
-      const r = await reply(turns);
-      set({ turns: [...turns, r] });
-    }),
+    send: () =>
+      guarded('busy', async () => {
+        const text = get().draft.trim();
+        if (text === '') return;
+        const turns: ChatTurn[] = [...get().turns, { role: 'user', text }];
+        set({ draft: '', turns });
+        const r = await reply(turns);
+        set({ turns: [...turns, r] });
+      }),
     startSimulated() {
       const profile = benchmarkProfiles().find((p) => p.id === get().profileId);
       if (!profile) return set({ error: `No benchmark profile "${get().profileId}".` });
@@ -227,19 +250,25 @@ export const useChat = create<ChatState>((set, get) => {
         sim: { profileId: profile.id, user: user.state, endReason: null, startEmotion: START_EMOTION.benchmark },
       });
     },
-    nextReply: () => guarded('busy', async () => {
-      const sim = get().sim;
-      if (!sim || sim.endReason !== null) return;
-      const profile = benchmarkProfiles().find((p) => p.id === sim.profileId)!;
-      const r = await reply(get().turns);
-      const user = restoreSimulatedUser(profile, sim.user);
-      const res = user.respond(r.text);
-      const a = res.appraisal;
-      const scored: ChatTurn = { ...r, change: res.change, emotion: res.emotion, appraisal: { intent: a.intent, fit: a.fit, inner: a.inner } };
-      const turns: ChatTurn[] = [...get().turns, scored];
-      if (res.line.trim() !== '') turns.push({ role: 'user', text: res.line });
-      set({ turns, sim: { ...sim, user: user.state, endReason: res.endReason } });
-    }),
+    nextReply: () =>
+      guarded('busy', async () => {
+        const sim = get().sim;
+        if (!sim || sim.endReason !== null) return;
+        const profile = benchmarkProfiles().find((p) => p.id === sim.profileId)!;
+        const r = await reply(get().turns);
+        const user = restoreSimulatedUser(profile, sim.user);
+        const res = user.respond(r.text);
+        const a = res.appraisal;
+        const scored: ChatTurn = {
+          ...r,
+          change: res.change,
+          emotion: res.emotion,
+          appraisal: { intent: a.intent, fit: a.fit, inner: a.inner },
+        };
+        const turns: ChatTurn[] = [...get().turns, scored];
+        if (res.line.trim() !== '') turns.push({ role: 'user', text: res.line });
+        set({ turns, sim: { ...sim, user: user.state, endReason: res.endReason } });
+      }),
     async playToEnd() {
       for (let i = 0; i < CHAT_TURN_CAP; i++) {
         const s = get().sim;

@@ -31,7 +31,11 @@ export function usePolicySources(): PolicySource[] {
     for (const r of runs) {
       if (!r.hasCheckpoint) continue;
       const step = r.checkpointStep !== undefined ? `, step ${r.checkpointStep}` : '';
-      out.push({ id: `run:${r.id}`, label: `Run "${r.name}"${step}`, slug: `run-${r.name.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40) || r.id}` });
+      out.push({
+        id: `run:${r.id}`,
+        label: `Run "${r.name}"${step}`,
+        slug: `run-${r.name.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 40) || r.id}`,
+      });
     }
     return out;
   }, [runs, tabWarmStart]);

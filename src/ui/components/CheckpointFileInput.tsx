@@ -2,7 +2,15 @@
  * "Or a checkpoint file": a file picker for a saved policy (.bin). The input is cleared after each
  * pick, so choosing the same file again (say, after fixing what went wrong) fires again.
  */
-export function CheckpointFileInput({ disabled, testId, onFile }: { disabled: boolean; testId: string; onFile: (file: File) => void }) {
+export function CheckpointFileInput({
+  disabled,
+  testId,
+  onFile,
+}: {
+  disabled: boolean;
+  testId: string;
+  onFile: (file: File) => void;
+}) {
   return (
     <label className="chat-file">
       Or a checkpoint file

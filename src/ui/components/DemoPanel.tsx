@@ -66,7 +66,9 @@ export function DemoPanel() {
           onClick={() =>
             demo.play({
               checkpoint: source === 'last' ? 'last' : new URL(SHIPPED_CHECKPOINT, document.baseURI).href,
-              profileId, turns, seed: 1,
+              profileId,
+              turns,
+              seed: 1,
             })
           }
         >
@@ -90,8 +92,7 @@ export function DemoPanel() {
               {l.appraisal && (
                 <details className="appraisal">
                   <summary>
-                    <ChangeBadge change={l.change!} />{' '}
-                    → emotion {l.emotion}: {l.appraisal.feeling}
+                    <ChangeBadge change={l.change!} /> → emotion {l.emotion}: {l.appraisal.feeling}
                   </summary>
                   <AppraisalList appraisal={l.appraisal} />
                 </details>
@@ -102,7 +103,8 @@ export function DemoPanel() {
       )}
       {demo.report && (
         <p className="muted" data-testid="demo-final">
-          Final emotion {demo.report.finalEmotion} (started at {demo.report.startEmotion}); {demo.report.seconds.toFixed(0)} s.
+          Final emotion {demo.report.finalEmotion} (started at {demo.report.startEmotion});{' '}
+          {demo.report.seconds.toFixed(0)} s.
         </p>
       )}
     </section>

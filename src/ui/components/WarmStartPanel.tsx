@@ -25,9 +25,17 @@ function Sparkline({ values }: { values: number[] }) {
   const h = 60;
   const max = Math.max(...values);
   const min = Math.min(...values);
-  const pts = values.map((v, i) => `${((i / (values.length - 1)) * w).toFixed(1)},${(h - ((v - min) / (max - min || 1)) * h).toFixed(1)}`);
+  const pts = values.map(
+    (v, i) => `${((i / (values.length - 1)) * w).toFixed(1)},${(h - ((v - min) / (max - min || 1)) * h).toFixed(1)}`,
+  );
   return (
-    <svg className="sparkline" width={w} height={h} role="img" aria-label={`training loss from ${values[0].toFixed(2)} to ${values[values.length - 1].toFixed(2)}`}>
+    <svg
+      className="sparkline"
+      width={w}
+      height={h}
+      role="img"
+      aria-label={`training loss from ${values[0].toFixed(2)} to ${values[values.length - 1].toFixed(2)}`}
+    >
       <polyline points={pts.join(' ')} fill="none" stroke="currentColor" strokeWidth="1.5" />
     </svg>
   );
@@ -42,7 +50,10 @@ export function WarmStartPanel() {
   const [dialogues, setDialogues] = useState(String(WARM_START_DEFAULTS.ci.dialogues));
   const [seed, setSeed] = useState('1');
   const errors = useMemo(
-    () => [check('steps', steps), check('dialogues', dialogues), check('seed', seed)].filter((e): e is string => e !== null),
+    () =>
+      [check('steps', steps), check('dialogues', dialogues), check('seed', seed)].filter(
+        (e): e is string => e !== null,
+      ),
     [steps, dialogues, seed],
   );
   const running = ws.status === 'running';
@@ -59,7 +70,8 @@ export function WarmStartPanel() {
         className="form-row"
         onSubmit={(e) => {
           e.preventDefault();
-          if (errors.length === 0) ws.start({ preset, steps: Number(steps), dialogues: Number(dialogues), seed: Number(seed) });
+          if (errors.length === 0)
+            ws.start({ preset, steps: Number(steps), dialogues: Number(dialogues), seed: Number(seed) });
         }}
       >
         <label>
@@ -83,15 +95,33 @@ export function WarmStartPanel() {
         </label>
         <label>
           Steps
-          <input inputMode="numeric" value={steps} disabled={running} onChange={(e) => setSteps(e.target.value)} aria-invalid={check('steps', steps) !== null} />
+          <input
+            inputMode="numeric"
+            value={steps}
+            disabled={running}
+            onChange={(e) => setSteps(e.target.value)}
+            aria-invalid={check('steps', steps) !== null}
+          />
         </label>
         <label>
           Dialogues
-          <input inputMode="numeric" value={dialogues} disabled={running} onChange={(e) => setDialogues(e.target.value)} aria-invalid={check('dialogues', dialogues) !== null} />
+          <input
+            inputMode="numeric"
+            value={dialogues}
+            disabled={running}
+            onChange={(e) => setDialogues(e.target.value)}
+            aria-invalid={check('dialogues', dialogues) !== null}
+          />
         </label>
         <label>
           Seed
-          <input inputMode="numeric" value={seed} disabled={running} onChange={(e) => setSeed(e.target.value)} aria-invalid={check('seed', seed) !== null} />
+          <input
+            inputMode="numeric"
+            value={seed}
+            disabled={running}
+            onChange={(e) => setSeed(e.target.value)}
+            aria-invalid={check('seed', seed) !== null}
+          />
         </label>
         <button type="submit" disabled={!ready || running || errors.length > 0} data-testid="warm-start-button">
           {running ? 'Training…' : 'Train warm start'}
@@ -102,7 +132,9 @@ export function WarmStartPanel() {
           {errors.join('; ')}.
         </p>
       )}
-      {preset !== 'ci' && backend === 'cpu' && <p className="notice notice-warn">This preset is slow on the CPU backend: expect hours.</p>}
+      {preset !== 'ci' && backend === 'cpu' && (
+        <p className="notice notice-warn">This preset is slow on the CPU backend: expect hours.</p>
+      )}
       {ws.status !== 'idle' && (
         <div className="progress" aria-live="polite" data-testid="warm-start-progress">
           <p>
@@ -115,8 +147,9 @@ export function WarmStartPanel() {
       )}
       {ws.report && (
         <p className="notice notice-ok" data-testid="warm-start-result">
-          Held-out perplexity {ws.report.perplexityBefore.toFixed(0)} → {ws.report.perplexityAfter.toFixed(1)} (a uniform guess
-          scores {ws.report.uniformPerplexity}), in {ws.report.seconds.toFixed(0)} s on the {ws.report.backend === 'webgpu' ? 'GPU' : 'CPU'}.{' '}
+          Held-out perplexity {ws.report.perplexityBefore.toFixed(0)} → {ws.report.perplexityAfter.toFixed(1)} (a
+          uniform guess scores {ws.report.uniformPerplexity}), in {ws.report.seconds.toFixed(0)} s on the{' '}
+          {ws.report.backend === 'webgpu' ? 'GPU' : 'CPU'}.{' '}
           {download && (
             <a href={download} download={`warmstart-${preset}-seed${seed}.bin`}>
               Download checkpoint

@@ -11,21 +11,45 @@ import { isOpen, useTraining } from '../state/training';
 import { useWarmStart } from '../state/warmstart';
 import { useEngine } from '../state/engine';
 import { presetFit } from '../../lab/presetFit';
-import { BASIC_FIELDS, checkDraft, FIELDS, PRESET_LABELS, PRESET_NAMES, SHIPPED_STARTS, type FieldSpec } from './fields';
+import {
+  BASIC_FIELDS,
+  checkDraft,
+  FIELDS,
+  PRESET_LABELS,
+  PRESET_NAMES,
+  SHIPPED_STARTS,
+  type FieldSpec,
+} from './fields';
 
 function range(spec: FieldSpec): string {
   if (spec.kind !== 'number') return '';
   return ` (${spec.min} to ${spec.max}${spec.integer ? ', whole' : ''})`;
 }
 
-function Field({ spec, value, error, disabled }: { spec: FieldSpec; value: string | boolean; error?: string; disabled: boolean }) {
+function Field({
+  spec,
+  value,
+  error,
+  disabled,
+}: {
+  spec: FieldSpec;
+  value: string | boolean;
+  error?: string;
+  disabled: boolean;
+}) {
   const setField = useConfig((s) => s.setField);
   const id = `cfg-${spec.key}`;
   const described = error ? `${id}-help ${id}-err` : `${id}-help`;
   let control;
   if (spec.kind === 'choice') {
     control = (
-      <select id={id} value={String(value)} disabled={disabled} aria-describedby={described} onChange={(e) => setField(spec.key, e.target.value)}>
+      <select
+        id={id}
+        value={String(value)}
+        disabled={disabled}
+        aria-describedby={described}
+        onChange={(e) => setField(spec.key, e.target.value)}
+      >
         {spec.options.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -34,7 +58,16 @@ function Field({ spec, value, error, disabled }: { spec: FieldSpec; value: strin
       </select>
     );
   } else if (spec.kind === 'switch') {
-    control = <input id={id} type="checkbox" checked={value === true} disabled={disabled} aria-describedby={described} onChange={(e) => setField(spec.key, e.target.checked)} />;
+    control = (
+      <input
+        id={id}
+        type="checkbox"
+        checked={value === true}
+        disabled={disabled}
+        aria-describedby={described}
+        onChange={(e) => setField(spec.key, e.target.checked)}
+      />
+    );
   } else {
     control = (
       <input
@@ -84,10 +117,12 @@ export function ConfigurePanel() {
   const advanced = FIELDS.filter((f) => !BASIC_FIELDS.includes(f.key));
   const advancedErrors = advanced.filter((f) => check.fieldErrors[f.key]).length;
   const noStart = start === 'shipped' && !SHIPPED_STARTS.includes(draft.preset);
-  const limits = useEngine((s) => (s.backend === 'webgpu' ? s.adapter?.limits ?? null : null));
+  const limits = useEngine((s) => (s.backend === 'webgpu' ? (s.adapter?.limits ?? null) : null));
   const fit = useMemo(() => Object.fromEntries(PRESET_NAMES.map((p) => [p, presetFit(p, limits)])), [limits]);
   const chosenFit = fit[draft.preset];
-  const field = (spec: FieldSpec) => <Field key={spec.key} spec={spec} value={draft[spec.key]} error={check.fieldErrors[spec.key]} disabled={locked} />;
+  const field = (spec: FieldSpec) => (
+    <Field key={spec.key} spec={spec} value={draft[spec.key]} error={check.fieldErrors[spec.key]} disabled={locked} />
+  );
 
   return (
     <section className="panel" aria-labelledby="configure-h">
@@ -99,7 +134,13 @@ export function ConfigurePanel() {
             <label htmlFor="cfg-preset">Preset</label>
             <code className="field-key">preset</code>
           </div>
-          <select id="cfg-preset" value={draft.preset} disabled={locked} aria-describedby="cfg-preset-help" onChange={(e) => setPreset(e.target.value as PresetName)}>
+          <select
+            id="cfg-preset"
+            value={draft.preset}
+            disabled={locked}
+            aria-describedby="cfg-preset-help"
+            onChange={(e) => setPreset(e.target.value as PresetName)}
+          >
             {PRESET_NAMES.map((p) => (
               <option key={p} value={p}>
                 {PRESET_LABELS[p]}
@@ -110,14 +151,28 @@ export function ConfigurePanel() {
           <p className="field-help" id="cfg-preset-help">
             {fieldHelp().preset} Choosing one loads its defaults (the seed stays).
           </p>
-          {noStart && <p className="field-error">No shipped warm start for {draft.preset} yet: choose {SHIPPED_STARTS.join(' or ')}.</p>}
-          {!chosenFit.fits && <p className="field-error" data-testid="preset-fit">Does not fit this GPU: {chosenFit.reason}. Choose a smaller preset.</p>}
+          {noStart && (
+            <p className="field-error">
+              No shipped warm start for {draft.preset} yet: choose {SHIPPED_STARTS.join(' or ')}.
+            </p>
+          )}
+          {!chosenFit.fits && (
+            <p className="field-error" data-testid="preset-fit">
+              Does not fit this GPU: {chosenFit.reason}. Choose a smaller preset.
+            </p>
+          )}
         </div>
         <div className="field field-choice">
           <div className="field-head">
             <label htmlFor="cfg-start">Start from</label>
           </div>
-          <select id="cfg-start" value={start} disabled={locked} aria-describedby="cfg-start-help" onChange={(e) => setStart(e.target.value as 'shipped' | 'last')}>
+          <select
+            id="cfg-start"
+            value={start}
+            disabled={locked}
+            aria-describedby="cfg-start-help"
+            onChange={(e) => setStart(e.target.value as 'shipped' | 'last')}
+          >
             <option value="shipped">the shipped warm start</option>
             <option value="last" disabled={!warmTrained}>
               the warm start trained in this tab{warmTrained ? '' : ' (train one first)'}
@@ -143,7 +198,9 @@ export function ConfigurePanel() {
               The standard training set. Write a user of your own in Play and choose "Use for training" to train on it.
             </p>
           )}
-          <p className="field-help">Who the policy talks with in training; the benchmark always plays the held-out users.</p>
+          <p className="field-help">
+            Who the policy talks with in training; the benchmark always plays the held-out users.
+          </p>
         </div>
         {BASIC_FIELDS.map((k) => field(FIELDS.find((f) => f.key === k)!))}
       </div>

@@ -19,9 +19,20 @@ const fromSummary = (s: Record<string, number> | null): Figures | null =>
 
 type Row = { key: string; label: string; note: string; figures: Figures | null };
 
-function groupRows(kind: 'byIntention' | 'byType', before: Breakdown | null, after: Breakdown | null, oracle: Breakdown | undefined) {
+function groupRows(
+  kind: 'byIntention' | 'byType',
+  before: Breakdown | null,
+  after: Breakdown | null,
+  oracle: Breakdown | undefined,
+) {
   const keys = [...new Set([...Object.keys(before?.[kind] ?? {}), ...Object.keys(after?.[kind] ?? {})])].sort();
-  return keys.map((k) => ({ key: k, n: before?.[kind][k]?.n ?? after?.[kind][k]?.n ?? 0, before: before?.[kind][k], after: after?.[kind][k], oracle: oracle?.[kind][k] }));
+  return keys.map((k) => ({
+    key: k,
+    n: before?.[kind][k]?.n ?? after?.[kind][k]?.n ?? 0,
+    before: before?.[kind][k],
+    after: after?.[kind][k],
+    oracle: oracle?.[kind][k],
+  }));
 }
 
 export function EvaluatePanel() {
@@ -36,8 +47,18 @@ export function EvaluatePanel() {
   const hasRun = benchmarkBefore !== null || benchmarkAfter !== null;
 
   const rows: Row[] = [
-    { key: 'before', label: 'before', note: 'the starting policy', figures: breakdownBefore?.overall ?? fromSummary(benchmarkBefore) },
-    { key: 'after', label: 'after', note: 'the trained policy', figures: breakdownAfter?.overall ?? fromSummary(benchmarkAfter) },
+    {
+      key: 'before',
+      label: 'before',
+      note: 'the starting policy',
+      figures: breakdownBefore?.overall ?? fromSummary(benchmarkBefore),
+    },
+    {
+      key: 'after',
+      label: 'after',
+      note: 'the trained policy',
+      figures: breakdownAfter?.overall ?? fromSummary(benchmarkAfter),
+    },
     ...refs.map((r) => ({ key: r.policy, label: r.policy, note: 'reference', figures: r.breakdown.overall })),
   ];
   const groups: [title: string, kind: 'byIntention' | 'byType', name: (k: string) => string][] = [
@@ -51,7 +72,8 @@ export function EvaluatePanel() {
       <p className="muted">
         The first {n} of the {BENCHMARK_COUNT} held-out benchmark users (moderate difficulty), played by the starting
         policy before step 1 and by the trained policy after the last step, next to the scripted reference policies on
-        the same users. Score: mean final emotion (0 to 100); success: the emotion reached 100; failure: it fell below 10.
+        the same users. Score: mean final emotion (0 to 100); success: the emotion reached 100; failure: it fell below
+        10.
         {!hasRun && ' Train a run to fill in before and after.'}
       </p>
       <div className="table-wrap">
@@ -106,7 +128,11 @@ export function EvaluatePanel() {
                     <td>{g.n}</td>
                     <td>{score(g.before?.score)}</td>
                     <td>{score(g.after?.score)}</td>
-                    <td>{g.before && g.after ? `${g.after.score >= g.before.score ? '+' : ''}${(g.after.score - g.before.score).toFixed(1)}` : '—'}</td>
+                    <td>
+                      {g.before && g.after
+                        ? `${g.after.score >= g.before.score ? '+' : ''}${(g.after.score - g.before.score).toFixed(1)}`
+                        : '—'}
+                    </td>
                     <td>{score(g.oracle?.score)}</td>
                   </tr>
                 ))}

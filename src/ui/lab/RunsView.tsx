@@ -27,7 +27,17 @@ function statusText(r: RunSummary, liveId: string | null, liveOpen: boolean): st
   return r.status;
 }
 
-function RunRow({ r, compared, onCompare, onProblem }: { r: RunSummary; compared: number; onCompare: (on: boolean) => void; onProblem: (text: string | null) => void }) {
+function RunRow({
+  r,
+  compared,
+  onCompare,
+  onProblem,
+}: {
+  r: RunSummary;
+  compared: number;
+  onCompare: (on: boolean) => void;
+  onProblem: (text: string | null) => void;
+}) {
   const liveId = useTraining((s) => s.runId);
   const liveOpen = useTraining((s) => isOpen(s.status));
   const { remove, exportJson, exportCsv, get } = useRuns();
@@ -35,7 +45,8 @@ function RunRow({ r, compared, onCompare, onProblem }: { r: RunSummary; compared
   const [confirm, setConfirm] = useState(false);
   const live = r.id === liveId && liveOpen;
   const reward = r.lastMetrics?.['reward/mean'];
-  const canResume = r.hasCheckpoint && r.status !== 'done' && (r.checkpointStep === undefined || r.checkpointStep < r.config.steps);
+  const canResume =
+    r.hasCheckpoint && r.status !== 'done' && (r.checkpointStep === undefined || r.checkpointStep < r.config.steps);
   const resume = async () => {
     const why = await useTraining.getState().resumeSaved(r.id);
     onProblem(why);
@@ -58,7 +69,11 @@ function RunRow({ r, compared, onCompare, onProblem }: { r: RunSummary; compared
         <label>
           <input type="checkbox" checked={compared >= 0} onChange={(e) => onCompare(e.target.checked)} />
           <span className="visually-hidden">Compare {r.name}</span>
-          {compared >= 0 && <span className={`compare-letter compare-letter-${compared}`} aria-hidden="true">{RUN_LETTERS[compared]}</span>}
+          {compared >= 0 && (
+            <span className={`compare-letter compare-letter-${compared}`} aria-hidden="true">
+              {RUN_LETTERS[compared]}
+            </span>
+          )}
         </label>
       </td>
       <th scope="row">
@@ -66,7 +81,9 @@ function RunRow({ r, compared, onCompare, onProblem }: { r: RunSummary; compared
         <div className="muted small">{new Date(r.createdAt).toLocaleString()}</div>
       </th>
       <td>
-        <span className={`run-state run-state-${statusText(r, liveId, liveOpen)}`}>{statusText(r, liveId, liveOpen)}</span>
+        <span className={`run-state run-state-${statusText(r, liveId, liveOpen)}`}>
+          {statusText(r, liveId, liveOpen)}
+        </span>
         {r.note && r.note !== 'reset' && <div className="muted small clip">{r.note}</div>}
       </td>
       <td>
@@ -80,34 +97,48 @@ function RunRow({ r, compared, onCompare, onProblem }: { r: RunSummary; compared
       </td>
       <td className="row-actions">
         <div>
-        <button type="button" onClick={open} disabled={liveOpen} title={liveOpen ? 'Pause and reset the open run first' : undefined}>
-          Open
-        </button>
-        {canResume && (
-          <button type="button" onClick={() => void resume()} disabled={liveOpen} title={liveOpen ? 'Pause and reset the open run first' : `Go on training from the checkpoint${r.checkpointStep !== undefined ? ` of step ${r.checkpointStep}` : ''}`}>
-            Resume
+          <button
+            type="button"
+            onClick={open}
+            disabled={liveOpen}
+            title={liveOpen ? 'Pause and reset the open run first' : undefined}
+          >
+            Open
           </button>
-        )}
-        <button type="button" onClick={() => void exportJson(r.id)}>
-          Export
-        </button>
-        <button type="button" onClick={() => void exportCsv(r.id)}>
-          CSV
-        </button>
-        {confirm ? (
-          <>
-            <button type="button" className="danger" onClick={() => void remove(r.id)}>
-              Delete it
+          {canResume && (
+            <button
+              type="button"
+              onClick={() => void resume()}
+              disabled={liveOpen}
+              title={
+                liveOpen
+                  ? 'Pause and reset the open run first'
+                  : `Go on training from the checkpoint${r.checkpointStep !== undefined ? ` of step ${r.checkpointStep}` : ''}`
+              }
+            >
+              Resume
             </button>
-            <button type="button" onClick={() => setConfirm(false)}>
-              Keep
-            </button>
-          </>
-        ) : (
-          <button type="button" onClick={() => setConfirm(true)} disabled={live}>
-            Delete
+          )}
+          <button type="button" onClick={() => void exportJson(r.id)}>
+            Export
           </button>
-        )}
+          <button type="button" onClick={() => void exportCsv(r.id)}>
+            CSV
+          </button>
+          {confirm ? (
+            <>
+              <button type="button" className="danger" onClick={() => void remove(r.id)}>
+                Delete it
+              </button>
+              <button type="button" onClick={() => setConfirm(false)}>
+                Keep
+              </button>
+            </>
+          ) : (
+            <button type="button" onClick={() => setConfirm(true)} disabled={live}>
+              Delete
+            </button>
+          )}
         </div>
       </td>
     </tr>
@@ -118,7 +149,15 @@ function RunRow({ r, compared, onCompare, onProblem }: { r: RunSummary; compared
 function LineKey({ index }: { index: number }) {
   return (
     <svg width="36" height="10" aria-hidden="true" className="compare-key">
-      <line x1="1" x2="35" y1="5" y2="5" stroke={CHART_PALETTE[index]} strokeWidth="3" strokeDasharray={index === 0 ? undefined : '6 3'} />
+      <line
+        x1="1"
+        x2="35"
+        y1="5"
+        y2="5"
+        stroke={CHART_PALETTE[index]}
+        strokeWidth="3"
+        strokeDasharray={index === 0 ? undefined : '6 3'}
+      />
     </svg>
   );
 }
@@ -137,7 +176,10 @@ function ComparePanel({ ids }: { ids: readonly string[] }) {
       live = false;
     };
   }, [key, get]);
-  const figures = useMemo(() => (runs ? COMPARE_FIGURES.map((f) => ({ f, series: compareSeries(runs, f.key) })) : []), [runs]);
+  const figures = useMemo(
+    () => (runs ? COMPARE_FIGURES.map((f) => ({ f, series: compareSeries(runs, f.key) })) : []),
+    [runs],
+  );
   if (!runs) return null;
   return (
     <section className="compare" aria-labelledby="compare-h" data-testid="compare">
@@ -155,7 +197,13 @@ function ComparePanel({ ids }: { ids: readonly string[] }) {
             <LineChart title={f.title} series={series} smoothing={f.key === 'benchmark' ? 0 : smoothing} height={170} />
             <p className="chart-help">{f.help}</p>
             {series.some((s) => s.points.length === 0) && (
-              <p className="chart-help">{series.filter((s) => s.points.length === 0).map((s) => s.label.split(':')[0]).join(' and ')} has no points here yet.</p>
+              <p className="chart-help">
+                {series
+                  .filter((s) => s.points.length === 0)
+                  .map((s) => s.label.split(':')[0])
+                  .join(' and ')}{' '}
+                has no points here yet.
+              </p>
             )}
           </div>
         ))}
@@ -184,8 +232,8 @@ export function RunsView() {
     <section className="panel" aria-labelledby="runs-h">
       <h2 id="runs-h">Runs in this browser</h2>
       <p className="muted">
-        Every run is saved here as it trains (settings, metrics, the latest dialogues, checkpoints), so a reload loses nothing. Nothing
-        leaves this browser unless you export it.
+        Every run is saved here as it trains (settings, metrics, the latest dialogues, checkpoints), so a reload loses
+        nothing. Nothing leaves this browser unless you export it.
       </p>
       {error && (
         <p className="notice notice-bad" role="alert">
@@ -194,7 +242,8 @@ export function RunsView() {
       )}
       <p className="storage-line" data-testid="storage-used">
         {runs.length} {runs.length === 1 ? 'run' : 'runs'}, {bytesText(bytes)}
-        {estimate && ` · this site uses ${bytesText(estimate.usage)} of the ${bytesText(estimate.quota)} the browser allows`}
+        {estimate &&
+          ` · this site uses ${bytesText(estimate.usage)} of the ${bytesText(estimate.quota)} the browser allows`}
       </p>
       {loaded && runs.length === 0 && <p className="muted">No runs yet: train one in the Lab, or import a run file.</p>}
       {problem && (
@@ -224,7 +273,13 @@ export function RunsView() {
             </thead>
             <tbody>
               {runs.map((r) => (
-                <RunRow key={r.id} r={r} compared={ticked.indexOf(r.id)} onCompare={(on) => tick(r.id, on)} onProblem={setProblem} />
+                <RunRow
+                  key={r.id}
+                  r={r}
+                  compared={ticked.indexOf(r.id)}
+                  onCompare={(on) => tick(r.id, on)}
+                  onProblem={setProblem}
+                />
               ))}
             </tbody>
           </table>
@@ -246,7 +301,10 @@ export function RunsView() {
         </label>
       </div>
       {importMessage && (
-        <p className={importMessage.ok ? 'notice notice-ok' : 'notice notice-bad pre-line'} role={importMessage.ok ? undefined : 'alert'}>
+        <p
+          className={importMessage.ok ? 'notice notice-ok' : 'notice notice-bad pre-line'}
+          role={importMessage.ok ? undefined : 'alert'}
+        >
           {importMessage.text}
         </p>
       )}

@@ -71,15 +71,17 @@ export function SharedRunPanel() {
     <section className="panel shared-run" aria-labelledby="shared-h" data-testid="shared-run">
       <h2 id="shared-h">A shared run</h2>
       <p>
-        Someone shared these settings: preset <strong>{config.preset}</strong>, {config.algo.toUpperCase()}, seed <strong>{config.seed}</strong>,{' '}
-        {config.steps} steps, from the shipped {config.preset} warm start. The same settings on the same kind of backend give the same run.
+        Someone shared these settings: preset <strong>{config.preset}</strong>, {config.algo.toUpperCase()}, seed{' '}
+        <strong>{config.seed}</strong>, {config.steps} steps, from the shipped {config.preset} warm start. The same
+        settings on the same kind of backend give the same run.
       </p>
       <ConfigTable config={config} keys={['preset', 'seed', ...changed.filter((k) => k !== 'seed')]} />
       <p data-testid="shared-users">
         Training users:{' '}
         {users ? (
           <>
-            their own, <strong>{users.map((u) => `${u.name} (${u.id})`).join(', ')}</strong>, written in Play and carried in the link
+            their own, <strong>{users.map((u) => `${u.name} (${u.id})`).join(', ')}</strong>, written in Play and
+            carried in the link
           </>
         ) : (
           'the standard training set'

@@ -61,7 +61,13 @@ export function ShortcutsDialog() {
   if (!open) return null;
   return (
     <div className="overlay" onClick={() => setOpen(false)}>
-      <div className="dialog panel" role="dialog" aria-modal="true" aria-labelledby="keys-h" onClick={(e) => e.stopPropagation()}>
+      <div
+        className="dialog panel"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="keys-h"
+        onClick={(e) => e.stopPropagation()}
+      >
         <h2 id="keys-h">Keyboard shortcuts</h2>
         <table className="keys">
           <tbody>

@@ -15,11 +15,18 @@ import { useLabActions, whyNotStart } from './actions';
 const SPEED_WINDOW = 5;
 
 export function speedOf(rows: readonly MetricsRow[], step: number, steps: number) {
-  const recent = rows.slice(-SPEED_WINDOW).map((r) => r['speed/step_seconds']).filter((x) => Number.isFinite(x) && x > 0);
+  const recent = rows
+    .slice(-SPEED_WINDOW)
+    .map((r) => r['speed/step_seconds'])
+    .filter((x) => Number.isFinite(x) && x > 0);
   if (recent.length === 0) return null;
   const secondsPerStep = recent.reduce((a, b) => a + b, 0) / recent.length;
   const tokens = rows.at(-1)?.['speed/rollout_tokens_per_s'];
-  return { stepsPerSecond: 1 / secondsPerStep, tokensPerSecond: Number.isFinite(tokens) ? tokens! : null, secondsLeft: Math.max(0, steps - step) * secondsPerStep };
+  return {
+    stepsPerSecond: 1 / secondsPerStep,
+    tokensPerSecond: Number.isFinite(tokens) ? tokens! : null,
+    secondsLeft: Math.max(0, steps - step) * secondsPerStep,
+  };
 }
 
 export function duration(seconds: number): string {
@@ -32,7 +39,9 @@ export function duration(seconds: number): string {
 const number = (x: number, digits = 2) => (x >= 100 ? Math.round(x).toLocaleString('en') : x.toPrecision(digits));
 
 function useBadge(): string | null {
-  return useEngine((s) => (s.phase === 'checking' ? null : s.backend === 'cpu' ? 'CPU' : s.adapter?.isFallback ? 'software GPU' : 'GPU'));
+  return useEngine((s) =>
+    s.phase === 'checking' ? null : s.backend === 'cpu' ? 'CPU' : s.adapter?.isFallback ? 'software GPU' : 'GPU',
+  );
 }
 
 function StatusLine() {
@@ -74,7 +83,12 @@ function ResumeNotice() {
   const [why, setWhy] = useState<string | null>(null);
   const [asked, setAsked] = useState(false);
   const ended = status === 'failed' || status === 'stopped' || status === 'saved';
-  if (!runId || !ended) return why ? <p className="notice notice-bad" role="alert">{why}</p> : null;
+  if (!runId || !ended)
+    return why ? (
+      <p className="notice notice-bad" role="alert">
+        {why}
+      </p>
+    ) : null;
   const canResume = checkpointStep !== null && checkpointStep < steps;
   const resume = async () => {
     setAsked(true);
@@ -127,7 +141,10 @@ export function TrainPanel() {
   const start = useConfig((s) => s.start);
   // whyNotStart reads the stores itself; draft, start and the adapter are here to recompute when they change.
   const adapter = useEngine((s) => s.adapter);
-  const blocked = useMemo(() => (isOpen(status) || !draft || !start ? null : whyNotStart()), [status, draft, start, adapter]);
+  const blocked = useMemo(
+    () => (isOpen(status) || !draft || !start ? null : whyNotStart()),
+    [status, draft, start, adapter],
+  );
   const clipboardOk = Boolean(navigator.clipboard);
   const running = status === 'running' || status === 'loading' || status === 'starting';
   const open = isOpen(status);
@@ -136,10 +153,21 @@ export function TrainPanel() {
     <section className="panel train-panel" aria-labelledby="train-h">
       <h2 id="train-h">Train</h2>
       <div className="controls">
-        <button type="button" className="primary" onClick={actions.toggle} disabled={!running && !open && blocked !== null} aria-keyshortcuts="Space">
+        <button
+          type="button"
+          className="primary"
+          onClick={actions.toggle}
+          disabled={!running && !open && blocked !== null}
+          aria-keyshortcuts="Space"
+        >
           {running ? 'Pause' : 'Train'}
         </button>
-        <button type="button" onClick={actions.step} disabled={running || status === 'pausing' || (!open && blocked !== null)} aria-keyshortcuts="N ArrowRight">
+        <button
+          type="button"
+          onClick={actions.step}
+          disabled={running || status === 'pausing' || (!open && blocked !== null)}
+          aria-keyshortcuts="N ArrowRight"
+        >
           Step
         </button>
         <button type="button" onClick={actions.reset} disabled={!hasRun} aria-keyshortcuts="R">
@@ -161,13 +189,19 @@ export function TrainPanel() {
       <ResumeNotice />
       {shareLink && (
         <div className="share-link">
-          <label htmlFor="share-link">{shareCopied ? 'Share link (copied to the clipboard)' : clipboardOk ? 'Share link (copy it from here)' : 'Share link'}</label>
+          <label htmlFor="share-link">
+            {shareCopied
+              ? 'Share link (copied to the clipboard)'
+              : clipboardOk
+                ? 'Share link (copy it from here)'
+                : 'Share link'}
+          </label>
           <input id="share-link" readOnly value={shareLink} onFocus={(e) => e.currentTarget.select()} />
         </div>
       )}
       <p className="muted small">
-        Reset starts again from the same seed and starting weights; New seed does the same with a fresh seed. Stop saves a checkpoint
-        and ends the run. Press <kbd>?</kbd> for the keys.
+        Reset starts again from the same seed and starting weights; New seed does the same with a fresh seed. Stop saves
+        a checkpoint and ends the run. Press <kbd>?</kbd> for the keys.
       </p>
     </section>
   );

@@ -55,11 +55,13 @@ function Dialogue({ d, open }: { d: TranscriptItem; open: boolean }) {
           emotion {d.startEmotion} → <strong>{d.finalEmotion}</strong>
         </span>
         <Trajectory d={d} />
-        <span className={`outcome outcome-${outcome}`}>{outcome === 'neither' ? `${d.turns.length} replies` : outcome}</span>
+        <span className={`outcome outcome-${outcome}`}>
+          {outcome === 'neither' ? `${d.turns.length} replies` : outcome}
+        </span>
       </summary>
       <p className="hidden-need">
-        Hidden intention (the policy never sees it): <strong>{d.intentionSummary}</strong>. Reward {d.reward.toFixed(2)}; {END_TEXT[d.endReason] ?? d.endReason}.
-        {` Group ${d.group + 1}.`}
+        Hidden intention (the policy never sees it): <strong>{d.intentionSummary}</strong>. Reward {d.reward.toFixed(2)}
+        ; {END_TEXT[d.endReason] ?? d.endReason}.{` Group ${d.group + 1}.`}
       </p>
       <ol className="transcript">
         <li className="line line-user">
@@ -107,7 +109,10 @@ export function TranscriptsPanel() {
   const latest = dialogues.at(-1);
   const current = (chosen !== null ? dialogues.find((g) => g.step === chosen) : undefined) ?? latest;
   const items = useMemo(
-    () => (current?.items ?? []).filter((d) => (outcome === 'all' || outcomeOf(d) === outcome) && (intention === 'all' || d.intention === intention)),
+    () =>
+      (current?.items ?? []).filter(
+        (d) => (outcome === 'all' || outcomeOf(d) === outcome) && (intention === 'all' || d.intention === intention),
+      ),
     [current, outcome, intention],
   );
 
@@ -118,7 +123,11 @@ export function TranscriptsPanel() {
         <div className="form-row compact">
           <label>
             Step
-            <select value={current && chosen !== null ? String(current.step) : 'latest'} onChange={(e) => showStep(e.target.value === 'latest' ? null : Number(e.target.value))} disabled={dialogues.length === 0}>
+            <select
+              value={current && chosen !== null ? String(current.step) : 'latest'}
+              onChange={(e) => showStep(e.target.value === 'latest' ? null : Number(e.target.value))}
+              disabled={dialogues.length === 0}
+            >
               <option value="latest">latest{latest ? ` (${latest.step})` : ''}</option>
               {dialogues
                 .slice()
@@ -152,14 +161,24 @@ export function TranscriptsPanel() {
           </label>
         </div>
       </div>
-      {!current && <p className="muted">Each step's dialogues appear here: the policy's replies, how each simulated user took them, and why.</p>}
-      {current && items.length === 0 && <p className="muted">No dialogue of step {current.step} matches the filters.</p>}
+      {!current && (
+        <p className="muted">
+          Each step's dialogues appear here: the policy's replies, how each simulated user took them, and why.
+        </p>
+      )}
+      {current && items.length === 0 && (
+        <p className="muted">No dialogue of step {current.step} matches the filters.</p>
+      )}
       <div className="dialogues">
         {items.slice(0, SHOW_AT_MOST).map((d, i) => (
           <Dialogue key={`${d.step}-${d.index}`} d={d} open={i === 0} />
         ))}
       </div>
-      {items.length > SHOW_AT_MOST && <p className="muted">The first {SHOW_AT_MOST} of {items.length} shown; filter to see others.</p>}
+      {items.length > SHOW_AT_MOST && (
+        <p className="muted">
+          The first {SHOW_AT_MOST} of {items.length} shown; filter to see others.
+        </p>
+      )}
     </section>
   );
 }

@@ -27,8 +27,9 @@ export function whyNotStart(): string | null {
   const check = checkDraft(draft);
   if (!check.config) return 'Some settings are not valid: see the marked fields.';
   const engine = useEngine.getState();
-  const fit = presetFit(check.config.preset, engine.backend === 'webgpu' ? engine.adapter?.limits ?? null : null);
-  if (!fit.fits) return `The ${check.config.preset} preset does not fit this GPU: ${fit.reason}. Choose a smaller preset.`;
+  const fit = presetFit(check.config.preset, engine.backend === 'webgpu' ? (engine.adapter?.limits ?? null) : null);
+  if (!fit.fits)
+    return `The ${check.config.preset} preset does not fit this GPU: ${fit.reason}. Choose a smaller preset.`;
   if (start === 'shipped' && !SHIPPED_STARTS.includes(check.config.preset)) {
     return `The lab ships no warm start for ${check.config.preset} yet: choose ${SHIPPED_STARTS.join(' or ')}.`;
   }

@@ -17,7 +17,17 @@ export type FieldSpec =
   | { key: FieldKey; kind: 'number'; label: string; help: string; min: number; max: number; integer: boolean };
 
 /** The knobs most runs touch, in the order the form shows them; every other field is Advanced. */
-export const BASIC_FIELDS: readonly FieldKey[] = ['algo', 'reward', 'think', 'difficulty', 'steps', 'seed', 'lr', 'profilesPerStep', 'groupSize'];
+export const BASIC_FIELDS: readonly FieldKey[] = [
+  'algo',
+  'reward',
+  'think',
+  'difficulty',
+  'steps',
+  'seed',
+  'lr',
+  'profilesPerStep',
+  'groupSize',
+];
 
 const LABELS: Record<FieldKey, string> = {
   seed: 'Seed',
@@ -68,11 +78,25 @@ export const PRESET_LABELS: Record<PresetName, string> = {
 export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 
 function specOf(key: FieldKey, schema: z.ZodType, help: string): FieldSpec {
-  const s = schema as unknown as { def: { type: string }; options?: readonly string[]; minValue?: number | null; maxValue?: number | null; isInt?: boolean };
+  const s = schema as unknown as {
+    def: { type: string };
+    options?: readonly string[];
+    minValue?: number | null;
+    maxValue?: number | null;
+    isInt?: boolean;
+  };
   const label = LABELS[key];
   if (s.def.type === 'enum') return { key, kind: 'choice', label, help, options: s.options ?? [] };
   if (s.def.type === 'boolean') return { key, kind: 'switch', label, help };
-  return { key, kind: 'number', label, help, min: s.minValue ?? -Infinity, max: s.maxValue ?? Infinity, integer: s.isInt === true };
+  return {
+    key,
+    kind: 'number',
+    label,
+    help,
+    min: s.minValue ?? -Infinity,
+    max: s.maxValue ?? Infinity,
+    integer: s.isInt === true,
+  };
 }
 
 /** Every field but version and preset, in schema order. */

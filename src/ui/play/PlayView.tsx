@@ -34,7 +34,13 @@ function Trajectory({ values, label }: { values: number[]; label: string }) {
   const x = (i: number) => (i / slots) * (w - 8) + 4;
   const y = (v: number) => h - 4 - (v / 100) * (h - 8);
   return (
-    <svg className="trajectory play-trajectory" width={w} height={h} role="img" aria-label={`${label}: emotion ${values.join(' → ')}`}>
+    <svg
+      className="trajectory play-trajectory"
+      width={w}
+      height={h}
+      role="img"
+      aria-label={`${label}: emotion ${values.join(' → ')}`}
+    >
       <line x1={0} x2={w} y1={y(100)} y2={y(100)} className="trajectory-ceiling" />
       <line x1={0} x2={w} y1={y(10)} y2={y(10)} className="trajectory-floor" />
       <polyline points={values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')} fill="none" />
@@ -46,7 +52,19 @@ function Trajectory({ values, label }: { values: number[]; label: string }) {
 }
 
 /** One dialogue: the opening, then each reply with its appraisal and the user's answer. */
-function Dialogue({ who, opening, turns, testId, hideFit }: { who: string; opening: string; turns: PlayTurn[]; testId: string; hideFit: boolean }) {
+function Dialogue({
+  who,
+  opening,
+  turns,
+  testId,
+  hideFit,
+}: {
+  who: string;
+  opening: string;
+  turns: PlayTurn[];
+  testId: string;
+  hideFit: boolean;
+}) {
   return (
     <ol className="transcript play-transcript" data-testid={testId}>
       <li className="line line-user">
@@ -61,8 +79,7 @@ function Dialogue({ who, opening, turns, testId, hideFit }: { who: string; openi
           </div>
           <div className="appraisal-box" data-testid={`${testId}-appraisal`}>
             <p className="appraisal-head">
-              <ChangeBadge change={t.change} />{' '}
-              → emotion <strong>{t.emotion}</strong>: {t.appraisal.feeling}
+              <ChangeBadge change={t.change} /> → emotion <strong>{t.emotion}</strong>: {t.appraisal.feeling}
             </p>
             <AppraisalList appraisal={t.appraisal} hideFit={hideFit} />
           </div>
@@ -93,7 +110,9 @@ function YourDialogue() {
     return (
       <section className="play-column" aria-labelledby="play-you-h">
         <h3 id="play-you-h">Your dialogue</h3>
-        <p className="muted">Choose a user and press Start. You see what they say; what they really want stays hidden until the end.</p>
+        <p className="muted">
+          Choose a user and press Start. You see what they say; what they really want stays hidden until the end.
+        </p>
       </section>
     );
   }
@@ -118,7 +137,9 @@ function YourDialogue() {
       </div>
       <Dialogue who="you" opening={session.opening} turns={session.turns} testId="play-transcript" hideFit={!over} />
       <p className="visually-hidden" aria-live="polite">
-        {last ? `${signed(last.change)}, emotion ${last.emotion}. ${last.appraisal.feeling}. The user says: ${last.line}` : ''}
+        {last
+          ? `${signed(last.change)}, emotion ${last.emotion}. ${last.appraisal.feeling}. The user says: ${last.line}`
+          : ''}
       </p>
       {error && (
         <p className="notice notice-bad" role="alert">
@@ -126,10 +147,14 @@ function YourDialogue() {
         </p>
       )}
       {over ? (
-        <div className={`notice play-end ${bandOf(final) === 'S' ? 'notice-ok' : bandOf(final) === 'F' ? 'notice-bad' : 'notice-warn'}`} data-testid="play-end">
+        <div
+          className={`notice play-end ${bandOf(final) === 'S' ? 'notice-ok' : bandOf(final) === 'F' ? 'notice-bad' : 'notice-warn'}`}
+          data-testid="play-end"
+        >
           <p>
-            <strong>The dialogue is over:</strong> {END_TEXT[session.endReason!] ?? session.endReason}. Final emotion <strong>{final}</strong> (started
-            at {session.startEmotion}), after {session.turns.length} {session.turns.length === 1 ? 'reply' : 'replies'}.
+            <strong>The dialogue is over:</strong> {END_TEXT[session.endReason!] ?? session.endReason}. Final emotion{' '}
+            <strong>{final}</strong> (started at {session.startEmotion}), after {session.turns.length}{' '}
+            {session.turns.length === 1 ? 'reply' : 'replies'}.
           </p>
           {profile && (
             <p>
@@ -171,13 +196,18 @@ function YourDialogue() {
 }
 
 /** A DemoReport's lines as turns: the opening, then (policy reply, user answer) pairs. */
-function toTurns(lines: { role: string; text: string; change?: number; emotion?: number; appraisal?: PlayTurn['appraisal'] }[]): PlayTurn[] {
+function toTurns(
+  lines: { role: string; text: string; change?: number; emotion?: number; appraisal?: PlayTurn['appraisal'] }[],
+): PlayTurn[] {
   const turns: PlayTurn[] = [];
   for (let i = 1; i < lines.length; i += 2) {
     const a = lines[i];
     turns.push({
-      reply: a.text, change: a.change ?? 0, emotion: a.emotion ?? 0,
-      appraisal: a.appraisal ?? { intent: '', fit: '', inner: '', feeling: '' }, line: lines[i + 1]?.text ?? '',
+      reply: a.text,
+      change: a.change ?? 0,
+      emotion: a.emotion ?? 0,
+      appraisal: a.appraisal ?? { intent: '', fit: '', inner: '', feeling: '' },
+      line: lines[i + 1]?.text ?? '',
     });
   }
   return turns;
@@ -185,7 +215,8 @@ function toTurns(lines: { role: string; text: string; change?: number; emotion?:
 
 /** Which policy a demo dialogue was played by, from its checkpoint's provenance. */
 function sourceText(meta: Record<string, unknown>): string {
-  if (meta.kind === 'rl') return `an RL checkpoint, step ${typeof meta.steps === 'number' ? meta.steps : '?'}${typeof meta.runId === 'string' ? ` of run ${meta.runId}` : ''}`;
+  if (meta.kind === 'rl')
+    return `an RL checkpoint, step ${typeof meta.steps === 'number' ? meta.steps : '?'}${typeof meta.runId === 'string' ? ` of run ${meta.runId}` : ''}`;
   return 'a supervised warm start';
 }
 
@@ -212,7 +243,11 @@ function PolicyDialogue() {
   const watchNow = async () => {
     setLoadError(null);
     if (source === 'shipped' || source === 'last') {
-      watchPolicy(source, source === 'last' ? 'last' : new URL(`${import.meta.env.BASE_URL}${SHIPPED_CHECKPOINT}`, document.baseURI).href, count);
+      watchPolicy(
+        source,
+        source === 'last' ? 'last' : new URL(`${import.meta.env.BASE_URL}${SHIPPED_CHECKPOINT}`, document.baseURI).href,
+        count,
+      );
       return;
     }
     const id = source.slice('run:'.length);
@@ -265,7 +300,11 @@ function PolicyDialogue() {
         </label>
         <label>
           Policy replies
-          <select value={String(replies)} onChange={(e) => setReplies(e.target.value === 'match' ? 'match' : Number(e.target.value))} disabled={running}>
+          <select
+            value={String(replies)}
+            onChange={(e) => setReplies(e.target.value === 'match' ? 'match' : Number(e.target.value))}
+            disabled={running}
+          >
             <option value="match">as many as yours ({Math.max(1, Math.min(PLAY_TURN_CAP, mine || 3))})</option>
             {[1, 2, 3, 5, PLAY_TURN_CAP].map((n) => (
               <option key={n} value={n}>
@@ -284,13 +323,15 @@ function PolicyDialogue() {
         </button>
       </div>
       <p className="muted small">
-        The policy plays {profileId} at moderate difficulty{difficulty === 'strict' ? ' (the demo has no strict setting)' : ''}, sampling at temperature 0.7. It
-        never sees the hidden intention either.{!ready ? ' The engine is still checking the GPU.' : ''}
+        The policy plays {profileId} at moderate difficulty
+        {difficulty === 'strict' ? ' (the demo has no strict setting)' : ''}, sampling at temperature 0.7. It never sees
+        the hidden intention either.{!ready ? ' The engine is still checking the GPU.' : ''}
         {!benchmark ? ' The policy demo plays benchmark users only, not one written here.' : ''}
       </p>
       {running && (
         <p className="muted" role="status" data-testid="watch-progress">
-          Loading the checkpoint and generating {count} {count === 1 ? 'reply' : 'replies'}; on a software GPU or the CPU this takes a minute.
+          Loading the checkpoint and generating {count} {count === 1 ? 'reply' : 'replies'}; on a software GPU or the
+          CPU this takes a minute.
         </p>
       )}
       {loadError && (
@@ -305,15 +346,27 @@ function PolicyDialogue() {
       )}
       {report && (
         <>
-          {report.profileId !== profileId && <p className="notice notice-warn">This dialogue is with {report.profileId}, not the user chosen now.</p>}
+          {report.profileId !== profileId && (
+            <p className="notice notice-warn">This dialogue is with {report.profileId}, not the user chosen now.</p>
+          )}
           <p className="muted small" data-testid="policy-source">
             Played by {sourceText(report.checkpointMeta)}.
           </p>
-          <Dialogue who="policy" opening={report.lines[0]?.text ?? ''} turns={turns} testId="policy-transcript" hideFit={session !== null && session.endReason === null} />
+          <Dialogue
+            who="policy"
+            opening={report.lines[0]?.text ?? ''}
+            turns={turns}
+            testId="policy-transcript"
+            hideFit={session !== null && session.endReason === null}
+          />
           <p className="muted small" data-testid="policy-final">
             Final emotion {report.finalEmotion} (started at {report.startEmotion})
-            {report.finalEmotion >= 100 ? '; the user left feeling better' : report.finalEmotion < 10 ? '; the user gave up' : ''}. {turns.length}{' '}
-            {turns.length === 1 ? 'reply' : 'replies'} in {report.seconds.toFixed(0)} s.
+            {report.finalEmotion >= 100
+              ? '; the user left feeling better'
+              : report.finalEmotion < 10
+                ? '; the user gave up'
+                : ''}
+            . {turns.length} {turns.length === 1 ? 'reply' : 'replies'} in {report.seconds.toFixed(0)} s.
           </p>
         </>
       )}
@@ -336,9 +389,9 @@ export function PlayView() {
     <section className="panel" aria-labelledby="play-h">
       <h2 id="play-h">Play the agent</h2>
       <p className="muted">
-        You are the support partner. A held-out benchmark user opens (emotion 40 of 100) and appraises each reply against a
-        need they never state; their emotion moves by −10 to +10 with the reasons written out. 100 ends it happily, below 10
-        they give up. Then watch a policy talk with the same user.
+        You are the support partner. A held-out benchmark user opens (emotion 40 of 100) and appraises each reply
+        against a need they never state; their emotion moves by −10 to +10 with the reasons written out. 100 ends it
+        happily, below 10 they give up. Then watch a policy talk with the same user.
       </p>
       <div className="form-row">
         <label>

@@ -3,7 +3,14 @@
  * schema (every problem shown at its field); a valid one can be played here and downloaded as JSON.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { DOMAINS, INTENTION_IDS, INTENTIONS, PERSONALITY_TYPES, TRAIT_POOLS, type Profile } from '../../persona/profile';
+import {
+  DOMAINS,
+  INTENTION_IDS,
+  INTENTIONS,
+  PERSONALITY_TYPES,
+  TRAIT_POOLS,
+  type Profile,
+} from '../../persona/profile';
 import { benchmarkProfiles, trainingProfiles } from '../../persona/sets';
 import { findProfile, usePlay } from '../state/play';
 import { useConfig } from '../state/config';
@@ -26,16 +33,31 @@ const FIELDS: FieldSpec[] = [
   { key: 'pronouns', label: 'Pronouns', kind: 'select', options: opts(['she/her', 'he/him', 'they/them']) },
   { key: 'occupation', label: 'Occupation', kind: 'text' },
   { key: 'scenario.domain', label: 'Domain', kind: 'select', options: opts(DOMAINS) },
-  { key: 'intention', label: 'Hidden intention', kind: 'select', options: INTENTION_IDS.map((id) => ({ value: id, label: `${id}: ${INTENTIONS[id].summary}` })) },
+  {
+    key: 'intention',
+    label: 'Hidden intention',
+    kind: 'select',
+    options: INTENTION_IDS.map((id) => ({ value: id, label: `${id}: ${INTENTIONS[id].summary}` })),
+  },
   { key: 'lengthTaste', label: 'Reply length they like', kind: 'select', options: opts(['short', 'medium', 'long']) },
   { key: 'personality.type', label: 'Personality type', kind: 'select', options: opts(PERSONALITY_TYPES) },
-  { key: 'personality.traits', label: 'Three traits', kind: 'lines', help: 'one a line, from the type\'s pool' },
+  { key: 'personality.traits', label: 'Three traits', kind: 'lines', help: "one a line, from the type's pool" },
   { key: 'openingLine', label: 'Opening line', kind: 'long', help: 'what they say first' },
   { key: 'scenario.event', label: 'What happened', kind: 'long', help: 'first person' },
   { key: 'scenario.problem', label: 'The problem now', kind: 'long', help: 'first person' },
-  { key: 'scenario.accomplishment', label: 'Something they did well', kind: 'long', help: 'what sincere praise would name' },
+  {
+    key: 'scenario.accomplishment',
+    label: 'Something they did well',
+    kind: 'long',
+    help: 'what sincere praise would name',
+  },
   { key: 'scenario.people', label: 'People', kind: 'lines', help: 'one a line, "Name: relation"' },
-  { key: 'scenario.details', label: 'Details', kind: 'lines', help: 'two or more, one a line: what a good listener echoes back' },
+  {
+    key: 'scenario.details',
+    label: 'Details',
+    kind: 'lines',
+    help: 'two or more, one a line: what a good listener echoes back',
+  },
   { key: 'scenario.feelings', label: 'Feelings', kind: 'lines', help: 'one a line' },
   { key: 'scenario.tried', label: 'Already tried', kind: 'lines', help: 'one a line, first person' },
   { key: 'facts', label: 'Facts', kind: 'lines', help: 'one a line, third person' },
@@ -58,10 +80,17 @@ export function ProfileFormPanel() {
   const [ready, setReady] = useState<Profile | null>(null);
   const trainUser = useConfig((s) => s.trainUser);
   const setTrainUser = useConfig((s) => s.setTrainUser);
-  const download = useMemo(() => (ready ? URL.createObjectURL(new Blob([JSON.stringify(ready, null, 2)], { type: 'application/json' })) : null), [ready]);
-  useEffect(() => () => {
-    if (download) URL.revokeObjectURL(download);
-  }, [download]);
+  const download = useMemo(
+    () =>
+      ready ? URL.createObjectURL(new Blob([JSON.stringify(ready, null, 2)], { type: 'application/json' })) : null,
+    [ready],
+  );
+  useEffect(
+    () => () => {
+      if (download) URL.revokeObjectURL(download);
+    },
+    [download],
+  );
 
   if (!form) {
     return (
@@ -95,9 +124,9 @@ export function ProfileFormPanel() {
     >
       <h3 id="play-form-h">A user of your own</h3>
       <p className="muted small">
-        Prefilled from the chosen profile; every field is checked against the profile schema. A valid user can be played here, used
-        for training (the Lab's next runs then train on this user instead of the standard training set), and downloaded as JSON. The
-        policy demo plays benchmark users only.
+        Prefilled from the chosen profile; every field is checked against the profile schema. A valid user can be played
+        here, used for training (the Lab's next runs then train on this user instead of the standard training set), and
+        downloaded as JSON. The policy demo plays benchmark users only.
       </p>
       <div className="field-grid">
         {FIELDS.map((f) => {
@@ -105,11 +134,17 @@ export function ProfileFormPanel() {
           const err = errors[f.key];
           const help = f.key === 'personality.traits' ? `${f.help}: ${traitPool.join(', ')}` : f.help;
           const common = {
-            id, value: form[f.key], 'aria-invalid': err ? true : undefined,
-            'aria-describedby': [help ? `${id}-help` : '', err ? `${id}-err` : ''].filter(Boolean).join(' ') || undefined,
+            id,
+            value: form[f.key],
+            'aria-invalid': err ? true : undefined,
+            'aria-describedby':
+              [help ? `${id}-help` : '', err ? `${id}-err` : ''].filter(Boolean).join(' ') || undefined,
           };
           return (
-            <div key={f.key} className={`field${err ? ' field-bad' : ''}${f.kind === 'text' || f.kind === 'select' ? '' : ' field-wide'}`}>
+            <div
+              key={f.key}
+              className={`field${err ? ' field-bad' : ''}${f.kind === 'text' || f.kind === 'select' ? '' : ' field-wide'}`}
+            >
               <label htmlFor={id}>{f.label}</label>
               {f.kind === 'select' ? (
                 <select {...common} onChange={(e) => setField(f.key, e.target.value)}>
@@ -122,7 +157,11 @@ export function ProfileFormPanel() {
               ) : f.kind === 'text' ? (
                 <input type="text" {...common} onChange={(e) => setField(f.key, e.target.value)} />
               ) : (
-                <textarea {...common} rows={f.kind === 'lines' ? 3 : 2} onChange={(e) => setField(f.key, e.target.value)} />
+                <textarea
+                  {...common}
+                  rows={f.kind === 'lines' ? 3 : 2}
+                  onChange={(e) => setField(f.key, e.target.value)}
+                />
               )}
               {help && (
                 <p className="field-help" id={`${id}-help`}>
@@ -155,12 +194,17 @@ export function ProfileFormPanel() {
       )}
       {ready && count === 0 && (
         <div className="controls">
-          <button type="button" onClick={() => setTrainUser(ready)} disabled={trainUser !== null && JSON.stringify(trainUser) === JSON.stringify(ready)}>
+          <button
+            type="button"
+            onClick={() => setTrainUser(ready)}
+            disabled={trainUser !== null && JSON.stringify(trainUser) === JSON.stringify(ready)}
+          >
             Use for training
           </button>
           {trainUser && JSON.stringify(trainUser) === JSON.stringify(ready) && (
             <span className="muted" role="status" data-testid="train-user-set">
-              {ready.name} ({ready.id}) is the training user of the Lab's next runs (Configure shows it; choose the standard set there to go back).
+              {ready.name} ({ready.id}) is the training user of the Lab's next runs (Configure shows it; choose the
+              standard set there to go back).
             </span>
           )}
         </div>

@@ -6,48 +6,105 @@
 import { ProfileSchema, PROFILE_SCHEMA_VERSION, type Profile } from '../../persona/profile';
 
 export const FORM_KEYS = [
-  'id', 'name', 'age', 'pronouns', 'occupation', 'facts', 'personality.type', 'personality.traits', 'scenario.domain',
-  'scenario.event', 'scenario.people', 'scenario.tried', 'scenario.problem', 'scenario.details', 'scenario.feelings',
-  'scenario.accomplishment', 'intention', 'lengthTaste', 'openingLine', 'voice.high.description', 'voice.high.phrases',
-  'voice.medium.description', 'voice.medium.phrases', 'voice.low.description', 'voice.low.phrases',
+  'id',
+  'name',
+  'age',
+  'pronouns',
+  'occupation',
+  'facts',
+  'personality.type',
+  'personality.traits',
+  'scenario.domain',
+  'scenario.event',
+  'scenario.people',
+  'scenario.tried',
+  'scenario.problem',
+  'scenario.details',
+  'scenario.feelings',
+  'scenario.accomplishment',
+  'intention',
+  'lengthTaste',
+  'openingLine',
+  'voice.high.description',
+  'voice.high.phrases',
+  'voice.medium.description',
+  'voice.medium.phrases',
+  'voice.low.description',
+  'voice.low.phrases',
 ] as const;
 export type FormKey = (typeof FORM_KEYS)[number];
 export type ProfileForm = Record<FormKey, string>;
 
-const lines = (s: string): string[] => s.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+const lines = (s: string): string[] =>
+  s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
 
 /** A profile as form fields (the id made custom, so it cannot clash with a set's). */
 export function formOf(p: Profile): ProfileForm {
   return {
-    id: `custom-${p.id}`, name: p.name, age: String(p.age), pronouns: p.pronouns, occupation: p.occupation, facts: p.facts.join('\n'),
-    'personality.type': p.personality.type, 'personality.traits': p.personality.traits.join('\n'), 'scenario.domain': p.scenario.domain,
-    'scenario.event': p.scenario.event, 'scenario.people': p.scenario.people.map((x) => `${x.name}: ${x.relation}`).join('\n'),
-    'scenario.tried': p.scenario.tried.join('\n'), 'scenario.problem': p.scenario.problem, 'scenario.details': p.scenario.details.join('\n'),
-    'scenario.feelings': p.scenario.feelings.join('\n'), 'scenario.accomplishment': p.scenario.accomplishment, intention: p.intention,
-    lengthTaste: p.lengthTaste, openingLine: p.openingLine ?? '',
-    'voice.high.description': p.voice.high.description, 'voice.high.phrases': p.voice.high.phrases.join('\n'),
-    'voice.medium.description': p.voice.medium.description, 'voice.medium.phrases': p.voice.medium.phrases.join('\n'),
-    'voice.low.description': p.voice.low.description, 'voice.low.phrases': p.voice.low.phrases.join('\n'),
+    id: `custom-${p.id}`,
+    name: p.name,
+    age: String(p.age),
+    pronouns: p.pronouns,
+    occupation: p.occupation,
+    facts: p.facts.join('\n'),
+    'personality.type': p.personality.type,
+    'personality.traits': p.personality.traits.join('\n'),
+    'scenario.domain': p.scenario.domain,
+    'scenario.event': p.scenario.event,
+    'scenario.people': p.scenario.people.map((x) => `${x.name}: ${x.relation}`).join('\n'),
+    'scenario.tried': p.scenario.tried.join('\n'),
+    'scenario.problem': p.scenario.problem,
+    'scenario.details': p.scenario.details.join('\n'),
+    'scenario.feelings': p.scenario.feelings.join('\n'),
+    'scenario.accomplishment': p.scenario.accomplishment,
+    intention: p.intention,
+    lengthTaste: p.lengthTaste,
+    openingLine: p.openingLine ?? '',
+    'voice.high.description': p.voice.high.description,
+    'voice.high.phrases': p.voice.high.phrases.join('\n'),
+    'voice.medium.description': p.voice.medium.description,
+    'voice.medium.phrases': p.voice.medium.phrases.join('\n'),
+    'voice.low.description': p.voice.low.description,
+    'voice.low.phrases': p.voice.low.phrases.join('\n'),
   };
 }
 
 /** The form as the object the schema checks (nothing coerced beyond numbers and lists). */
 export function objectOf(f: ProfileForm): unknown {
   const age = f.age.trim() === '' ? NaN : Number(f.age);
-  const voice = (band: 'high' | 'medium' | 'low') => ({ description: f[`voice.${band}.description`], phrases: lines(f[`voice.${band}.phrases`]) });
+  const voice = (band: 'high' | 'medium' | 'low') => ({
+    description: f[`voice.${band}.description`],
+    phrases: lines(f[`voice.${band}.phrases`]),
+  });
   return {
-    schemaVersion: PROFILE_SCHEMA_VERSION, id: f.id.trim(), name: f.name, age, pronouns: f.pronouns, occupation: f.occupation, facts: lines(f.facts),
+    schemaVersion: PROFILE_SCHEMA_VERSION,
+    id: f.id.trim(),
+    name: f.name,
+    age,
+    pronouns: f.pronouns,
+    occupation: f.occupation,
+    facts: lines(f.facts),
     personality: { type: f['personality.type'], traits: lines(f['personality.traits']) },
     scenario: {
-      domain: f['scenario.domain'], templateId: 'custom', event: f['scenario.event'],
+      domain: f['scenario.domain'],
+      templateId: 'custom',
+      event: f['scenario.event'],
       people: lines(f['scenario.people']).map((l) => {
         const at = l.indexOf(':');
         return at < 0 ? { name: l, relation: '' } : { name: l.slice(0, at).trim(), relation: l.slice(at + 1).trim() };
       }),
-      tried: lines(f['scenario.tried']), problem: f['scenario.problem'], details: lines(f['scenario.details']),
-      feelings: lines(f['scenario.feelings']), accomplishment: f['scenario.accomplishment'],
+      tried: lines(f['scenario.tried']),
+      problem: f['scenario.problem'],
+      details: lines(f['scenario.details']),
+      feelings: lines(f['scenario.feelings']),
+      accomplishment: f['scenario.accomplishment'],
     },
-    intention: f.intention, voice: { high: voice('high'), medium: voice('medium'), low: voice('low') }, lengthTaste: f.lengthTaste,
+    intention: f.intention,
+    voice: { high: voice('high'), medium: voice('medium'), low: voice('low') },
+    lengthTaste: f.lengthTaste,
     ...(f.openingLine.trim() !== '' ? { openingLine: f.openingLine } : {}),
   };
 }
@@ -62,7 +119,8 @@ function keyOf(path: readonly PropertyKey[]): FormKey | null {
   return null;
 }
 
-export type FormCheck = { ok: true; profile: Profile } | { ok: false; errors: Partial<Record<FormKey | 'form', string>> };
+export type FormCheck =
+  { ok: true; profile: Profile } | { ok: false; errors: Partial<Record<FormKey | 'form', string>> };
 
 /** Check the form against ProfileSchema; a benchmark-style user also needs an opening line here. */
 export function checkForm(f: ProfileForm, takenIds: ReadonlySet<string>): FormCheck {
@@ -71,7 +129,10 @@ export function checkForm(f: ProfileForm, takenIds: ReadonlySet<string>): FormCh
   if (!r.success) {
     for (const issue of r.error.issues) {
       const k = keyOf(issue.path) ?? 'form';
-      const where = issue.path.length > 1 && typeof issue.path.at(-1) === 'number' ? `line ${(issue.path.at(-1) as number) + 1}: ` : '';
+      const where =
+        issue.path.length > 1 && typeof issue.path.at(-1) === 'number'
+          ? `line ${(issue.path.at(-1) as number) + 1}: `
+          : '';
       errors[k] ??= `${where}${issue.message}`;
     }
   }

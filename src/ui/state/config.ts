@@ -70,7 +70,12 @@ export const useConfig = create<ConfigState>()(
         }
         // A stored training user is checked again (the schema may have moved on): a bad one is dropped.
         const user = s.trainUser ? ProfileSchema.safeParse(s.trainUser) : null;
-        return { ...current, draft: draft as Draft, start: s.start === 'last' ? 'last' : 'shipped', trainUser: user?.success ? user.data : null };
+        return {
+          ...current,
+          draft: draft as Draft,
+          start: s.start === 'last' ? 'last' : 'shipped',
+          trainUser: user?.success ? user.data : null,
+        };
       },
     },
   ),

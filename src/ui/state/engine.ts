@@ -35,7 +35,14 @@ export const useEngine = create<EngineState>((set) => ({
     started = true;
     onWorkerMessage((m) => {
       if (m.type === 'backend') {
-        set({ phase: 'ready', backend: m.backend, line: m.line, adapter: m.adapter, failure: m.failure, selfTest: m.selfTest });
+        set({
+          phase: 'ready',
+          backend: m.backend,
+          line: m.line,
+          adapter: m.adapter,
+          failure: m.failure,
+          selfTest: m.selfTest,
+        });
       } else if (m.type === 'device-lost') {
         set({ phase: 'lost', problem: m.message });
       } else if (m.type === 'error') {

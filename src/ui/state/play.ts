@@ -110,7 +110,13 @@ export const usePlay = create<PlayState>((set, get) => ({
     set({
       error: null,
       session: {
-        profileId, difficulty, opening: user.opening, startEmotion: START_EMOTION.benchmark, turns: [], endReason: null, user: user.state,
+        profileId,
+        difficulty,
+        opening: user.opening,
+        startEmotion: START_EMOTION.benchmark,
+        turns: [],
+        endReason: null,
+        user: user.state,
       },
     });
   },
@@ -124,8 +130,18 @@ export const usePlay = create<PlayState>((set, get) => ({
       const user = restoreSimulatedUser(profile, session.user);
       const r = user.respond(reply);
       const a = r.appraisal;
-      const turn: PlayTurn = { reply, change: r.change, emotion: r.emotion, appraisal: { intent: a.intent, fit: a.fit, inner: a.inner, feeling: a.feeling }, line: r.line };
-      set({ draft: '', error: null, session: { ...session, turns: [...session.turns, turn], endReason: r.endReason, user: user.state } });
+      const turn: PlayTurn = {
+        reply,
+        change: r.change,
+        emotion: r.emotion,
+        appraisal: { intent: a.intent, fit: a.fit, inner: a.inner, feeling: a.feeling },
+        line: r.line,
+      };
+      set({
+        draft: '',
+        error: null,
+        session: { ...session, turns: [...session.turns, turn], endReason: r.endReason, user: user.state },
+      });
     } catch (e) {
       set({ error: e instanceof Error ? e.message : String(e) });
     }
@@ -144,6 +160,15 @@ export const usePlay = create<PlayState>((set, get) => ({
     const profileId = get().session?.profileId ?? get().profileId;
     set({ watch: { status: 'running', profileId, source, report: null, error: null } });
     const checkpointBytes = bytes ? (bytes.slice().buffer as ArrayBuffer) : undefined;
-    sendToWorker({ type: 'demo-dialogue', request: { checkpoint, ...(checkpointBytes ? { checkpointBytes } : {}), profileId, turns: Math.max(1, Math.min(PLAY_TURN_CAP, Math.round(replies))), seed: 1 } });
+    sendToWorker({
+      type: 'demo-dialogue',
+      request: {
+        checkpoint,
+        ...(checkpointBytes ? { checkpointBytes } : {}),
+        profileId,
+        turns: Math.max(1, Math.min(PLAY_TURN_CAP, Math.round(replies))),
+        seed: 1,
+      },
+    });
   },
 }));

@@ -5,7 +5,15 @@
  * Without IndexedDB (some private windows) the lab still trains; the list says why it is empty.
  */
 import { create } from 'zustand';
-import { exportRun, importRun, metricsCsv, openRunStore, type RunRecord, type RunStore, type RunSummary } from '../../lab/runs';
+import {
+  exportRun,
+  importRun,
+  metricsCsv,
+  openRunStore,
+  type RunRecord,
+  type RunStore,
+  type RunSummary,
+} from '../../lab/runs';
 
 let storePromise: Promise<RunStore> | null = null;
 
@@ -19,10 +27,13 @@ let chain: Promise<unknown> = Promise.resolve();
 
 /** Run `write` after every earlier write; a failure is shown in the run list, not thrown. */
 export function saveQueue(write: (store: RunStore) => Promise<unknown>): Promise<void> {
-  const next = chain.then(async () => write(await runStore())).then(
-    () => undefined,
-    (e: unknown) => useRuns.setState({ error: `Saving the run failed: ${e instanceof Error ? e.message : String(e)}` }),
-  );
+  const next = chain
+    .then(async () => write(await runStore()))
+    .then(
+      () => undefined,
+      (e: unknown) =>
+        useRuns.setState({ error: `Saving the run failed: ${e instanceof Error ? e.message : String(e)}` }),
+    );
   chain = next;
   return next;
 }
@@ -79,13 +90,17 @@ export const useRuns = create<RunsState>((set, get) => ({
       let estimate: RunsState['estimate'] = null;
       try {
         const e = await navigator.storage?.estimate?.();
-        if (e && typeof e.usage === 'number' && typeof e.quota === 'number') estimate = { usage: e.usage, quota: e.quota };
+        if (e && typeof e.usage === 'number' && typeof e.quota === 'number')
+          estimate = { usage: e.usage, quota: e.quota };
       } catch {
         // no estimate in this browser
       }
       set({ runs, bytes: usage.bytes, estimate, loaded: true });
     } catch (e) {
-      set({ loaded: true, error: `The runs saved in this browser cannot be read: ${e instanceof Error ? e.message : String(e)}` });
+      set({
+        loaded: true,
+        error: `The runs saved in this browser cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+      });
     }
   },
   async remove(id) {
@@ -104,7 +119,12 @@ export const useRuns = create<RunsState>((set, get) => ({
       await s.put(run);
       if (r.checkpoint) await s.putCheckpoint(run.id, r.checkpoint, r.checkpointStep);
     });
-    set({ importMessage: { ok: true, text: `Imported "${run.name}": ${run.metrics.length} steps, ${run.transcripts.length} dialogues${r.checkpoint ? ', with its checkpoint' : ''}.` } });
+    set({
+      importMessage: {
+        ok: true,
+        text: `Imported "${run.name}": ${run.metrics.length} steps, ${run.transcripts.length} dialogues${r.checkpoint ? ', with its checkpoint' : ''}.`,
+      },
+    });
     askPersistentStorage();
     await get().refresh();
   },

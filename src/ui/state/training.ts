@@ -25,7 +25,8 @@ export interface RunExtras {
 /** Steps whose dialogues stay in memory, for clicking back along the reward chart. */
 export const KEEP_DIALOGUE_STEPS = 50;
 
-export type SessionStatus = 'idle' | 'starting' | 'loading' | 'running' | 'pausing' | 'paused' | 'done' | 'stopped' | 'failed' | 'saved';
+export type SessionStatus =
+  'idle' | 'starting' | 'loading' | 'running' | 'pausing' | 'paused' | 'done' | 'stopped' | 'failed' | 'saved';
 
 export type MetricsRow = Record<string, number>;
 
@@ -74,9 +75,17 @@ interface TrainingState {
 }
 
 /** A run has a live worker session in these states. */
-export const isOpen = (s: SessionStatus) => s === 'starting' || s === 'loading' || s === 'running' || s === 'pausing' || s === 'paused';
+export const isOpen = (s: SessionStatus) =>
+  s === 'starting' || s === 'loading' || s === 'running' || s === 'pausing' || s === 'paused';
 
-const NO_BENCHMARK = { benchmarkBefore: null, benchmarkAfter: null, breakdownBefore: null, breakdownAfter: null, lost: null, checkpointStep: null } as const;
+const NO_BENCHMARK = {
+  benchmarkBefore: null,
+  benchmarkAfter: null,
+  breakdownBefore: null,
+  breakdownAfter: null,
+  lost: null,
+  checkpointStep: null,
+} as const;
 
 let subscribed = false;
 /** The status last written to the run store, per run (progress repeats the state; the store needs it once). */
@@ -87,7 +96,10 @@ function newRunId(): string {
   return `run-${Date.now().toString(36)}-${rand}`;
 }
 
-function groupByStep(items: readonly TranscriptItem[], into: { step: number; items: TranscriptItem[] }[]): { step: number; items: TranscriptItem[] }[] {
+function groupByStep(
+  items: readonly TranscriptItem[],
+  into: { step: number; items: TranscriptItem[] }[],
+): { step: number; items: TranscriptItem[] }[] {
   if (items.length === 0) return into;
   const out = into.slice();
   for (const it of items) {
@@ -99,7 +111,10 @@ function groupByStep(items: readonly TranscriptItem[], into: { step: number; ite
 }
 
 const isTranscript = (x: unknown): x is TranscriptItem =>
-  typeof x === 'object' && x !== null && typeof (x as TranscriptItem).step === 'number' && Array.isArray((x as TranscriptItem).turns);
+  typeof x === 'object' &&
+  x !== null &&
+  typeof (x as TranscriptItem).step === 'number' &&
+  Array.isArray((x as TranscriptItem).turns);
 
 export const useTraining = create<TrainingState>((set, get) => {
   const control = (action: TrainAction) => {
@@ -129,8 +144,14 @@ export const useTraining = create<TrainingState>((set, get) => {
     if (m.dialogues.length) void saveQueue((st) => st.appendTranscripts(id, m.dialogues));
     if (m.benchmarkBefore || m.benchmarkAfter || m.breakdownBefore || m.breakdownAfter) {
       const { benchmarkBefore, benchmarkAfter, breakdownBefore, breakdownAfter } = get();
-      const benchmark = { ...(benchmarkBefore ? { before: benchmarkBefore } : {}), ...(benchmarkAfter ? { after: benchmarkAfter } : {}) };
-      const breakdown = { ...(breakdownBefore ? { before: breakdownBefore } : {}), ...(breakdownAfter ? { after: breakdownAfter } : {}) };
+      const benchmark = {
+        ...(benchmarkBefore ? { before: benchmarkBefore } : {}),
+        ...(benchmarkAfter ? { after: benchmarkAfter } : {}),
+      };
+      const breakdown = {
+        ...(breakdownBefore ? { before: breakdownBefore } : {}),
+        ...(breakdownAfter ? { after: breakdownAfter } : {}),
+      };
       void saveQueue((st) => st.update(id, { benchmark, breakdown }));
     }
     const runStatus = m.state === 'loading' ? 'running' : m.state;
@@ -145,10 +166,32 @@ export const useTraining = create<TrainingState>((set, get) => {
     const now = Date.now();
     const profiles = extras.profiles?.length ? extras.profiles : undefined;
     const runName = `${config.preset} ${config.algo.toUpperCase()} seed ${config.seed}${profiles ? ` on ${profiles.map((p) => p.name).join(', ')}` : ''}`;
-    set({ runId, runName, config, status: 'starting', phase: 'Starting', step: 0, steps: config.steps, rows: [], dialogues: [], ...NO_BENCHMARK, profiles: profiles ?? null, error: null, startedAt: now });
+    set({
+      runId,
+      runName,
+      config,
+      status: 'starting',
+      phase: 'Starting',
+      step: 0,
+      steps: config.steps,
+      rows: [],
+      dialogues: [],
+      ...NO_BENCHMARK,
+      profiles: profiles ?? null,
+      error: null,
+      startedAt: now,
+    });
     const record: RunRecord = {
-      id: runId, name: runName, createdAt: now, updatedAt: now, status: 'running', config, metrics: [], transcripts: [],
-      start: extras.startFrom ?? (start === 'last' ? 'last' : 'shipped'), ...(profiles ? { profiles } : {}),
+      id: runId,
+      name: runName,
+      createdAt: now,
+      updatedAt: now,
+      status: 'running',
+      config,
+      metrics: [],
+      transcripts: [],
+      start: extras.startFrom ?? (start === 'last' ? 'last' : 'shipped'),
+      ...(profiles ? { profiles } : {}),
     };
     savedStatus.set(runId, 'running');
     void saveQueue((st) => st.put(record)).then(() => useRuns.getState().refresh());
@@ -169,7 +212,12 @@ export const useTraining = create<TrainingState>((set, get) => {
         void saveQueue((st) => st.update(m.runId, { note: m.message }));
       } else if (m.type === 'device-lost') {
         if (m.runId !== undefined && m.runId === get().runId) {
-          set({ lost: m.message, error: m.message, status: 'failed', phase: `GPU device lost after step ${m.step ?? get().step}: resume from the last checkpoint` });
+          set({
+            lost: m.message,
+            error: m.message,
+            status: 'failed',
+            phase: `GPU device lost after step ${m.step ?? get().step}: resume from the last checkpoint`,
+          });
           void saveQueue((st) => st.update(m.runId!, { note: m.message }));
         }
       }
@@ -219,11 +267,13 @@ export const useTraining = create<TrainingState>((set, get) => {
       const store = await runStore();
       const [run, bytes] = await Promise.all([store.get(id), store.getCheckpoint(id)]);
       if (!run) return 'This run is no longer in the browser.';
-      if (!bytes) return `"${run.name}" has no checkpoint to resume from (checkpoints are kept every "Checkpoint every" steps, every minute on a GPU, and at the end).`;
+      if (!bytes)
+        return `"${run.name}" has no checkpoint to resume from (checkpoints are kept every "Checkpoint every" steps, every minute on a GPU, and at the end).`;
       let at: number;
       try {
         const steps = loadCheckpoint(bytes).meta.steps;
-        if (typeof steps !== 'number') return `The checkpoint of "${run.name}" is not a training checkpoint (it has no step count).`;
+        if (typeof steps !== 'number')
+          return `The checkpoint of "${run.name}" is not a training checkpoint (it has no step count).`;
         at = steps;
       } catch (e) {
         return `The checkpoint of "${run.name}" cannot be read: ${e instanceof Error ? e.message : String(e)}.`;
@@ -233,14 +283,35 @@ export const useTraining = create<TrainingState>((set, get) => {
       const items = run.transcripts.filter(isTranscript).filter((t) => t.step <= at);
       const now = Date.now();
       set({
-        runId: run.id, runName: run.name, config: run.config, status: 'starting', phase: `Resuming from the checkpoint of step ${at}`, step: at, steps: run.config.steps,
-        rows, dialogues: groupByStep(items, []), ...NO_BENCHMARK, checkpointStep: at, profiles: run.profiles ?? null,
-        benchmarkBefore: run.benchmark?.before ?? null, breakdownBefore: run.breakdown?.before ?? null, error: null, startedAt: now,
+        runId: run.id,
+        runName: run.name,
+        config: run.config,
+        status: 'starting',
+        phase: `Resuming from the checkpoint of step ${at}`,
+        step: at,
+        steps: run.config.steps,
+        rows,
+        dialogues: groupByStep(items, []),
+        ...NO_BENCHMARK,
+        checkpointStep: at,
+        profiles: run.profiles ?? null,
+        benchmarkBefore: run.benchmark?.before ?? null,
+        breakdownBefore: run.breakdown?.before ?? null,
+        error: null,
+        startedAt: now,
       });
       // The record is rewritten without what came after the checkpoint; its checkpoint stays.
       const { after: _a, ...benchmark } = run.benchmark ?? {};
       const { after: _b, ...breakdown } = run.breakdown ?? {};
-      const record: RunRecord = { ...run, status: 'running', updatedAt: now, metrics: rows, transcripts: items, benchmark, breakdown };
+      const record: RunRecord = {
+        ...run,
+        status: 'running',
+        updatedAt: now,
+        metrics: rows,
+        transcripts: items,
+        benchmark,
+        breakdown,
+      };
       delete record.note;
       savedStatus.set(run.id, 'running');
       await saveQueue((st) => st.put(record));
@@ -248,7 +319,14 @@ export const useTraining = create<TrainingState>((set, get) => {
       const resumeFrom = bytes.slice().buffer as ArrayBuffer;
       sendToWorker({
         type: 'train-start',
-        request: { runId: run.id, config: run.config, start: startUrl(run.config, run.start ?? 'shipped'), mode: 'run', resumeFrom, ...(run.profiles ? { profiles: run.profiles } : {}) },
+        request: {
+          runId: run.id,
+          config: run.config,
+          start: startUrl(run.config, run.start ?? 'shipped'),
+          mode: 'run',
+          resumeFrom,
+          ...(run.profiles ? { profiles: run.profiles } : {}),
+        },
       });
       return null;
     },
@@ -259,22 +337,52 @@ export const useTraining = create<TrainingState>((set, get) => {
       const { runId, status } = get();
       if (runId && isOpen(status)) {
         control('reset');
-        void saveQueue((st) => st.update(runId, { status: 'stopped', note: 'reset' })).then(() => useRuns.getState().refresh());
+        void saveQueue((st) => st.update(runId, { status: 'stopped', note: 'reset' })).then(() =>
+          useRuns.getState().refresh(),
+        );
       }
-      set({ runId: null, runName: '', status: 'idle', phase: '', step: 0, rows: [], dialogues: [], ...NO_BENCHMARK, profiles: null, error: null });
+      set({
+        runId: null,
+        runName: '',
+        status: 'idle',
+        phase: '',
+        step: 0,
+        rows: [],
+        dialogues: [],
+        ...NO_BENCHMARK,
+        profiles: null,
+        error: null,
+      });
     },
     showSaved(run) {
       if (isOpen(get().status)) return;
       const items = run.transcripts.filter(isTranscript);
       // A run still marked running or paused belongs to no open session here: a reload or a closed tab ended it.
-      const how = run.status === 'running' || run.status === 'paused' ? 'interrupted' : run.note === 'reset' ? 'reset' : run.status;
+      const how =
+        run.status === 'running' || run.status === 'paused'
+          ? 'interrupted'
+          : run.note === 'reset'
+            ? 'reset'
+            : run.status;
       set({
-        runId: run.id, runName: run.name, config: run.config, status: 'saved', phase: `Saved run "${run.name}", ${how}`,
-        step: run.metrics.at(-1)?.step ?? 0, steps: run.config.steps, rows: run.metrics, dialogues: groupByStep(items, []),
-        ...NO_BENCHMARK, benchmarkBefore: run.benchmark?.before ?? null, benchmarkAfter: run.benchmark?.after ?? null,
-        breakdownBefore: run.breakdown?.before ?? null, breakdownAfter: run.breakdown?.after ?? null, profiles: run.profiles ?? null,
+        runId: run.id,
+        runName: run.name,
+        config: run.config,
+        status: 'saved',
+        phase: `Saved run "${run.name}", ${how}`,
+        step: run.metrics.at(-1)?.step ?? 0,
+        steps: run.config.steps,
+        rows: run.metrics,
+        dialogues: groupByStep(items, []),
+        ...NO_BENCHMARK,
+        benchmarkBefore: run.benchmark?.before ?? null,
+        benchmarkAfter: run.benchmark?.after ?? null,
+        breakdownBefore: run.breakdown?.before ?? null,
+        breakdownAfter: run.breakdown?.after ?? null,
+        profiles: run.profiles ?? null,
         checkpointStep: useRuns.getState().runs.find((r) => r.id === run.id)?.checkpointStep ?? null,
-        error: run.note && run.note !== 'reset' ? run.note : null, startedAt: run.createdAt,
+        error: run.note && run.note !== 'reset' ? run.note : null,
+        startedAt: run.createdAt,
       });
     },
   };

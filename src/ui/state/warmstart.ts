@@ -22,8 +22,12 @@ interface WarmStartState {
 }
 
 const PHASE_TEXT: Record<string, string> = {
-  corpus: 'Generating the corpus', tokenizer: 'Training the tokenizer', init: 'Initialising the model',
-  'perplexity-before': 'Measuring held-out perplexity', training: 'Training', 'perplexity-after': 'Measuring held-out perplexity',
+  corpus: 'Generating the corpus',
+  tokenizer: 'Training the tokenizer',
+  init: 'Initialising the model',
+  'perplexity-before': 'Measuring held-out perplexity',
+  training: 'Training',
+  'perplexity-after': 'Measuring held-out perplexity',
   saving: 'Saving the checkpoint',
 };
 
@@ -45,18 +49,35 @@ export const useWarmStart = create<WarmStartState>((set, get) => ({
       onWorkerMessage((m) => {
         if (m.type === 'warm-start-progress') {
           set((s) => ({
-            phase: PHASE_TEXT[m.phase] ?? m.phase, step: m.step, steps: m.steps,
+            phase: PHASE_TEXT[m.phase] ?? m.phase,
+            step: m.step,
+            steps: m.steps,
             losses: m.loss !== null && m.step > s.losses.length ? [...s.losses, m.loss] : s.losses,
           }));
         } else if (m.type === 'warm-start-done') {
           const { checkpoint, ...report } = m.report;
-          set({ status: 'done', phase: 'Done', report, losses: report.losses, checkpoint: new Blob([checkpoint], { type: 'application/octet-stream' }) });
+          set({
+            status: 'done',
+            phase: 'Done',
+            report,
+            losses: report.losses,
+            checkpoint: new Blob([checkpoint], { type: 'application/octet-stream' }),
+          });
         } else if (m.type === 'warm-start-failed') {
           set({ status: 'failed', error: m.message });
         }
       });
     }
-    set({ status: 'running', phase: 'Starting', step: 0, steps: request.steps, losses: [], report: null, checkpoint: null, error: null });
+    set({
+      status: 'running',
+      phase: 'Starting',
+      step: 0,
+      steps: request.steps,
+      losses: [],
+      report: null,
+      checkpoint: null,
+      error: null,
+    });
     sendToWorker({ type: 'warm-start', request });
   },
 }));

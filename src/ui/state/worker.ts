@@ -12,7 +12,8 @@ function get(): Worker {
   if (!worker) {
     worker = new Worker(new URL('../../worker/engine.worker.ts', import.meta.url), { type: 'module', name: 'engine' });
     worker.onmessage = (ev: MessageEvent<FromWorker>) => listeners.forEach((l) => l(ev.data));
-    worker.onerror = (e) => errorListeners.forEach((l) => l(`The engine worker failed: ${e.message || 'unknown error'}`));
+    worker.onerror = (e) =>
+      errorListeners.forEach((l) => l(`The engine worker failed: ${e.message || 'unknown error'}`));
   }
   return worker;
 }
