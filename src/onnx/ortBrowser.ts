@@ -10,7 +10,8 @@
 import * as ort from 'onnxruntime-web';
 import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.jsep.wasm?url';
 
-ort.env.wasm.wasmPaths = { wasm: new URL(wasmUrl, document.baseURI).href };
+// Resolved against the page (or worker) URL: no page here sets a <base>, so this is document.baseURI.
+ort.env.wasm.wasmPaths = { wasm: new URL(wasmUrl, location.href).href };
 ort.env.wasm.numThreads = 1;
 ort.env.wasm.proxy = false;
 ort.env.logLevel = 'error';
