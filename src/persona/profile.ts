@@ -68,7 +68,7 @@ export const INTENTION_IDS = Object.keys(INTENTIONS) as (keyof typeof INTENTIONS
 export type IntentionId = keyof typeof INTENTIONS;
 export type IntentionFamily = 'rational' | 'emotional';
 
-/** Life domains the generator draws scenarios from (at least the twelve of the issue). */
+/** Life domains the generator draws scenarios from (twelve or more, so a set spans ordinary lives). */
 export const DOMAINS = [
   'work',
   'family',

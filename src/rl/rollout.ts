@@ -7,7 +7,7 @@
  * re-reads the visible history into a fresh cache.
  *
  * The output keeps, per dialogue, the token sequence the policy saw and produced for each agent
- * turn (the training samples of the RL issue), the visible transcript and every appraisal.
+ * turn (the RL update's training samples), the visible transcript and every appraisal.
  */
 import type { Profile } from '../persona/profile';
 import { createSimulatedUser, type SimulatedUser, type TurnResult } from '../persona/user';

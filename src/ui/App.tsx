@@ -1,7 +1,8 @@
 /**
  * The lab's page: where it runs (the adapter line, with a plain notice on a software adapter or the
- * CPU fallback), then three views: the Lab (a shared run, configure, train, charts, the benchmark
- * before and after next to the reference policies, transcripts), the Runs kept in this browser, the supervised warm start with a demo dialogue, Play (a person
+ * CPU fallback), then five views: the Lab (a shared run, configure, train, charts, the benchmark
+ * before and after next to the reference policies, transcripts), the Runs kept in this browser,
+ * Warm start (the supervised warm start with a demo dialogue), Play (a person
  * talks with a simulated user, then watches a policy talk with the same one), and Chat (any saved
  * policy, exported to ONNX and run by onnxruntime-web; the Lab also offers the ONNX download).
  * A run link in the URL fragment is read on load and whenever the fragment changes.

@@ -1,5 +1,5 @@
 /**
- * Store: what the page shows, apart from the run itself: the view (lab, runs, warm start), chart
+ * Store: what the page shows, apart from the run itself: the view (lab, runs, warm start, play, chat), chart
  * smoothing and log scale (kept in localStorage), the step whose dialogues are open, the shortcut
  * sheet, a run link opened from the URL fragment, and the share link last copied.
  */
