@@ -23,6 +23,7 @@ import { makeBatch } from '../engine/model/sft';
 import { Slabs } from '../engine/model/slabs';
 import type { Transformer } from '../engine/model/transformer';
 import type { Rng } from '../engine/rng';
+import { defaultRunConfig, type RunConfig } from './config';
 
 export interface TrainSample {
   ids: number[];
@@ -49,6 +50,10 @@ export interface UpdateOptions {
   entropyCoef: number;
   klCoef: number;
   klEstimator: 'k1' | 'k3';
+  /** AdamW: moment decays β₁, β₂, the ε under the root, and the decoupled weight decay. */
+  adamBeta1: number;
+  adamBeta2: number;
+  adamEps: number;
   weightDecay: number;
   /** PPO: weight of the value loss (0: no critic, the value head is left alone). */
   valueCoef: number;
@@ -69,22 +74,35 @@ export interface UpdateOptions {
   ptxSeqLen?: number;
 }
 
-/** RLVER's defaults where they fit a small model (clip 0.2, entropy 0.001, no KL); lr is ours (tiny models need more). */
-export const UPDATE_DEFAULTS: UpdateOptions = {
-  epochs: 1,
-  minibatchSize: 16,
-  lr: 3e-4,
-  maxGradNorm: 1.0,
-  clipLow: 0.2,
-  clipHigh: 0.2,
-  entropyCoef: 0.001,
-  klCoef: 0,
-  klEstimator: 'k3',
-  weightDecay: 0,
-  valueCoef: 0,
-  valueClip: 0.2,
-  temperature: 1,
-};
+/**
+ * The update's options from a run config, the one source of its defaults and bounds: the value
+ * loss only for PPO (GRPO and RLOO have no critic), the replay term as configured.
+ */
+export function updateOptions(c: RunConfig): UpdateOptions {
+  return {
+    epochs: c.epochs,
+    minibatchSize: c.minibatchSize,
+    lr: c.lr,
+    maxGradNorm: c.maxGradNorm,
+    clipLow: c.clipLow,
+    clipHigh: c.clipHigh,
+    entropyCoef: c.entropyCoef,
+    klCoef: c.klCoef,
+    klEstimator: c.klEstimator,
+    adamBeta1: c.adamBeta1,
+    adamBeta2: c.adamBeta2,
+    adamEps: c.adamEps,
+    weightDecay: c.weightDecay,
+    valueCoef: c.algo === 'ppo' ? c.valueCoef : 0,
+    valueClip: c.valueClip,
+    temperature: c.temperature,
+    ptxCoef: c.ptxCoef,
+    ptxBatch: c.ptxBatch,
+  };
+}
+
+/** The default micro run's update (GRPO: no critic; lr 3e-4), for tests and tools that start from it. */
+export const UPDATE_DEFAULTS: Readonly<UpdateOptions> = updateOptions(defaultRunConfig('micro'));
 
 export interface UpdateMetrics extends PolicyLossMetrics {
   'losses/value_loss': number;
@@ -300,7 +318,14 @@ export async function policyUpdate(
         const ptxLoss = ptxRng ? replayGradients(model, ptxData, ptxRng, o) : null;
         be.clipGradNorm(norm, model.grads, o.maxGradNorm);
         model.optimizerStep(
-          { lr: o.lr, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: o.weightDecay, step: step.value + 1 },
+          {
+            lr: o.lr,
+            beta1: o.adamBeta1,
+            beta2: o.adamBeta2,
+            eps: o.adamEps,
+            weightDecay: o.weightDecay,
+            step: step.value + 1,
+          },
           vStats ? [norm, stats, vStats] : [norm, stats],
         );
         // The step is queued; now its figures, read together (one wait for the device, not five).
