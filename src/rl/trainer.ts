@@ -27,7 +27,8 @@ import { computeCredit } from './advantages';
 import { buildSequences } from './batch';
 import type { RunConfig } from './config';
 import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
-import { NonFiniteError, policyUpdate, scoreSamples, updateOptions, type TrainSample } from './update';
+import type { TrainSample } from './samples';
+import { NonFiniteError, policyUpdate, scoreSamples, updateOptions } from './update';
 
 export { BENCHMARK_SAMPLING, BENCHMARK_SEED, BENCHMARK_TURN_TOKENS } from './rollout';
 
