@@ -27,7 +27,8 @@ import { candidateOrder, candidateOrderRef, KvSession, sampleToken } from '../sr
 import { initParams, Transformer } from '../src/engine/model/transformer';
 import { Rng } from '../src/engine/rng';
 import { tuneMatmuls, type MatmulTuneRow } from '../src/engine/ops/matmul';
-import { policyUpdate, responseSample, UPDATE_DEFAULTS, type TrainSample } from '../src/rl/update';
+import { responseSample, type TrainSample } from '../src/rl/samples';
+import { policyUpdate, UPDATE_DEFAULTS } from '../src/rl/update';
 import { TfjsTransformer, tfjsWebGpu, type AdamWSettings } from './peers-tfjs';
 import { ADAMW, compareTrainingSteps, errText, OurTrainer, randomBatch, randomIds } from './peers-ours';
 import { compareSavedAttention, type SavedAttentionResult } from './saved-attention';

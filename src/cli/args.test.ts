@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFlags, usage, UsageError } from './args';
+import { parseFlags, readCommandArgs, usage, UsageError } from './args';
 
 const SPEC = {
   steps: { type: 'number', help: 'how many' },
@@ -20,5 +20,28 @@ describe('command-line flags', () => {
   it('lists every flag in the usage text', () => {
     const u = usage('cmd', SPEC);
     for (const k of Object.keys(SPEC)) expect(u).toContain(`--${k}`);
+  });
+  it("reads a command's arguments: flags, --help, a missing required flag or a mistake with the usage", () => {
+    const spec = { ...SPEC, help: { type: 'boolean', help: 'this message' } } as const;
+    const text = usage('cmd', spec);
+    expect(readCommandArgs('cmd', spec, ['--out', 'x', '--steps=3'], ['out'])).toEqual({
+      kind: 'flags',
+      flags: { out: 'x', steps: 3 },
+    });
+    expect(readCommandArgs('cmd', spec, ['--help'], ['out'])).toEqual({ kind: 'help', text });
+    expect(readCommandArgs('cmd', spec, ['--steps', '3'], ['out'])).toEqual({
+      kind: 'error',
+      message: `--out is required\n${text}`,
+    });
+    expect(readCommandArgs('cmd', spec, ['--nope'])).toEqual({
+      kind: 'error',
+      message: `unknown flag --nope\n${text}`,
+    });
+    expect(readCommandArgs('cmd', spec, ['--steps', 'ten'])).toEqual({
+      kind: 'error',
+      message: `--steps must be a number, got "ten"\n${text}`,
+    });
+    // Without a help flag in the spec, --help is an unknown flag like any other.
+    expect(readCommandArgs('cmd', SPEC, ['--help'])).toMatchObject({ kind: 'error', message: /unknown flag --help/ });
   });
 });

@@ -18,7 +18,7 @@ import type { Profile } from '../persona/profile';
 import { BENCHMARK_SAMPLING, playBenchmark, summariseRollouts } from '../rl/rollout';
 import { checkRewardHacking } from '../rl/hacking';
 
-import { parseFlags, readCheckpointFile, usage, UsageError } from './args';
+import { commandFlags, die, readCheckpointFile } from './args';
 
 const SPEC = {
   checkpoint: { type: 'string', help: 'checkpoint file (required)' },
@@ -38,21 +38,8 @@ const SPEC = {
   help: { type: 'boolean', help: 'this message' },
 } as const;
 
-function die(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
-
 async function main(): Promise<void> {
-  let f;
-  try {
-    f = parseFlags(process.argv.slice(2), SPEC);
-  } catch (e) {
-    if (e instanceof UsageError) die(`${e.message}\n${usage('npm run evaluate --', SPEC)}`, 2);
-    throw e;
-  }
-  if (f.help) return void console.log(usage('npm run evaluate --', SPEC));
-  if (!f.checkpoint) die(`--checkpoint is required\n${usage('npm run evaluate --', SPEC)}`, 2);
+  const f = commandFlags('npm run evaluate --', SPEC, ['checkpoint']);
   const difficulty = f.difficulty ?? 'moderate';
   if (difficulty !== 'moderate' && difficulty !== 'strict')
     die(`--difficulty must be moderate or strict, got "${difficulty}"`, 2);
@@ -62,7 +49,7 @@ async function main(): Promise<void> {
     die('--max-turn-tokens must be an integer >= 2', 2);
   if (f.limit !== undefined && !(Number.isInteger(f.limit) && f.limit >= 1))
     die('--limit must be a positive integer', 2);
-  const ck = readCheckpointFile(f.checkpoint, (m) => die(m));
+  const ck = readCheckpointFile(f.checkpoint);
   let profiles: Profile[] = benchmarkProfiles();
   if (f.profiles) {
     const parsed = parseProfilesJson(readFileSync(f.profiles, 'utf8'));

@@ -25,7 +25,7 @@ import { parseRunConfig, parseRunConfigJson, type RunConfig } from '../rl/config
 import { Trainer, TrainingStopped, type EvalResult } from '../rl/trainer';
 import type { DialogueRollout } from '../rl/rollout';
 import { checkRewardHacking } from '../rl/hacking';
-import { parseFlags, usage, UsageError } from './args';
+import { commandFlags, die } from './args';
 
 const SPEC = {
   config: { type: 'string', help: "run config JSON (fields not given take the preset's defaults; flags override it)" },
@@ -52,11 +52,6 @@ const SPEC = {
 } as const;
 
 const CMD = 'npm run experiment --';
-
-function die(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
 
 const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
 
@@ -98,14 +93,7 @@ function transcriptLine(phase: string, step: number, d: DialogueRollout): string
 }
 
 async function main(): Promise<void> {
-  let f;
-  try {
-    f = parseFlags(process.argv.slice(2), SPEC);
-  } catch (e) {
-    if (e instanceof UsageError) die(`${e.message}\n${usage(CMD, SPEC)}`, 2);
-    throw e;
-  }
-  if (f.help) return void console.log(usage(CMD, SPEC));
+  const f = commandFlags(CMD, SPEC);
   // Config: preset defaults < config file < flags; every value validated by the schema.
   let raw: Record<string, unknown> = {};
   if (f.config) {

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { exportOnnx, OnnxExportError } from '../onnx/export';
 import { engineForward, maxAbsDiff, randomIds } from '../onnx/parity';
 import { createPolicySession, runLogits } from '../onnx/session';
-import { parseFlags, readCheckpointFile, usage, UsageError } from './args';
+import { commandFlags, die, readCheckpointFile } from './args';
 
 const SPEC = {
   checkpoint: { type: 'string', help: 'checkpoint file (required)' },
@@ -29,23 +29,9 @@ const SPEC = {
 const COMMAND = 'npm run export-onnx --';
 const TOLERANCE = 1e-4;
 
-function die(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
-
 async function main(): Promise<void> {
-  let f;
-  try {
-    f = parseFlags(process.argv.slice(2), SPEC);
-  } catch (e) {
-    if (e instanceof UsageError) die(`${e.message}\n${usage(COMMAND, SPEC)}`, 2);
-    throw e;
-  }
-  if (f.help) return void console.log(usage(COMMAND, SPEC));
-  if (!f.checkpoint) die(`--checkpoint is required\n${usage(COMMAND, SPEC)}`, 2);
-  if (!f.out) die(`--out is required\n${usage(COMMAND, SPEC)}`, 2);
-  const ck = readCheckpointFile(f.checkpoint, (m) => die(m));
+  const f = commandFlags(COMMAND, SPEC, ['checkpoint', 'out']);
+  const ck = readCheckpointFile(f.checkpoint);
   const options = { kvCache: f['kv-cache'] === true, values: f['no-values'] !== true };
   let model: Uint8Array;
   try {

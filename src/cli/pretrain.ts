@@ -11,7 +11,7 @@ import { acquireGpu } from '../engine/gpu/context';
 import { WebGpuBackend } from '../engine/gpu/backend';
 import { PRESETS, type PresetName } from '../engine/model/config';
 import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
-import { parseFlags, usage, UsageError } from './args';
+import { commandFlags } from './args';
 
 const SPEC = {
   preset: { type: 'string', help: `model preset: ${Object.keys(PRESETS).join(', ')} (default micro)` },
@@ -24,20 +24,7 @@ const SPEC = {
 } as const;
 
 async function main(): Promise<void> {
-  let flags;
-  try {
-    flags = parseFlags(process.argv.slice(2), SPEC);
-  } catch (e) {
-    if (e instanceof UsageError) {
-      console.error(`${e.message}\n${usage('npm run pretrain --', SPEC)}`);
-      process.exit(2);
-    }
-    throw e;
-  }
-  if (flags.help) {
-    console.log(usage('npm run pretrain --', SPEC));
-    return;
-  }
+  const flags = commandFlags('npm run pretrain --', SPEC);
   const preset = (flags.preset ?? 'micro') as PresetName;
   if (!(preset in PRESETS)) {
     console.error(`unknown preset "${preset}"; one of ${Object.keys(PRESETS).join(', ')}`);

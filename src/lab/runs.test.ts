@@ -2,17 +2,8 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { benchmarkProfiles } from '../persona/sets';
 import { defaultRunConfig } from '../rl/config';
-import {
-  exportRun,
-  importRun,
-  metricKeys,
-  metricsCsv,
-  openRunStore,
-  TRANSCRIPT_CAP,
-  type MetricsRow,
-  type RunRecord,
-  type RunStore,
-} from './runs';
+import { exportRun, importRun, metricKeys, metricsCsv } from './runfile';
+import { openRunStore, TRANSCRIPT_CAP, type MetricsRow, type RunRecord, type RunStore } from './runs';
 
 let dbCount = 0;
 const open: RunStore[] = [];
@@ -150,6 +141,16 @@ describe('run store (IndexedDB)', () => {
     // A run put again under the same id starts clean.
     await store.put(makeRun('a', { metrics: [] }));
     expect((await store.get('a'))!.metrics).toEqual([]);
+  });
+
+  it('reads a run saved before a config field existed with that field at its default', async () => {
+    const store = await freshStore();
+    const older = { ...defaultRunConfig('ci') } as Partial<RunRecord['config']>;
+    delete older.adamBeta1;
+    delete older.weightDecay;
+    await store.put(makeRun('old', { config: older as RunRecord['config'] }));
+    expect((await store.get('old'))?.config).toEqual(defaultRunConfig('ci'));
+    expect((await store.list())[0].config).toEqual(defaultRunConfig('ci'));
   });
 
   it('refuses writes to a run that does not exist', async () => {

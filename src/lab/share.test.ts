@@ -113,6 +113,15 @@ describe('share links', () => {
     }
   });
 
+  it("a link made before the AdamW fields opens with the optimizer's values of then; a changed one travels", () => {
+    const golden = '#run=1.q1YqSy0qzszPU7Iy1FEqKEotTi1RslJKzlTSUSpOTU1RsjIx0lHKKVKyMtAzMDCqBQA';
+    expect(decodeOk(golden)).toMatchObject({ adamBeta1: 0.9, adamBeta2: 0.999, adamEps: 1e-8, weightDecay: 0 });
+    expect(compactConfig(defaultRunConfig('micro'))).not.toHaveProperty('weightDecay');
+    const c = { ...defaultRunConfig('micro'), adamBeta2: 0.99, weightDecay: 0.01 };
+    expect(compactConfig(c)).toMatchObject({ adamBeta2: 0.99, weightDecay: 0.01 });
+    expect(decodeOk(encodeShareLink(c, BASE))).toEqual(c);
+  });
+
   it('reads the fragment with or without "#", beside other parameters, or inside a whole URL', () => {
     const config = { ...defaultRunConfig('micro'), seed: 9 };
     const link = encodeShareLink(config, BASE);

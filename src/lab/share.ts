@@ -58,6 +58,10 @@ const BASELINE_V1: Baseline = {
   temperature: 1,
   topP: 1,
   lr: 1e-3,
+  adamBeta1: 0.9, // the four AdamW fields were added after format 1, with the values the optimizer used before
+  adamBeta2: 0.999,
+  adamEps: 1e-8,
+  weightDecay: 0,
   epochs: 1,
   minibatchSize: 16,
   maxGradNorm: 1,

@@ -39,8 +39,10 @@ describe('training sequences from dialogues', () => {
     expect(sequences[1].stream).toEqual([5, 6, 7]);
     expect(Array.from(stream.offsets)).toEqual([0, 8]);
     expect(stream.turnEnds).toEqual([[2, 4, 7]]);
-    // Every policy row predicts exactly the sampled token.
-    for (const s of sequences) for (const r of s.rows) expect(s.ids[r + 1]).toBeDefined();
+    // Every policy row predicts exactly the sampled token: the target at row r (ids[r + 1]) is the
+    // response token at that row's stream position (the dialogue's responses, end to end).
+    const sampled = d.turns.flatMap((t) => t.response);
+    for (const s of sequences) expect(s.rows.map((r) => s.ids[r + 1])).toEqual(s.stream.map((at) => sampled[at]));
   });
 
   it('gives each dialogue its own stream span, in order', () => {

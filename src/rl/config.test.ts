@@ -40,4 +40,22 @@ describe('run config', () => {
     expect(j.ok).toBe(false);
     if (!j.ok) expect(j.errors[0]).toContain('not valid JSON');
   });
+
+  it("AdamW's settings are fields with the optimizer's usual values; a config written before them gets those", () => {
+    for (const p of ['ci', 'micro', 'mini', 'small'] as const)
+      expect(defaultRunConfig(p)).toMatchObject({ adamBeta1: 0.9, adamBeta2: 0.999, adamEps: 1e-8, weightDecay: 0 });
+    const older: Record<string, unknown> = { ...defaultRunConfig('ci') };
+    for (const k of ['adamBeta1', 'adamBeta2', 'adamEps', 'weightDecay']) delete older[k];
+    expect(parseRunConfig(older)).toEqual({ ok: true, config: defaultRunConfig('ci') });
+    for (const [input, message] of [
+      [{ adamBeta1: 1 }, 'adamBeta1:'],
+      [{ adamBeta2: -0.1 }, 'adamBeta2:'],
+      [{ adamEps: 0 }, 'adamEps:'],
+      [{ weightDecay: 2 }, 'weightDecay:'],
+    ] as const) {
+      const r = parseRunConfig(input);
+      expect(r.ok, JSON.stringify(input)).toBe(false);
+      if (!r.ok) expect(r.errors.join('\n')).toContain(message);
+    }
+  });
 });

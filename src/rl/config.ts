@@ -58,6 +58,24 @@ export const RunConfigSchema = z
     lr: num(1e-6, 1e-1).describe(
       "AdamW learning rate of the policy (ours: a tiny model wants more than RLVER's 1e-6).",
     ),
+    adamBeta1: z
+      .number()
+      .min(0)
+      .lt(1)
+      .describe("AdamW's first-moment decay β₁ (the usual 0.9): how long the step direction remembers past gradients."),
+    adamBeta2: z
+      .number()
+      .min(0)
+      .lt(1)
+      .describe(
+        "AdamW's second-moment decay β₂ (the usual 0.999): how long the per-weight step size remembers past gradient scales.",
+      ),
+    adamEps: num(1e-12, 1e-3).describe(
+      "AdamW's ε added to the root of the second moment (the usual 1e-8): caps the step of a weight whose gradients are near zero.",
+    ),
+    weightDecay: num(0, 1).describe(
+      'AdamW decoupled weight decay per step, times lr (0: none; the short RL runs stay near the warm start without it).',
+    ),
     epochs: int(1, 16).describe('Passes over each rollout batch (K).'),
     minibatchSize: int(1, 1024).describe('Training sequences per minibatch (one optimizer step each).'),
     maxGradNorm: num(0.01, 100).describe('Global gradient-norm clip.'),
@@ -109,6 +127,10 @@ const BASE: Omit<RunConfig, 'preset'> = {
   temperature: 1,
   topP: 1,
   lr: 1e-3,
+  adamBeta1: 0.9,
+  adamBeta2: 0.999,
+  adamEps: 1e-8,
+  weightDecay: 0,
   epochs: 1,
   minibatchSize: 16,
   maxGradNorm: 1,

@@ -260,6 +260,38 @@ describe('the RL trainer', () => {
     expect(() => t.model.readParams()).toThrow(/released/);
   });
 
+  it("AdamW's betas, epsilon and weight decay come from the run config", async () => {
+    const weightsAfter = async (o: Partial<RunConfig>) => {
+      const t = trainer(o);
+      await t.step();
+      return digest(Array.from(await t.model.readParams()).join(','));
+    };
+    const base = await weightsAfter({});
+    expect(await weightsAfter({ adamBeta1: 0.9, adamBeta2: 0.999, adamEps: 1e-8, weightDecay: 0 })).toBe(base);
+    for (const o of [{ adamBeta1: 0.5 }, { adamBeta2: 0.9 }, { adamEps: 1e-3 }, { weightDecay: 0.5 }])
+      expect(await weightsAfter(o), JSON.stringify(o)).not.toBe(base);
+  });
+
+  it('a refused trainer holds no tensor: a wrong optimizer state, no training profiles, a reference of another size', () => {
+    const be = new TrackingBackend();
+    const config = { ...CONFIG, klCoef: 0.1 };
+    const bad = { step: 1, m: new Float32Array(3), v: new Float32Array(3) };
+    expect(() => new Trainer(be, { config, start, trainProfiles: profiles, optimizer: bad })).toThrow(
+      /optimizer state/,
+    );
+    expect(be.live.size, `held after a refused optimizer state:\n${be.report()}`).toBe(0);
+    const total = initParams(modelConfig, 3).length;
+    const badStep = { step: 0.5, m: new Float32Array(total), v: new Float32Array(total) };
+    expect(() => new Trainer(be, { config, start, trainProfiles: profiles, optimizer: badStep })).toThrow(/step count/);
+    expect(be.live.size, `held after a refused step count:\n${be.report()}`).toBe(0);
+    expect(() => new Trainer(be, { config, start, trainProfiles: [] })).toThrow(/no training profiles/);
+    expect(be.live.size, `held after no profiles:\n${be.report()}`).toBe(0);
+    const reference = { weights: new Float32Array(7) };
+    expect(() => new Trainer(be, { config, start, trainProfiles: profiles, reference })).toThrow();
+    expect(be.live.size, `held after a bad reference:\n${be.report()}`).toBe(0);
+    expect(be.doubleReleases).toBe(0);
+  });
+
   it('the replay corpus is the training split: none of its dialogues comes from a held-out profile', () => {
     const corpus = buildCorpus(REPLAY_CORPUS);
     const held = new Set(corpus.heldOut.map((d) => d.profileId));

@@ -17,6 +17,7 @@
 import type { Backend, Tensor } from '../engine/backend';
 import { buildCorpus } from '../corpus/build';
 import { saveCheckpoint, type Checkpoint, type OptimizerState } from '../engine/model/checkpoint';
+import { paramLayout } from '../engine/model/config';
 import { encodeDialogue, type Encoded } from '../engine/model/format';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
@@ -26,7 +27,8 @@ import { computeCredit } from './advantages';
 import { buildSequences } from './batch';
 import type { RunConfig } from './config';
 import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
-import { NonFiniteError, policyUpdate, scoreSamples, type TrainSample } from './update';
+import type { TrainSample } from './samples';
+import { NonFiniteError, policyUpdate, scoreSamples, updateOptions } from './update';
 
 export { BENCHMARK_SAMPLING, BENCHMARK_SEED, BENCHMARK_TURN_TOKENS } from './rollout';
 
@@ -94,25 +96,35 @@ export class Trainer {
     readonly init: TrainerInit,
   ) {
     const c = init.config;
-    this.tokenizer = Tokenizer.fromJSON(init.start.tokenizer);
-    this.model = new Transformer(be, init.start.config, init.start.weights, { savedAttention: c.savedAttention });
-    if (c.klCoef > 0)
-      this.ref = new Transformer(be, init.start.config, (init.reference ?? init.start).weights, { frozen: true });
-    const total = this.model.layout.total;
-    this.snapshot = { params: be.zeros([total]), m: be.zeros([total]), v: be.zeros([total]) };
+    // Check what can be wrong before taking any device memory, so a refused trainer holds none.
+    const total = paramLayout(init.start.config).total;
+    if (init.trainProfiles.length === 0) throw new Error('no training profiles');
     if (init.optimizer) {
       const { step, m, v } = init.optimizer;
       if (m.length !== total || v.length !== total)
         throw new Error(`the optimizer state has ${m.length} and ${v.length} values; this model needs ${total} each`);
       if (!Number.isInteger(step) || step < 0)
         throw new Error(`the optimizer's step count must be a whole number ≥ 0, got ${step}`);
-      be.write(this.model.adamM, m);
-      be.write(this.model.adamV, v);
-      this.optimizerStep.value = step;
     }
+    this.tokenizer = Tokenizer.fromJSON(init.start.tokenizer);
     this.ptxData = c.ptxCoef > 0 ? (init.ptxData ?? replayData(this.tokenizer)) : [];
-    if (init.trainProfiles.length === 0) throw new Error('no training profiles');
     this.order = new Rng(`profiles:${c.seed}`).shuffle(init.trainProfiles.map((_, i) => i));
+    this.model = new Transformer(be, init.start.config, init.start.weights, { savedAttention: c.savedAttention });
+    try {
+      if (c.klCoef > 0)
+        this.ref = new Transformer(be, init.start.config, (init.reference ?? init.start).weights, { frozen: true });
+      this.snapshot = { params: be.zeros([total]), m: be.zeros([total]), v: be.zeros([total]) };
+    } catch (e) {
+      // A reference of the wrong size: give back what was taken before it.
+      this.model.release();
+      this.ref?.release();
+      throw e;
+    }
+    if (init.optimizer) {
+      be.write(this.model.adamM, init.optimizer.m);
+      be.write(this.model.adamV, init.optimizer.v);
+      this.optimizerStep.value = init.optimizer.step;
+    }
   }
 
   get config(): RunConfig {
@@ -180,30 +192,7 @@ export class Trainer {
     }));
     let update;
     try {
-      update = await policyUpdate(
-        this.model,
-        samples,
-        {
-          epochs: c.epochs,
-          minibatchSize: c.minibatchSize,
-          lr: c.lr,
-          maxGradNorm: c.maxGradNorm,
-          clipLow: c.clipLow,
-          clipHigh: c.clipHigh,
-          entropyCoef: c.entropyCoef,
-          klCoef: c.klCoef,
-          klEstimator: c.klEstimator,
-          weightDecay: 0,
-          valueCoef: c.algo === 'ppo' ? c.valueCoef : 0,
-          valueClip: c.valueClip,
-          temperature: c.temperature,
-          ptxCoef: c.ptxCoef,
-          ptxBatch: c.ptxBatch,
-        },
-        rng,
-        this.optimizerStep,
-        this.ptxData,
-      );
+      update = await policyUpdate(this.model, samples, updateOptions(c), rng, this.optimizerStep, this.ptxData);
     } catch (e) {
       if (!(e instanceof NonFiniteError)) throw e;
       be.copy(this.model.params, this.snapshot.params);

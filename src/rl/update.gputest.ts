@@ -11,7 +11,8 @@ import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
 import { compare } from '../engine/testing/compare';
 import type { GpuTest } from '../engine/testing/gpu-test';
-import { NonFiniteError, policyUpdate, responseSample, UPDATE_DEFAULTS, type TrainSample } from './update';
+import { responseSample, type TrainSample } from './samples';
+import { NonFiniteError, policyUpdate, UPDATE_DEFAULTS } from './update';
 
 const CONFIG: ModelConfig = { vocabSize: 12, contextLength: 16, channels: 16, layers: 1, heads: 2 };
 const BAD = 0;

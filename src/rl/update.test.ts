@@ -6,7 +6,8 @@ import { perplexity } from '../engine/model/sft';
 import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
 import { guardRun } from './update.gputest';
-import { packSamples, policyUpdate, responseSample, scoreSamples, UPDATE_DEFAULTS, type TrainSample } from './update';
+import { packSamples, responseSample, type TrainSample } from './samples';
+import { policyUpdate, scoreSamples, UPDATE_DEFAULTS } from './update';
 
 const CONFIG = { vocabSize: 12, contextLength: 16, channels: 16, layers: 1, heads: 2 };
 const TARGET = 5;

@@ -8,6 +8,8 @@
  * critic, optionally the warm start's next-token loss on a few corpus dialogues (InstructGPT's
  * PPO-ptx: the gradients add up before the step), backward, global clipping and AdamW.
  *
+ * Samples and their packing into minibatches are in samples.ts.
+ *
  * Shape legend: B sequences per minibatch, T padded length, N = B·T, V vocab.
  */
 import type { Backend, Tensor } from '../engine/backend';
@@ -23,21 +25,8 @@ import { makeBatch } from '../engine/model/sft';
 import { Slabs } from '../engine/model/slabs';
 import type { Transformer } from '../engine/model/transformer';
 import type { Rng } from '../engine/rng';
-
-export interface TrainSample {
-  ids: number[];
-  /** Policy rows, increasing: row t predicts ids[t + 1]. */
-  rows: number[];
-  /** Per policy row. */
-  advantages: ArrayLike<number>;
-  /** Per policy row: log π_old of the token (from scoreSamples). */
-  oldLogprobs: ArrayLike<number>;
-  /** Per policy row, PPO only: value targets and the values at rollout time. */
-  returns?: ArrayLike<number>;
-  oldValues?: ArrayLike<number>;
-  /** Per policy row, with a KL penalty: log π_ref of the token. */
-  refLogprobs?: ArrayLike<number>;
-}
+import { defaultRunConfig, type RunConfig } from './config';
+import { packSamples, type TrainSample } from './samples';
 
 export interface UpdateOptions {
   epochs: number;
@@ -49,6 +38,10 @@ export interface UpdateOptions {
   entropyCoef: number;
   klCoef: number;
   klEstimator: 'k1' | 'k3';
+  /** AdamW: moment decays β₁, β₂, the ε under the root, and the decoupled weight decay. */
+  adamBeta1: number;
+  adamBeta2: number;
+  adamEps: number;
   weightDecay: number;
   /** PPO: weight of the value loss (0: no critic, the value head is left alone). */
   valueCoef: number;
@@ -69,22 +62,35 @@ export interface UpdateOptions {
   ptxSeqLen?: number;
 }
 
-/** RLVER's defaults where they fit a small model (clip 0.2, entropy 0.001, no KL); lr is ours (tiny models need more). */
-export const UPDATE_DEFAULTS: UpdateOptions = {
-  epochs: 1,
-  minibatchSize: 16,
-  lr: 3e-4,
-  maxGradNorm: 1.0,
-  clipLow: 0.2,
-  clipHigh: 0.2,
-  entropyCoef: 0.001,
-  klCoef: 0,
-  klEstimator: 'k3',
-  weightDecay: 0,
-  valueCoef: 0,
-  valueClip: 0.2,
-  temperature: 1,
-};
+/**
+ * The update's options from a run config, the one source of its defaults and bounds: the value
+ * loss only for PPO (GRPO and RLOO have no critic), the replay term as configured.
+ */
+export function updateOptions(c: RunConfig): UpdateOptions {
+  return {
+    epochs: c.epochs,
+    minibatchSize: c.minibatchSize,
+    lr: c.lr,
+    maxGradNorm: c.maxGradNorm,
+    clipLow: c.clipLow,
+    clipHigh: c.clipHigh,
+    entropyCoef: c.entropyCoef,
+    klCoef: c.klCoef,
+    klEstimator: c.klEstimator,
+    adamBeta1: c.adamBeta1,
+    adamBeta2: c.adamBeta2,
+    adamEps: c.adamEps,
+    weightDecay: c.weightDecay,
+    valueCoef: c.algo === 'ppo' ? c.valueCoef : 0,
+    valueClip: c.valueClip,
+    temperature: c.temperature,
+    ptxCoef: c.ptxCoef,
+    ptxBatch: c.ptxBatch,
+  };
+}
+
+/** The default micro run's update (GRPO: no critic; lr 3e-4), for tests and tools that start from it. */
+export const UPDATE_DEFAULTS: Readonly<UpdateOptions> = updateOptions(defaultRunConfig('micro'));
 
 export interface UpdateMetrics extends PolicyLossMetrics {
   'losses/value_loss': number;
@@ -94,75 +100,6 @@ export interface UpdateMetrics extends PolicyLossMetrics {
   'train/minibatches': number;
   /** Mean replay cross-entropy (nats per agent token) before each minibatch's step; 0 without replay. */
   'losses/ptx_loss': number;
-}
-
-/** A sample whose response is ids[responseStart..], every token with the same advantage. */
-export function responseSample(
-  ids: number[],
-  responseStart: number,
-  advantage: number,
-): Pick<TrainSample, 'ids' | 'rows' | 'advantages'> {
-  const rows = Array.from({ length: ids.length - responseStart }, (_, i) => responseStart - 1 + i);
-  return { ids, rows, advantages: rows.map(() => advantage) };
-}
-
-/**
- * A minibatch: ids padded to (B, T), and the policy rows compacted: row i of every per-row array
- * is flat row rowIndex[i] of (B, T). Only those rows' logits are computed (forwardRows).
- */
-export interface Packed {
-  B: number;
-  T: number;
-  ids: Int32Array;
-  /** R policy rows: flat indices into B·T, and per row the action and the sample's figures. */
-  rowIndex: Int32Array;
-  actions: Int32Array;
-  advantages: Float32Array;
-  oldLogprobs: Float32Array;
-  returns: Float32Array;
-  oldValues: Float32Array;
-  refLogprobs: Float32Array;
-  tokens: number;
-}
-
-export type PackInput = Pick<TrainSample, 'ids' | 'rows'> & Partial<Omit<TrainSample, 'ids' | 'rows'>>;
-
-/** Pad a minibatch to its longest sequence and list its policy rows. */
-export function packSamples(samples: readonly PackInput[], maxT: number): Packed {
-  const T = Math.min(maxT, Math.max(2, ...samples.map((s) => s.ids.length)));
-  const B = samples.length;
-  const R = samples.reduce((n, s) => n + s.rows.length, 0);
-  const p: Packed = {
-    B,
-    T,
-    ids: new Int32Array(B * T),
-    rowIndex: new Int32Array(R),
-    actions: new Int32Array(R),
-    advantages: new Float32Array(R),
-    oldLogprobs: new Float32Array(R),
-    returns: new Float32Array(R),
-    oldValues: new Float32Array(R),
-    refLogprobs: new Float32Array(R),
-    tokens: R,
-  };
-  let i = 0;
-  samples.forEach((s, b) => {
-    if (s.ids.length > T) throw new Error(`a sample of ${s.ids.length} tokens exceeds the context (${T})`);
-    for (let t = 0; t < s.ids.length; t++) p.ids[b * T + t] = s.ids[t];
-    s.rows.forEach((row, j) => {
-      if (!(row >= 0 && row + 1 < s.ids.length))
-        throw new Error(`policy row ${row} is outside a sample of ${s.ids.length} tokens`);
-      p.rowIndex[i] = b * T + row;
-      p.actions[i] = s.ids[row + 1];
-      if (s.advantages) p.advantages[i] = s.advantages[j];
-      if (s.oldLogprobs) p.oldLogprobs[i] = s.oldLogprobs[j];
-      if (s.returns) p.returns[i] = s.returns[j];
-      if (s.oldValues) p.oldValues[i] = s.oldValues[j];
-      if (s.refLogprobs) p.refLogprobs[i] = s.refLogprobs[j];
-      i++;
-    });
-  });
-  return p;
 }
 
 export interface Scores {
@@ -300,7 +237,14 @@ export async function policyUpdate(
         const ptxLoss = ptxRng ? replayGradients(model, ptxData, ptxRng, o) : null;
         be.clipGradNorm(norm, model.grads, o.maxGradNorm);
         model.optimizerStep(
-          { lr: o.lr, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: o.weightDecay, step: step.value + 1 },
+          {
+            lr: o.lr,
+            beta1: o.adamBeta1,
+            beta2: o.adamBeta2,
+            eps: o.adamEps,
+            weightDecay: o.weightDecay,
+            step: step.value + 1,
+          },
           vStats ? [norm, stats, vStats] : [norm, stats],
         );
         // The step is queued; now its figures, read together (one wait for the device, not five).

@@ -1,8 +1,8 @@
 /**
  * The engine behind the worker: acquires WebGPU (or falls back to the CPU backend), checks the GPU
  * against the CPU reference on a small problem, and reports where the lab runs; then runs what the
- * page asks for: the supervised warm start, a demo dialogue, or an RL run (training.ts), one at a
- * time. engine.worker.ts only wires it to `self`; tests drive it in Node with their own `post`,
+ * page asks for: the supervised warm start, a demo dialogue (demo.ts), or an RL run (training.ts),
+ * one at a time. engine.worker.ts only wires it to `self`; tests drive it in Node with their own `post`,
  * GPU acquisition and checkpoint loader.
  *
  * Every way of checking the GPU ends with a backend chosen: no WebGPU, no adapter, and also an
@@ -19,13 +19,7 @@ import type { Backend } from '../engine/backend';
 import { Rng } from '../engine/rng';
 import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
 import { LAB_MATMUL_TUNING, tuneMatmuls } from '../engine/ops/matmul';
-import { loadCheckpoint } from '../engine/model/checkpoint';
-import { Tokenizer } from '../engine/model/tokenizer';
-import { Transformer } from '../engine/model/transformer';
-import { benchmarkProfiles } from '../persona/sets';
-import { playBenchmark } from '../rl/rollout';
 import type {
-  DemoLine,
   DemoRequest,
   FromWorker,
   SelfTest,
@@ -34,6 +28,7 @@ import type {
   TrainStartRequest,
   WarmStartRequest,
 } from './protocol';
+import { playDemo } from './demo';
 import { TrainSession } from './training';
 
 export interface EngineIO {
@@ -275,48 +270,8 @@ export function createEngine(io: EngineIO): Engine {
     busy = true;
     heldControls = [];
     try {
-      const t0 = performance.now();
-      const ck = loadCheckpoint(
-        req.checkpointBytes ? new Uint8Array(req.checkpointBytes) : await loadStart(req.checkpoint),
-      );
-      const profile = benchmarkProfiles().find((p) => p.id === req.profileId);
-      if (!profile) throw new Error(`no benchmark profile "${req.profileId}"`);
-      const model = new Transformer(backend, ck.config, ck.weights, { frozen: true });
-      const tok = Tokenizer.fromJSON(ck.tokenizer);
-      let d;
-      try {
-        [d] = await playBenchmark(model, tok, [profile], {
-          maxTurnTokens: 48,
-          maxAgentTurns: Math.max(1, Math.min(10, req.turns)),
-          seed: req.seed,
-        });
-      } finally {
-        model.release(); // each demo's model goes back to the pool: watching many loses no memory
-      }
-      const lines: DemoLine[] = [{ role: 'user', text: d.opening }];
-      for (const t of d.turns) {
-        const a = t.result.appraisal;
-        lines.push({
-          role: 'agent',
-          text: t.reply,
-          ...(t.think !== null ? { think: t.think } : {}),
-          change: t.result.change,
-          emotion: t.result.emotion,
-          appraisal: { intent: a.intent, fit: a.fit, inner: a.inner, feeling: a.feeling },
-        });
-        lines.push({ role: 'user', text: t.result.line });
-      }
-      post({
-        type: 'demo-done',
-        report: {
-          checkpointMeta: ck.meta,
-          profileId: profile.id,
-          startEmotion: 40,
-          finalEmotion: d.finalEmotion,
-          lines,
-          seconds: (performance.now() - t0) / 1000,
-        },
-      });
+      const bytes = req.checkpointBytes ? new Uint8Array(req.checkpointBytes) : await loadStart(req.checkpoint);
+      post({ type: 'demo-done', report: await playDemo(backend, bytes, req) });
     } finally {
       busy = false;
       const held = heldControls ?? [];

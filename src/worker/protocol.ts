@@ -112,6 +112,9 @@ export interface TranscriptTurn {
   appraisal: { intent: string; fit: string; inner: string; feeling: string; reaction: string; needMet: boolean };
 }
 
+/** A transcript's intention when its profile is not among the run's users (nothing is guessed). */
+export const UNKNOWN_INTENTION = 'unknown profile';
+
 /**
  * A training dialogue trimmed for transfer and storage: texts capped, detectors dropped, the hidden
  * intention named (the policy never saw it; the person watching may). Kept as the run's transcripts.
@@ -124,7 +127,8 @@ export interface TranscriptItem {
   profileId: string;
   /** Who the user is, in a few words ("Maya, 34: work"). */
   who: string;
-  intention: IntentionId;
+  /** The user's hidden intention; UNKNOWN_INTENTION when the profile is not among the run's users. */
+  intention: IntentionId | typeof UNKNOWN_INTENTION;
   intentionSummary: string;
   opening: string;
   startEmotion: number;

@@ -10,7 +10,8 @@ import { TrackingBackend } from '../engine/testing/tracking';
 import { loadCheckpoint } from '../engine/model/checkpoint';
 import { defaultRunConfig, type RunConfig } from '../rl/config';
 import type { FromWorker, TrainProgress, TrainStartRequest } from './protocol';
-import { OUTBOX_INTERVAL_MS, TrainSession } from './training';
+import { OUTBOX_INTERVAL_MS } from './progress';
+import { TrainSession } from './training';
 
 const CI = new Uint8Array(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
 const TINY: RunConfig = {

@@ -4,8 +4,8 @@
  * in flight always finishes: the GPU work of a step cannot be abandoned halfway). Between steps it
  * yields a task, so control messages are read even on the CPU backend, whose steps never wait.
  *
- * Progress leaves through an Outbox that batches everything new (metrics rows, trimmed dialogues,
- * the phase) into at most one message per OUTBOX_INTERVAL_MS; the page never waits on the worker.
+ * Progress leaves through an Outbox (progress.ts) that batches everything new (metrics rows, trimmed
+ * dialogues, the phase) into at most one message per OUTBOX_INTERVAL_MS; the page never waits on it.
  * Checkpoints go out on their own (every `checkpointEvery` steps and at the end), transferred.
  *
  * The benchmark (the first `evalProfiles` users; 0: all 100) is played on the starting policy before
@@ -21,20 +21,12 @@ import { loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { PRESETS } from '../engine/model/config';
 import { WebGpuBackend } from '../engine/gpu/backend';
 import { LAB_MATMUL_TUNING, tuneMatmuls } from '../engine/ops/matmul';
-import { START_EMOTION } from '../persona/dynamics';
-import { INTENTIONS, ProfileSchema, type Profile } from '../persona/profile';
+import { ProfileSchema, type Profile } from '../persona/profile';
 import { BENCHMARK_COUNT, benchmarkProfiles, trainingProfiles } from '../persona/sets';
-import type { DialogueRollout } from '../rl/rollout';
 import type { RunConfig } from '../rl/config';
 import { Trainer, TrainingStopped } from '../rl/trainer';
-import type { FromWorker, TrainAction, TrainProgress, TrainStartRequest, TrainState, TranscriptItem } from './protocol';
-
-/** Progress messages at most ~10 a second (DESIGN/STYLE: metrics cross the boundary batched, <= 10 Hz). */
-export const OUTBOX_INTERVAL_MS = 100;
-/** Dialogues moved to the page per step: a step of 8 profiles x 4 is all of them; bigger batches are cut. */
-export const TRANSCRIPTS_PER_STEP = 32;
-/** Longest text kept per reply, line or appraisal part: a ci reply is ~50 characters, a user line ~200. */
-export const TEXT_CAP = 600;
+import { Outbox, OUTBOX_INTERVAL_MS, TRANSCRIPTS_PER_STEP, trimDialogue } from './progress';
+import type { FromWorker, TrainAction, TrainProgress, TrainStartRequest, TrainState } from './protocol';
 
 export interface SessionIO {
   post(m: FromWorker, transfer?: Transferable[]): void;
@@ -42,104 +34,6 @@ export interface SessionIO {
   load(start: string): Promise<Uint8Array>;
   /** Yield a task so queued messages are read (setTimeout 0 in the worker). */
   yieldTask?(): Promise<void>;
-}
-
-const cap = (s: string) => (s.length > TEXT_CAP ? `${s.slice(0, TEXT_CAP)}…` : s);
-
-/** A rollout as the page shows it: texts capped, appraisal detectors dropped, the hidden need named. */
-export function trimDialogue(
-  d: DialogueRollout,
-  step: number,
-  index: number,
-  groupSize: number,
-  profile: Profile | undefined,
-): TranscriptItem {
-  const intention = profile?.intention ?? 'venting';
-  return {
-    step,
-    index,
-    group: Math.floor(index / Math.max(1, groupSize)),
-    profileId: d.profileId,
-    who: profile ? `${profile.name}, ${profile.age}: ${profile.scenario.domain}` : d.profileId,
-    intention,
-    intentionSummary: INTENTIONS[intention].summary,
-    opening: cap(d.opening),
-    startEmotion: START_EMOTION.train,
-    finalEmotion: d.finalEmotion,
-    reward: d.reward,
-    endReason: d.endReason,
-    turns: d.turns.map((t) => {
-      const a = t.result.appraisal;
-      return {
-        reply: cap(t.reply),
-        think: t.think === null ? null : cap(t.think),
-        wellFormed: t.wellFormed,
-        change: t.result.change,
-        emotion: t.result.emotion,
-        line: cap(t.result.line),
-        appraisal: {
-          intent: cap(a.intent),
-          fit: cap(a.fit),
-          inner: cap(a.inner),
-          feeling: cap(a.feeling),
-          reaction: a.reaction,
-          needMet: a.needMet,
-        },
-      };
-    }),
-  };
-}
-
-/** The benchmark results: each goes out once, with the next message. */
-type Evaluations = Pick<TrainProgress, 'benchmarkBefore' | 'benchmarkAfter' | 'breakdownBefore' | 'breakdownAfter'>;
-type Head = Omit<TrainProgress, 'rows' | 'dialogues' | keyof Evaluations>;
-const EVALUATION_KEYS = ['benchmarkBefore', 'benchmarkAfter', 'breakdownBefore', 'breakdownAfter'] as const;
-
-/** Collects progress and posts it at most once per interval (the last state always goes out). */
-class Outbox {
-  private rows: Record<string, number>[] = [];
-  private dialogues: TranscriptItem[] = [];
-  private evaluations: Evaluations = {};
-  private last = -Infinity;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private head: Head;
-
-  constructor(
-    private readonly post: SessionIO['post'],
-    head: Head,
-  ) {
-    this.head = head;
-  }
-
-  update(
-    head: Partial<Omit<TrainProgress, 'rows' | 'dialogues'>>,
-    rows: Record<string, number>[] = [],
-    dialogues: TranscriptItem[] = [],
-  ): void {
-    const rest: Partial<Head> & Evaluations = { ...head };
-    for (const k of EVALUATION_KEYS) {
-      if (rest[k]) Object.assign(this.evaluations, { [k]: rest[k] });
-      delete rest[k];
-    }
-    this.head = { ...this.head, ...rest };
-    this.rows.push(...rows);
-    this.dialogues.push(...dialogues);
-    const wait = this.last + OUTBOX_INTERVAL_MS - performance.now();
-    if (wait <= 0) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), wait);
-  }
-
-  /** Post now (the end of a session must not wait for a timer that may never run). */
-  flush(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    this.last = performance.now();
-    const m: TrainProgress = { ...this.head, rows: this.rows, dialogues: this.dialogues, ...this.evaluations };
-    this.rows = [];
-    this.dialogues = [];
-    this.evaluations = {};
-    this.post({ type: 'train-progress', ...m });
-  }
 }
 
 /** Play the first n benchmark users (0: all) with the trainer's policy: the summary and its breakdown. */

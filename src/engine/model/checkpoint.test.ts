@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CHECKPOINT_VERSION, crc32, loadCheckpoint, saveCheckpoint } from './checkpoint';
+import {
+  CHECKPOINT_VERSION,
+  CheckpointError,
+  crc32,
+  loadCheckpoint,
+  readCheckpointHeader,
+  saveCheckpoint,
+} from './checkpoint';
 import type { ModelConfig } from './config';
 import { Tokenizer } from './tokenizer';
 import { initParams } from './transformer';
@@ -132,5 +139,43 @@ describe('checkpoint format', () => {
     const longer = new Uint8Array(b.length + 8);
     longer.set(b);
     expect(() => loadCheckpoint(longer)).toThrow(/trailing bytes/);
+  });
+});
+
+describe('readCheckpointHeader', () => {
+  it('gives the header and meta of a good file without reading its arenas', () => {
+    const b = sample();
+    const info = readCheckpointHeader(b);
+    expect(info).toMatchObject({ config: CONFIG, tokenizer, meta: { seed: 1 }, version: 1 });
+    expect(info.optimizerStep).toBeUndefined();
+    // A flipped bit in the weights is the checksum's business (loadCheckpoint): the header still reads.
+    b[b.length - 50] ^= 0x10;
+    expect(readCheckpointHeader(b).meta).toEqual({ seed: 1 });
+    const weights = initParams(CONFIG, 1);
+    const m = new Float32Array(weights.length);
+    const withOptimizer = saveCheckpoint({
+      config: CONFIG,
+      tokenizer,
+      weights,
+      meta: { kind: 'rl', steps: 7 },
+      optimizer: { step: 21, m, v: m },
+    });
+    expect(readCheckpointHeader(withOptimizer)).toMatchObject({ version: 2, optimizerStep: 21, meta: { steps: 7 } });
+  });
+
+  it('refuses a truncated file, a wrong one and a damaged header, each with its own message', () => {
+    const b = sample();
+    expect(() => readCheckpointHeader(b.subarray(0, b.length - 100))).toThrow(/truncated: expected/);
+    expect(() => readCheckpointHeader(b.subarray(0, 40))).toThrow(/truncated: its header alone/);
+    expect(() => readCheckpointHeader(b.subarray(0, 8))).toThrow(/only 8 bytes/);
+    const wrong = sample();
+    wrong.set(new TextEncoder().encode('PK\u0003\u0004'), 0);
+    expect(() => readCheckpointHeader(wrong)).toThrow(/does not start with ERLCKPT/);
+    expect(() => readCheckpointHeader(new TextEncoder().encode('{"not": "a checkpoint at all"}'))).toThrow(
+      CheckpointError,
+    );
+    const c = sample();
+    c[20] = 0xff;
+    expect(() => readCheckpointHeader(c)).toThrow(/header is damaged|header is missing/);
   });
 });

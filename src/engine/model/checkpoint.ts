@@ -13,6 +13,7 @@
  *   last 4 bytes  CRC-32 of everything before it (u32 LE)
  *
  * A wrong, truncated or damaged file, or one of another version, gets a message that says which.
+ * readCheckpointHeader checks and reads the header alone (no checksum, no arenas), for the meta.
  * Pure: works on ArrayBuffers in the browser, the worker and Node.
  */
 import { paramLayout, validateConfig, type ModelConfig } from './config';
@@ -119,10 +120,27 @@ export function saveCheckpoint(ck: Omit<Checkpoint, 'layout'>): Uint8Array {
   return out;
 }
 
-export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
-  const fail = (m: string): never => {
-    throw new CheckpointError(m);
-  };
+/** What readCheckpointHeader gives: the header, the format version, and where the arenas begin. */
+export interface CheckpointInfo extends CheckpointHeader {
+  /** 1: weights only; 2: weights and AdamW's state. */
+  version: number;
+  /** AdamW's steps taken (version 2 only). */
+  optimizerStep?: number;
+  /** Byte offset of the parameter arena. */
+  arenaOffset: number;
+}
+
+function fail(m: string): never {
+  throw new CheckpointError(m);
+}
+
+/**
+ * Read and check a checkpoint's header without touching its arenas: magic, version, header JSON,
+ * config and layout, and that the file is as long as they say. No checksum (that reads every
+ * byte): for a page that wants the meta (a run's step count) of a file of hundreds of MB.
+ * loadCheckpoint does these same checks first, then the checksum and the arenas.
+ */
+export function readCheckpointHeader(bytes: Uint8Array): CheckpointInfo {
   if (bytes.length < PREFIX) fail(`not an Empathy RL Lab checkpoint: the file is only ${bytes.length} bytes`);
   for (let i = 0; i < 8; i++)
     if (bytes[i] !== MAGIC.charCodeAt(i))
@@ -171,14 +189,26 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
   const expected = PREFIX + headerLength + arenas * layout.total * 4 + 4;
   if (bytes.length < expected) fail(`the checkpoint is truncated: expected ${expected} bytes, got ${bytes.length}`);
   if (bytes.length > expected) fail(`the checkpoint has ${bytes.length - expected} unexpected trailing bytes`);
-  const crcAt = expected - 4;
+  const { optimizer: _header, ...rest } = header;
+  return {
+    ...rest,
+    version,
+    arenaOffset: PREFIX + headerLength,
+    ...(withOptimizer ? { optimizerStep: optStep as number } : {}),
+  };
+}
+
+export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
+  const { version, optimizerStep, arenaOffset, ...header } = readCheckpointHeader(bytes);
+  const total = paramLayout(header.config).total;
+  const withOptimizer = version === CHECKPOINT_VERSION;
+  const crcAt = arenaOffset + (withOptimizer ? 3 : 1) * total * 4;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (dv.getUint32(crcAt, true) !== crc32(bytes.subarray(0, crcAt)))
     fail('the checkpoint is damaged: its checksum does not match its contents');
-  const read = (a: number): Float32Array =>
-    readArena(bytes, PREFIX + headerLength + a * layout.total * 4, layout.total);
-  const { optimizer: _header, ...rest } = header;
-  const ck: Checkpoint = { ...rest, weights: read(0) };
-  if (withOptimizer) ck.optimizer = { step: optStep as number, m: read(1), v: read(2) };
+  const read = (a: number): Float32Array => readArena(bytes, arenaOffset + a * total * 4, total);
+  const ck: Checkpoint = { ...header, weights: read(0) };
+  if (withOptimizer) ck.optimizer = { step: optimizerStep as number, m: read(1), v: read(2) };
   return ck;
 }
 

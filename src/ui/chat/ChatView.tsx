@@ -6,6 +6,8 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { benchmarkProfiles } from '../../persona/sets';
 import { AppraisalList, ChangeBadge } from '../components/AppraisalList';
+import { DialogueLine, EMPTY_REPLY } from '../components/DialogueLine';
+import { Select } from '../components/Select';
 import { useRuns } from '../state/runs';
 import { CHAT_TURN_CAP, useChat, type ChatTurn, type Runtime } from './chatStore';
 import { usePolicySources } from './sources';
@@ -34,29 +36,25 @@ function PolicyPanel() {
         with a hardware GPU, on wasm otherwise. Nothing leaves this tab.
       </p>
       <div className="form-row">
-        <label>
-          Policy
-          <select
-            value={source.id}
-            onChange={(e) => s.setSource(e.target.value)}
-            disabled={loading}
-            data-testid="chat-source"
-          >
-            {sources.map((x) => (
-              <option key={x.id} value={x.id}>
-                {x.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Runtime
-          <select value={s.runtime} onChange={(e) => s.setRuntime(e.target.value as Runtime)} disabled={loading}>
-            <option value="auto">auto (WebGPU on a hardware GPU, else wasm)</option>
-            <option value="webgpu">WebGPU</option>
-            <option value="wasm">wasm</option>
-          </select>
-        </label>
+        <Select
+          label="Policy"
+          value={source.id}
+          onChange={s.setSource}
+          disabled={loading}
+          testId="chat-source"
+          options={sources.map((x) => ({ value: x.id, label: x.label }))}
+        />
+        <Select<Runtime>
+          label="Runtime"
+          value={s.runtime}
+          onChange={s.setRuntime}
+          disabled={loading}
+          options={[
+            { value: 'auto', label: 'auto (WebGPU on a hardware GPU, else wasm)' },
+            { value: 'webgpu', label: 'WebGPU' },
+            { value: 'wasm', label: 'wasm' },
+          ]}
+        />
         <button type="button" onClick={() => void s.load(label)} disabled={loading}>
           {loading ? 'Loading…' : 'Load policy'}
         </button>
@@ -84,17 +82,16 @@ function Decoding() {
   const busy = s.status === 'busy' || s.status === 'loading';
   return (
     <div className="form-row">
-      <label>
-        Decoding
-        <select
-          value={s.greedy ? 'greedy' : 'sampled'}
-          onChange={(e) => s.setDecoding({ greedy: e.target.value === 'greedy' })}
-          disabled={busy}
-        >
-          <option value="greedy">greedy</option>
-          <option value="sampled">sampled</option>
-        </select>
-      </label>
+      <Select
+        label="Decoding"
+        value={s.greedy ? 'greedy' : 'sampled'}
+        onChange={(v) => s.setDecoding({ greedy: v === 'greedy' })}
+        disabled={busy}
+        options={[
+          { value: 'greedy', label: 'greedy' },
+          { value: 'sampled', label: 'sampled' },
+        ]}
+      />
       {!s.greedy && (
         <>
           <label>
@@ -143,30 +140,37 @@ function Transcript({ turns, scored }: { turns: ChatTurn[]; scored: boolean }) {
   return (
     <ol className="transcript chat-transcript" data-testid="chat-transcript" aria-live="polite">
       {turns.map((t, i) => (
-        <li key={i} className={`line line-${t.role}`} data-testid={`chat-${t.role}`}>
-          <span className="who">
-            {t.role === 'user' ? (scored ? 'simulated user' : 'you') : 'policy'}
-            {t.role === 'agent' && t.tokens !== undefined && t.ms !== undefined && (
-              <span className="chat-meta">
-                {' '}
-                · {t.tokens} tokens, {replyTime(t.ms)}
-              </span>
-            )}
-            {t.change !== undefined && (
-              <span className="chat-meta">
-                {' '}
-                · <ChangeBadge change={t.change} /> → emotion <span data-testid="chat-emotion">{t.emotion}</span>
-              </span>
-            )}
-          </span>
-          <span className="text">{t.text || <em>(empty reply)</em>}</span>
+        <DialogueLine
+          key={i}
+          role={t.role}
+          testId={`chat-${t.role}`}
+          text={t.text}
+          emptyText={EMPTY_REPLY}
+          who={
+            <>
+              {t.role === 'user' ? (scored ? 'simulated user' : 'you') : 'policy'}
+              {t.role === 'agent' && t.tokens !== undefined && t.ms !== undefined && (
+                <span className="chat-meta">
+                  {' '}
+                  · {t.tokens} tokens, {replyTime(t.ms)}
+                </span>
+              )}
+              {t.change !== undefined && (
+                <span className="chat-meta">
+                  {' '}
+                  · <ChangeBadge change={t.change} /> → emotion <span data-testid="chat-emotion">{t.emotion}</span>
+                </span>
+              )}
+            </>
+          }
+        >
           {t.appraisal && (
             <details className="chat-appraisal">
               <summary>How the user read it</summary>
               <AppraisalList appraisal={t.appraisal} />
             </details>
           )}
-        </li>
+        </DialogueLine>
       ))}
     </ol>
   );
@@ -241,16 +245,16 @@ function Conversation() {
       {ready && s.mode === 'simulated' && (
         <>
           <div className="form-row">
-            <label>
-              Benchmark user
-              <select value={s.profileId} onChange={(e) => s.setProfile(e.target.value)} disabled={busy}>
-                {profiles.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.id} — {p.name}, {p.age} — {p.scenario.domain}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <Select
+              label="Benchmark user"
+              value={s.profileId}
+              onChange={s.setProfile}
+              disabled={busy}
+              options={profiles.map((p) => ({
+                value: p.id,
+                label: `${p.id} — ${p.name}, ${p.age} — ${p.scenario.domain}`,
+              }))}
+            />
             <button type="button" onClick={() => s.startSimulated()} disabled={busy}>
               {s.sim ? 'Start again' : 'Start'}
             </button>

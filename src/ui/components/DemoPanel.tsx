@@ -10,6 +10,8 @@ import { useEngine } from '../state/engine';
 import { SHIPPED_CHECKPOINT, useDemo } from '../state/demo';
 import { useWarmStart } from '../state/warmstart';
 import { AppraisalList, ChangeBadge } from './AppraisalList';
+import { DialogueLine, EMPTY_REPLY } from './DialogueLine';
+import { countOptions, Select } from './Select';
 
 export function DemoPanel() {
   const ready = useEngine((s) => s.phase === 'ready');
@@ -30,35 +32,34 @@ export function DemoPanel() {
         yet adaptive: that is what reinforcement learning is for.
       </p>
       <div className="form-row">
-        <label>
-          Policy
-          <select value={source} onChange={(e) => setSource(e.target.value as 'shipped' | 'last')} disabled={running}>
-            <option value="shipped">shipped warm start (micro)</option>
-            <option value="last" disabled={!trained}>
-              the warm start trained above{trained ? '' : ' (train one first)'}
-            </option>
-          </select>
-        </label>
-        <label>
-          User
-          <select value={profileId} onChange={(e) => setProfileId(e.target.value)} disabled={running}>
-            {profiles.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}, {p.age} — {p.scenario.domain}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Replies
-          <select value={turns} onChange={(e) => setTurns(Number(e.target.value))} disabled={running}>
-            {[1, 2, 3, 5, 10].map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Select<'shipped' | 'last'>
+          label="Policy"
+          value={source}
+          onChange={setSource}
+          disabled={running}
+          options={[
+            { value: 'shipped', label: 'shipped warm start (micro)' },
+            {
+              value: 'last',
+              label: `the warm start trained above${trained ? '' : ' (train one first)'}`,
+              disabled: !trained,
+            },
+          ]}
+        />
+        <Select
+          label="User"
+          value={profileId}
+          onChange={setProfileId}
+          disabled={running}
+          options={profiles.map((p) => ({ value: p.id, label: `${p.name}, ${p.age} — ${p.scenario.domain}` }))}
+        />
+        <Select
+          label="Replies"
+          value={String(turns)}
+          onChange={(v) => setTurns(Number(v))}
+          disabled={running}
+          options={countOptions([1, 2, 3, 5, 10])}
+        />
         <button
           type="button"
           data-testid="demo-button"
@@ -86,9 +87,13 @@ export function DemoPanel() {
       {demo.report && (
         <ol className="transcript" data-testid="demo-transcript">
           {demo.report.lines.map((l, i) => (
-            <li key={i} className={`line line-${l.role}`}>
-              <span className="who">{l.role === 'user' ? 'user' : 'policy'}</span>
-              <span className="text">{l.text || <em>(empty reply)</em>}</span>
+            <DialogueLine
+              key={i}
+              role={l.role}
+              who={l.role === 'user' ? 'user' : 'policy'}
+              text={l.text}
+              emptyText={EMPTY_REPLY}
+            >
               {l.appraisal && (
                 <details className="appraisal">
                   <summary>
@@ -97,7 +102,7 @@ export function DemoPanel() {
                   <AppraisalList appraisal={l.appraisal} />
                 </details>
               )}
-            </li>
+            </DialogueLine>
           ))}
         </ol>
       )}

@@ -11,6 +11,8 @@ import type { TranscriptItem } from '../../worker/protocol';
 import { useTraining } from '../state/training';
 import { useUi } from '../state/ui';
 import { AppraisalList, ChangeBadge } from '../components/AppraisalList';
+import { DialogueLine, EMPTY_REPLY } from '../components/DialogueLine';
+import { countOptions, Select } from '../components/Select';
 
 export type Outcome = 'success' | 'failure' | 'neither';
 
@@ -64,32 +66,31 @@ function Dialogue({ d, open }: { d: TranscriptItem; open: boolean }) {
         ; {END_TEXT[d.endReason] ?? d.endReason}.{` Group ${d.group + 1}.`}
       </p>
       <ol className="transcript">
-        <li className="line line-user">
-          <span className="who">user</span>
-          <span className="text">{d.opening}</span>
-        </li>
+        <DialogueLine role="user" who="user" text={d.opening} />
         {d.turns.map((t, i) => (
           <li key={i} className="turn">
-            <div className="line line-agent">
-              <span className="who">policy</span>
-              {t.think !== null && (
-                <details className="think">
-                  <summary>Thoughts{t.wellFormed ? '' : ' (broken think block)'}</summary>
-                  <span className="text">{t.think}</span>
-                </details>
-              )}
-              <span className="text">{t.reply || <em>(empty reply)</em>}</span>
-            </div>
+            <DialogueLine
+              as="div"
+              role="agent"
+              who="policy"
+              text={t.reply}
+              emptyText={EMPTY_REPLY}
+              before={
+                t.think !== null && (
+                  <details className="think">
+                    <summary>Thoughts{t.wellFormed ? '' : ' (broken think block)'}</summary>
+                    <span className="text">{t.think}</span>
+                  </details>
+                )
+              }
+            />
             <div className="appraisal-box">
               <p className="appraisal-head">
                 <ChangeBadge change={t.change} /> → emotion {t.emotion}: {t.appraisal.feeling}
               </p>
               <AppraisalList appraisal={t.appraisal} />
             </div>
-            <div className="line line-user">
-              <span className="who">user</span>
-              <span className="text">{t.line}</span>
-            </div>
+            <DialogueLine as="div" role="user" who="user" text={t.line} />
           </li>
         ))}
       </ol>
@@ -121,44 +122,41 @@ export function TranscriptsPanel() {
       <div className="panel-head">
         <h2>Transcripts{current ? ` — step ${current.step}` : ''}</h2>
         <div className="form-row compact">
-          <label>
-            Step
-            <select
-              value={current && chosen !== null ? String(current.step) : 'latest'}
-              onChange={(e) => showStep(e.target.value === 'latest' ? null : Number(e.target.value))}
-              disabled={dialogues.length === 0}
-            >
-              <option value="latest">latest{latest ? ` (${latest.step})` : ''}</option>
-              {dialogues
-                .slice()
-                .reverse()
-                .map((g) => (
-                  <option key={g.step} value={g.step}>
-                    {g.step}
-                  </option>
-                ))}
-            </select>
-          </label>
-          <label>
-            Outcome
-            <select value={outcome} onChange={(e) => setOutcome(e.target.value as Outcome | 'all')}>
-              <option value="all">all</option>
-              <option value="success">success (emotion 100)</option>
-              <option value="failure">failure (below 10)</option>
-              <option value="neither">neither</option>
-            </select>
-          </label>
-          <label>
-            Hidden intention
-            <select value={intention} onChange={(e) => setIntention(e.target.value)}>
-              <option value="all">all</option>
-              {INTENTION_IDS.map((id) => (
-                <option key={id} value={id}>
-                  {INTENTIONS[id].summary}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Select
+            label="Step"
+            value={current && chosen !== null ? String(current.step) : 'latest'}
+            onChange={(v) => showStep(v === 'latest' ? null : Number(v))}
+            disabled={dialogues.length === 0}
+            options={[
+              { value: 'latest', label: `latest${latest ? ` (${latest.step})` : ''}` },
+              ...countOptions(
+                dialogues
+                  .slice()
+                  .reverse()
+                  .map((g) => g.step),
+              ),
+            ]}
+          />
+          <Select<Outcome | 'all'>
+            label="Outcome"
+            value={outcome}
+            onChange={setOutcome}
+            options={[
+              { value: 'all', label: 'all' },
+              { value: 'success', label: 'success (emotion 100)' },
+              { value: 'failure', label: 'failure (below 10)' },
+              { value: 'neither', label: 'neither' },
+            ]}
+          />
+          <Select
+            label="Hidden intention"
+            value={intention}
+            onChange={setIntention}
+            options={[
+              { value: 'all', label: 'all' },
+              ...INTENTION_IDS.map((id) => ({ value: id, label: INTENTIONS[id].summary })),
+            ]}
+          />
         </div>
       </div>
       {!current && (

@@ -5,15 +5,8 @@
  * Without IndexedDB (some private windows) the lab still trains; the list says why it is empty.
  */
 import { create } from 'zustand';
-import {
-  exportRun,
-  importRun,
-  metricsCsv,
-  openRunStore,
-  type RunRecord,
-  type RunStore,
-  type RunSummary,
-} from '../../lab/runs';
+import { exportRun, importRun, metricsCsv } from '../../lab/runfile';
+import { openRunStore, type RunRecord, type RunStore, type RunSummary } from '../../lab/runs';
 
 let storePromise: Promise<RunStore> | null = null;
 

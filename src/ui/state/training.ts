@@ -6,7 +6,7 @@
  * Messages of a run the page has moved on from (after Reset) are ignored by run id.
  */
 import { create } from 'zustand';
-import { loadCheckpoint } from '../../engine/model/checkpoint';
+import { readCheckpointHeader } from '../../engine/model/checkpoint';
 import type { Breakdown } from '../../lab/breakdown';
 import type { RunRecord } from '../../lab/runs';
 import type { Profile } from '../../persona/profile';
@@ -240,10 +240,7 @@ export const useTraining = create<TrainingState>((set, get) => {
     startedAt: 0,
     train(config, start, extras) {
       const s = get().status;
-      if (s === 'paused') {
-        set({ status: 'running' });
-        control('resume');
-      } else if (s === 'pausing') {
+      if (s === 'paused' || s === 'pausing') {
         set({ status: 'running' });
         control('resume');
       } else if (!isOpen(s)) begin(config, start, 'run', extras);
@@ -271,7 +268,8 @@ export const useTraining = create<TrainingState>((set, get) => {
         return `"${run.name}" has no checkpoint to resume from (checkpoints are kept every "Checkpoint every" steps, every minute on a GPU, and at the end).`;
       let at: number;
       try {
-        const steps = loadCheckpoint(bytes).meta.steps;
+        // The header alone: the worker checks the whole file (checksum, arenas) when it loads it.
+        const steps = readCheckpointHeader(bytes).meta.steps;
         if (typeof steps !== 'number')
           return `The checkpoint of "${run.name}" is not a training checkpoint (it has no step count).`;
         at = steps;

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { INTENTIONS } from '../persona/profile';
+import { trainingProfiles } from '../persona/sets';
+import type { TurnResult } from '../persona/user';
+import type { DialogueRollout } from '../rl/rollout';
+import { TEXT_CAP, trimDialogue } from './progress';
+import { UNKNOWN_INTENTION } from './protocol';
+
+const profile = trainingProfiles()[0];
+const rollout = (profileId: string): DialogueRollout => ({
+  profileId,
+  opening: 'I had a rough day.',
+  turns: [
+    {
+      prompt: [1],
+      response: [2],
+      reply: 'x'.repeat(TEXT_CAP + 10),
+      think: null,
+      wellFormed: true,
+      result: {
+        change: 5,
+        emotion: 35,
+        line: 'Thanks.',
+        appraisal: { intent: 'i', fit: 'f', inner: 'n', feeling: 'g', reaction: 'warm', needMet: false },
+      } as unknown as TurnResult,
+    },
+  ],
+  finalEmotion: 35,
+  reward: 0.35,
+  endReason: 'cap',
+  transcript: [],
+});
+
+describe('trimDialogue', () => {
+  it('names the user and their hidden intention, and caps the texts', () => {
+    const t = trimDialogue(rollout(profile.id), 3, 5, 4, profile);
+    expect(t).toMatchObject({ step: 3, index: 5, group: 1, profileId: profile.id, intention: profile.intention });
+    expect(t.intentionSummary).toBe(INTENTIONS[profile.intention].summary);
+    expect(t.who).toContain(profile.name);
+    expect(t.turns[0].reply).toHaveLength(TEXT_CAP + 1); // the cap and an ellipsis
+  });
+
+  it('says when the profile is not found instead of guessing an intention', () => {
+    const t = trimDialogue(rollout('nobody-42'), 1, 0, 4, undefined);
+    expect(t.intention).toBe(UNKNOWN_INTENTION);
+    expect(t.intention).not.toBe('venting');
+    expect(t.intentionSummary).toMatch(/unknown profile.*nobody-42/);
+    expect(t.who).toBe('nobody-42 (unknown profile)');
+  });
+});
