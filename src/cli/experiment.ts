@@ -37,7 +37,7 @@ const SPEC = {
   steps: { type: 'number', help: "training steps (default: the preset's)" },
   seed: { type: 'number', help: 'seed (default 1)' },
   init: { type: 'string', help: 'starting checkpoint (default public/warmstart-<preset>.bin)' },
-  out: { type: 'string', help: 'output folder (default runs/<preset>-<algo>-s<seed>)' },
+  out: { type: 'string', help: 'output folder (default runs/<preset>-<algo>[-think]-<reward>-<difficulty>-s<seed>)' },
   'no-eval': { type: 'boolean', help: 'skip the benchmark and the perplexity before and after (quick runs)' },
   'bench-limit': {
     type: 'number',
