@@ -192,6 +192,10 @@ function summaryOf(id: string, user: SimulatedUser): Record<string, unknown> {
 interface Held {
   user: SimulatedUser;
   expires: number;
+  /** Kept beside the user so a turn need not copy its whole state to read them. */
+  turns: number;
+  endReason: string | null;
+  over: boolean;
 }
 
 export interface Counters {
@@ -263,7 +267,14 @@ export class UsersService {
       this.dialogues.delete(oldest);
       this.counters.dialoguesEvictedCap++;
     }
-    this.dialogues.set(id, { user, expires: this.now() + this.limits.ttlMs });
+    const s = user.state;
+    this.dialogues.set(id, {
+      user,
+      expires: this.now() + this.limits.ttlMs,
+      turns: s.turns,
+      over: s.over,
+      endReason: s.endReason,
+    });
   }
 
   private freshId(): string {
@@ -344,11 +355,13 @@ export class UsersService {
       return fail(400, [`reply: at most ${this.limits.maxReplyChars} characters (got ${reply.length})`]);
     const h = this.touch(id);
     if (!h) return fail(404, [`id: no dialogue "${id}" (never started, deleted or expired)`]);
-    const s = h.user.state;
-    if (s.over) return fail(409, [`id: dialogue "${id}" is over (${s.endReason}); start a new one`]);
+    if (h.over) return fail(409, [`id: dialogue "${id}" is over (${h.endReason}); start a new one`]);
     const r = h.user.respond(reply);
+    h.turns++;
+    h.over = r.over;
+    h.endReason = r.endReason;
     this.counters.turns++;
-    return ok({ id, ...turnView(r, h.user, s.turns + 1) });
+    return ok({ id, ...turnView(r, h.user, h.turns) });
   }
 
   get(id: string): Answer {
