@@ -7,6 +7,7 @@
  * [--tokens T] [--weights f16] [--math f16] times our training or decoding step op by op (bench/peers-profile.ts);
  * --saved-attention [--preset P] [--batch B] [--tokens T] [--train-steps N] a training step with the
  * attention probabilities saved in halves vs f32 (bench/saved-attention.ts).
+ * `npm run bench -- --users-server [--json] [--workers N]`: load on the simulated-users server (bench/users-server.ts).
  * Starts a Vite dev server on a free port (root = the repo), opens bench/kernels.html in Chromium
  * with WebGPU enabled (the SwiftShader software adapter where there is no GPU), runs
  * `window.__bench.run()` and prints a table, or with --json one JSON object on stdout (progress
@@ -300,4 +301,6 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code));
+(args.has('--users-server') ? import('./users-server').then((m) => m.runUsersServerBench(argv)) : main()).then((code) =>
+  process.exit(code),
+);

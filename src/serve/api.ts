@@ -1,0 +1,464 @@
+/**
+ * The simulated users as a service, without the HTTP: request schemas (zod), the dialogue store
+ * (TTL + cap, least recently used evicted first) and one function per endpoint that maps a parsed
+ * JSON body to a status and a JSON answer. Every answer is built from the persona engine's own API
+ * (createSimulatedUser, restoreSimulatedUser, replayDialogue, parseProfile, the shipped sets), so
+ * a dialogue played here is the same dialogue the lab plays.
+ *
+ * Not here: sockets, body reading, routing, metrics text, signals (./server.ts); flags (./cli.ts).
+ * Pure of Node APIs, like src/persona, so it can be tested without a socket.
+ */
+import { z } from 'zod';
+import {
+  createSimulatedUser,
+  restoreSimulatedUser,
+  replayDialogue,
+  TURN_CAP,
+  DIFFICULTIES,
+  bandOf,
+  rewardOf,
+  type SimulatedUser,
+  type TurnResult,
+  type UserState,
+} from '../persona/index.ts';
+import type { Profile } from '../persona/profile.ts';
+import { parseProfile } from '../persona/validate.ts';
+
+/** Limits of one server: every one bounds memory or time per request. */
+export interface Limits {
+  /** Characters in one agent reply (longer ones are refused, not cut: a cut would change the score). */
+  maxReplyChars: number;
+  /** Bytes in one request body. */
+  maxBodyBytes: number;
+  /** Dialogues held at once; the least recently used goes first when a new one would pass it. */
+  maxDialogues: number;
+  /** A dialogue untouched this long is dropped (ms). */
+  ttlMs: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxReplyChars: 4000,
+  maxBodyBytes: 256 * 1024,
+  maxDialogues: 10_000,
+  ttlMs: 10 * 60 * 1000,
+};
+
+/** A named list of profiles the server can start dialogues from. */
+export interface ProfileSet {
+  name: string;
+  profiles: readonly Profile[];
+}
+
+// ---------------------------------------------------------------- request schemas
+
+const DIALOGUE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const Seed = z.number().int().min(0).max(0xffffffff).describe('Seed of the user (0 .. 2^32-1).');
+const Difficulty = z.enum(DIFFICULTIES as [string, ...string[]]).describe('moderate or strict.');
+const Mode = z.enum(['train', 'benchmark']).describe('train: start 30, cap 8, own opening; benchmark: 40, 10, preset.');
+
+/** Who the user is: a profile id (in `set`, or any set) or a whole profile checked by the schema. */
+const Who = {
+  profileId: z.string().max(64).optional(),
+  set: z.string().max(64).optional(),
+  profile: z.unknown().optional(),
+};
+
+const StartBody = z
+  .object({
+    ...Who,
+    id: z.string().regex(DIALOGUE_ID, 'letters, digits, - and _, 1 to 64 characters').optional(),
+    seed: Seed.default(0),
+    difficulty: Difficulty.default('moderate'),
+    mode: Mode.optional(),
+  })
+  .strict();
+
+const ReplyBody = z.object({ reply: z.string() }).strict();
+
+const ReplayBody = z
+  .object({
+    ...Who,
+    seed: Seed.default(0),
+    difficulty: Difficulty.default('moderate'),
+    mode: Mode.optional(),
+    replies: z.array(z.string()).max(16),
+  })
+  .strict();
+
+/** A saved state: its shape is checked here, its contents by replaying its transcript. */
+const StateShape = z
+  .object({
+    version: z.number(),
+    profileId: z.string().max(64),
+    seed: Seed,
+    difficulty: Difficulty,
+    mode: Mode,
+    transcript: z
+      .array(z.object({ role: z.enum(['user', 'agent']), text: z.string() }).strict())
+      .min(1)
+      .max(2 * 16 + 1),
+  })
+  .passthrough();
+
+const RestoreBody = z
+  .object({ state: StateShape, profile: z.unknown().optional(), set: z.string().max(64).optional() })
+  .strict();
+
+// ---------------------------------------------------------------- answers
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+const ok = (body: unknown, status = 200): Answer => ({ status, body });
+const fail = (status: number, errors: string[]): Answer => ({ status, body: { error: errors[0], errors } });
+
+/** `reply: expected string, got number` from zod issues, the field named by its path. */
+function zodErrors(root: string, error: z.ZodError): string[] {
+  return error.issues.map((i) => {
+    const path = i.path.reduce<string>(
+      (acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),
+      '',
+    );
+    const where = path || root;
+    if (i.code === 'unrecognized_keys')
+      return `${where === root ? '' : `${where}.`}${i.keys.join(', ')}: unknown field`;
+    return `${where}: ${i.message}`;
+  });
+}
+
+function parse<T extends z.ZodType>(schema: T, body: unknown): { ok: true; value: z.infer<T> } | Answer {
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return fail(400, ['body: expected a JSON object']);
+  const r = schema.safeParse(body);
+  return r.success ? { ok: true, value: r.data } : fail(400, zodErrors('body', r.error));
+}
+
+/** The answer to one turn: everything the engine says about it, plus the reward so far. */
+export function turnView(r: TurnResult, user: SimulatedUser, turns: number): Record<string, unknown> {
+  const a = r.appraisal;
+  return {
+    line: r.line,
+    change: r.change,
+    emotion: r.emotion,
+    band: r.band,
+    appraisal: {
+      intent: a.intent,
+      fit: a.fit,
+      inner: a.inner,
+      feeling: a.feeling,
+      change: a.change,
+      total: a.total,
+      needMet: a.needMet,
+      reaction: a.reaction,
+      detectors: a.detectors.map((d) => ({
+        id: d.id,
+        score: d.score,
+        weight: d.weight,
+        contribution: d.contribution,
+        reason: d.reason,
+        why: d.why,
+      })),
+    },
+    over: r.over,
+    endReason: r.endReason,
+    reward: user.reward(),
+    turns,
+  };
+}
+
+function summaryOf(id: string, user: SimulatedUser): Record<string, unknown> {
+  const s = user.state;
+  return {
+    id,
+    profileId: s.profileId,
+    seed: s.seed,
+    difficulty: s.difficulty,
+    mode: s.mode,
+    opening: user.opening,
+    emotion: s.emotion,
+    band: bandOf(s.emotion),
+    turns: s.turns,
+    turnCap: TURN_CAP[s.mode],
+    over: s.over,
+    endReason: s.endReason,
+    reward: user.reward(),
+  };
+}
+
+// ---------------------------------------------------------------- the service
+
+interface Held {
+  user: SimulatedUser;
+  expires: number;
+  /** Kept beside the user so a turn need not copy its whole state to read them. */
+  turns: number;
+  endReason: string | null;
+  over: boolean;
+}
+
+export interface Counters {
+  dialoguesStarted: number;
+  dialoguesEvictedTtl: number;
+  dialoguesEvictedCap: number;
+  turns: number;
+  replays: number;
+}
+
+export class UsersService {
+  readonly limits: Limits;
+  readonly sets: readonly ProfileSet[];
+  readonly counters: Counters = {
+    dialoguesStarted: 0,
+    dialoguesEvictedTtl: 0,
+    dialoguesEvictedCap: 0,
+    turns: 0,
+    replays: 0,
+  };
+  /** Insertion order = least recently used first (a touched dialogue is moved to the end). */
+  private dialogues = new Map<string, Held>();
+  private byId = new Map<string, Profile>();
+  private nextId = 1;
+  private readonly now: () => number;
+  private readonly prefix: string;
+
+  constructor(sets: readonly ProfileSet[], limits: Partial<Limits> = {}, now: () => number = Date.now, prefix = 'd') {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.sets = sets;
+    this.now = now;
+    this.prefix = prefix;
+    // Later sets do not shadow earlier ones: the shipped ids keep their meaning.
+    for (const s of sets) for (const p of s.profiles) if (!this.byId.has(p.id)) this.byId.set(p.id, p);
+  }
+
+  get size(): number {
+    return this.dialogues.size;
+  }
+
+  /** Drop every dialogue past its TTL (the oldest-touched come first, so stop at the first live one). */
+  sweep(): void {
+    const t = this.now();
+    for (const [id, h] of this.dialogues) {
+      if (h.expires > t) break;
+      this.dialogues.delete(id);
+      this.counters.dialoguesEvictedTtl++;
+    }
+  }
+
+  private touch(id: string): Held | undefined {
+    const h = this.dialogues.get(id);
+    if (!h) return undefined;
+    this.dialogues.delete(id);
+    if (h.expires <= this.now()) {
+      this.counters.dialoguesEvictedTtl++;
+      return undefined;
+    }
+    h.expires = this.now() + this.limits.ttlMs;
+    this.dialogues.set(id, h);
+    return h;
+  }
+
+  private hold(id: string, user: SimulatedUser): void {
+    this.dialogues.delete(id);
+    this.sweep();
+    while (this.dialogues.size >= this.limits.maxDialogues) {
+      const oldest = this.dialogues.keys().next().value as string;
+      this.dialogues.delete(oldest);
+      this.counters.dialoguesEvictedCap++;
+    }
+    const s = user.state;
+    this.dialogues.set(id, {
+      user,
+      expires: this.now() + this.limits.ttlMs,
+      turns: s.turns,
+      over: s.over,
+      endReason: s.endReason,
+    });
+  }
+
+  private freshId(): string {
+    for (;;) {
+      const id = `${this.prefix}${(this.nextId++).toString(36)}`;
+      if (!this.dialogues.has(id)) return id;
+    }
+  }
+
+  /** The profile a request names: `profile` (validated), or `profileId` in `set` or in any set. */
+  private profileOf(b: { profileId?: string; set?: string; profile?: unknown }): Profile | Answer {
+    if (b.profile !== undefined) {
+      if (b.profileId !== undefined) return fail(400, ['profileId: give profileId or profile, not both']);
+      const r = parseProfile(b.profile, 'profile');
+      return r.ok ? r.profile : fail(400, r.errors);
+    }
+    if (b.profileId === undefined) return fail(400, ['profileId: missing (give profileId or a whole profile)']);
+    if (b.set !== undefined) {
+      const set = this.sets.find((s) => s.name === b.set);
+      if (!set) return fail(404, [`set: no profile set "${b.set}" (see GET /v1/profile-sets)`]);
+      const p = set.profiles.find((x) => x.id === b.profileId);
+      return p ?? fail(404, [`profileId: no profile "${b.profileId}" in set "${b.set}"`]);
+    }
+    return this.byId.get(b.profileId) ?? fail(404, [`profileId: no profile "${b.profileId}" in any set`]);
+  }
+
+  private userOf(
+    profile: Profile,
+    b: { seed: number; difficulty: string; mode?: 'train' | 'benchmark' },
+  ): SimulatedUser | Answer {
+    const mode = b.mode ?? (profile.openingLine ? 'benchmark' : 'train');
+    if (mode === 'benchmark' && !profile.openingLine)
+      return fail(400, [`mode: profile "${profile.id}" has no openingLine; benchmark mode needs one (use "train")`]);
+    return createSimulatedUser(profile, { seed: b.seed, difficulty: b.difficulty as 'moderate' | 'strict', mode });
+  }
+
+  // ---------------------------------------------------------------- endpoints
+
+  health(): Answer {
+    return ok({ ok: true, dialogues: this.size, sets: this.sets.map((s) => s.name) });
+  }
+
+  listSets(): Answer {
+    return ok({ sets: this.sets.map((s) => ({ name: s.name, count: s.profiles.length })) });
+  }
+
+  /** One set's profile ids (no hidden intentions: a policy must not be told them). */
+  getSet(name: string): Answer {
+    const set = this.sets.find((s) => s.name === name);
+    if (!set) return fail(404, [`set: no profile set "${name}"`]);
+    return ok({
+      name: set.name,
+      count: set.profiles.length,
+      profiles: set.profiles.map((p) => ({ id: p.id, name: p.name, hasOpeningLine: p.openingLine !== undefined })),
+    });
+  }
+
+  start(body: unknown): Answer {
+    const b = parse(StartBody, body);
+    if (!('ok' in b)) return b;
+    const v = b.value;
+    if (v.id !== undefined && this.touch(v.id)) return fail(409, [`id: a dialogue "${v.id}" already exists`]);
+    const profile = this.profileOf(v);
+    if ('status' in profile) return profile;
+    const user = this.userOf(profile, v);
+    if ('status' in user) return user;
+    const id = v.id ?? this.freshId();
+    this.hold(id, user);
+    this.counters.dialoguesStarted++;
+    return ok(summaryOf(id, user), 201);
+  }
+
+  reply(id: string, body: unknown): Answer {
+    const b = parse(ReplyBody, body);
+    if (!('ok' in b)) return b;
+    const reply = b.value.reply;
+    if (reply.length > this.limits.maxReplyChars)
+      return fail(400, [`reply: at most ${this.limits.maxReplyChars} characters (got ${reply.length})`]);
+    const h = this.touch(id);
+    if (!h) return fail(404, [`id: no dialogue "${id}" (never started, deleted or expired)`]);
+    if (h.over) return fail(409, [`id: dialogue "${id}" is over (${h.endReason}); start a new one`]);
+    const r = h.user.respond(reply);
+    h.turns++;
+    h.over = r.over;
+    h.endReason = r.endReason;
+    this.counters.turns++;
+    return ok({ id, ...turnView(r, h.user, h.turns) });
+  }
+
+  get(id: string): Answer {
+    const h = this.touch(id);
+    if (!h) return fail(404, [`id: no dialogue "${id}" (never started, deleted or expired)`]);
+    return ok({ ...summaryOf(id, h.user), state: h.user.state });
+  }
+
+  remove(id: string): Answer {
+    const had = this.dialogues.delete(id);
+    return had ? { status: 204, body: null } : fail(404, [`id: no dialogue "${id}"`]);
+  }
+
+  /**
+   * Put a saved state back under `id`. The state is trusted only as far as a replay of its
+   * transcript agrees with it: the engine is a pure function of (seed, profile, transcript), so a
+   * state whose every field equals the replay's is exactly the one the engine wrote.
+   */
+  restore(id: string, body: unknown): Answer {
+    if (!DIALOGUE_ID.test(id)) return fail(400, ['id: letters, digits, - and _, 1 to 64 characters']);
+    const b = parse(RestoreBody, body);
+    if (!('ok' in b)) return b;
+    const { state, profile: given, set } = b.value;
+    const profile = this.profileOf(given !== undefined ? { profile: given } : { profileId: state.profileId, set });
+    if ('status' in profile) return profile;
+    if (profile.id !== state.profileId)
+      return fail(400, [`state.profileId: "${state.profileId}" but the profile given is "${profile.id}"`]);
+    const cap = TURN_CAP[state.mode];
+    const replies = state.transcript.filter((e) => e.role === 'agent').map((e) => e.text);
+    if (replies.length > cap)
+      return fail(400, [`state.transcript: ${replies.length} agent replies, more than the cap ${cap}`]);
+    const long = replies.findIndex((r) => r.length > this.limits.maxReplyChars);
+    if (long >= 0)
+      return fail(400, [
+        `state.transcript: agent reply ${long + 1} is longer than ${this.limits.maxReplyChars} characters`,
+      ]);
+    if (state.mode === 'benchmark' && !profile.openingLine)
+      return fail(400, [`state.mode: profile "${profile.id}" has no openingLine`]);
+    const replayed = replayDialogue(
+      profile,
+      { seed: state.seed, difficulty: state.difficulty as 'moderate' | 'strict', mode: state.mode },
+      replies,
+    );
+    if (replayed.results.length !== replies.length)
+      return fail(400, ['state.transcript: agent replies after the dialogue was over']);
+    const mismatch = firstDifference(replayed.user.state, state as unknown as UserState, 'state');
+    if (mismatch) return fail(400, [`${mismatch}: does not match a replay of the state's transcript`]);
+    const user = restoreSimulatedUser(profile, replayed.user.state);
+    this.hold(id, user);
+    return ok(summaryOf(id, user));
+  }
+
+  /** Play a whole transcript from scratch and hold nothing: the stateless form of start + reply. */
+  replay(body: unknown): Answer {
+    const b = parse(ReplayBody, body);
+    if (!('ok' in b)) return b;
+    const v = b.value;
+    const long = v.replies.findIndex((r) => r.length > this.limits.maxReplyChars);
+    if (long >= 0) return fail(400, [`replies[${long}]: at most ${this.limits.maxReplyChars} characters`]);
+    const profile = this.profileOf(v);
+    if ('status' in profile) return profile;
+    const probe = this.userOf(profile, v);
+    if ('status' in probe) return probe;
+    const s = probe.state;
+    const { user, results } = replayDialogue(
+      profile,
+      { seed: s.seed, difficulty: s.difficulty, mode: s.mode },
+      v.replies,
+    );
+    this.counters.replays++;
+    // turnView reads the reward from the final user; after turn i it was that turn's emotion / 100.
+    const turns = results.map((r, i) => ({ ...turnView(r, user, i + 1), reward: rewardOf(r.emotion) }));
+    const { id: _, ...summary } = summaryOf('', user);
+    void _;
+    return ok({ ...summary, ignoredReplies: v.replies.length - results.length, results: turns, state: user.state });
+  }
+}
+
+/** The path of the first field where two JSON values differ, or null when they are equal. */
+export function firstDifference(a: unknown, b: unknown, path: string): string | null {
+  if (a === b) return null;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return path;
+  if (Array.isArray(a) !== Array.isArray(b)) return path;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    if (a.length !== bb.length) return `${path}.length`;
+    for (let i = 0; i < a.length; i++) {
+      const d = firstDifference(a[i], bb[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return null;
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  for (const k of new Set([...Object.keys(ao), ...Object.keys(bo)])) {
+    const d = firstDifference(ao[k], bo[k], `${path}.${k}`);
+    if (d) return d;
+  }
+  return null;
+}
