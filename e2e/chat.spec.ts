@@ -82,13 +82,11 @@ test('chat: load a shipped policy through onnxruntime-web, talk with it, then le
 
 test('chat: a damaged checkpoint file is refused with its reason', async ({ page }) => {
   await openChat(page);
-  await page
-    .getByTestId('chat-file')
-    .setInputFiles({
-      name: 'notes.bin',
-      mimeType: 'application/octet-stream',
-      buffer: Buffer.from('hello, not a checkpoint'),
-    });
+  await page.getByTestId('chat-file').setInputFiles({
+    name: 'notes.bin',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from('hello, not a checkpoint'),
+  });
   await expect(page.getByTestId('chat-error')).toContainText('notes.bin: not an Empathy RL Lab checkpoint');
   const good = readFileSync(new URL('../public/warmstart-ci.bin', import.meta.url));
   const bad = Buffer.from(good);

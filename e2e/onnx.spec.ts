@@ -69,12 +69,10 @@ for (const { preset, B, T } of CASES) {
         ? `${r.ep}: logits ${r.logitsDiff.toExponential(2)}, values ${r.valuesDiff.toExponential(2)}, KV ${r.kvLogitsDiff.toExponential(2)} (max |logit| ${r.maxLogit.toFixed(2)}, ${Math.round(r.ms)} ms)`
         : `${r.requested}: FAILED (${r.error}) -> fell back to wasm`;
     console.log(`  ${preset} ${B}x${T}  ${line(gpu)}\n  ${preset} ${B}x${T}  ${line(wasm)}`);
-    test
-      .info()
-      .annotations.push({
-        type: 'execution provider',
-        description: `${preset}: ${gpu.ep === 'webgpu' ? 'webgpu and wasm' : `wasm only (webgpu failed: ${gpu.error})`}`,
-      });
+    test.info().annotations.push({
+      type: 'execution provider',
+      description: `${preset}: ${gpu.ep === 'webgpu' ? 'webgpu and wasm' : `wasm only (webgpu failed: ${gpu.error})`}`,
+    });
     if (gpu.ep === 'webgpu') check(gpu);
   });
 }
