@@ -33,6 +33,7 @@ import { addBiasRef } from './bias';
 import { geluBackwardRef, geluRef, WGSL_GELU } from './gelu';
 import { HALF_MAX, roundHalf, unpackHalves } from './half';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 // ---- shapes ---------------------------------------------------------------------------------------
 
@@ -1165,7 +1166,7 @@ export function matmulCpuFast(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
   }
 }
 
-export function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions): void {
+function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {}): void {
   const d = matmulDims(out.shape, a.shape, logicalBShape(b, opts), opts);
   epilogueOf(out, opts);
   const product = f16MathOf(opts) ? matmulF16Ref : matmulCpuFast;
@@ -1197,7 +1198,7 @@ export function pickMatmulVariant(
   return d.batch * d.M * d.N >= TILED_MIN_OUTPUTS && d.K >= TK ? 'tiled' : 'naive';
 }
 
-export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions): void {
+function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {}): void {
   for (const [t, what] of [
     [out, 'out'],
     [a, 'a'],
@@ -1275,3 +1276,8 @@ export function matmulOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor
   const k = f16 ? f16TiledKernel(d.transB, vecA, vecB, e) : tiledKernel(d.transA, d.transB, vecA, vecB, e, half);
   be.dispatch(k, bound, uniforms, [Math.ceil(N / TILE), Math.ceil(M / TILE), d.batch]);
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const matmulOps = {
+  matmul: { cpu: matmulOnCpu, webgpu: matmulOnGpu },
+} satisfies OpEntries;

@@ -31,6 +31,7 @@ import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
 import { dispatchRows, ROW_WG, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 /** The log-ratio is clamped to ±20 before exp, as verl's compute_policy_loss (ratio <= e^20). */
 export const LOG_RATIO_CLAMP = 20;
@@ -420,19 +421,13 @@ function checkPolicy(
   return { N, V };
 }
 
-export function tokenLogprobsOnCpu(
-  be: CpuBackend,
-  logprobs: Tensor,
-  entropy: Tensor,
-  logits: Tensor,
-  actions: Tensor,
-): void {
+function tokenLogprobsOnCpu(be: CpuBackend, logprobs: Tensor, entropy: Tensor, logits: Tensor, actions: Tensor): void {
   const { N, V } = checkRows(logits, actions, 'tokenLogprobs');
   assertSize(logprobs, N, 'tokenLogprobs logprobs');
   assertSize(entropy, N, 'tokenLogprobs entropy');
   tokenLogprobsRef(be.f(logprobs), be.f(entropy), be.f(logits), be.i(actions), N, V);
 }
-export function tokenLogprobsOnGpu(
+function tokenLogprobsOnGpu(
   be: WebGpuBackend,
   logprobs: Tensor,
   entropy: Tensor,
@@ -445,7 +440,7 @@ export function tokenLogprobsOnGpu(
   dispatchRows(be, TOKEN_LOGPROBS, [logprobs, entropy, logits, actions], [u32(N), u32(V)], N);
 }
 
-export function policyLossOnCpu(
+function policyLossOnCpu(
   be: CpuBackend,
   dLogits: Tensor,
   stats: Tensor,
@@ -479,7 +474,7 @@ export function policyLossOnCpu(
     V,
   );
 }
-export function policyLossOnGpu(
+function policyLossOnGpu(
   be: WebGpuBackend,
   dLogits: Tensor,
   stats: Tensor,
@@ -530,7 +525,7 @@ function checkValue(valueStats: Tensor, dValues: Tensor, ins: Tensor[], o: Value
   return N;
 }
 
-export function valueLossOnCpu(
+function valueLossOnCpu(
   be: CpuBackend,
   valueStats: Tensor,
   dValues: Tensor,
@@ -543,7 +538,7 @@ export function valueLossOnCpu(
   const N = checkValue(valueStats, dValues, [values, oldValues, returns, responseMask], o);
   valueLossRef(be.f(valueStats), be.f(dValues), be.f(values), be.f(oldValues), be.f(returns), be.f(responseMask), o, N);
 }
-export function valueLossOnGpu(
+function valueLossOnGpu(
   be: WebGpuBackend,
   valueStats: Tensor,
   dValues: Tensor,
@@ -561,3 +556,10 @@ export function valueLossOnGpu(
     grid1d(N, VALUE_WG),
   );
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const policyLossOps = {
+  tokenLogprobs: { cpu: tokenLogprobsOnCpu, webgpu: tokenLogprobsOnGpu },
+  policyLoss: { cpu: policyLossOnCpu, webgpu: policyLossOnGpu },
+  valueLoss: { cpu: valueLossOnCpu, webgpu: valueLossOnGpu },
+} satisfies OpEntries;
