@@ -29,6 +29,7 @@ import { layerNormOps } from './layernorm';
 import { matmulOps } from './matmul';
 import { policyLossOps } from './policyloss';
 import { softmaxOps } from './softmax';
+import { valueLossOps } from './valueloss';
 
 /** The class each backend's implementations receive as their first argument. */
 export interface BackendOf {
@@ -62,6 +63,7 @@ export const OPS = {
   ...adamwOps,
   ...clipOps,
   ...policyLossOps,
+  ...valueLossOps,
   ...advantageOps,
 } satisfies OpTable;
 

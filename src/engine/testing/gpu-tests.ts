@@ -13,6 +13,7 @@ import { adamwGpuTests } from '../ops/adamw.gputest';
 import { clipGpuTests } from '../ops/clip.gputest';
 import { kvattentionGpuTests } from '../ops/kvattention.gputest';
 import { policylossGpuTests } from '../ops/policyloss.gputest';
+import { valuelossGpuTests } from '../ops/valueloss.gputest';
 import { advantageGpuTests } from '../ops/advantage.gputest';
 import { modelGpuTests } from '../model/model.gputest';
 import { tinyNetGpuTests } from './tiny-net.gputest';
@@ -32,6 +33,7 @@ export const GPU_TESTS: GpuTest[] = [
   ...clipGpuTests,
   ...kvattentionGpuTests,
   ...policylossGpuTests,
+  ...valuelossGpuTests,
   ...advantageGpuTests,
   ...tinyNetGpuTests,
   ...modelGpuTests,
