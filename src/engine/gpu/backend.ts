@@ -16,9 +16,8 @@ import type { GpuContext } from './context';
 import { adapterLine } from './context';
 import { MatmulChooser } from '../ops/matmul';
 import { routeOps } from '../ops/registry';
+import { BufferPool } from './pool';
 import type { Kernel, Uniform } from './kernel';
-
-export { f32, grid1d, i32, u32, WGSL_LINEAR_INDEX, type Kernel, type Uniform } from './kernel';
 
 export class GpuTensor implements Tensor {
   constructor(
@@ -35,8 +34,6 @@ export class GpuTensor implements Tensor {
 }
 
 const UNIFORM_BYTES = 256;
-/** The pool keeps at least this much released memory for reuse, whatever the live footprint. */
-const MIN_FREE_BYTES = 64 * 2 ** 20;
 /** Timestamp queries gpuPassTime can write: two a compute pass. */
 const TIMED_QUERIES = 512;
 
@@ -53,13 +50,6 @@ export class WebGpuBackend extends routeOps('webgpu') implements Backend {
   /** Validation and compilation errors seen so far; read(), sync() throw while any are pending. */
   readonly errors: string[] = [];
 
-  /** Released buffers by byte size, for reuse. */
-  private readonly pool = new Map<number, GPUBuffer[]>();
-  /** The same buffers, oldest release first (the order they are given back to the device in). */
-  private readonly freeOrder = new Map<GPUBuffer, number>();
-  private freeBytes = 0;
-  /** Evicted from the pool while recorded work may still use them: destroyed after the next submit. */
-  private toDestroy: GPUBuffer[] = [];
   private readonly stagingPool = new Map<number, GPUBuffer[]>();
   private readonly pipelines = new Map<string, GPUComputePipeline>();
   private readonly bindGroups = new Map<string, GPUBindGroup>();
@@ -88,20 +78,15 @@ export class WebGpuBackend extends routeOps('webgpu') implements Backend {
     submits: 0,
     reads: 0,
   };
-  /**
-   * How much released memory the pool may keep for reuse: by default the larger of 64 MiB and half
-   * the memory in use (so the device holds at most about 1.5 times what is live); beyond it the oldest
-   * released buffers go back to the device. Work of one fixed shape, a training step repeated,
-   * reuses its own buffers and never reaches it; work whose shapes change (RL minibatches of
-   * dialogues of varying length) would otherwise keep a set of buffers for every shape it met.
-   */
-  maxFreeBytes: (liveBytes: number) => number = (live) => Math.max(MIN_FREE_BYTES, live / 2);
+  /** Released storage buffers kept for reuse (./pool.ts). */
+  private readonly pool: BufferPool;
   /** Which big-matmul kernel `auto` runs per shape (ops.tuneMatmuls times them). */
   readonly matmulChooser = new MatmulChooser();
 
   constructor(ctx: GpuContext) {
     super();
     this.device = ctx.device;
+    this.pool = new BufferPool(this.device, this.stats);
     this.description = adapterLine(ctx.summary);
     this.features = new Set(ctx.summary.features);
     this.isFallback = ctx.summary.isFallback;
@@ -132,23 +117,8 @@ export class WebGpuBackend extends routeOps('webgpu') implements Backend {
         `tensor [${shape.join(', ')}] needs ${byteSize} bytes; this GPU binds at most ${max} bytes per buffer. Pick a smaller preset.`,
       );
     }
-    const free = this.pool.get(byteSize);
-    let buffer = free?.pop();
-    let fresh = false;
-    if (buffer) {
-      this.freeOrder.delete(buffer);
-      this.freeBytes -= byteSize;
-    } else {
-      buffer = this.device.createBuffer({
-        size: byteSize,
-        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
-      });
-      this.bufferIds.set(buffer, this.nextBufferId++);
-      this.stats.buffersCreated++;
-      this.stats.bytesCreated += byteSize;
-      this.stats.peakBytesHeld = Math.max(this.stats.peakBytesHeld, this.bytesHeld);
-      fresh = true;
-    }
+    const { buffer, fresh } = this.pool.take(byteSize);
+    if (fresh) this.bufferIds.set(buffer, this.nextBufferId++);
     const t = new GpuTensor(shape, size, dtype, buffer, byteSize);
     (t as { fresh?: boolean }).fresh = fresh;
     return t;
@@ -235,47 +205,25 @@ export class WebGpuBackend extends routeOps('webgpu') implements Backend {
   release(t: Tensor): void {
     const g = t as GpuTensor;
     if (!g.owner) return;
-    const list = this.pool.get(g.byteSize) ?? [];
-    list.push(g.buffer);
-    this.pool.set(g.byteSize, list);
-    this.freeOrder.set(g.buffer, g.byteSize);
-    this.freeBytes += g.byteSize;
-    this.trimPool();
+    this.pool.give(g.buffer, g.byteSize, this.encoder !== null);
   }
 
   /** Storage memory taken from the device and not given back: live tensors and the pool's free buffers. */
   get bytesHeld(): number {
-    return this.stats.bytesCreated - this.stats.bytesDestroyed;
+    return this.pool.bytesHeld;
   }
 
   /** Released memory the pool keeps for reuse. */
   get pooledBytes(): number {
-    return this.freeBytes;
+    return this.pool.pooledBytes;
   }
 
-  /**
-   * Give the oldest released buffers back to the device while the pool keeps more than
-   * `maxFreeBytes` allows. Recorded but unsubmitted work may still use them, so they are destroyed
-   * after the next submit (WebGPU lets submitted work finish with a buffer destroyed after it).
-   */
-  private trimPool(): void {
-    const limit = this.maxFreeBytes(this.bytesHeld - this.freeBytes);
-    for (const [buffer, size] of this.freeOrder) {
-      if (this.freeBytes <= limit) break;
-      this.freeOrder.delete(buffer);
-      const list = this.pool.get(size)!;
-      list.splice(list.indexOf(buffer), 1);
-      this.freeBytes -= size;
-      this.stats.buffersDestroyed++;
-      this.stats.bytesDestroyed += size;
-      this.toDestroy.push(buffer);
-    }
-    if (!this.encoder) this.destroyEvicted();
+  /** The pool's limit on released memory kept for reuse, from the live bytes (BufferPool.maxFreeBytes). */
+  get maxFreeBytes(): (liveBytes: number) => number {
+    return this.pool.maxFreeBytes;
   }
-
-  private destroyEvicted(): void {
-    for (const b of this.toDestroy) b.destroy();
-    this.toDestroy = [];
+  set maxFreeBytes(limit: (liveBytes: number) => number) {
+    this.pool.maxFreeBytes = limit;
   }
 
   async sync(): Promise<void> {
@@ -364,7 +312,7 @@ export class WebGpuBackend extends routeOps('webgpu') implements Backend {
     this.device.queue.submit([this.encoder.finish()]);
     this.stats.submits++;
     this.encoder = null;
-    this.destroyEvicted();
+    this.pool.destroyEvicted();
     // Uniform buffers of the submitted work can be rewritten now: later writeBuffer calls are
     // ordered after this submit on the queue.
     this.freeUniforms.push(...this.usedUniforms);
