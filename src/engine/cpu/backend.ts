@@ -25,16 +25,16 @@ export class CpuBackend extends routeOps('cpu') implements Backend {
   readonly defaultDecodeWeights = 'f32' as const;
   readonly hasF16Math = true;
 
-  /** The f32 storage of a tensor. */
-  f(t: Tensor): Float32Array {
+  /** The Float32Array holding an f32 tensor (throws for an i32 tensor or another backend's). */
+  f32Of(t: Tensor): Float32Array {
     if (!(t instanceof CpuTensor)) throw new Error('cpu backend was given a tensor from another backend');
     if (!(t.data instanceof Float32Array))
       throw new Error(`expected an f32 tensor, got ${t.dtype} [${t.shape.join(', ')}]`);
     return t.data;
   }
 
-  /** The i32 storage of a tensor. */
-  i(t: Tensor): Int32Array {
+  /** The Int32Array holding an i32 tensor (throws for an f32 tensor or another backend's). */
+  i32Of(t: Tensor): Int32Array {
     if (!(t instanceof CpuTensor)) throw new Error('cpu backend was given a tensor from another backend');
     if (!(t.data instanceof Int32Array))
       throw new Error(`expected an i32 tensor, got ${t.dtype} [${t.shape.join(', ')}]`);

@@ -33,7 +33,7 @@ import { Slabs } from './slabs';
 /** GPT-2 init: N(0, 0.02); residual projections scaled by 1/sqrt(2L); LayerNorm weight 1, biases 0. */
 export function initParams(config: ModelConfig, seed: number | string): Float32Array {
   const layout = paramLayout(config);
-  const rng = new Rng(typeof seed === 'number' ? seed : seed);
+  const rng = new Rng(seed);
   const out = new Float32Array(layout.total);
   const residualStd = 0.02 / Math.sqrt(2 * config.layers);
   for (const e of layout.entries) {
@@ -414,13 +414,13 @@ export class Transformer {
     a.saved = false;
     for (let l = 0; l < this.config.layers; l++) {
       const L = a.layers[l];
-      const q = (n: string) => p[`h${l}.${n}`];
-      be.layerNorm(L.ln1, L.ln1Mean, L.ln1Rstd, x, q('ln1.w'), q('ln1.b'));
-      linear(be, L.qkv, L.ln1, q('attn.qkv.w'), q('attn.qkv.b'));
+      const layerParam = (n: string) => p[`h${l}.${n}`]; // layer l's parameter n
+      be.layerNorm(L.ln1, L.ln1Mean, L.ln1Rstd, x, layerParam('ln1.w'), layerParam('ln1.b'));
+      linear(be, L.qkv, L.ln1, layerParam('attn.qkv.w'), layerParam('attn.qkv.b'));
       be.attention(L.atty, att32 ?? L.att, L.qkv, { B, T, C, H });
       if (att32 && grad) be.packHalf(L.att, att32);
-      linear(be, L.residMid, L.atty, q('attn.proj.w'), q('attn.proj.b'), x); // x + proj(atty)
-      be.layerNorm(L.ln2, L.ln2Mean, L.ln2Rstd, L.residMid, q('ln2.w'), q('ln2.b'));
+      linear(be, L.residMid, L.atty, layerParam('attn.proj.w'), layerParam('attn.proj.b'), x); // x + proj(atty)
+      be.layerNorm(L.ln2, L.ln2Mean, L.ln2Rstd, L.residMid, layerParam('ln2.w'), layerParam('ln2.b'));
       mlp(be, p, l, L.residOut, L.fc, a.fcGelu, L.ln2, L.residMid);
       x = L.residOut;
     }
@@ -459,33 +459,69 @@ export class Transformer {
     for (let l = this.config.layers - 1; l >= 0; l--) {
       const L = a.layers[l];
       const x = l > 0 ? a.layers[l - 1].residOut : a.resid0;
-      const q = (n: string) => p[`h${l}.${n}`];
-      const dq = (n: string) => g[`h${l}.${n}`];
+      const layerParam = (n: string) => p[`h${l}.${n}`]; // layer l's parameter n
+      const layerGrad = (n: string) => g[`h${l}.${n}`]; // its gradient
       // MLP: residOut = residMid + proj(gelu(fc(LN2(residMid)))); dResid flows through unchanged.
       // dFc = gelu'(fc) ⊙ (dResid · projᵀ) in one matmul epilogue; the dA steps overwrite (no zero fills).
-      be.biasBackward(dq('mlp.proj.b'), d.dResid);
+      be.biasBackward(layerGrad('mlp.proj.b'), d.dResid);
       be.gelu(a.fcGelu, L.fc); // recomputed, not saved: see Activations.fcGelu
       matmulBackward(
         be,
         d.dFc,
-        dq('mlp.proj.w'),
+        layerGrad('mlp.proj.w'),
         d.dResid,
         a.fcGelu,
-        q('mlp.proj.w'),
+        layerParam('mlp.proj.w'),
         {},
         { overwrite: true, geluGradOf: L.fc },
       );
-      be.biasBackward(dq('mlp.fc.b'), d.dFc);
-      matmulBackward(be, d.dLn, dq('mlp.fc.w'), d.dFc, L.ln2, q('mlp.fc.w'), {}, { overwrite: true });
-      be.layerNormBackward(d.dResid, dq('ln2.w'), dq('ln2.b'), d.dLn, L.residMid, L.ln2Mean, L.ln2Rstd, q('ln2.w'));
+      be.biasBackward(layerGrad('mlp.fc.b'), d.dFc);
+      matmulBackward(be, d.dLn, layerGrad('mlp.fc.w'), d.dFc, L.ln2, layerParam('mlp.fc.w'), {}, { overwrite: true });
+      be.layerNormBackward(
+        d.dResid,
+        layerGrad('ln2.w'),
+        layerGrad('ln2.b'),
+        d.dLn,
+        L.residMid,
+        L.ln2Mean,
+        L.ln2Rstd,
+        layerParam('ln2.w'),
+      );
       // Attention: residMid = x + proj(attn(LN1(x))).
-      be.biasBackward(dq('attn.proj.b'), d.dResid);
-      matmulBackward(be, d.dAtty, dq('attn.proj.w'), d.dResid, L.atty, q('attn.proj.w'), {}, { overwrite: true });
+      be.biasBackward(layerGrad('attn.proj.b'), d.dResid);
+      matmulBackward(
+        be,
+        d.dAtty,
+        layerGrad('attn.proj.w'),
+        d.dResid,
+        L.atty,
+        layerParam('attn.proj.w'),
+        {},
+        { overwrite: true },
+      );
       be.fill(d.dQkv, 0);
       be.attentionBackward(d.dQkv, d.dAtty, L.qkv, L.att, { B, T, C, H }, { attHalf: this.savedAttention === 'f16' });
-      be.biasBackward(dq('attn.qkv.b'), d.dQkv);
-      matmulBackward(be, d.dLn, dq('attn.qkv.w'), d.dQkv, L.ln1, q('attn.qkv.w'), {}, { overwrite: true });
-      be.layerNormBackward(d.dResid, dq('ln1.w'), dq('ln1.b'), d.dLn, x, L.ln1Mean, L.ln1Rstd, q('ln1.w'));
+      be.biasBackward(layerGrad('attn.qkv.b'), d.dQkv);
+      matmulBackward(
+        be,
+        d.dLn,
+        layerGrad('attn.qkv.w'),
+        d.dQkv,
+        L.ln1,
+        layerParam('attn.qkv.w'),
+        {},
+        { overwrite: true },
+      );
+      be.layerNormBackward(
+        d.dResid,
+        layerGrad('ln1.w'),
+        layerGrad('ln1.b'),
+        d.dLn,
+        x,
+        L.ln1Mean,
+        L.ln1Rstd,
+        layerParam('ln1.w'),
+      );
     }
     be.embeddingBackward(g.wte, d.dResid, ids);
     be.embeddingBackward(g.wpe, d.dResid, a.posIds);

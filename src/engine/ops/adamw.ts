@@ -137,7 +137,14 @@ function checkFlagArgs(flag: Tensor, x: Tensor): void {
 
 function adamwOnCpu(be: CpuBackend, param: Tensor, grad: Tensor, m: Tensor, v: Tensor, opts: AdamWOptions): void {
   checkSizes(param, grad, m, v, opts);
-  adamwRef(be.f(param), be.f(grad), be.f(m), be.f(v), opts, opts.skipIf ? be.f(opts.skipIf)[0] !== 0 : false);
+  adamwRef(
+    be.f32Of(param),
+    be.f32Of(grad),
+    be.f32Of(m),
+    be.f32Of(v),
+    opts,
+    opts.skipIf ? be.f32Of(opts.skipIf)[0] !== 0 : false,
+  );
 }
 
 function adamwOnGpu(be: WebGpuBackend, param: Tensor, grad: Tensor, m: Tensor, v: Tensor, opts: AdamWOptions): void {
@@ -153,7 +160,7 @@ function adamwOnGpu(be: WebGpuBackend, param: Tensor, grad: Tensor, m: Tensor, v
 
 function flagNonFiniteOnCpu(be: CpuBackend, flag: Tensor, x: Tensor): void {
   checkFlagArgs(flag, x);
-  be.f(flag)[0] += countNonFiniteRef(be.f(x));
+  be.f32Of(flag)[0] += countNonFiniteRef(be.f32Of(x));
 }
 
 function flagNonFiniteOnGpu(be: WebGpuBackend, flag: Tensor, x: Tensor): void {

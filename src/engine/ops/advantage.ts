@@ -238,7 +238,16 @@ function gaeOnCpu(
   o: GaeOptions,
 ): void {
   const { N } = checkGae(advantages, returns, rewards, values, responseMask, offsets, o);
-  gaeRef(be.f(advantages), be.f(returns), be.f(rewards), be.f(values), be.f(responseMask), be.i(offsets), o, N);
+  gaeRef(
+    be.f32Of(advantages),
+    be.f32Of(returns),
+    be.f32Of(rewards),
+    be.f32Of(values),
+    be.f32Of(responseMask),
+    be.i32Of(offsets),
+    o,
+    N,
+  );
 }
 function gaeOnGpu(
   be: WebGpuBackend,
@@ -276,7 +285,7 @@ function groupAdvantagesOnCpu(
   o: GroupAdvantageOptions,
 ): void {
   const D = checkGroup(advantages, rewards, groups);
-  groupAdvantagesRef(be.f(advantages), be.f(rewards), be.i(groups), o, D);
+  groupAdvantagesRef(be.f32Of(advantages), be.f32Of(rewards), be.i32Of(groups), o, D);
 }
 function groupAdvantagesOnGpu(
   be: WebGpuBackend,

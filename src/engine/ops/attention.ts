@@ -316,7 +316,7 @@ function uniforms({ B, T, C, H }: AttentionShape): Uniform[] {
 
 function attentionOnCpu(be: CpuBackend, out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
   checkTensors('attention', out, att, qkv, s);
-  attentionRef(be.f(out), be.f(att), be.f(qkv), s);
+  attentionRef(be.f32Of(out), be.f32Of(att), be.f32Of(qkv), s);
 }
 function attentionOnGpu(be: WebGpuBackend, out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
   checkTensors('attention', out, att, qkv, s);
@@ -333,8 +333,8 @@ function attentionBackwardOnCpu(
   o: AttentionBackwardOptions = {},
 ): void {
   backwardChecks(dqkv, dOut, qkv, att, s, o);
-  const probs = o.attHalf ? unpackHalves(be.f(att)) : be.f(att); // halves are exact in f32
-  attentionBackwardRef(be.f(dqkv), be.f(dOut), be.f(qkv), probs, s);
+  const probs = o.attHalf ? unpackHalves(be.f32Of(att)) : be.f32Of(att); // halves are exact in f32
+  attentionBackwardRef(be.f32Of(dqkv), be.f32Of(dOut), be.f32Of(qkv), probs, s);
 }
 function attentionBackwardOnGpu(
   be: WebGpuBackend,

@@ -110,7 +110,7 @@ ${WGSL_LINEAR_INDEX}
 function addBiasOnCpu(be: CpuBackend, out: Tensor, x: Tensor, bias: Tensor): void {
   const { N, C } = biasDims(x, bias, 'addBias');
   assertSize(out, x.size, 'addBias out');
-  addBiasRef(be.f(out), be.f(x), be.f(bias), N, C);
+  addBiasRef(be.f32Of(out), be.f32Of(x), be.f32Of(bias), N, C);
 }
 
 function addBiasOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor, bias: Tensor): void {
@@ -122,7 +122,7 @@ function addBiasOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor, bias: Tensor): 
 
 function biasBackwardOnCpu(be: CpuBackend, dBias: Tensor, dOut: Tensor): void {
   const { N, C } = biasDims(dOut, dBias, 'biasBackward');
-  biasBackwardRef(be.f(dBias), be.f(dOut), N, C);
+  biasBackwardRef(be.f32Of(dBias), be.f32Of(dOut), N, C);
 }
 
 function biasBackwardOnGpu(be: WebGpuBackend, dBias: Tensor, dOut: Tensor): void {

@@ -93,7 +93,7 @@ ${WGSL_LINEAR_INDEX}
 
 function clipGradNormOnCpu(be: CpuBackend, norm: Tensor, grad: Tensor, maxNorm: number): void {
   checkArgs(norm, maxNorm);
-  be.f(norm)[0] = clipGradNormRef(be.f(grad), maxNorm);
+  be.f32Of(norm)[0] = clipGradNormRef(be.f32Of(grad), maxNorm);
 }
 
 function clipGradNormOnGpu(be: WebGpuBackend, norm: Tensor, grad: Tensor, maxNorm: number): void {

@@ -141,7 +141,7 @@ function checkShapes(logits: Tensor, targets: Tensor, perRow: Tensor, what: stri
 
 function crossEntropyOnCpu(be: CpuBackend, losses: Tensor, logits: Tensor, targets: Tensor): void {
   const { N, V } = checkShapes(logits, targets, losses, 'crossEntropy');
-  crossEntropyRef(be.f(losses), be.f(logits), be.i(targets), N, V);
+  crossEntropyRef(be.f32Of(losses), be.f32Of(logits), be.i32Of(targets), N, V);
 }
 function crossEntropyOnGpu(be: WebGpuBackend, losses: Tensor, logits: Tensor, targets: Tensor): void {
   const { N, V } = checkShapes(logits, targets, losses, 'crossEntropy');
@@ -157,7 +157,7 @@ function crossEntropyBackwardOnCpu(
 ): void {
   const { N, V } = checkShapes(logits, targets, dLosses, 'crossEntropyBackward');
   assertSize(dLogits, logits.size, 'crossEntropyBackward dLogits');
-  crossEntropyBackwardRef(be.f(dLogits), be.f(logits), be.i(targets), be.f(dLosses), N, V);
+  crossEntropyBackwardRef(be.f32Of(dLogits), be.f32Of(logits), be.i32Of(targets), be.f32Of(dLosses), N, V);
 }
 function crossEntropyBackwardOnGpu(
   be: WebGpuBackend,

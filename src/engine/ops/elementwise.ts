@@ -96,7 +96,7 @@ const SCALE: Kernel = {
 // ---- entry points ------------------------------------------------------------------------------------
 
 function fillOnCpu(be: CpuBackend, t: Tensor, value: number): void {
-  fillRef(be.f(t), value);
+  fillRef(be.f32Of(t), value);
 }
 function fillOnGpu(be: WebGpuBackend, t: Tensor, value: number): void {
   be.dispatch(FILL, [t], [u32(t.size), f32(value)], grid1d(t.size, WG));
@@ -104,7 +104,7 @@ function fillOnGpu(be: WebGpuBackend, t: Tensor, value: number): void {
 
 function copyOnCpu(be: CpuBackend, dst: Tensor, src: Tensor): void {
   assertSize(src, dst.size, 'copy src');
-  be.f(dst).set(be.f(src));
+  be.f32Of(dst).set(be.f32Of(src));
 }
 function copyOnGpu(be: WebGpuBackend, dst: Tensor, src: Tensor): void {
   assertSize(src, dst.size, 'copy src');
@@ -114,7 +114,7 @@ function copyOnGpu(be: WebGpuBackend, dst: Tensor, src: Tensor): void {
 function addOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor): void {
   assertSize(a, out.size, 'add a');
   assertSize(b, out.size, 'add b');
-  addRef(be.f(out), be.f(a), be.f(b));
+  addRef(be.f32Of(out), be.f32Of(a), be.f32Of(b));
 }
 function addOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor): void {
   assertSize(a, out.size, 'add a');
@@ -124,7 +124,7 @@ function addOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor): void {
 
 function addIntoOnCpu(be: CpuBackend, dst: Tensor, src: Tensor, alpha = 1): void {
   assertSize(src, dst.size, 'addInto src');
-  addIntoRef(be.f(dst), be.f(src), alpha);
+  addIntoRef(be.f32Of(dst), be.f32Of(src), alpha);
 }
 function addIntoOnGpu(be: WebGpuBackend, dst: Tensor, src: Tensor, alpha = 1): void {
   assertSize(src, dst.size, 'addInto src');
@@ -152,7 +152,7 @@ function checkPackHalf(out: Tensor, x: Tensor): void {
 }
 function packHalfOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
   checkPackHalf(out, x);
-  packHalfRef(be.f(out), be.f(x));
+  packHalfRef(be.f32Of(out), be.f32Of(x));
 }
 function packHalfOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
   checkPackHalf(out, x);
@@ -160,7 +160,7 @@ function packHalfOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
 }
 
 function scaleOnCpu(be: CpuBackend, t: Tensor, s: number): void {
-  scaleRef(be.f(t), s);
+  scaleRef(be.f32Of(t), s);
 }
 function scaleOnGpu(be: WebGpuBackend, t: Tensor, s: number): void {
   be.dispatch(SCALE, [t], [u32(t.size), f32(s)], grid1d(t.size, WG));

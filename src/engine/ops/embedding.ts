@@ -188,7 +188,7 @@ const CSR_GATHER_ADD: Kernel = {
 
 function embeddingOnCpu(be: CpuBackend, out: Tensor, table: Tensor, ids: Tensor): void {
   const { V, C } = embeddingDims(out, table, ids, 'embedding');
-  embeddingRef(be.f(out), be.f(table), be.i(ids), V, C);
+  embeddingRef(be.f32Of(out), be.f32Of(table), be.i32Of(ids), V, C);
 }
 
 function embeddingOnGpu(be: WebGpuBackend, out: Tensor, table: Tensor, ids: Tensor): void {
@@ -198,7 +198,7 @@ function embeddingOnGpu(be: WebGpuBackend, out: Tensor, table: Tensor, ids: Tens
 
 function embeddingBackwardOnCpu(be: CpuBackend, dTable: Tensor, dOut: Tensor, ids: Tensor): void {
   const { V, C } = embeddingDims(dOut, dTable, ids, 'embeddingBackward');
-  embeddingBackwardRef(be.f(dTable), be.f(dOut), be.i(ids), V, C);
+  embeddingBackwardRef(be.f32Of(dTable), be.f32Of(dOut), be.i32Of(ids), V, C);
 }
 
 /** The backward on the GPU: version 2 (`csr`) unless `version` says 1 (`scan`, kept for tests and the bench). */

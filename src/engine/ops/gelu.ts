@@ -96,7 +96,7 @@ const GELU_BWD: Kernel = {
 
 function geluOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
   assertSize(out, x.size, 'gelu out');
-  geluRef(be.f(out), be.f(x));
+  geluRef(be.f32Of(out), be.f32Of(x));
 }
 function geluOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
   assertSize(out, x.size, 'gelu out');
@@ -106,7 +106,7 @@ function geluOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
 function geluBackwardOnCpu(be: CpuBackend, dx: Tensor, x: Tensor, dOut: Tensor): void {
   assertSize(dx, x.size, 'geluBackward dx');
   assertSize(dOut, x.size, 'geluBackward dOut');
-  geluBackwardRef(be.f(dx), be.f(x), be.f(dOut));
+  geluBackwardRef(be.f32Of(dx), be.f32Of(x), be.f32Of(dOut));
 }
 function geluBackwardOnGpu(be: WebGpuBackend, dx: Tensor, x: Tensor, dOut: Tensor): void {
   assertSize(dx, x.size, 'geluBackward dx');

@@ -335,7 +335,15 @@ function attentionCachedOnCpu(
   s: CachedAttentionShape,
 ): void {
   check(s, out, kCache, vCache, qkv, start, len);
-  attentionCachedRef(be.f(out), be.f(kCache), be.f(vCache), be.f(qkv), be.i(start), be.i(len), s);
+  attentionCachedRef(
+    be.f32Of(out),
+    be.f32Of(kCache),
+    be.f32Of(vCache),
+    be.f32Of(qkv),
+    be.i32Of(start),
+    be.i32Of(len),
+    s,
+  );
 }
 
 function attentionCachedOnGpu(

@@ -287,7 +287,7 @@ function layerNormOnCpu(
   eps = 1e-5,
 ): void {
   const { N, C } = forwardShapes(out, mean, rstd, x, weight, bias);
-  layerNormRef(be.f(out), be.f(mean), be.f(rstd), be.f(x), be.f(weight), be.f(bias), N, C, eps);
+  layerNormRef(be.f32Of(out), be.f32Of(mean), be.f32Of(rstd), be.f32Of(x), be.f32Of(weight), be.f32Of(bias), N, C, eps);
 }
 function layerNormOnGpu(
   be: WebGpuBackend,
@@ -316,14 +316,14 @@ function layerNormBackwardOnCpu(
 ): void {
   const { N, C } = backwardShapes(dx, dWeight, dBias, dOut, x, mean, rstd, weight);
   layerNormBackwardRef(
-    be.f(dx),
-    be.f(dWeight),
-    be.f(dBias),
-    be.f(dOut),
-    be.f(x),
-    be.f(mean),
-    be.f(rstd),
-    be.f(weight),
+    be.f32Of(dx),
+    be.f32Of(dWeight),
+    be.f32Of(dBias),
+    be.f32Of(dOut),
+    be.f32Of(x),
+    be.f32Of(mean),
+    be.f32Of(rstd),
+    be.f32Of(weight),
     N,
     C,
   );

@@ -1170,22 +1170,22 @@ function matmulOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor, opts: Ma
   const d = matmulDims(out.shape, a.shape, logicalBShape(b, opts), opts);
   epilogueOf(out, opts);
   const product = f16MathOf(opts) ? matmulF16Ref : matmulCpuFast;
-  const o = be.f(out);
-  const bv = opts.bHalf ? unpackHalves(be.f(b)) : be.f(b);
+  const o = be.f32Of(out);
+  const bv = opts.bHalf ? unpackHalves(be.f32Of(b)) : be.f32Of(b);
   // The residual as it was before the product overwrites out (a copy when it is out itself).
-  const resid = opts.residual ? (opts.residual === out ? o.slice() : be.f(opts.residual)) : null;
+  const resid = opts.residual ? (opts.residual === out ? o.slice() : be.f32Of(opts.residual)) : null;
   if (opts.geluGradOf) {
     // The product into a scratch, then geluBackward's arithmetic (which accumulates).
     const scratch = new Float32Array(out.size);
-    product(scratch, be.f(a), bv, { ...d, accumulate: false });
+    product(scratch, be.f32Of(a), bv, { ...d, accumulate: false });
     if (!d.accumulate) o.fill(0);
-    geluBackwardRef(o, be.f(opts.geluGradOf), scratch);
+    geluBackwardRef(o, be.f32Of(opts.geluGradOf), scratch);
   } else {
-    product(o, be.f(a), bv, d);
+    product(o, be.f32Of(a), bv, d);
   }
-  if (opts.bias) addBiasRef(o, o, be.f(opts.bias), d.batch * d.M, d.N);
+  if (opts.bias) addBiasRef(o, o, be.f32Of(opts.bias), d.batch * d.M, d.N);
   if (resid) for (let i = 0; i < o.length; i++) o[i] = resid[i] + o[i];
-  if (opts.geluOut) geluRef(be.f(opts.geluOut), o);
+  if (opts.geluOut) geluRef(be.f32Of(opts.geluOut), o);
 }
 
 /** Which kernel `variant` resolves to for these dims. */

@@ -359,7 +359,7 @@ function tokenLogprobsOnCpu(be: CpuBackend, logprobs: Tensor, entropy: Tensor, l
   const { N, V } = checkRows(logits, actions, 'tokenLogprobs');
   assertSize(logprobs, N, 'tokenLogprobs logprobs');
   assertSize(entropy, N, 'tokenLogprobs entropy');
-  tokenLogprobsRef(be.f(logprobs), be.f(entropy), be.f(logits), be.i(actions), N, V);
+  tokenLogprobsRef(be.f32Of(logprobs), be.f32Of(entropy), be.f32Of(logits), be.i32Of(actions), N, V);
 }
 function tokenLogprobsOnGpu(
   be: WebGpuBackend,
@@ -395,14 +395,14 @@ function policyLossOnCpu(
     o,
   );
   policyLossRef(
-    be.f(dLogits),
-    be.f(stats),
-    be.f(logits),
-    be.i(actions),
-    be.f(oldLogprobs),
-    be.f(advantages),
-    be.f(responseMask),
-    refLogprobs ? be.f(refLogprobs) : null,
+    be.f32Of(dLogits),
+    be.f32Of(stats),
+    be.f32Of(logits),
+    be.i32Of(actions),
+    be.f32Of(oldLogprobs),
+    be.f32Of(advantages),
+    be.f32Of(responseMask),
+    refLogprobs ? be.f32Of(refLogprobs) : null,
     o,
     N,
     V,

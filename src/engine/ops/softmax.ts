@@ -143,7 +143,7 @@ function forwardOp(what: string, logs: boolean, kernel: Kernel): OpImpls<'softma
   return {
     cpu(be, out, x) {
       const { N, V } = rows(out, x, what);
-      softmaxRef(be.f(out), be.f(x), N, V, logs);
+      softmaxRef(be.f32Of(out), be.f32Of(x), N, V, logs);
     },
     webgpu(be, out, x) {
       const { N, V } = rows(out, x, what);
@@ -157,7 +157,7 @@ function backwardOp(what: string, ref: typeof softmaxBackwardRef, kernel: Kernel
   return {
     cpu(be, dx, y, dy) {
       const { N, V } = backwardRows(dx, y, dy, what);
-      ref(be.f(dx), be.f(y), be.f(dy), N, V);
+      ref(be.f32Of(dx), be.f32Of(y), be.f32Of(dy), N, V);
     },
     webgpu(be, dx, y, dy) {
       const { N, V } = backwardRows(dx, y, dy, what);

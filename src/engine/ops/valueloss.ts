@@ -109,7 +109,16 @@ function valueLossOnCpu(
   o: ValueLossOptions,
 ): void {
   const N = checkValue(valueStats, dValues, [values, oldValues, returns, responseMask], o);
-  valueLossRef(be.f(valueStats), be.f(dValues), be.f(values), be.f(oldValues), be.f(returns), be.f(responseMask), o, N);
+  valueLossRef(
+    be.f32Of(valueStats),
+    be.f32Of(dValues),
+    be.f32Of(values),
+    be.f32Of(oldValues),
+    be.f32Of(returns),
+    be.f32Of(responseMask),
+    o,
+    N,
+  );
 }
 function valueLossOnGpu(
   be: WebGpuBackend,
