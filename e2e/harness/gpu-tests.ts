@@ -6,7 +6,7 @@
 import type { GpuTest } from '../../src/engine/testing/gpu-test';
 import { elementwiseGpuTests } from '../../src/engine/ops/elementwise.gputest';
 import { biasGpuTests } from '../../src/engine/ops/bias.gputest';
-import { matmulGpuTests } from '../../src/engine/ops/matmul.gputest';
+import { matmulGpuTests } from '../../src/engine/ops/matmul/matmul.gputest';
 import { embeddingGpuTests } from '../../src/engine/ops/embedding.gputest';
 import { layernormGpuTests } from '../../src/engine/ops/layernorm.gputest';
 import { geluGpuTests } from '../../src/engine/ops/gelu.gputest';

@@ -259,7 +259,7 @@ export interface BackendOps {
   /**
    * out (…, M, N) = op(a) · op(b). Leading (batch) dims of `a` and `out` must match; `b` either has
    * the same batch dims or is 2-D and broadcast over the batch (only with transA = false).
-   * Backward (see ops/matmul.ts `matmulBackward`): dA += dOut·op(b)ᵀ, dB += op(a)ᵀ·dOut, written
+   * Backward (see ops/matmul/backward.ts `matmulBackward`): dA += dOut·op(b)ᵀ, dB += op(a)ᵀ·dOut, written
    * with the transposed variants, so no explicit transpose is ever materialised.
    */
   matmul(out: Tensor, a: Tensor, b: Tensor, opts?: MatmulOptions): void;

@@ -7,12 +7,12 @@
  * `naive`'s bits exactly for the same reason; the epilogues (bias, bias + GELU, GELU, GELU's backward) giving the bits
  * of matmul → addBias → gelu run separately, in every kernel. Shapes stay tiny: CI runs on SwiftShader.
  */
-import { VIEW_ALIGN, type Backend, type MatmulOptions, type Tensor } from '../backend';
-import { Rng } from '../rng';
-import { compare, type CompareReport, type Tolerance } from '../testing/compare';
-import { randn, sameOnBoth, type GpuTest, type GpuTestEnv } from '../testing/gpu-test';
-import { isHalfRounding, packHalfRef, roundHalf, unpackHalves } from './half';
-import { matmulBackward } from './matmul';
+import { VIEW_ALIGN, type Backend, type MatmulOptions, type Tensor } from '../../backend';
+import { Rng } from '../../rng';
+import { compare, type CompareReport, type Tolerance } from '../../testing/compare';
+import { randn, sameOnBoth, type GpuTest, type GpuTestEnv } from '../../testing/gpu-test';
+import { isHalfRounding, packHalfRef, roundHalf, unpackHalves } from '../half';
+import { matmulBackward } from './backward';
 
 /** f32 sums of up to ~70 products of N(0,1) values: allow a little more than the default. */
 const MM_TOL: Tolerance = { abs: 1e-4, rel: 1e-4 };

@@ -4,22 +4,18 @@
  * backend path (with its flattened views) against the float64 plan, determinism and shape errors.
  */
 import { describe, expect, it } from 'vitest';
-import type { MatmulOptions } from '../backend';
-import { CpuBackend } from '../cpu/backend';
-import { Rng } from '../rng';
-import { gradCheck, randn64, weightedSum } from '../testing/gradcheck';
-import { compare } from '../testing/compare';
-import {
-  MatmulChooser,
-  matmulBackward,
-  matmulBackwardRef,
-  matmulCpuFast,
-  matmulDims,
-  matmulF16Ref,
-  matmulRef,
-  pickMatmulVariant,
-} from './matmul';
-import { halfBits, halfValue, roundHalf, unpackHalves } from './half';
+import type { MatmulOptions } from '../../backend';
+import { CpuBackend } from '../../cpu/backend';
+import { Rng } from '../../rng';
+import { gradCheck, randn64, weightedSum } from '../../testing/gradcheck';
+import { compare } from '../../testing/compare';
+import { matmulBackward, matmulBackwardRef } from './backward';
+import { matmulCpuFast } from './cpu';
+import { matmulDims } from './dims';
+import { pickMatmulVariant } from './index';
+import { matmulF16Ref, matmulRef } from './reference';
+import { MatmulChooser } from './tune';
+import { halfBits, halfValue, roundHalf, unpackHalves } from '../half';
 
 interface Case {
   label: string;
