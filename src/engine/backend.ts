@@ -14,6 +14,10 @@
  *
  * Shape legend: B batch, T tokens, C channels, H heads, V vocab, N rows (B*T), M/K/N matmul dims.
  * Pure TypeScript: no DOM, no React.
+ *
+ * Longer than ~400 lines on purpose: it is the whole contract in one place. Each op's doc comment
+ * is its specification, and a reader (or a new backend) needs them together, with the option types
+ * beside the methods that take them.
  */
 
 export type DType = 'f32' | 'i32';

@@ -23,6 +23,9 @@
  * Shape legend: N token rows (B*T), V vocab, S = POLICY_STATS columns.
  *   logits, dLogits: (N, V); actions (i32), oldLogprobs, refLogprobs, advantages, responseMask: (N);
  *   stats: (N, S), columns named by POLICY_STAT.
+ *
+ * Longer than ~400 lines on purpose: both fused row ops share the row statistics (max, log-sum-exp,
+ * entropy) in the CPU reference and the WGSL, and the host-side metrics read the columns they write.
  */
 import { assertSize, type PolicyLossOptions, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';

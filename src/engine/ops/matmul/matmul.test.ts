@@ -2,6 +2,9 @@
  * Node tests for matmul: the CPU reference on known values, finite-difference checks of the
  * backward plan in float64 for every (transA, transB) combination, batched and broadcast, the CPU
  * backend path (with its flattened views) against the float64 plan, determinism and shape errors.
+ *
+ * Longer than ~400 lines on purpose: every kernel family is held to the same references over the
+ * same case tables; split by family, each file would copy the tables.
  */
 import { describe, expect, it } from 'vitest';
 import type { MatmulOptions } from '../../backend';
