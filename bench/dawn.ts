@@ -16,6 +16,9 @@
  * goal: under 4 from batch 1 to 64), or one JSON object; progress goes to stderr. Nothing here is a
  * test. A software adapter's figures say what the paths cost on a CPU, not on a GPU. Packed with
  * Node for a machine that can fetch nothing by bench/device/pack.sh (run there: bench/device/run.sh).
+ *
+ * Longer than ~400 lines on purpose: one command's entry point, its set-up and the modes above; each
+ * mode that grew lives in its own file (peers-profile.ts, saved-attention.ts, rl-memory.ts).
  */
 import { dawnEnv, dawnInstance } from '../e2e/dawn/dawn';
 import { compareTrainingSteps, OurTrainer, randomBatch, randomIds } from './peers-ours';

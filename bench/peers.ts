@@ -16,6 +16,9 @@
  * `window.__peers.check()` is the harness's own test (e2e/peers.spec.ts): at a tiny shape the three
  * implementations must compute the same model (losses, logits) before their times mean anything.
  * Progress goes to console.log with a "[peers]" prefix. Not a test of speed: nothing is asserted.
+ *
+ * Longer than ~400 lines on purpose: four comparisons that share one page's model, weights and
+ * adapter set-up; each peer's own code is in peers-ort.ts, peers-tfjs.ts and peers-ours.ts.
  */
 import { ort } from '../src/onnx/ortBrowser';
 import { exportOnnx } from '../src/onnx/export';

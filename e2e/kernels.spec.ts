@@ -1,10 +1,10 @@
 /**
  * Every WebGPU kernel held to its CPU reference, in real headless Chromium. The list of tests comes
- * from src/engine/testing/gpu-tests.ts; each runs in the page (e2e/harness/gpu.ts) and must return
+ * from e2e/harness/gpu-tests.ts; each runs in the page (e2e/harness/gpu.ts) and must return
  * passing reports. No adapter means every test fails: a GPU test never reads as passed without a GPU.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { GPU_TESTS } from '../src/engine/testing/gpu-tests';
+import { GPU_TESTS } from './harness/gpu-tests';
 
 let page: Page;
 

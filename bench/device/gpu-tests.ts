@@ -1,12 +1,12 @@
 /**
- * Every GPU test (src/engine/testing/gpu-tests.ts: the list `npm run test:dawn` and the Chromium
+ * Every GPU test (e2e/harness/gpu-tests.ts: the list `npm run test:dawn` and the Chromium
  * kernel tests run) on whatever adapter Dawn for Node finds, without vitest: for a device machine
  * (bench/device/run.sh), where a real GPU's compiler may round, contract or order differently from
  * the software adapters the tests see in CI. Prints one line a test (ok or FAIL, seconds) and the
  * failing reports, then a JSON summary as the last line; exits 1 when any test fails or throws.
  * Bundled into .device/ by bench/device/pack.sh; here: `node bench/dawn-bundle.mjs OUT bench/device/gpu-tests.ts`.
  */
-import { GPU_TESTS } from '../../src/engine/testing/gpu-tests';
+import { GPU_TESTS } from '../../e2e/harness/gpu-tests';
 import { dawnEnv } from '../../e2e/dawn/dawn';
 
 async function main(): Promise<void> {

@@ -1,10 +1,10 @@
 /**
- * Every GPU test (src/engine/testing/gpu-tests.ts, the same list e2e/kernels.spec.ts runs in
+ * Every GPU test (e2e/harness/gpu-tests.ts, the same list e2e/kernels.spec.ts runs in
  * Chromium) on Dawn for Node: a second WebGPU implementation and compiler, and an adapter with
  * `shader-f16` and a different subgroup size. Each report must hold; an error fails the test.
  */
 import { describe, expect, it } from 'vitest';
-import { GPU_TESTS } from '../../src/engine/testing/gpu-tests';
+import { GPU_TESTS } from '../harness/gpu-tests';
 import { dawnEnv } from './dawn';
 
 describe('kernels on Dawn for Node', () => {

@@ -6,7 +6,7 @@
 import { acquireGpu, adapterLine } from '../../src/engine/gpu/context';
 import { WebGpuBackend } from '../../src/engine/gpu/backend';
 import { CpuBackend } from '../../src/engine/cpu/backend';
-import { GPU_TESTS } from '../../src/engine/testing/gpu-tests';
+import { GPU_TESTS } from './gpu-tests';
 import type { CompareReport } from '../../src/engine/testing/compare';
 
 interface Ready {

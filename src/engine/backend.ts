@@ -14,6 +14,10 @@
  *
  * Shape legend: B batch, T tokens, C channels, H heads, V vocab, N rows (B*T), M/K/N matmul dims.
  * Pure TypeScript: no DOM, no React.
+ *
+ * Longer than ~400 lines on purpose: it is the whole contract in one place. Each op's doc comment
+ * is its specification, and a reader (or a new backend) needs them together, with the option types
+ * beside the methods that take them.
  */
 
 export type DType = 'f32' | 'i32';
@@ -180,7 +184,7 @@ export interface GroupAdvantageOptions {
   scaleByStd?: boolean;
 }
 
-export interface Backend {
+export interface Backend extends BackendOps {
   readonly name: BackendName;
   /** Human-readable description of where the math runs ("CPU (JavaScript)", "NVIDIA … via WebGPU"). */
   readonly description: string;
@@ -230,7 +234,13 @@ export interface Backend {
   view(base: Tensor, offset: number, shape: readonly number[]): Tensor;
   /** Wait until all queued work is done. */
   sync(): Promise<void>;
+}
 
+/**
+ * The ops of the contract: every method here has one implementation per backend in
+ * ops/registry.ts, and each backend's class routes it there (no backend writes an op method).
+ */
+export interface BackendOps {
   // ---- elementwise --------------------------------------------------------------------------
   fill(t: Tensor, value: number): void;
   /** dst = src (same size). */
@@ -253,7 +263,7 @@ export interface Backend {
   /**
    * out (…, M, N) = op(a) · op(b). Leading (batch) dims of `a` and `out` must match; `b` either has
    * the same batch dims or is 2-D and broadcast over the batch (only with transA = false).
-   * Backward (see ops/matmul.ts `matmulBackward`): dA += dOut·op(b)ᵀ, dB += op(a)ᵀ·dOut, written
+   * Backward (see ops/matmul/backward.ts `matmulBackward`): dA += dOut·op(b)ᵀ, dB += op(a)ᵀ·dOut, written
    * with the transposed variants, so no explicit transpose is ever materialised.
    */
   matmul(out: Tensor, a: Tensor, b: Tensor, opts?: MatmulOptions): void;
@@ -411,6 +421,48 @@ export interface Backend {
    */
   groupAdvantages(advantages: Tensor, rewards: Tensor, groups: Tensor, opts: GroupAdvantageOptions): void;
 }
+
+/** The name of an op of the contract. */
+export type OpName = keyof BackendOps;
+
+/**
+ * Every op name at run time, for the registry's completeness test; `satisfies` makes the compiler
+ * reject a name missing here or one that is not in BackendOps.
+ */
+export const OP_NAMES = Object.keys({
+  fill: true,
+  copy: true,
+  add: true,
+  addInto: true,
+  scale: true,
+  packHalf: true,
+  matmul: true,
+  addBias: true,
+  biasBackward: true,
+  embedding: true,
+  embeddingBackward: true,
+  layerNorm: true,
+  layerNormBackward: true,
+  gelu: true,
+  geluBackward: true,
+  attention: true,
+  attentionBackward: true,
+  attentionCached: true,
+  softmax: true,
+  softmaxBackward: true,
+  logSoftmax: true,
+  logSoftmaxBackward: true,
+  crossEntropy: true,
+  crossEntropyBackward: true,
+  adamw: true,
+  flagNonFinite: true,
+  clipGradNorm: true,
+  tokenLogprobs: true,
+  policyLoss: true,
+  valueLoss: true,
+  gae: true,
+  groupAdvantages: true,
+} satisfies Record<OpName, true>) as OpName[];
 
 /**
  * Element alignment of views (256 bytes: WebGPU's minStorageBufferOffsetAlignment on every adapter

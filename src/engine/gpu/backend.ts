@@ -4,31 +4,20 @@
  * Pipelines are compiled once per kernel source; bind groups and uniform buffers are cached and
  * reused, so a repeated training step allocates nothing new after the first.
  *
- * Each op's WGSL and its dispatch wrapper live in ../ops/<op>.ts beside its CPU reference; this
- * file only routes the Backend methods to them and owns memory, pipelines and submission.
+ * Each op's WGSL and its dispatch wrapper live in ../ops/<op>.ts beside its CPU reference; the
+ * registry (../ops/registry.ts) routes the Backend's op methods to them; this file owns memory,
+ * pipelines and submission.
  * Binding convention for every kernel: @group(0) @binding(0) a uniform `Params` struct of 4-byte
  * scalars (always present, may be unused), then the tensors at bindings 1, 2, … in the order given.
  */
-import type {
-  AdamWOptions,
-  AttentionShape,
-  Backend,
-  CachedAttentionShape,
-  DType,
-  GaeOptions,
-  GroupAdvantageOptions,
-  MatmulOptions,
-  PolicyLossOptions,
-  Tensor,
-  ValueLossOptions,
-} from '../backend';
+import type { Backend, DType, Tensor } from '../backend';
 import { ladderSize, sizeOf, VIEW_ALIGN } from '../backend';
 import type { GpuContext } from './context';
 import { adapterLine } from './context';
-import * as ops from '../ops';
+import { MatmulChooser } from '../ops/matmul';
+import { routeOps } from '../ops/registry';
+import { BufferPool } from './pool';
 import type { Kernel, Uniform } from './kernel';
-
-export { f32, grid1d, i32, u32, WGSL_LINEAR_INDEX, type Kernel, type Uniform } from './kernel';
 
 export class GpuTensor implements Tensor {
   constructor(
@@ -45,12 +34,10 @@ export class GpuTensor implements Tensor {
 }
 
 const UNIFORM_BYTES = 256;
-/** The pool keeps at least this much released memory for reuse, whatever the live footprint. */
-const MIN_FREE_BYTES = 64 * 2 ** 20;
 /** Timestamp queries gpuPassTime can write: two a compute pass. */
 const TIMED_QUERIES = 512;
 
-export class WebGpuBackend implements Backend {
+export class WebGpuBackend extends routeOps('webgpu') implements Backend {
   readonly name = 'webgpu' as const;
   readonly description: string;
   readonly device: GPUDevice;
@@ -63,13 +50,6 @@ export class WebGpuBackend implements Backend {
   /** Validation and compilation errors seen so far; read(), sync() throw while any are pending. */
   readonly errors: string[] = [];
 
-  /** Released buffers by byte size, for reuse. */
-  private readonly pool = new Map<number, GPUBuffer[]>();
-  /** The same buffers, oldest release first (the order they are given back to the device in). */
-  private readonly freeOrder = new Map<GPUBuffer, number>();
-  private freeBytes = 0;
-  /** Evicted from the pool while recorded work may still use them: destroyed after the next submit. */
-  private toDestroy: GPUBuffer[] = [];
   private readonly stagingPool = new Map<number, GPUBuffer[]>();
   private readonly pipelines = new Map<string, GPUComputePipeline>();
   private readonly bindGroups = new Map<string, GPUBindGroup>();
@@ -98,19 +78,15 @@ export class WebGpuBackend implements Backend {
     submits: 0,
     reads: 0,
   };
-  /**
-   * How much released memory the pool may keep for reuse: by default the larger of 64 MiB and half
-   * the memory in use (so the device holds at most about 1.5 times what is live); beyond it the oldest
-   * released buffers go back to the device. Work of one fixed shape, a training step repeated,
-   * reuses its own buffers and never reaches it; work whose shapes change (RL minibatches of
-   * dialogues of varying length) would otherwise keep a set of buffers for every shape it met.
-   */
-  maxFreeBytes: (liveBytes: number) => number = (live) => Math.max(MIN_FREE_BYTES, live / 2);
+  /** Released storage buffers kept for reuse (./pool.ts). */
+  private readonly pool: BufferPool;
   /** Which big-matmul kernel `auto` runs per shape (ops.tuneMatmuls times them). */
-  readonly matmulChooser = new ops.MatmulChooser();
+  readonly matmulChooser = new MatmulChooser();
 
   constructor(ctx: GpuContext) {
+    super();
     this.device = ctx.device;
+    this.pool = new BufferPool(this.device, this.stats);
     this.description = adapterLine(ctx.summary);
     this.features = new Set(ctx.summary.features);
     this.isFallback = ctx.summary.isFallback;
@@ -141,23 +117,8 @@ export class WebGpuBackend implements Backend {
         `tensor [${shape.join(', ')}] needs ${byteSize} bytes; this GPU binds at most ${max} bytes per buffer. Pick a smaller preset.`,
       );
     }
-    const free = this.pool.get(byteSize);
-    let buffer = free?.pop();
-    let fresh = false;
-    if (buffer) {
-      this.freeOrder.delete(buffer);
-      this.freeBytes -= byteSize;
-    } else {
-      buffer = this.device.createBuffer({
-        size: byteSize,
-        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
-      });
-      this.bufferIds.set(buffer, this.nextBufferId++);
-      this.stats.buffersCreated++;
-      this.stats.bytesCreated += byteSize;
-      this.stats.peakBytesHeld = Math.max(this.stats.peakBytesHeld, this.bytesHeld);
-      fresh = true;
-    }
+    const { buffer, fresh } = this.pool.take(byteSize);
+    if (fresh) this.bufferIds.set(buffer, this.nextBufferId++);
     const t = new GpuTensor(shape, size, dtype, buffer, byteSize);
     (t as { fresh?: boolean }).fresh = fresh;
     return t;
@@ -244,47 +205,25 @@ export class WebGpuBackend implements Backend {
   release(t: Tensor): void {
     const g = t as GpuTensor;
     if (!g.owner) return;
-    const list = this.pool.get(g.byteSize) ?? [];
-    list.push(g.buffer);
-    this.pool.set(g.byteSize, list);
-    this.freeOrder.set(g.buffer, g.byteSize);
-    this.freeBytes += g.byteSize;
-    this.trimPool();
+    this.pool.give(g.buffer, g.byteSize, this.encoder !== null);
   }
 
   /** Storage memory taken from the device and not given back: live tensors and the pool's free buffers. */
   get bytesHeld(): number {
-    return this.stats.bytesCreated - this.stats.bytesDestroyed;
+    return this.pool.bytesHeld;
   }
 
   /** Released memory the pool keeps for reuse. */
   get pooledBytes(): number {
-    return this.freeBytes;
+    return this.pool.pooledBytes;
   }
 
-  /**
-   * Give the oldest released buffers back to the device while the pool keeps more than
-   * `maxFreeBytes` allows. Recorded but unsubmitted work may still use them, so they are destroyed
-   * after the next submit (WebGPU lets submitted work finish with a buffer destroyed after it).
-   */
-  private trimPool(): void {
-    const limit = this.maxFreeBytes(this.bytesHeld - this.freeBytes);
-    for (const [buffer, size] of this.freeOrder) {
-      if (this.freeBytes <= limit) break;
-      this.freeOrder.delete(buffer);
-      const list = this.pool.get(size)!;
-      list.splice(list.indexOf(buffer), 1);
-      this.freeBytes -= size;
-      this.stats.buffersDestroyed++;
-      this.stats.bytesDestroyed += size;
-      this.toDestroy.push(buffer);
-    }
-    if (!this.encoder) this.destroyEvicted();
+  /** The pool's limit on released memory kept for reuse, from the live bytes (BufferPool.maxFreeBytes). */
+  get maxFreeBytes(): (liveBytes: number) => number {
+    return this.pool.maxFreeBytes;
   }
-
-  private destroyEvicted(): void {
-    for (const b of this.toDestroy) b.destroy();
-    this.toDestroy = [];
+  set maxFreeBytes(limit: (liveBytes: number) => number) {
+    this.pool.maxFreeBytes = limit;
   }
 
   async sync(): Promise<void> {
@@ -373,7 +312,7 @@ export class WebGpuBackend implements Backend {
     this.device.queue.submit([this.encoder.finish()]);
     this.stats.submits++;
     this.encoder = null;
-    this.destroyEvicted();
+    this.pool.destroyEvicted();
     // Uniform buffers of the submitted work can be rewritten now: later writeBuffer calls are
     // ordered after this submit on the queue.
     this.freeUniforms.push(...this.usedUniforms);
@@ -442,154 +381,5 @@ export class WebGpuBackend implements Backend {
     const [x, y = 1, z = 1] = workgroups;
     if (x > 0 && y > 0 && z > 0) this.pass.dispatchWorkgroups(x, y, z);
     this.stats.dispatches++;
-  }
-
-  // ---- ops: routed to ../ops ------------------------------------------------------------------------
-
-  fill(t: Tensor, value: number): void {
-    ops.fillOnGpu(this, t, value);
-  }
-  copy(dst: Tensor, src: Tensor): void {
-    ops.copyOnGpu(this, dst, src);
-  }
-  add(out: Tensor, a: Tensor, b: Tensor): void {
-    ops.addOnGpu(this, out, a, b);
-  }
-  addInto(dst: Tensor, src: Tensor, alpha = 1): void {
-    ops.addIntoOnGpu(this, dst, src, alpha);
-  }
-  scale(t: Tensor, s: number): void {
-    ops.scaleOnGpu(this, t, s);
-  }
-  packHalf(out: Tensor, x: Tensor): void {
-    ops.packHalfOnGpu(this, out, x);
-  }
-  matmul(out: Tensor, a: Tensor, b: Tensor, opts: MatmulOptions = {}): void {
-    ops.matmulOnGpu(this, out, a, b, opts);
-  }
-  addBias(out: Tensor, x: Tensor, bias: Tensor): void {
-    ops.addBiasOnGpu(this, out, x, bias);
-  }
-  biasBackward(dBias: Tensor, dOut: Tensor): void {
-    ops.biasBackwardOnGpu(this, dBias, dOut);
-  }
-  embedding(out: Tensor, table: Tensor, ids: Tensor): void {
-    ops.embeddingOnGpu(this, out, table, ids);
-  }
-  embeddingBackward(dTable: Tensor, dOut: Tensor, ids: Tensor): void {
-    ops.embeddingBackwardOnGpu(this, dTable, dOut, ids);
-  }
-  layerNorm(out: Tensor, mean: Tensor, rstd: Tensor, x: Tensor, w: Tensor, b: Tensor, eps = 1e-5): void {
-    ops.layerNormOnGpu(this, out, mean, rstd, x, w, b, eps);
-  }
-  layerNormBackward(
-    dx: Tensor,
-    dw: Tensor,
-    db: Tensor,
-    dOut: Tensor,
-    x: Tensor,
-    mean: Tensor,
-    rstd: Tensor,
-    w: Tensor,
-  ): void {
-    ops.layerNormBackwardOnGpu(this, dx, dw, db, dOut, x, mean, rstd, w);
-  }
-  gelu(out: Tensor, x: Tensor): void {
-    ops.geluOnGpu(this, out, x);
-  }
-  geluBackward(dx: Tensor, x: Tensor, dOut: Tensor): void {
-    ops.geluBackwardOnGpu(this, dx, x, dOut);
-  }
-  attention(out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
-    ops.attentionOnGpu(this, out, att, qkv, s);
-  }
-  attentionBackward(
-    dqkv: Tensor,
-    dOut: Tensor,
-    qkv: Tensor,
-    att: Tensor,
-    s: AttentionShape,
-    opts?: { attHalf?: boolean },
-  ): void {
-    ops.attentionBackwardOnGpu(this, dqkv, dOut, qkv, att, s, opts);
-  }
-  attentionCached(
-    out: Tensor,
-    kCache: Tensor,
-    vCache: Tensor,
-    qkv: Tensor,
-    start: Tensor,
-    len: Tensor,
-    s: CachedAttentionShape,
-  ): void {
-    ops.attentionCachedOnGpu(this, out, kCache, vCache, qkv, start, len, s);
-  }
-  softmax(out: Tensor, x: Tensor): void {
-    ops.softmaxOnGpu(this, out, x);
-  }
-  softmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void {
-    ops.softmaxBackwardOnGpu(this, dx, y, dy);
-  }
-  logSoftmax(out: Tensor, x: Tensor): void {
-    ops.logSoftmaxOnGpu(this, out, x);
-  }
-  logSoftmaxBackward(dx: Tensor, y: Tensor, dy: Tensor): void {
-    ops.logSoftmaxBackwardOnGpu(this, dx, y, dy);
-  }
-  crossEntropy(losses: Tensor, logits: Tensor, targets: Tensor): void {
-    ops.crossEntropyOnGpu(this, losses, logits, targets);
-  }
-  crossEntropyBackward(dLogits: Tensor, logits: Tensor, targets: Tensor, dLosses: Tensor): void {
-    ops.crossEntropyBackwardOnGpu(this, dLogits, logits, targets, dLosses);
-  }
-  adamw(p: Tensor, g: Tensor, m: Tensor, v: Tensor, o: AdamWOptions): void {
-    ops.adamwOnGpu(this, p, g, m, v, o);
-  }
-  flagNonFinite(flag: Tensor, x: Tensor): void {
-    ops.flagNonFiniteOnGpu(this, flag, x);
-  }
-  clipGradNorm(norm: Tensor, grad: Tensor, maxNorm: number): void {
-    ops.clipGradNormOnGpu(this, norm, grad, maxNorm);
-  }
-  tokenLogprobs(logprobs: Tensor, entropy: Tensor, logits: Tensor, actions: Tensor): void {
-    ops.tokenLogprobsOnGpu(this, logprobs, entropy, logits, actions);
-  }
-  policyLoss(
-    dLogits: Tensor,
-    stats: Tensor,
-    logits: Tensor,
-    actions: Tensor,
-    oldLogprobs: Tensor,
-    advantages: Tensor,
-    responseMask: Tensor,
-    refLogprobs: Tensor | null,
-    o: PolicyLossOptions,
-  ): void {
-    ops.policyLossOnGpu(this, dLogits, stats, logits, actions, oldLogprobs, advantages, responseMask, refLogprobs, o);
-  }
-  valueLoss(
-    valueStats: Tensor,
-    dValues: Tensor,
-    values: Tensor,
-    oldValues: Tensor,
-    returns: Tensor,
-    mask: Tensor,
-    o: ValueLossOptions,
-  ): void {
-    ops.valueLossOnGpu(this, valueStats, dValues, values, oldValues, returns, mask, o);
-  }
-  gae(
-    advantages: Tensor,
-    returns: Tensor,
-    rewards: Tensor,
-    values: Tensor,
-    mask: Tensor,
-    offsets: Tensor,
-    o: GaeOptions,
-  ): void {
-    ops.gaeOnGpu(this, advantages, returns, rewards, values, mask, offsets, o);
-  }
-  groupAdvantages(advantages: Tensor, rewards: Tensor, groups: Tensor, o: GroupAdvantageOptions): void {
-    ops.groupAdvantagesOnGpu(this, advantages, rewards, groups, o);
   }
 }

@@ -3,6 +3,9 @@
  * and values, and the whole backward (the gradient arena), agree with the CPU reference; cached
  * decoding agrees; greedy decoding of the `ci` preset gives identical tokens on both backends; the
  * start-up choice between the big-matmul kernels never changes a forward or backward bit.
+ *
+ * Longer than ~400 lines on purpose: every test builds the same seeded model on both backends from
+ * one set of helpers (weights, token batches, ADAM), which separate files would each copy.
  */
 import { ladderSize, type Backend, type Tensor } from '../backend';
 import type { GpuTensor, WebGpuBackend } from '../gpu/backend';

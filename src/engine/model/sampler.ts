@@ -240,9 +240,9 @@ export class KvSession {
     be.embedding(a.posEmb, p.wpe, a.pos);
     be.add(a.x, a.tok, a.posEmb);
     for (let l = 0; l < m.config.layers; l++) {
-      const q = (n: string) => p[`h${l}.${n}`];
-      be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln1.w'), q('ln1.b'));
-      linear(be, a.qkv, a.ln, q('attn.qkv.w'), q('attn.qkv.b'), undefined, read);
+      const param = (n: string) => p[`h${l}.${n}`]; // layer l's parameter n
+      be.layerNorm(a.ln, a.mean, a.rstd, a.x, param('ln1.w'), param('ln1.b'));
+      linear(be, a.qkv, a.ln, param('attn.qkv.w'), param('attn.qkv.b'), undefined, read);
       be.attentionCached(a.atty, this.k[l], this.v[l], a.qkv, a.start, a.len, {
         B: this.B,
         S,
@@ -251,8 +251,8 @@ export class KvSession {
         H,
         cache: this.cache,
       });
-      linear(be, a.x, a.atty, q('attn.proj.w'), q('attn.proj.b'), a.x, read); // x += proj(atty), in place
-      be.layerNorm(a.ln, a.mean, a.rstd, a.x, q('ln2.w'), q('ln2.b'));
+      linear(be, a.x, a.atty, param('attn.proj.w'), param('attn.proj.b'), a.x, read); // x += proj(atty), in place
+      be.layerNorm(a.ln, a.mean, a.rstd, a.x, param('ln2.w'), param('ln2.b'));
       mlp(be, p, l, a.x, a.fc, a.fcGelu, a.ln, a.x, read);
     }
     be.layerNorm(a.ln, a.mean, a.rstd, a.x, p['lnf.w'], p['lnf.b']);

@@ -107,13 +107,13 @@ describe('supervised warm start', () => {
     const lnf = model.layout.entries.find((e) => e.name === 'lnf.w');
     if (!lnf) throw new Error('no lnf.w');
     const be = model.be as CpuBackend;
-    be.f(model.params)[lnf.offset] = NaN; // every logit of every row becomes NaN
+    be.f32Of(model.params)[lnf.offset] = NaN; // every logit of every row becomes NaN
     const poisoned = await model.readParams();
-    const [m, v] = [Float32Array.from(be.f(model.adamM)), Float32Array.from(be.f(model.adamV))];
+    const [m, v] = [Float32Array.from(be.f32Of(model.adamM)), Float32Array.from(be.f32Of(model.adamV))];
     const s = await trainer.trainStep();
     expect(s.loss).toBeNaN();
     expect(await model.readParams()).toEqual(poisoned);
-    expect(be.f(model.adamM)).toEqual(m);
-    expect(be.f(model.adamV)).toEqual(v);
+    expect(be.f32Of(model.adamM)).toEqual(m);
+    expect(be.f32Of(model.adamV)).toEqual(v);
   });
 });

@@ -23,6 +23,9 @@
  *
  * Shape legend: B batch, T tokens, N = B·T rows, C channels, H heads, V vocab.
  * Not here: sampling with a KV cache (sampler.ts), losses (the trainer supplies dLogits, dValues).
+ *
+ * Longer than ~400 lines on purpose: forward and backward of the one model mirror each other and are
+ * read side by side (as in llm.c's train_gpt2.c); activations live in slabs.ts, decoding in sampler.ts.
  */
 import { attentionSize, type AdamWOptions, type Backend, type MatmulOptions, type Tensor } from '../backend';
 import { matmulBackward } from '../ops/matmul';
@@ -33,7 +36,7 @@ import { Slabs } from './slabs';
 /** GPT-2 init: N(0, 0.02); residual projections scaled by 1/sqrt(2L); LayerNorm weight 1, biases 0. */
 export function initParams(config: ModelConfig, seed: number | string): Float32Array {
   const layout = paramLayout(config);
-  const rng = new Rng(typeof seed === 'number' ? seed : seed);
+  const rng = new Rng(seed);
   const out = new Float32Array(layout.total);
   const residualStd = 0.02 / Math.sqrt(2 * config.layers);
   for (const e of layout.entries) {
@@ -414,13 +417,13 @@ export class Transformer {
     a.saved = false;
     for (let l = 0; l < this.config.layers; l++) {
       const L = a.layers[l];
-      const q = (n: string) => p[`h${l}.${n}`];
-      be.layerNorm(L.ln1, L.ln1Mean, L.ln1Rstd, x, q('ln1.w'), q('ln1.b'));
-      linear(be, L.qkv, L.ln1, q('attn.qkv.w'), q('attn.qkv.b'));
+      const param = (n: string) => p[`h${l}.${n}`]; // layer l's parameter n
+      be.layerNorm(L.ln1, L.ln1Mean, L.ln1Rstd, x, param('ln1.w'), param('ln1.b'));
+      linear(be, L.qkv, L.ln1, param('attn.qkv.w'), param('attn.qkv.b'));
       be.attention(L.atty, att32 ?? L.att, L.qkv, { B, T, C, H });
       if (att32 && grad) be.packHalf(L.att, att32);
-      linear(be, L.residMid, L.atty, q('attn.proj.w'), q('attn.proj.b'), x); // x + proj(atty)
-      be.layerNorm(L.ln2, L.ln2Mean, L.ln2Rstd, L.residMid, q('ln2.w'), q('ln2.b'));
+      linear(be, L.residMid, L.atty, param('attn.proj.w'), param('attn.proj.b'), x); // x + proj(atty)
+      be.layerNorm(L.ln2, L.ln2Mean, L.ln2Rstd, L.residMid, param('ln2.w'), param('ln2.b'));
       mlp(be, p, l, L.residOut, L.fc, a.fcGelu, L.ln2, L.residMid);
       x = L.residOut;
     }
@@ -459,33 +462,42 @@ export class Transformer {
     for (let l = this.config.layers - 1; l >= 0; l--) {
       const L = a.layers[l];
       const x = l > 0 ? a.layers[l - 1].residOut : a.resid0;
-      const q = (n: string) => p[`h${l}.${n}`];
-      const dq = (n: string) => g[`h${l}.${n}`];
+      const param = (n: string) => p[`h${l}.${n}`]; // layer l's parameter n
+      const grad = (n: string) => g[`h${l}.${n}`]; // its gradient
       // MLP: residOut = residMid + proj(gelu(fc(LN2(residMid)))); dResid flows through unchanged.
       // dFc = gelu'(fc) ⊙ (dResid · projᵀ) in one matmul epilogue; the dA steps overwrite (no zero fills).
-      be.biasBackward(dq('mlp.proj.b'), d.dResid);
+      be.biasBackward(grad('mlp.proj.b'), d.dResid);
       be.gelu(a.fcGelu, L.fc); // recomputed, not saved: see Activations.fcGelu
       matmulBackward(
         be,
         d.dFc,
-        dq('mlp.proj.w'),
+        grad('mlp.proj.w'),
         d.dResid,
         a.fcGelu,
-        q('mlp.proj.w'),
+        param('mlp.proj.w'),
         {},
         { overwrite: true, geluGradOf: L.fc },
       );
-      be.biasBackward(dq('mlp.fc.b'), d.dFc);
-      matmulBackward(be, d.dLn, dq('mlp.fc.w'), d.dFc, L.ln2, q('mlp.fc.w'), {}, { overwrite: true });
-      be.layerNormBackward(d.dResid, dq('ln2.w'), dq('ln2.b'), d.dLn, L.residMid, L.ln2Mean, L.ln2Rstd, q('ln2.w'));
+      be.biasBackward(grad('mlp.fc.b'), d.dFc);
+      matmulBackward(be, d.dLn, grad('mlp.fc.w'), d.dFc, L.ln2, param('mlp.fc.w'), {}, { overwrite: true });
+      be.layerNormBackward(
+        d.dResid,
+        grad('ln2.w'),
+        grad('ln2.b'),
+        d.dLn,
+        L.residMid,
+        L.ln2Mean,
+        L.ln2Rstd,
+        param('ln2.w'),
+      );
       // Attention: residMid = x + proj(attn(LN1(x))).
-      be.biasBackward(dq('attn.proj.b'), d.dResid);
-      matmulBackward(be, d.dAtty, dq('attn.proj.w'), d.dResid, L.atty, q('attn.proj.w'), {}, { overwrite: true });
+      be.biasBackward(grad('attn.proj.b'), d.dResid);
+      matmulBackward(be, d.dAtty, grad('attn.proj.w'), d.dResid, L.atty, param('attn.proj.w'), {}, { overwrite: true });
       be.fill(d.dQkv, 0);
       be.attentionBackward(d.dQkv, d.dAtty, L.qkv, L.att, { B, T, C, H }, { attHalf: this.savedAttention === 'f16' });
-      be.biasBackward(dq('attn.qkv.b'), d.dQkv);
-      matmulBackward(be, d.dLn, dq('attn.qkv.w'), d.dQkv, L.ln1, q('attn.qkv.w'), {}, { overwrite: true });
-      be.layerNormBackward(d.dResid, dq('ln1.w'), dq('ln1.b'), d.dLn, x, L.ln1Mean, L.ln1Rstd, q('ln1.w'));
+      be.biasBackward(grad('attn.qkv.b'), d.dQkv);
+      matmulBackward(be, d.dLn, grad('attn.qkv.w'), d.dQkv, L.ln1, param('attn.qkv.w'), {}, { overwrite: true });
+      be.layerNormBackward(d.dResid, grad('ln1.w'), grad('ln1.b'), d.dLn, x, L.ln1Mean, L.ln1Rstd, param('ln1.w'));
     }
     be.embeddingBackward(g.wte, d.dResid, ids);
     be.embeddingBackward(g.wpe, d.dResid, a.posIds);

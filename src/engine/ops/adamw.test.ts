@@ -62,7 +62,7 @@ describe('adamw', () => {
       const m = be.zeros([3]);
       const v = be.zeros([3]);
       for (let step = 1; step <= 3; step++) be.adamw(p, g, m, v, { ...OPTS, step });
-      return [...be.f(p), ...be.f(m), ...be.f(v)];
+      return [...be.f32Of(p), ...be.f32Of(m), ...be.f32Of(v)];
     };
     expect(run()).toEqual(run());
   });
@@ -82,7 +82,7 @@ describe('adamw', () => {
     be.flagNonFinite(flag, be.fromArray(Float32Array.from([0, NaN, 5]), [3]));
     be.flagNonFinite(flag, be.zeros([0]));
     be.flagNonFinite(flag, be.fromArray(Float32Array.from([-3.4028234663852886e38, 1e-45]), [2]));
-    expect(be.f(flag)[0]).toBe(3);
+    expect(be.f32Of(flag)[0]).toBe(3);
     expect(() => be.flagNonFinite(be.zeros([2]), be.zeros([3]))).toThrow(/flagNonFinite flag: expected one f32 value/);
     expect(() => be.flagNonFinite(be.zeros([1]), be.zeros([3], 'i32'))).toThrow(/x must be f32/);
   });
@@ -99,7 +99,7 @@ describe('adamw', () => {
         step: 2,
         ...(flag === null ? {} : { skipIf: be.fromArray(Float32Array.from([flag]), [1]) }),
       });
-      return [...be.f(p), ...be.f(m), ...be.f(v)];
+      return [...be.f32Of(p), ...be.f32Of(m), ...be.f32Of(v)];
     };
     expect(run(0)).toEqual(run(null));
     expect(run(null)).not.toEqual([1, 2, 3, 0.01, 0, -0.01, 0.001, 0.002, 0].map(Math.fround));

@@ -21,6 +21,7 @@ import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
 import { dispatchRows, ROW_WG, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 const WG = 256;
 
@@ -134,26 +135,19 @@ function checkFlagArgs(flag: Tensor, x: Tensor): void {
   if (x.dtype !== 'f32') throw new Error(`flagNonFinite: x must be f32, got ${x.dtype}`);
 }
 
-export function adamwOnCpu(
-  be: CpuBackend,
-  param: Tensor,
-  grad: Tensor,
-  m: Tensor,
-  v: Tensor,
-  opts: AdamWOptions,
-): void {
+function adamwOnCpu(be: CpuBackend, param: Tensor, grad: Tensor, m: Tensor, v: Tensor, opts: AdamWOptions): void {
   checkSizes(param, grad, m, v, opts);
-  adamwRef(be.f(param), be.f(grad), be.f(m), be.f(v), opts, opts.skipIf ? be.f(opts.skipIf)[0] !== 0 : false);
+  adamwRef(
+    be.f32Of(param),
+    be.f32Of(grad),
+    be.f32Of(m),
+    be.f32Of(v),
+    opts,
+    opts.skipIf ? be.f32Of(opts.skipIf)[0] !== 0 : false,
+  );
 }
 
-export function adamwOnGpu(
-  be: WebGpuBackend,
-  param: Tensor,
-  grad: Tensor,
-  m: Tensor,
-  v: Tensor,
-  opts: AdamWOptions,
-): void {
+function adamwOnGpu(be: WebGpuBackend, param: Tensor, grad: Tensor, m: Tensor, v: Tensor, opts: AdamWOptions): void {
   checkSizes(param, grad, m, v, opts);
   const s = adamwScalars(opts);
   be.dispatch(
@@ -164,12 +158,18 @@ export function adamwOnGpu(
   );
 }
 
-export function flagNonFiniteOnCpu(be: CpuBackend, flag: Tensor, x: Tensor): void {
+function flagNonFiniteOnCpu(be: CpuBackend, flag: Tensor, x: Tensor): void {
   checkFlagArgs(flag, x);
-  be.f(flag)[0] += countNonFiniteRef(be.f(x));
+  be.f32Of(flag)[0] += countNonFiniteRef(be.f32Of(x));
 }
 
-export function flagNonFiniteOnGpu(be: WebGpuBackend, flag: Tensor, x: Tensor): void {
+function flagNonFiniteOnGpu(be: WebGpuBackend, flag: Tensor, x: Tensor): void {
   checkFlagArgs(flag, x);
   dispatchRows(be, FLAG_NON_FINITE, [flag, x], [u32(x.size)], 1);
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const adamwOps = {
+  adamw: { cpu: adamwOnCpu, webgpu: adamwOnGpu },
+  flagNonFinite: { cpu: flagNonFiniteOnCpu, webgpu: flagNonFiniteOnGpu },
+} satisfies OpEntries;

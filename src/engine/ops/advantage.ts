@@ -23,6 +23,7 @@ import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 /** Added to the group std before dividing (RLVER / verl GRPO: 1e-6). */
 export const ADV_EPS = 1e-6;
@@ -226,7 +227,7 @@ function checkGae(
   return { N, D: offsets.size - 1 };
 }
 
-export function gaeOnCpu(
+function gaeOnCpu(
   be: CpuBackend,
   advantages: Tensor,
   returns: Tensor,
@@ -237,9 +238,18 @@ export function gaeOnCpu(
   o: GaeOptions,
 ): void {
   const { N } = checkGae(advantages, returns, rewards, values, responseMask, offsets, o);
-  gaeRef(be.f(advantages), be.f(returns), be.f(rewards), be.f(values), be.f(responseMask), be.i(offsets), o, N);
+  gaeRef(
+    be.f32Of(advantages),
+    be.f32Of(returns),
+    be.f32Of(rewards),
+    be.f32Of(values),
+    be.f32Of(responseMask),
+    be.i32Of(offsets),
+    o,
+    N,
+  );
 }
-export function gaeOnGpu(
+function gaeOnGpu(
   be: WebGpuBackend,
   advantages: Tensor,
   returns: Tensor,
@@ -267,7 +277,7 @@ function checkGroup(advantages: Tensor, rewards: Tensor, groups: Tensor): number
   return D;
 }
 
-export function groupAdvantagesOnCpu(
+function groupAdvantagesOnCpu(
   be: CpuBackend,
   advantages: Tensor,
   rewards: Tensor,
@@ -275,9 +285,9 @@ export function groupAdvantagesOnCpu(
   o: GroupAdvantageOptions,
 ): void {
   const D = checkGroup(advantages, rewards, groups);
-  groupAdvantagesRef(be.f(advantages), be.f(rewards), be.i(groups), o, D);
+  groupAdvantagesRef(be.f32Of(advantages), be.f32Of(rewards), be.i32Of(groups), o, D);
 }
-export function groupAdvantagesOnGpu(
+function groupAdvantagesOnGpu(
   be: WebGpuBackend,
   advantages: Tensor,
   rewards: Tensor,
@@ -293,3 +303,9 @@ export function groupAdvantagesOnGpu(
     grid1d(D, WG),
   );
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const advantageOps = {
+  gae: { cpu: gaeOnCpu, webgpu: gaeOnGpu },
+  groupAdvantages: { cpu: groupAdvantagesOnCpu, webgpu: groupAdvantagesOnGpu },
+} satisfies OpEntries;

@@ -32,6 +32,7 @@ import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel, type Uniform } from '
 import { dispatchRows, ROW_WG, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import { unpackHalves } from './half';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 // ---- CPU references -------------------------------------------------------------------------------
 
@@ -313,16 +314,16 @@ function uniforms({ B, T, C, H }: AttentionShape): Uniform[] {
   return [u32(B), u32(T), u32(C), u32(H), u32(C / H), f32(1 / Math.sqrt(C / H))];
 }
 
-export function attentionOnCpu(be: CpuBackend, out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
+function attentionOnCpu(be: CpuBackend, out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
   checkTensors('attention', out, att, qkv, s);
-  attentionRef(be.f(out), be.f(att), be.f(qkv), s);
+  attentionRef(be.f32Of(out), be.f32Of(att), be.f32Of(qkv), s);
 }
-export function attentionOnGpu(be: WebGpuBackend, out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
+function attentionOnGpu(be: WebGpuBackend, out: Tensor, att: Tensor, qkv: Tensor, s: AttentionShape): void {
   checkTensors('attention', out, att, qkv, s);
   dispatchRows(be, ATTN_FWD_FUSED, [out, att, qkv], uniforms(s), s.B * s.H * s.T);
 }
 
-export function attentionBackwardOnCpu(
+function attentionBackwardOnCpu(
   be: CpuBackend,
   dqkv: Tensor,
   dOut: Tensor,
@@ -332,10 +333,10 @@ export function attentionBackwardOnCpu(
   o: AttentionBackwardOptions = {},
 ): void {
   backwardChecks(dqkv, dOut, qkv, att, s, o);
-  const probs = o.attHalf ? unpackHalves(be.f(att)) : be.f(att); // halves are exact in f32
-  attentionBackwardRef(be.f(dqkv), be.f(dOut), be.f(qkv), probs, s);
+  const probs = o.attHalf ? unpackHalves(be.f32Of(att)) : be.f32Of(att); // halves are exact in f32
+  attentionBackwardRef(be.f32Of(dqkv), be.f32Of(dOut), be.f32Of(qkv), probs, s);
 }
-export function attentionBackwardOnGpu(
+function attentionBackwardOnGpu(
   be: WebGpuBackend,
   dqkv: Tensor,
   dOut: Tensor,
@@ -352,3 +353,9 @@ export function attentionBackwardOnGpu(
   be.dispatch(ATTN_BWD_DQKV[half], [dqkv, dp, dOut, qkv, att], uniforms(s), grid1d(B * T * C, ELEM_WG));
   be.release(dp);
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const attentionOps = {
+  attention: { cpu: attentionOnCpu, webgpu: attentionOnGpu },
+  attentionBackward: { cpu: attentionBackwardOnCpu, webgpu: attentionBackwardOnGpu },
+} satisfies OpEntries;

@@ -53,7 +53,7 @@ describe('bias', () => {
       be.addBias(out, x, bias);
       const dBias = be.zeros([5]);
       be.biasBackward(dBias, x);
-      return [be.f(out), be.f(dBias)];
+      return [be.f32Of(out), be.f32Of(dBias)];
     };
     const [a, b] = [run(), run()];
     expect(Array.from(a[0])).toEqual(Array.from(b[0]));

@@ -14,6 +14,7 @@ import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 const WG = 256;
 /** Rows one thread sums in pass 1 of the two-pass backward (and the one-pass threshold). */
@@ -106,25 +107,25 @@ ${WGSL_LINEAR_INDEX}
 
 // ---- entry points ------------------------------------------------------------------------------------
 
-export function addBiasOnCpu(be: CpuBackend, out: Tensor, x: Tensor, bias: Tensor): void {
+function addBiasOnCpu(be: CpuBackend, out: Tensor, x: Tensor, bias: Tensor): void {
   const { N, C } = biasDims(x, bias, 'addBias');
   assertSize(out, x.size, 'addBias out');
-  addBiasRef(be.f(out), be.f(x), be.f(bias), N, C);
+  addBiasRef(be.f32Of(out), be.f32Of(x), be.f32Of(bias), N, C);
 }
 
-export function addBiasOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor, bias: Tensor): void {
+function addBiasOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor, bias: Tensor): void {
   biasDims(x, bias, 'addBias');
   assertSize(out, x.size, 'addBias out');
   if (out === x) be.dispatch(ADD_BIAS_INPLACE, [x, bias], [u32(x.size), u32(bias.size)], grid1d(x.size, WG));
   else be.dispatch(ADD_BIAS, [out, x, bias], [u32(x.size), u32(bias.size)], grid1d(x.size, WG));
 }
 
-export function biasBackwardOnCpu(be: CpuBackend, dBias: Tensor, dOut: Tensor): void {
+function biasBackwardOnCpu(be: CpuBackend, dBias: Tensor, dOut: Tensor): void {
   const { N, C } = biasDims(dOut, dBias, 'biasBackward');
-  biasBackwardRef(be.f(dBias), be.f(dOut), N, C);
+  biasBackwardRef(be.f32Of(dBias), be.f32Of(dOut), N, C);
 }
 
-export function biasBackwardOnGpu(be: WebGpuBackend, dBias: Tensor, dOut: Tensor): void {
+function biasBackwardOnGpu(be: WebGpuBackend, dBias: Tensor, dOut: Tensor): void {
   const { N, C } = biasDims(dOut, dBias, 'biasBackward');
   if (C === 0) return;
   if (N <= ROWS_PER_CHUNK) {
@@ -142,3 +143,9 @@ export function biasBackwardOnGpu(be: WebGpuBackend, dBias: Tensor, dOut: Tensor
   be.dispatch(COLUMN_SUM, [dBias, partial], [u32(chunks), u32(C), u32(chunks), u32(1), u32(1)], grid1d(C, WG));
   be.release(partial); // safe: later users of this memory are ordered after these dispatches
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const biasOps = {
+  addBias: { cpu: addBiasOnCpu, webgpu: addBiasOnGpu },
+  biasBackward: { cpu: biasBackwardOnCpu, webgpu: biasBackwardOnGpu },
+} satisfies OpEntries;

@@ -35,7 +35,7 @@ describe('clipGradNorm', () => {
       const grad = be.fromArray(Float32Array.from(randn64(rng, 1000)), [1000]);
       const norm = be.zeros([1]);
       be.clipGradNorm(norm, grad, 2);
-      return [...be.f(norm), ...be.f(grad)];
+      return [...be.f32Of(norm), ...be.f32Of(grad)];
     };
     const [a, b] = [run(), run()];
     expect(a).toEqual(b);

@@ -20,6 +20,7 @@ import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
 import { dispatchRows, ROW_WG, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 const WG = 256;
 /** Elements per pass-1 chunk (one partial each): 32 per thread of a row workgroup. */
@@ -90,12 +91,12 @@ ${WGSL_LINEAR_INDEX}
 
 // ---- entry points ------------------------------------------------------------------------------------
 
-export function clipGradNormOnCpu(be: CpuBackend, norm: Tensor, grad: Tensor, maxNorm: number): void {
+function clipGradNormOnCpu(be: CpuBackend, norm: Tensor, grad: Tensor, maxNorm: number): void {
   checkArgs(norm, maxNorm);
-  be.f(norm)[0] = clipGradNormRef(be.f(grad), maxNorm);
+  be.f32Of(norm)[0] = clipGradNormRef(be.f32Of(grad), maxNorm);
 }
 
-export function clipGradNormOnGpu(be: WebGpuBackend, norm: Tensor, grad: Tensor, maxNorm: number): void {
+function clipGradNormOnGpu(be: WebGpuBackend, norm: Tensor, grad: Tensor, maxNorm: number): void {
   checkArgs(norm, maxNorm);
   const n = grad.size;
   const W = Math.max(1, Math.ceil(n / CHUNK));
@@ -105,3 +106,8 @@ export function clipGradNormOnGpu(be: WebGpuBackend, norm: Tensor, grad: Tensor,
   be.dispatch(SCALE_BY_NORM, [grad, norm], [u32(n), f32(maxNorm), f32(CLIP_EPS)], grid1d(n, WG));
   be.release(partial); // safe: later users of this memory are ordered after these dispatches
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const clipOps = {
+  clipGradNorm: { cpu: clipGradNormOnCpu, webgpu: clipGradNormOnGpu },
+} satisfies OpEntries;

@@ -16,6 +16,7 @@ import type { WebGpuBackend } from '../gpu/backend';
 import { u32, type Kernel } from '../gpu/kernel';
 import { dispatchRows, ROW_WG, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 /** A target that names a row's class; anything else marks the row ignored. */
 export function isValidTarget(t: number, V: number): boolean {
@@ -138,16 +139,16 @@ function checkShapes(logits: Tensor, targets: Tensor, perRow: Tensor, what: stri
   return { N, V };
 }
 
-export function crossEntropyOnCpu(be: CpuBackend, losses: Tensor, logits: Tensor, targets: Tensor): void {
+function crossEntropyOnCpu(be: CpuBackend, losses: Tensor, logits: Tensor, targets: Tensor): void {
   const { N, V } = checkShapes(logits, targets, losses, 'crossEntropy');
-  crossEntropyRef(be.f(losses), be.f(logits), be.i(targets), N, V);
+  crossEntropyRef(be.f32Of(losses), be.f32Of(logits), be.i32Of(targets), N, V);
 }
-export function crossEntropyOnGpu(be: WebGpuBackend, losses: Tensor, logits: Tensor, targets: Tensor): void {
+function crossEntropyOnGpu(be: WebGpuBackend, losses: Tensor, logits: Tensor, targets: Tensor): void {
   const { N, V } = checkShapes(logits, targets, losses, 'crossEntropy');
   dispatchRows(be, CE_FWD, [losses, logits, targets], [u32(N), u32(V)], N);
 }
 
-export function crossEntropyBackwardOnCpu(
+function crossEntropyBackwardOnCpu(
   be: CpuBackend,
   dLogits: Tensor,
   logits: Tensor,
@@ -156,9 +157,9 @@ export function crossEntropyBackwardOnCpu(
 ): void {
   const { N, V } = checkShapes(logits, targets, dLosses, 'crossEntropyBackward');
   assertSize(dLogits, logits.size, 'crossEntropyBackward dLogits');
-  crossEntropyBackwardRef(be.f(dLogits), be.f(logits), be.i(targets), be.f(dLosses), N, V);
+  crossEntropyBackwardRef(be.f32Of(dLogits), be.f32Of(logits), be.i32Of(targets), be.f32Of(dLosses), N, V);
 }
-export function crossEntropyBackwardOnGpu(
+function crossEntropyBackwardOnGpu(
   be: WebGpuBackend,
   dLogits: Tensor,
   logits: Tensor,
@@ -169,3 +170,9 @@ export function crossEntropyBackwardOnGpu(
   assertSize(dLogits, logits.size, 'crossEntropyBackward dLogits');
   dispatchRows(be, CE_BWD, [dLogits, logits, targets, dLosses], [u32(N), u32(V)], N);
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const crossEntropyOps = {
+  crossEntropy: { cpu: crossEntropyOnCpu, webgpu: crossEntropyOnGpu },
+  crossEntropyBackward: { cpu: crossEntropyBackwardOnCpu, webgpu: crossEntropyBackwardOnGpu },
+} satisfies OpEntries;

@@ -10,6 +10,7 @@ import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
 import type { Vec } from './types';
 import { packHalfRef, WGSL_PACK_HALF } from './half';
+import type { OpEntries } from './registry';
 
 const WG = 256;
 
@@ -94,38 +95,38 @@ const SCALE: Kernel = {
 
 // ---- entry points ------------------------------------------------------------------------------------
 
-export function fillOnCpu(be: CpuBackend, t: Tensor, value: number): void {
-  fillRef(be.f(t), value);
+function fillOnCpu(be: CpuBackend, t: Tensor, value: number): void {
+  fillRef(be.f32Of(t), value);
 }
-export function fillOnGpu(be: WebGpuBackend, t: Tensor, value: number): void {
+function fillOnGpu(be: WebGpuBackend, t: Tensor, value: number): void {
   be.dispatch(FILL, [t], [u32(t.size), f32(value)], grid1d(t.size, WG));
 }
 
-export function copyOnCpu(be: CpuBackend, dst: Tensor, src: Tensor): void {
+function copyOnCpu(be: CpuBackend, dst: Tensor, src: Tensor): void {
   assertSize(src, dst.size, 'copy src');
-  be.f(dst).set(be.f(src));
+  be.f32Of(dst).set(be.f32Of(src));
 }
-export function copyOnGpu(be: WebGpuBackend, dst: Tensor, src: Tensor): void {
+function copyOnGpu(be: WebGpuBackend, dst: Tensor, src: Tensor): void {
   assertSize(src, dst.size, 'copy src');
   be.dispatch(COPY, [dst, src], [u32(dst.size), f32(0)], grid1d(dst.size, WG));
 }
 
-export function addOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor): void {
+function addOnCpu(be: CpuBackend, out: Tensor, a: Tensor, b: Tensor): void {
   assertSize(a, out.size, 'add a');
   assertSize(b, out.size, 'add b');
-  addRef(be.f(out), be.f(a), be.f(b));
+  addRef(be.f32Of(out), be.f32Of(a), be.f32Of(b));
 }
-export function addOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor): void {
+function addOnGpu(be: WebGpuBackend, out: Tensor, a: Tensor, b: Tensor): void {
   assertSize(a, out.size, 'add a');
   assertSize(b, out.size, 'add b');
   be.dispatch(ADD, [out, a, b], [u32(out.size), f32(0)], grid1d(out.size, WG));
 }
 
-export function addIntoOnCpu(be: CpuBackend, dst: Tensor, src: Tensor, alpha: number): void {
+function addIntoOnCpu(be: CpuBackend, dst: Tensor, src: Tensor, alpha = 1): void {
   assertSize(src, dst.size, 'addInto src');
-  addIntoRef(be.f(dst), be.f(src), alpha);
+  addIntoRef(be.f32Of(dst), be.f32Of(src), alpha);
 }
-export function addIntoOnGpu(be: WebGpuBackend, dst: Tensor, src: Tensor, alpha: number): void {
+function addIntoOnGpu(be: WebGpuBackend, dst: Tensor, src: Tensor, alpha = 1): void {
   assertSize(src, dst.size, 'addInto src');
   be.dispatch(ADD_INTO, [dst, src], [u32(dst.size), f32(alpha)], grid1d(dst.size, WG));
 }
@@ -149,18 +150,28 @@ function checkPackHalf(out: Tensor, x: Tensor): void {
     throw new Error(`packHalf: out and x must be f32, got ${out.dtype} and ${x.dtype}`);
   assertSize(out, Math.ceil(x.size / 2), 'packHalf out (⌈x.size / 2⌉ words)');
 }
-export function packHalfOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
+function packHalfOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
   checkPackHalf(out, x);
-  packHalfRef(be.f(out), be.f(x));
+  packHalfRef(be.f32Of(out), be.f32Of(x));
 }
-export function packHalfOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
+function packHalfOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
   checkPackHalf(out, x);
   be.dispatch(PACK_HALF, [out, x], [u32(x.size), f32(0)], grid1d(out.size, WG));
 }
 
-export function scaleOnCpu(be: CpuBackend, t: Tensor, s: number): void {
-  scaleRef(be.f(t), s);
+function scaleOnCpu(be: CpuBackend, t: Tensor, s: number): void {
+  scaleRef(be.f32Of(t), s);
 }
-export function scaleOnGpu(be: WebGpuBackend, t: Tensor, s: number): void {
+function scaleOnGpu(be: WebGpuBackend, t: Tensor, s: number): void {
   be.dispatch(SCALE, [t], [u32(t.size), f32(s)], grid1d(t.size, WG));
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const elementwiseOps = {
+  fill: { cpu: fillOnCpu, webgpu: fillOnGpu },
+  copy: { cpu: copyOnCpu, webgpu: copyOnGpu },
+  add: { cpu: addOnCpu, webgpu: addOnGpu },
+  addInto: { cpu: addIntoOnCpu, webgpu: addIntoOnGpu },
+  packHalf: { cpu: packHalfOnCpu, webgpu: packHalfOnGpu },
+  scale: { cpu: scaleOnCpu, webgpu: scaleOnGpu },
+} satisfies OpEntries;

@@ -52,7 +52,7 @@ describe('embedding', () => {
       be.embedding(out, table, ids);
       const dTable = be.zeros([7, 4]);
       be.embeddingBackward(dTable, out, ids);
-      return [...be.f(out), ...be.f(dTable)];
+      return [...be.f32Of(out), ...be.f32Of(dTable)];
     };
     expect(run()).toEqual(run());
   });

@@ -20,6 +20,7 @@ import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 const WG = 256;
 
@@ -185,19 +186,19 @@ const CSR_GATHER_ADD: Kernel = {
 
 // ---- entry points ------------------------------------------------------------------------------------
 
-export function embeddingOnCpu(be: CpuBackend, out: Tensor, table: Tensor, ids: Tensor): void {
+function embeddingOnCpu(be: CpuBackend, out: Tensor, table: Tensor, ids: Tensor): void {
   const { V, C } = embeddingDims(out, table, ids, 'embedding');
-  embeddingRef(be.f(out), be.f(table), be.i(ids), V, C);
+  embeddingRef(be.f32Of(out), be.f32Of(table), be.i32Of(ids), V, C);
 }
 
-export function embeddingOnGpu(be: WebGpuBackend, out: Tensor, table: Tensor, ids: Tensor): void {
+function embeddingOnGpu(be: WebGpuBackend, out: Tensor, table: Tensor, ids: Tensor): void {
   const { V, C, N } = embeddingDims(out, table, ids, 'embedding');
   be.dispatch(GATHER, [out, table, ids], [u32(N), u32(V), u32(C)], grid1d(N * C, WG));
 }
 
-export function embeddingBackwardOnCpu(be: CpuBackend, dTable: Tensor, dOut: Tensor, ids: Tensor): void {
+function embeddingBackwardOnCpu(be: CpuBackend, dTable: Tensor, dOut: Tensor, ids: Tensor): void {
   const { V, C } = embeddingDims(dOut, dTable, ids, 'embeddingBackward');
-  embeddingBackwardRef(be.f(dTable), be.f(dOut), be.i(ids), V, C);
+  embeddingBackwardRef(be.f32Of(dTable), be.f32Of(dOut), be.i32Of(ids), V, C);
 }
 
 /** The backward on the GPU: version 2 (`csr`) unless `version` says 1 (`scan`, kept for tests and the bench). */
@@ -224,3 +225,12 @@ export function embeddingBackwardOnGpu(
   be.dispatch(CSR_GATHER_ADD, [dTable, dOut, offsets, positions], params, grid1d(V * C, WG));
   for (const t of [counts, offsets, positions]) be.release(t); // later users are ordered after these dispatches
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const embeddingOps = {
+  embedding: { cpu: embeddingOnCpu, webgpu: embeddingOnGpu },
+  embeddingBackward: {
+    cpu: embeddingBackwardOnCpu,
+    webgpu: (be, dTable, dOut, ids) => embeddingBackwardOnGpu(be, dTable, dOut, ids),
+  },
+} satisfies OpEntries;

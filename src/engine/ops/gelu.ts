@@ -12,6 +12,7 @@ import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
 import { grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 /** √(2/π), the tanh approximation's scale. */
 const GELU_SCALE = Math.sqrt(2 / Math.PI);
@@ -93,22 +94,28 @@ const GELU_BWD: Kernel = {
 
 // ---- entry points ------------------------------------------------------------------------------------
 
-export function geluOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
+function geluOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
   assertSize(out, x.size, 'gelu out');
-  geluRef(be.f(out), be.f(x));
+  geluRef(be.f32Of(out), be.f32Of(x));
 }
-export function geluOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
+function geluOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
   assertSize(out, x.size, 'gelu out');
   be.dispatch(GELU_FWD, [out, x], [u32(x.size)], grid1d(x.size, WG));
 }
 
-export function geluBackwardOnCpu(be: CpuBackend, dx: Tensor, x: Tensor, dOut: Tensor): void {
+function geluBackwardOnCpu(be: CpuBackend, dx: Tensor, x: Tensor, dOut: Tensor): void {
   assertSize(dx, x.size, 'geluBackward dx');
   assertSize(dOut, x.size, 'geluBackward dOut');
-  geluBackwardRef(be.f(dx), be.f(x), be.f(dOut));
+  geluBackwardRef(be.f32Of(dx), be.f32Of(x), be.f32Of(dOut));
 }
-export function geluBackwardOnGpu(be: WebGpuBackend, dx: Tensor, x: Tensor, dOut: Tensor): void {
+function geluBackwardOnGpu(be: WebGpuBackend, dx: Tensor, x: Tensor, dOut: Tensor): void {
   assertSize(dx, x.size, 'geluBackward dx');
   assertSize(dOut, x.size, 'geluBackward dOut');
   be.dispatch(GELU_BWD, [dx, x, dOut], [u32(x.size)], grid1d(x.size, WG));
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const geluOps = {
+  gelu: { cpu: geluOnCpu, webgpu: geluOnGpu },
+  geluBackward: { cpu: geluBackwardOnCpu, webgpu: geluBackwardOnGpu },
+} satisfies OpEntries;

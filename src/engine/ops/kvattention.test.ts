@@ -107,7 +107,7 @@ describe('attentionCached (CPU reference)', () => {
         be.fromArray(Int32Array.of(T, 4), [B]),
         { B, S: T, maxT: T, C, H, cache },
       );
-      return { out: Array.from(be.f(out)), k: be.f(kc), v: be.f(vc) };
+      return { out: Array.from(be.f32Of(out)), k: be.f32Of(kc), v: be.f32Of(vc) };
     };
     const f16 = run(big, 'f16');
     const ref = run(rounded, 'f32');
@@ -135,7 +135,7 @@ describe('attentionCached (CPU reference)', () => {
         { B, S: 1, maxT: T, C, H, cache: 'f16' },
       );
       for (let b = 0; b < B; b++)
-        expect(Array.from(be.f(out).subarray(b * C, (b + 1) * C))).toEqual(
+        expect(Array.from(be.f32Of(out).subarray(b * C, (b + 1) * C))).toEqual(
           f16.out.slice((b * T + t) * C, (b * T + t + 1) * C),
         );
     }

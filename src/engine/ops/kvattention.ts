@@ -17,6 +17,7 @@ import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel'
 import { halfWords, setHalf, unpackHalves, WGSL_PACK_HALF } from './half';
 import { rowReduceMode } from './rowreduce';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 /** The longest cache the op accepts (kept from the first kernel, which held every score in workgroup memory). */
 export const MAX_CACHED_T = 3072;
@@ -323,7 +324,7 @@ ${
   };
 }
 
-export function attentionCachedOnCpu(
+function attentionCachedOnCpu(
   be: CpuBackend,
   out: Tensor,
   kCache: Tensor,
@@ -334,10 +335,18 @@ export function attentionCachedOnCpu(
   s: CachedAttentionShape,
 ): void {
   check(s, out, kCache, vCache, qkv, start, len);
-  attentionCachedRef(be.f(out), be.f(kCache), be.f(vCache), be.f(qkv), be.i(start), be.i(len), s);
+  attentionCachedRef(
+    be.f32Of(out),
+    be.f32Of(kCache),
+    be.f32Of(vCache),
+    be.f32Of(qkv),
+    be.i32Of(start),
+    be.i32Of(len),
+    s,
+  );
 }
 
-export function attentionCachedOnGpu(
+function attentionCachedOnGpu(
   be: WebGpuBackend,
   out: Tensor,
   kCache: Tensor,
@@ -361,3 +370,8 @@ export function attentionCachedOnGpu(
     grid1d(B * S * H * lanes, attendThreads(hs)),
   );
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const kvAttentionOps = {
+  attentionCached: { cpu: attentionCachedOnCpu, webgpu: attentionCachedOnGpu },
+} satisfies OpEntries;

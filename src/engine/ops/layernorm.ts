@@ -18,6 +18,7 @@ import type { WebGpuBackend } from '../gpu/backend';
 import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
 import { dispatchRows, ROW_WG, rowsOf, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 /** Rows per partial column sum: the first pass's chunk, and the largest N summed in one pass. */
 export const COL_CHUNK_ROWS = 64;
@@ -275,7 +276,7 @@ function backwardShapes(
   return { N, C };
 }
 
-export function layerNormOnCpu(
+function layerNormOnCpu(
   be: CpuBackend,
   out: Tensor,
   mean: Tensor,
@@ -283,12 +284,12 @@ export function layerNormOnCpu(
   x: Tensor,
   weight: Tensor,
   bias: Tensor,
-  eps: number,
+  eps = 1e-5,
 ): void {
   const { N, C } = forwardShapes(out, mean, rstd, x, weight, bias);
-  layerNormRef(be.f(out), be.f(mean), be.f(rstd), be.f(x), be.f(weight), be.f(bias), N, C, eps);
+  layerNormRef(be.f32Of(out), be.f32Of(mean), be.f32Of(rstd), be.f32Of(x), be.f32Of(weight), be.f32Of(bias), N, C, eps);
 }
-export function layerNormOnGpu(
+function layerNormOnGpu(
   be: WebGpuBackend,
   out: Tensor,
   mean: Tensor,
@@ -296,13 +297,13 @@ export function layerNormOnGpu(
   x: Tensor,
   weight: Tensor,
   bias: Tensor,
-  eps: number,
+  eps = 1e-5,
 ): void {
   const { N, C } = forwardShapes(out, mean, rstd, x, weight, bias);
   dispatchRows(be, LN_FWD, [out, mean, rstd, x, weight, bias], [u32(N), u32(C), f32(eps)], N);
 }
 
-export function layerNormBackwardOnCpu(
+function layerNormBackwardOnCpu(
   be: CpuBackend,
   dx: Tensor,
   dWeight: Tensor,
@@ -315,19 +316,19 @@ export function layerNormBackwardOnCpu(
 ): void {
   const { N, C } = backwardShapes(dx, dWeight, dBias, dOut, x, mean, rstd, weight);
   layerNormBackwardRef(
-    be.f(dx),
-    be.f(dWeight),
-    be.f(dBias),
-    be.f(dOut),
-    be.f(x),
-    be.f(mean),
-    be.f(rstd),
-    be.f(weight),
+    be.f32Of(dx),
+    be.f32Of(dWeight),
+    be.f32Of(dBias),
+    be.f32Of(dOut),
+    be.f32Of(x),
+    be.f32Of(mean),
+    be.f32Of(rstd),
+    be.f32Of(weight),
     N,
     C,
   );
 }
-export function layerNormBackwardOnGpu(
+function layerNormBackwardOnGpu(
   be: WebGpuBackend,
   dx: Tensor,
   dWeight: Tensor,
@@ -360,3 +361,9 @@ export function layerNormBackwardOnGpu(
   be.dispatch(LN_BWD_PARAMS_FINISH, [dWeight, dBias, part], [u32(chunks), u32(C)], grid1d(C, COL_WG));
   be.release(part);
 }
+
+/** The registry's entries for these ops (./registry.ts). */
+export const layerNormOps = {
+  layerNorm: { cpu: layerNormOnCpu, webgpu: layerNormOnGpu },
+  layerNormBackward: { cpu: layerNormBackwardOnCpu, webgpu: layerNormBackwardOnGpu },
+} satisfies OpEntries;

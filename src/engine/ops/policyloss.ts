@@ -4,8 +4,8 @@
  *   - tokenLogprobs: log π(a|s) of the chosen token and the entropy of the row (rollout scoring of
  *     oldLogprobs / refLogprobs, diagnostics);
  *   - policyLoss: the clipped PPO surrogate + entropy bonus + KL to a frozen reference, forward
- *     diagnostics per row and the gradient of the token-mean total loss w.r.t. the logits;
- *   - valueLoss: PPO's clipped value loss and its gradient w.r.t. the values (elementwise).
+ *     diagnostics per row and the gradient of the token-mean total loss w.r.t. the logits.
+ * The value loss, elementwise, is in valueloss.ts.
  * CPU references (the spec, plain loops), WGSL kernels, backend entry points, and the host-side
  * reduction of the per-row diagnostics into step metrics. Equations and sources: docs/ALGORITHMS.md.
  *
@@ -22,15 +22,18 @@
  *
  * Shape legend: N token rows (B*T), V vocab, S = POLICY_STATS columns.
  *   logits, dLogits: (N, V); actions (i32), oldLogprobs, refLogprobs, advantages, responseMask: (N);
- *   stats: (N, S), columns named by POLICY_STAT; value ops: values, oldValues, returns, dValues (N),
- *   valueStats (N, VALUE_STATS).
+ *   stats: (N, S), columns named by POLICY_STAT.
+ *
+ * Longer than ~400 lines on purpose: both fused row ops share the row statistics (max, log-sum-exp,
+ * entropy) in the CPU reference and the WGSL, and the host-side metrics read the columns they write.
  */
-import { assertSize, type PolicyLossOptions, type Tensor, type ValueLossOptions } from '../backend';
+import { assertSize, type PolicyLossOptions, type Tensor } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
 import type { WebGpuBackend } from '../gpu/backend';
-import { f32, grid1d, u32, WGSL_LINEAR_INDEX, type Kernel } from '../gpu/kernel';
+import { f32, u32, type Kernel } from '../gpu/kernel';
 import { dispatchRows, ROW_WG, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
+import type { OpEntries } from './registry';
 
 /** The log-ratio is clamped to ±20 before exp, as verl's compute_policy_loss (ratio <= e^20). */
 export const LOG_RATIO_CLAMP = 20;
@@ -49,10 +52,6 @@ export const POLICY_STAT = {
   pgLoss: 7,
 } as const;
 export const POLICY_STATS = 8;
-/** Columns of the per-row diagnostics of valueLoss. */
-export const VALUE_STAT = { loss: 0, clipped: 1 } as const;
-export const VALUE_STATS = 2;
-
 // ---- CPU references -------------------------------------------------------------------------------
 
 /** Row statistics shared by every kernel here: max, Σ e^{z−m}, logsumexp and the entropy. */
@@ -168,35 +167,6 @@ export function policyLossRef(
       const p = Math.exp(lp);
       dLogits[lo + v] += w * (r.g * ((v === a ? 1 : 0) - p) + o.entropyCoef * p * (lp + st.ent));
     }
-  }
-}
-
-/** valueStats (N, 2) = [½ max((v−R)², (clip(v, old ± c) − R)²), clipped]; dValues (N) += w ∂/∂v. */
-export function valueLossRef(
-  valueStats: Vec,
-  dValues: Vec,
-  values: Vec,
-  oldValues: Vec,
-  returns: Vec,
-  responseMask: Vec,
-  o: ValueLossOptions,
-  N: number,
-): void {
-  for (let n = 0; n < N; n++) {
-    const so = n * VALUE_STATS;
-    valueStats[so] = 0;
-    valueStats[so + 1] = 0;
-    if (!(responseMask[n] > 0)) continue;
-    const v = values[n];
-    const old = oldValues[n];
-    const R = returns[n];
-    const vc = o.clip === null ? v : Math.min(old + o.clip, Math.max(old - o.clip, v)); // V_clip
-    const l1 = (v - R) * (v - R);
-    const l2 = (vc - R) * (vc - R);
-    const clipped = l2 > l1; // then the max is the clipped constant: no gradient
-    valueStats[so + VALUE_STAT.loss] = 0.5 * Math.max(l1, l2);
-    valueStats[so + VALUE_STAT.clipped] = clipped ? 1 : 0;
-    if (!clipped) dValues[n] += responseMask[n] * o.lossScale * (v - R);
   }
 }
 
@@ -360,38 +330,6 @@ ${ENTRY}
 }`,
 };
 
-const VALUE_WG = 256;
-const VALUE_LOSS: Kernel = {
-  name: 'value_loss',
-  code: /* wgsl */ `
-struct Params { n: u32, has_clip: u32, clip: f32, loss_scale: f32 }
-@group(0) @binding(0) var<uniform> P: Params;
-@group(0) @binding(1) var<storage, read_write> vstats: array<f32>;
-@group(0) @binding(2) var<storage, read_write> dvalues: array<f32>;
-@group(0) @binding(3) var<storage, read> values: array<f32>;
-@group(0) @binding(4) var<storage, read> old_values: array<f32>;
-@group(0) @binding(5) var<storage, read> returns: array<f32>;
-@group(0) @binding(6) var<storage, read> response_mask: array<f32>;
-${WGSL_LINEAR_INDEX}
-@compute @workgroup_size(${VALUE_WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let n = linear_index(gid, nwg, ${VALUE_WG}u);
-  if (n >= P.n) { return; }
-  let mask = response_mask[n];
-  if (!(mask > 0.0)) { vstats[2u * n] = 0.0; vstats[2u * n + 1u] = 0.0; return; }
-  let v = values[n];
-  let old = old_values[n];
-  let r = returns[n];
-  var vc = v;
-  if (P.has_clip != 0u) { vc = clamp(v, old - P.clip, old + P.clip); }
-  let l1 = (v - r) * (v - r);
-  let l2 = (vc - r) * (vc - r);
-  let clipped = l2 > l1;
-  vstats[2u * n] = 0.5 * max(l1, l2);
-  vstats[2u * n + 1u] = select(0.0, 1.0, clipped);
-  if (!clipped) { dvalues[n] = dvalues[n] + mask * P.loss_scale * (v - r); }
-}`,
-};
-
 // ---- entry points ------------------------------------------------------------------------------------
 
 function checkRows(logits: Tensor, actions: Tensor, what: string): { N: number; V: number } {
@@ -420,19 +358,13 @@ function checkPolicy(
   return { N, V };
 }
 
-export function tokenLogprobsOnCpu(
-  be: CpuBackend,
-  logprobs: Tensor,
-  entropy: Tensor,
-  logits: Tensor,
-  actions: Tensor,
-): void {
+function tokenLogprobsOnCpu(be: CpuBackend, logprobs: Tensor, entropy: Tensor, logits: Tensor, actions: Tensor): void {
   const { N, V } = checkRows(logits, actions, 'tokenLogprobs');
   assertSize(logprobs, N, 'tokenLogprobs logprobs');
   assertSize(entropy, N, 'tokenLogprobs entropy');
-  tokenLogprobsRef(be.f(logprobs), be.f(entropy), be.f(logits), be.i(actions), N, V);
+  tokenLogprobsRef(be.f32Of(logprobs), be.f32Of(entropy), be.f32Of(logits), be.i32Of(actions), N, V);
 }
-export function tokenLogprobsOnGpu(
+function tokenLogprobsOnGpu(
   be: WebGpuBackend,
   logprobs: Tensor,
   entropy: Tensor,
@@ -445,7 +377,7 @@ export function tokenLogprobsOnGpu(
   dispatchRows(be, TOKEN_LOGPROBS, [logprobs, entropy, logits, actions], [u32(N), u32(V)], N);
 }
 
-export function policyLossOnCpu(
+function policyLossOnCpu(
   be: CpuBackend,
   dLogits: Tensor,
   stats: Tensor,
@@ -466,20 +398,20 @@ export function policyLossOnCpu(
     o,
   );
   policyLossRef(
-    be.f(dLogits),
-    be.f(stats),
-    be.f(logits),
-    be.i(actions),
-    be.f(oldLogprobs),
-    be.f(advantages),
-    be.f(responseMask),
-    refLogprobs ? be.f(refLogprobs) : null,
+    be.f32Of(dLogits),
+    be.f32Of(stats),
+    be.f32Of(logits),
+    be.i32Of(actions),
+    be.f32Of(oldLogprobs),
+    be.f32Of(advantages),
+    be.f32Of(responseMask),
+    refLogprobs ? be.f32Of(refLogprobs) : null,
     o,
     N,
     V,
   );
 }
-export function policyLossOnGpu(
+function policyLossOnGpu(
   be: WebGpuBackend,
   dLogits: Tensor,
   stats: Tensor,
@@ -521,43 +453,11 @@ export function policyLossOnGpu(
   );
 }
 
-function checkValue(valueStats: Tensor, dValues: Tensor, ins: Tensor[], o: ValueLossOptions): number {
-  const N = dValues.size;
-  assertSize(valueStats, N * VALUE_STATS, `valueLoss valueStats (N, ${VALUE_STATS})`);
-  ins.forEach((t, i) => assertSize(t, N, `valueLoss ${['values', 'oldValues', 'returns', 'responseMask'][i]}`));
-  if (o.clip !== null && !(o.clip >= 0 && Number.isFinite(o.clip)))
-    throw new Error(`valueLoss: clip must be a finite value >= 0 or null, got ${o.clip}`);
-  return N;
-}
+/** The registry's entries for these ops (./registry.ts). */
+export const policyLossOps = {
+  tokenLogprobs: { cpu: tokenLogprobsOnCpu, webgpu: tokenLogprobsOnGpu },
+  policyLoss: { cpu: policyLossOnCpu, webgpu: policyLossOnGpu },
+} satisfies OpEntries;
 
-export function valueLossOnCpu(
-  be: CpuBackend,
-  valueStats: Tensor,
-  dValues: Tensor,
-  values: Tensor,
-  oldValues: Tensor,
-  returns: Tensor,
-  responseMask: Tensor,
-  o: ValueLossOptions,
-): void {
-  const N = checkValue(valueStats, dValues, [values, oldValues, returns, responseMask], o);
-  valueLossRef(be.f(valueStats), be.f(dValues), be.f(values), be.f(oldValues), be.f(returns), be.f(responseMask), o, N);
-}
-export function valueLossOnGpu(
-  be: WebGpuBackend,
-  valueStats: Tensor,
-  dValues: Tensor,
-  values: Tensor,
-  oldValues: Tensor,
-  returns: Tensor,
-  responseMask: Tensor,
-  o: ValueLossOptions,
-): void {
-  const N = checkValue(valueStats, dValues, [values, oldValues, returns, responseMask], o);
-  be.dispatch(
-    VALUE_LOSS,
-    [valueStats, dValues, values, oldValues, returns, responseMask],
-    [u32(N), u32(o.clip === null ? 0 : 1), f32(o.clip ?? 0), f32(o.lossScale)],
-    grid1d(N, VALUE_WG),
-  );
-}
+// The value loss's stat columns, where the RL update has always imported them from.
+export { VALUE_STAT, VALUE_STATS } from './valueloss';

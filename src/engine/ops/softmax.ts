@@ -7,11 +7,10 @@
  * Shape legend: N rows (e.g. B*T), V row length (e.g. vocab). x, y, dx, dy: (N, V).
  */
 import { assertSize, type Tensor } from '../backend';
-import type { CpuBackend } from '../cpu/backend';
-import type { WebGpuBackend } from '../gpu/backend';
 import { u32, type Kernel } from '../gpu/kernel';
 import { dispatchRows, ROW_WG, rowsOf, WGSL_NEG_MAX, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
+import type { OpEntries, OpImpls } from './registry';
 
 // ---- CPU references -------------------------------------------------------------------------------
 
@@ -139,38 +138,38 @@ function backwardRows(dx: Tensor, y: Tensor, dy: Tensor, what: string): { N: num
   return { N, V };
 }
 
-export function softmaxOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
-  const { N, V } = rows(out, x, 'softmax');
-  softmaxRef(be.f(out), be.f(x), N, V);
-}
-export function softmaxOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
-  const { N, V } = rows(out, x, 'softmax');
-  dispatchRows(be, SOFTMAX_FWD, [out, x], [u32(N), u32(V)], N);
-}
-
-export function softmaxBackwardOnCpu(be: CpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
-  const { N, V } = backwardRows(dx, y, dy, 'softmaxBackward');
-  softmaxBackwardRef(be.f(dx), be.f(y), be.f(dy), N, V);
-}
-export function softmaxBackwardOnGpu(be: WebGpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
-  const { N, V } = backwardRows(dx, y, dy, 'softmaxBackward');
-  dispatchRows(be, SOFTMAX_BWD, [dx, y, dy], [u32(N), u32(V)], N);
+/** A forward op: y = softmax(x) per row, or log-softmax with `logs`. */
+function forwardOp(what: string, logs: boolean, kernel: Kernel): OpImpls<'softmax'> {
+  return {
+    cpu(be, out, x) {
+      const { N, V } = rows(out, x, what);
+      softmaxRef(be.f32Of(out), be.f32Of(x), N, V, logs);
+    },
+    webgpu(be, out, x) {
+      const { N, V } = rows(out, x, what);
+      dispatchRows(be, kernel, [out, x], [u32(N), u32(V)], N);
+    },
+  };
 }
 
-export function logSoftmaxOnCpu(be: CpuBackend, out: Tensor, x: Tensor): void {
-  const { N, V } = rows(out, x, 'logSoftmax');
-  softmaxRef(be.f(out), be.f(x), N, V, true);
-}
-export function logSoftmaxOnGpu(be: WebGpuBackend, out: Tensor, x: Tensor): void {
-  const { N, V } = rows(out, x, 'logSoftmax');
-  dispatchRows(be, LOG_SOFTMAX_FWD, [out, x], [u32(N), u32(V)], N);
+/** A backward op: dx += from y (the forward's output) and dy, by `ref` on the CPU. */
+function backwardOp(what: string, ref: typeof softmaxBackwardRef, kernel: Kernel): OpImpls<'softmaxBackward'> {
+  return {
+    cpu(be, dx, y, dy) {
+      const { N, V } = backwardRows(dx, y, dy, what);
+      ref(be.f32Of(dx), be.f32Of(y), be.f32Of(dy), N, V);
+    },
+    webgpu(be, dx, y, dy) {
+      const { N, V } = backwardRows(dx, y, dy, what);
+      dispatchRows(be, kernel, [dx, y, dy], [u32(N), u32(V)], N);
+    },
+  };
 }
 
-export function logSoftmaxBackwardOnCpu(be: CpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
-  const { N, V } = backwardRows(dx, y, dy, 'logSoftmaxBackward');
-  logSoftmaxBackwardRef(be.f(dx), be.f(y), be.f(dy), N, V);
-}
-export function logSoftmaxBackwardOnGpu(be: WebGpuBackend, dx: Tensor, y: Tensor, dy: Tensor): void {
-  const { N, V } = backwardRows(dx, y, dy, 'logSoftmaxBackward');
-  dispatchRows(be, LOG_SOFTMAX_BWD, [dx, y, dy], [u32(N), u32(V)], N);
-}
+/** The registry's entries for these ops (./registry.ts). */
+export const softmaxOps = {
+  softmax: forwardOp('softmax', false, SOFTMAX_FWD),
+  logSoftmax: forwardOp('logSoftmax', true, LOG_SOFTMAX_FWD),
+  softmaxBackward: backwardOp('softmaxBackward', softmaxBackwardRef, SOFTMAX_BWD),
+  logSoftmaxBackward: backwardOp('logSoftmaxBackward', logSoftmaxBackwardRef, LOG_SOFTMAX_BWD),
+} satisfies OpEntries;

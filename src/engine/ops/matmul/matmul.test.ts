@@ -2,24 +2,23 @@
  * Node tests for matmul: the CPU reference on known values, finite-difference checks of the
  * backward plan in float64 for every (transA, transB) combination, batched and broadcast, the CPU
  * backend path (with its flattened views) against the float64 plan, determinism and shape errors.
+ *
+ * Longer than ~400 lines on purpose: every kernel family is held to the same references over the
+ * same case tables; split by family, each file would copy the tables.
  */
 import { describe, expect, it } from 'vitest';
-import type { MatmulOptions } from '../backend';
-import { CpuBackend } from '../cpu/backend';
-import { Rng } from '../rng';
-import { gradCheck, randn64, weightedSum } from '../testing/gradcheck';
-import { compare } from '../testing/compare';
-import {
-  MatmulChooser,
-  matmulBackward,
-  matmulBackwardRef,
-  matmulCpuFast,
-  matmulDims,
-  matmulF16Ref,
-  matmulRef,
-  pickMatmulVariant,
-} from './matmul';
-import { halfBits, halfValue, roundHalf, unpackHalves } from './half';
+import type { MatmulOptions } from '../../backend';
+import { CpuBackend } from '../../cpu/backend';
+import { Rng } from '../../rng';
+import { gradCheck, randn64, weightedSum } from '../../testing/gradcheck';
+import { compare } from '../../testing/compare';
+import { matmulBackward, matmulBackwardRef } from './backward';
+import { matmulCpuFast } from './cpu';
+import { matmulDims } from './dims';
+import { pickMatmulVariant } from './index';
+import { matmulF16Ref, matmulRef } from './reference';
+import { MatmulChooser } from './tune';
+import { halfBits, halfValue, roundHalf, unpackHalves } from '../half';
 
 interface Case {
   label: string;
@@ -129,16 +128,20 @@ describe('matmul on the CPU backend', () => {
       const dB = be.zeros(c.b);
       matmulBackward(be, dA, dB, tw, ta, tb, c.opts);
       // The references run on the f32-rounded inputs, in float64.
-      const [a32, b32, w32] = [Float64Array.from(be.f(ta)), Float64Array.from(be.f(tb)), Float64Array.from(be.f(tw))];
+      const [a32, b32, w32] = [
+        Float64Array.from(be.f32Of(ta)),
+        Float64Array.from(be.f32Of(tb)),
+        Float64Array.from(be.f32Of(tw)),
+      ];
       const want = new Float64Array(size(c.out));
       matmulRef(want, a32, b32, matmulDims(c.out, c.a, c.b, c.opts));
       const wantA = new Float64Array(a.length);
       const wantB = new Float64Array(b.length);
       matmulBackwardRef(wantA, wantB, w32, a32, b32, c, c.opts);
       for (const r of [
-        compare('out', be.f(out), want),
-        compare('dA', be.f(dA), wantA),
-        compare('dB', be.f(dB), wantB),
+        compare('out', be.f32Of(out), want),
+        compare('dA', be.f32Of(dA), wantA),
+        compare('dB', be.f32Of(dB), wantB),
       ]) {
         expect(r.ok, r.summary).toBe(true);
       }
@@ -154,7 +157,7 @@ describe('matmul on the CPU backend', () => {
       const b = be.fromArray(Float32Array.from(randn64(rng, 9 * 11)), [9, 11]);
       const out = be.zeros([4, 17, 11]);
       be.matmul(out, a, b);
-      return be.f(out);
+      return be.f32Of(out);
     };
     expect(Array.from(run())).toEqual(Array.from(run()));
   });
@@ -177,9 +180,9 @@ describe('matmul epilogue on the CPU backend', () => {
       be.matmul(apart, a, b, { accumulate });
       be.addBias(apart, apart, bias);
       be.gelu(apartGelu, apart);
-      expect(Array.from(be.f(fused))).toEqual(Array.from(be.f(apart)));
-      expect(Array.from(be.f(fusedGelu))).toEqual(Array.from(be.f(apartGelu)));
-      expect(Array.from(be.f(fused))).not.toEqual(Array.from(be.f(fusedGelu))); // out keeps the pre-activation
+      expect(Array.from(be.f32Of(fused))).toEqual(Array.from(be.f32Of(apart)));
+      expect(Array.from(be.f32Of(fusedGelu))).toEqual(Array.from(be.f32Of(apartGelu)));
+      expect(Array.from(be.f32Of(fused))).not.toEqual(Array.from(be.f32Of(fusedGelu))); // out keeps the pre-activation
     }
   });
 
@@ -206,7 +209,7 @@ describe('matmul epilogue on the CPU backend', () => {
       be.matmul(product, dOut, w, { transB: true });
       if (!accumulate) be.fill(apart, 0);
       be.geluBackward(apart, pre, product);
-      expect(Array.from(be.f(fused))).toEqual(Array.from(be.f(apart)));
+      expect(Array.from(be.f32Of(fused))).toEqual(Array.from(be.f32Of(apart)));
     }
     // matmulBackward with dA overwritten = zero fill then accumulate; dB still accumulates.
     const [x, dy] = [r(5, 4), r(5, 6)];
@@ -216,8 +219,8 @@ describe('matmul epilogue on the CPU backend', () => {
     const fill = [be.fromArray(init, [5, 4]), be.fromArray(dB0, [4, 6])];
     be.fill(fill[0], 0);
     matmulBackward(be, fill[0], fill[1], dy, x, w, {});
-    expect(Array.from(be.f(over[0]))).toEqual(Array.from(be.f(fill[0])));
-    expect(Array.from(be.f(over[1]))).toEqual(Array.from(be.f(fill[1])));
+    expect(Array.from(be.f32Of(over[0]))).toEqual(Array.from(be.f32Of(fill[0])));
+    expect(Array.from(be.f32Of(over[1]))).toEqual(Array.from(be.f32Of(fill[1])));
   });
 
   it('a residual (in place or another tensor) equals the product and bias into a scratch then addInto, bit for bit', () => {
@@ -243,10 +246,10 @@ describe('matmul epilogue on the CPU backend', () => {
       const resid = be.fromArray(x0, [3, 5, 6]);
       const other = be.fromArray(r(3, 5, 6), [3, 5, 6]);
       be.matmul(other, a, b, { ...opts, residual: resid });
-      expect(Array.from(be.f(inPlace))).toEqual(Array.from(be.f(apart)));
-      expect(Array.from(be.f(other))).toEqual(Array.from(be.f(apart)));
-      expect(Array.from(be.f(resid))).toEqual(Array.from(x0)); // the residual is only read
-      expect(Array.from(be.f(apart))).not.toEqual(Array.from(be.f(scratch))); // the residual was added
+      expect(Array.from(be.f32Of(inPlace))).toEqual(Array.from(be.f32Of(apart)));
+      expect(Array.from(be.f32Of(other))).toEqual(Array.from(be.f32Of(apart)));
+      expect(Array.from(be.f32Of(resid))).toEqual(Array.from(x0)); // the residual is only read
+      expect(Array.from(be.f32Of(apart))).not.toEqual(Array.from(be.f32Of(scratch))); // the residual was added
     }
   });
 
@@ -291,7 +294,7 @@ describe('matmul epilogue on the CPU backend', () => {
       const [a, b] = [be.fromArray(r(...c.a), c.a), be.fromArray(r(...c.b), c.b)];
       const packed = be.zeros([...c.b.slice(0, -1), c.b[c.b.length - 1] / 2]);
       be.packHalf(packed, b);
-      const halves = be.fromArray(unpackHalves(be.f(packed)), c.b);
+      const halves = be.fromArray(unpackHalves(be.f32Of(packed)), c.b);
       const bias = be.fromArray(r(c.out[c.out.length - 1]), [c.out[c.out.length - 1]]);
       const resid = be.fromArray(r(...c.out), c.out);
       for (const opts of [{ transB: c.transB }, { transB: c.transB, bias, residual: resid }] as MatmulOptions[]) {
@@ -299,11 +302,11 @@ describe('matmul epilogue on the CPU backend', () => {
         be.matmul(got, a, packed, { ...opts, bHalf: true });
         const want = be.zeros(c.out);
         be.matmul(want, a, halves, opts);
-        expect(Array.from(be.f(got))).toEqual(Array.from(be.f(want)));
+        expect(Array.from(be.f32Of(got))).toEqual(Array.from(be.f32Of(want)));
       }
       // The halves are b rounded: close to b, and not all equal to it.
-      const bv = be.f(b);
-      const hv = be.f(halves);
+      const bv = be.f32Of(b);
+      const hv = be.f32Of(halves);
       expect(Array.from(hv).every((h, i) => Math.abs(h - bv[i]) <= Math.abs(bv[i]) * 2 ** -11)).toBe(true);
       expect(Array.from(hv).some((h, i) => h !== bv[i])).toBe(true);
     }
@@ -318,7 +321,7 @@ describe('matmul epilogue on the CPU backend', () => {
     );
     const out = be.zeros([4]);
     be.packHalf(out, x);
-    expect(Array.from(unpackHalves(be.f(out)))).toEqual([
+    expect(Array.from(unpackHalves(be.f32Of(out)))).toEqual([
       1,
       1,
       1 + 2 ** -9,
@@ -330,7 +333,7 @@ describe('matmul epilogue on the CPU backend', () => {
     ]);
     const odd = be.fromArray(Float32Array.from([7, 1]), [2]); // a stale high half, overwritten with 0
     be.packHalf(odd, be.fromArray(Float32Array.from([0.5, -2, 3]), [3]));
-    expect(Array.from(unpackHalves(be.f(odd)))).toEqual([0.5, -2, 3, 0]);
+    expect(Array.from(unpackHalves(be.f32Of(odd)))).toEqual([0.5, -2, 3, 0]);
     expect(() => be.packHalf(be.zeros([1]), be.zeros([3]))).toThrow(/packHalf out \(⌈x.size \/ 2⌉ words\)/);
     expect(() => be.packHalf(be.zeros([3]), be.zeros([4]))).toThrow(/packHalf out \(⌈x.size \/ 2⌉ words\)/);
     expect(() => be.matmul(be.zeros([2, 2]), be.zeros([2, 2]), be.zeros([2, 1], 'i32'), { bHalf: true })).toThrow(
@@ -347,17 +350,17 @@ describe('matmul epilogue on the CPU backend', () => {
     be.packHalf(packed, ones);
     const out = be.zeros([1, 2]);
     be.matmul(out, a, packed, { bHalf: true, math: 'f16' });
-    expect(Array.from(be.f(out))).toEqual([2049, 2049]); // 2048 + 1 → 2048 in half (tie to even), + 1 in f32
+    expect(Array.from(be.f32Of(out))).toEqual([2049, 2049]); // 2048 + 1 → 2048 in half (tie to even), + 1 in f32
     be.matmul(out, a, packed, { bHalf: true });
-    expect(Array.from(be.f(out))).toEqual([2050, 2050]); // f32 arithmetic keeps every 1
+    expect(Array.from(be.f32Of(out))).toEqual([2050, 2050]); // f32 arithmetic keeps every 1
     // products and a's values are rounded to half too: 0.1 · 3 → half(half(0.1) · 3)
     const a2 = be.fromArray(Float32Array.from([0.1, 0, 0, 0]), [1, 4]);
     const threes = be.zeros([4, 1]);
     be.packHalf(threes, be.fromArray(new Float32Array(8).fill(3), [4, 2]));
     const out2 = be.zeros([1, 2]);
     be.matmul(out2, a2, threes, { bHalf: true, math: 'f16' });
-    expect(be.f(out2)[0]).toBe(Math.fround(roundHalf(roundHalf(0.1) * 3)));
-    expect(be.f(out2)[0]).not.toBe(Math.fround(Math.fround(0.1) * 3));
+    expect(be.f32Of(out2)[0]).toBe(Math.fround(roundHalf(roundHalf(0.1) * 3)));
+    expect(be.f32Of(out2)[0]).not.toBe(Math.fround(Math.fround(0.1) * 3));
   });
 
   it('math f16 agrees with matmulF16Ref, stays within half precision of f32, keeps the epilogue, and refuses what it cannot do', () => {
@@ -380,16 +383,16 @@ describe('matmul epilogue on the CPU backend', () => {
       const a = be.fromArray(av, c.a);
       const packed = be.zeros([...c.b.slice(0, -1), c.b[c.b.length - 1] / 2]);
       be.packHalf(packed, be.fromArray(r(...c.b), c.b));
-      const halves = unpackHalves(be.f(packed));
+      const halves = unpackHalves(be.f32Of(packed));
       const got = be.zeros(c.out);
       be.matmul(got, a, packed, { transB: c.transB, bHalf: true, math: 'f16' });
       const d = matmulDims(c.out, c.a, c.b, { transB: c.transB });
       const want = new Float32Array(got.size);
       matmulF16Ref(want, av, halves, d);
-      expect(Array.from(be.f(got))).toEqual(Array.from(want));
+      expect(Array.from(be.f32Of(got))).toEqual(Array.from(want));
       const f32 = new Float64Array(got.size);
       matmulRef(f32, av, halves, d);
-      const g = be.f(got);
+      const g = be.f32Of(got);
       expect(Array.from(g).every((x, i) => Math.abs(x - f32[i]) <= 2 ** -7 * (1 + Math.abs(f32[i])))).toBe(true);
       expect(Array.from(g).some((x, i) => x !== Math.fround(f32[i]))).toBe(true);
       // bias + residual: the same epilogue as f32 math, applied to the f16 product
@@ -400,7 +403,7 @@ describe('matmul epilogue on the CPU backend', () => {
       const sep = be.zeros(c.out);
       be.addBias(sep, got, bias);
       be.add(sep, resid, sep);
-      expect(Array.from(be.f(withEpi))).toEqual(Array.from(be.f(sep)));
+      expect(Array.from(be.f32Of(withEpi))).toEqual(Array.from(be.f32Of(sep)));
     }
     const t = (...s: number[]) => be.zeros(s);
     expect(() => be.matmul(t(2, 4), t(2, 3), t(3, 4), { math: 'f16' })).toThrow(
