@@ -13,13 +13,8 @@
  * Shape legend: B sequences per minibatch, T padded length, N = B·T, V vocab.
  */
 import type { Backend, Tensor } from '../engine/backend';
-import {
-  policyLossMetrics,
-  POLICY_STATS,
-  VALUE_STAT,
-  VALUE_STATS,
-  type PolicyLossMetrics,
-} from '../engine/ops/policyloss';
+import { policyLossMetrics, POLICY_STATS, type PolicyLossMetrics } from '../engine/ops/policyloss';
+import { VALUE_STAT, VALUE_STATS } from '../engine/ops/valueloss';
 import type { Encoded } from '../engine/model/format';
 import { makeBatch } from '../engine/model/sft';
 import { Slabs } from '../engine/model/slabs';

@@ -458,6 +458,3 @@ export const policyLossOps = {
   tokenLogprobs: { cpu: tokenLogprobsOnCpu, webgpu: tokenLogprobsOnGpu },
   policyLoss: { cpu: policyLossOnCpu, webgpu: policyLossOnGpu },
 } satisfies OpEntries;
-
-// The value loss's stat columns, where the RL update has always imported them from.
-export { VALUE_STAT, VALUE_STATS } from './valueloss';
