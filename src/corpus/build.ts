@@ -57,9 +57,9 @@ export const CORPUS_DEFAULTS: CorpusOptions = {
  * Every HELD_OUT_EVERY-th training profile (train-0020, train-0040, ...) is held out: 25 of 500,
  * fixed whatever the seed, so perplexity is comparable across runs.
  */
-export const HELD_OUT_EVERY = 20;
+const HELD_OUT_EVERY = 20;
 
-export function isHeldOutProfile(profile: Profile, index: number): boolean {
+function isHeldOutProfile(profile: Profile, index: number): boolean {
   return (index + 1) % HELD_OUT_EVERY === 0;
 }
 
@@ -68,7 +68,7 @@ export function isHeldOutProfile(profile: Profile, index: number): boolean {
  * and the first reply is where most of the variety is) and enough long ones to teach multi-turn
  * context, keeping the default corpus near 400k characters of agent text (a CPU trains on it).
  */
-export const TURN_DECAY = 1.5;
+const TURN_DECAY = 1.5;
 
 function drawTurns(maxTurns: number, rng: Rng): number {
   const w = Array.from({ length: maxTurns }, (_, i) => (i + 1) ** -TURN_DECAY);
@@ -81,7 +81,7 @@ function drawTurns(maxTurns: number, rng: Rng): number {
 }
 
 /** One dialogue with a fresh simulated user (training mode, moderate). */
-export function buildDialogue(profile: Profile, think: boolean, maxTurns: number, rng: Rng): CorpusDialogue {
+function buildDialogue(profile: Profile, think: boolean, maxTurns: number, rng: Rng): CorpusDialogue {
   const user = createSimulatedUser(profile, { seed: rng.nextU32(), mode: 'train', difficulty: 'moderate' });
   const turns: Turn[] = [
     { role: 'system', text: think ? SYSTEM_LINE_THINK : SYSTEM_LINE },

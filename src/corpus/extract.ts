@@ -144,14 +144,14 @@ function person(s: string, to: 'you' | 'them'): string {
     .replace(/\bme\b/gi, to === 'you' ? 'you' : 'them');
 }
 
-export function span(raw: string): Span {
+function span(raw: string): Span {
   // "The roots" opens a sentence in the user's line; inside a reply it is "the roots".
   const mid = raw.replace(/^(The|My|His|Her|Their|Our) /, (w) => w.toLowerCase());
   return { raw, you: person(mid, 'you'), them: person(mid, 'them') };
 }
 
 /** Noun phrases opened by a determiner: "the smaller plate", "my aunt Olga", "his new partner Marisol". */
-export function phrasesOf(line: string): string[] {
+function phrasesOf(line: string): string[] {
   const out: string[] = [];
   for (const m of line.matchAll(/\b(the|my|his|her|their|our) ((?:[\p{L}'-]+)(?: [\p{L}'-]+){0,3})/giu)) {
     const kept: string[] = [];

@@ -25,7 +25,7 @@ import {
 export { CORPUS_STRATEGIES, type CorpusStrategy } from './templates.ts';
 
 /** One slot filled from the user's text: which slot, the span as the user said it, and as shown. */
-export interface Fill {
+interface Fill {
   slot: 'd' | 'd2' | 'p' | 'deed' | 'f';
   raw: string;
   shown: string;

@@ -78,7 +78,7 @@ export class Rng {
 }
 
 /** 32-bit FNV-1a over UTF-16 code units, for deriving seeds from strings. */
-export function hashString(s: string): number {
+function hashString(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

@@ -10,8 +10,8 @@ import { parseRunConfig } from '../rl/config';
 import { RUN_STATUSES, TRANSCRIPT_CAP, type BenchmarkSummary, type MetricsRow, type RunRecord } from './runs';
 import { fromBase64, toBase64 } from './share';
 
-export const RUN_FILE_FORMAT = 'empathy-rl-lab/run';
-export const RUN_FILE_VERSION = 1;
+const RUN_FILE_FORMAT = 'empathy-rl-lab/run';
+const RUN_FILE_VERSION = 1;
 
 /**
  * JSON has no NaN or Infinity, and a run that hit the NaN stop has them in its metrics: such values

@@ -26,7 +26,7 @@ import { parseRunConfig, type RunConfig } from '../rl/config';
 import type { Breakdown } from './breakdown';
 
 export const RUN_STATUSES = ['running', 'paused', 'done', 'stopped', 'failed'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+type RunStatus = (typeof RUN_STATUSES)[number];
 /** One training step's metrics: `step` plus `namespace/name` keys (`reward/mean`, `losses/approx_kl`). */
 export type MetricsRow = Record<string, number>;
 /** A benchmark summary (score, success, failure, meanTurns, ...): numbers only. */
@@ -68,7 +68,7 @@ export type RunSummary = Omit<RunRecord, 'metrics' | 'transcripts'> & {
 };
 
 /** The fields update() may change without rewriting metrics or transcripts. */
-export type RunPatch = Partial<Pick<RunRecord, 'name' | 'status' | 'benchmark' | 'breakdown' | 'note' | 'updatedAt'>>;
+type RunPatch = Partial<Pick<RunRecord, 'name' | 'status' | 'benchmark' | 'breakdown' | 'note' | 'updatedAt'>>;
 
 export interface RunStore {
   /** Every run's summary, newest first. */
@@ -92,7 +92,7 @@ export interface RunStore {
   close(): void;
 }
 
-export const RUN_DB_NAME = 'empathy-rl-lab';
+const RUN_DB_NAME = 'empathy-rl-lab';
 const RUN_DB_VERSION = 1;
 /** Transcripts kept per run: enough to browse the recent ones, bounded so a long run stays small. */
 export const TRANSCRIPT_CAP = 200;
@@ -123,7 +123,7 @@ function metricsRange(id: string): IDBKeyRange {
  * saved take their defaults (each added field's default is what runs did before it existed). A
  * config the schema refuses is left as it was stored, for the run list to show.
  */
-export function storedConfig(config: RunConfig): RunConfig {
+function storedConfig(config: RunConfig): RunConfig {
   const r = parseRunConfig(config, config.preset);
   return r.ok ? r.config : config;
 }

@@ -29,13 +29,13 @@ import { ProfileSchema, type Profile } from '../persona/profile';
 import { parseRunConfig, RUN_CONFIG_VERSION, RunConfigSchema, type RunConfig } from '../rl/config';
 
 /** The link format this lab writes and the newest it reads. */
-export const SHARE_LINK_FORMAT = 1;
+const SHARE_LINK_FORMAT = 1;
 /** The fragment key: `#run=1.<payload>`; other `key=value` pairs may stand beside it (`&hide=...`). */
-export const SHARE_KEY = 'run';
+const SHARE_KEY = 'run';
 /** The fragment key of the run's own training users: `&users=1.<payload>`. */
-export const USERS_KEY = 'users';
+const USERS_KEY = 'users';
 /** The users' packing format this lab writes and the newest it reads. */
-export const USERS_FORMAT = 1;
+const USERS_FORMAT = 1;
 /** Longest fragment value we try to read; a real link is a few hundred characters. */
 const MAX_PAYLOAD_CHARS = 8192;
 /** Largest inflated payload accepted (a full config is ~520 bytes): stops a deflate bomb early. */
@@ -103,7 +103,7 @@ export function encodeShareLink(config: RunConfig, baseUrl: string, profiles?: r
 }
 
 /** Just the fragment value, `1.<payload>` (for callers that build the fragment themselves). */
-export function encodeSharePayload(config: RunConfig): string {
+function encodeSharePayload(config: RunConfig): string {
   const json = JSON.stringify(compactConfig(config));
   return `${SHARE_LINK_FORMAT}.${toBase64Url(deflateSync(strToU8(json), { level: 9 }))}`;
 }

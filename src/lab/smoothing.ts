@@ -14,7 +14,7 @@ export type Point = readonly [x: number, y: number];
 export type SeriesInput = { label: string; points: readonly Point[] };
 
 /** The smoothing slider's range; 1 would freeze the curve at its first value. */
-export const MAX_SMOOTHING = 0.99;
+const MAX_SMOOTHING = 0.99;
 
 /** A smoothing weight the EMA can use: NaN → 0, clamped to [0, MAX_SMOOTHING]. */
 export function clampSmoothing(weight: number): number {

@@ -26,9 +26,9 @@ import { paramLayout, validateConfig, type ModelConfig } from '../engine/model/c
 import type { TokenizerJSON } from '../engine/model/tokenizer';
 import { DataType, encodeModel, type AttrValue, type NodeSpec, type TensorInit, type ValueInfo } from './proto';
 
-export const ONNX_OPSET = 17;
-export const ONNX_IR_VERSION = 8;
-export const LAYER_NORM_EPS = 1e-5;
+const ONNX_OPSET = 17;
+const ONNX_IR_VERSION = 8;
+const LAYER_NORM_EPS = 1e-5;
 /** Masked attention scores: float32's lowest finite value (no infinities in the graph). */
 const MASKED = -3.4028234663852886e38;
 

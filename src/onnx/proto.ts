@@ -9,7 +9,7 @@
  */
 
 /** Bytes of a message under construction: chunks plus their total length (nothing copied yet). */
-export class ProtoWriter {
+class ProtoWriter {
   private readonly chunks: Uint8Array[] = [];
   private scratch: number[] = [];
   length = 0;
@@ -89,7 +89,7 @@ export class ProtoWriter {
 // ---- ONNX enums ------------------------------------------------------------------------------------
 
 export const DataType = { FLOAT: 1, INT32: 6, INT64: 7, BOOL: 9 } as const;
-export type DataTypeCode = (typeof DataType)[keyof typeof DataType];
+type DataTypeCode = (typeof DataType)[keyof typeof DataType];
 const AttrType = { FLOAT: 1, INT: 2, STRING: 3, TENSOR: 4, FLOATS: 6, INTS: 7 } as const;
 
 // ---- ONNX messages ---------------------------------------------------------------------------------
@@ -103,7 +103,7 @@ export interface TensorInit {
 }
 
 /** TensorProto: dims = 1, data_type = 2, name = 8, raw_data = 9. */
-export function tensorProto(t: TensorInit): ProtoWriter {
+function tensorProto(t: TensorInit): ProtoWriter {
   const w = new ProtoWriter();
   for (const d of t.dims) w.int(1, d);
   w.int(2, t.dataType);
@@ -157,7 +157,7 @@ export interface NodeSpec {
 }
 
 /** NodeProto: input = 1, output = 2, name = 3, op_type = 4, attribute = 5. */
-export function nodeProto(n: NodeSpec): ProtoWriter {
+function nodeProto(n: NodeSpec): ProtoWriter {
   const w = new ProtoWriter();
   for (const i of n.inputs) w.string(1, i);
   for (const o of n.outputs) w.string(2, o);
@@ -175,7 +175,7 @@ export interface ValueInfo {
 }
 
 /** ValueInfoProto { name = 1, type = 2 { tensor_type = 1 { elem_type = 1, shape = 2 { dim = 1 { dim_value = 1 | dim_param = 2 } } } } }. */
-export function valueInfoProto(v: ValueInfo): ProtoWriter {
+function valueInfoProto(v: ValueInfo): ProtoWriter {
   const shape = new ProtoWriter();
   for (const d of v.dims) {
     const dim = new ProtoWriter();
@@ -194,7 +194,7 @@ export function valueInfoProto(v: ValueInfo): ProtoWriter {
   return w;
 }
 
-export interface GraphSpec {
+interface GraphSpec {
   name: string;
   nodes: NodeSpec[];
   initializers: TensorInit[];

@@ -49,7 +49,7 @@ export async function createPolicySession(
 }
 
 /** Empty past K/V (past_seq = 0) for a fresh KV-cache session. */
-export function emptyPast(ort: OrtModule, config: ModelConfig, B: number): Record<string, Ort.Tensor> {
+function emptyPast(ort: OrtModule, config: ModelConfig, B: number): Record<string, Ort.Tensor> {
   const hs = config.channels / config.heads;
   const feeds: Record<string, Ort.Tensor> = {};
   for (let l = 0; l < config.layers; l++) {

@@ -42,9 +42,9 @@ export const emptyMemory = (): ActorMemory => ({ said: [], lines: [], disclosed:
  * Chance that a line carries a cue to the hidden intention, by difficulty. Tuned so the measured
  * need-expression rate lands near RLVER's 79% (moderate) and 64% (strict); see calibrate.ts.
  */
-export const CUE_RATE: Record<Difficulty, number> = { moderate: 0.82, strict: 0.67 };
+const CUE_RATE: Record<Difficulty, number> = { moderate: 0.82, strict: 0.67 };
 /** Strict users pick a subtle cue over an overt one this often (moderate: never). */
-export const SUBTLE_SHARE: Record<Difficulty, number> = { moderate: 0, strict: 0.5 };
+const SUBTLE_SHARE: Record<Difficulty, number> = { moderate: 0, strict: 0.5 };
 /** Avoidant users voice their need less; negative ones blurt it. */
 const CUE_TYPE_SHIFT = { negative: 0.04, passive: 0, avoidant: -0.06 } as const;
 /** Chance of disclosing a new story detail in a line (avoidant users hold back). */

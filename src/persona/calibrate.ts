@@ -17,7 +17,7 @@ import type { Difficulty } from './dynamics.ts';
 import type { Profile } from './profile.ts';
 import { createSimulatedUser } from './user.ts';
 
-export const PROBES: readonly { strategy: string; text: string }[] = [
+const PROBES: readonly { strategy: string; text: string }[] = [
   { strategy: 'reflect', text: 'It sounds like {d} has left you really hurt and worn out.' },
   { strategy: 'validate', text: 'Honestly, anyone would be upset after {d}. Your reaction makes complete sense.' },
   { strategy: 'explore', text: 'What happened with {d}? Tell me more about how it went.' },
@@ -36,7 +36,7 @@ export const PROBES: readonly { strategy: string; text: string }[] = [
   { strategy: 'exonerate', text: "For what it's worth, this doesn't sound like your fault." },
 ];
 
-export function probeReplies(profile: Profile): string[] {
+function probeReplies(profile: Profile): string[] {
   const p = profile.scenario.people[0]?.name ?? 'they';
   const d = profile.scenario.details[0];
   return PROBES.map((x) => x.text.replace(/\{p\}/g, p).replace(/\{d\}/g, d));

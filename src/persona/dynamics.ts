@@ -13,8 +13,8 @@ export type Mode = 'train' | 'benchmark';
 export type Difficulty = 'moderate' | 'strict';
 export const DIFFICULTIES: readonly Difficulty[] = ['moderate', 'strict'];
 
-export const EMOTION_MIN = 0;
-export const EMOTION_MAX = 100;
+const EMOTION_MIN = 0;
+const EMOTION_MAX = 100;
 /** Starting emotion: RLVER training starts at 30 (band C), the SAGE benchmark at 40 (band B). */
 export const START_EMOTION: Record<Mode, number> = { train: 30, benchmark: 40 };
 /** Scored agent replies before the dialogue ends: RLVER max_turns = 8, SAGE 10. */
@@ -39,8 +39,6 @@ export function voiceRegister(band: Band): 'high' | 'medium' | 'low' {
   return band === 'S' || band === 'A' ? 'high' : band === 'B' ? 'medium' : 'low';
 }
 
-export const isTerminalBand = (b: Band): boolean => b === 'S' || b === 'F';
-
 export function applyChange(emotion: number, change: Change): number {
   return Math.max(EMOTION_MIN, Math.min(EMOTION_MAX, emotion + change));
 }
@@ -49,7 +47,7 @@ export function applyChange(emotion: number, change: Change): number {
  * Thresholds on the appraiser's weighted total. Strict needs more for the same change (it accepts
  * fewer strategies) and punishes misses a little sooner. Totals are sums of weights of order 1.
  */
-export const THRESHOLDS: Record<Difficulty, { plus10: number; plus5: number; minus5: number; minus10: number }> = {
+const THRESHOLDS: Record<Difficulty, { plus10: number; plus5: number; minus5: number; minus10: number }> = {
   moderate: { plus10: 1.3, plus5: 0.4, minus5: -0.35, minus10: -1.0 },
   strict: { plus10: 1.5, plus5: 0.55, minus5: -0.3, minus10: -0.9 },
 };

@@ -57,7 +57,7 @@ export function templatesFor(split: Split, domain?: Domain): ScenarioTemplate[] 
 }
 
 /** A person in the story once drawn: name, relation noun and gender (for pronouns). */
-export interface Cast {
+interface Cast {
   name: string;
   rel: string;
   gender: Gender;

@@ -51,7 +51,6 @@ export const PERSONALITY_TYPES = ['negative', 'passive', 'avoidant'] as const;
 export type PersonalityType = (typeof PERSONALITY_TYPES)[number];
 
 export const ALL_TRAITS = [...new Set(Object.values(TRAIT_POOLS).flat())] as readonly string[];
-export type Trait = (typeof TRAIT_POOLS)[PersonalityType][number];
 
 /** The eight hidden intentions [SAGE], in two families picked 50/50. */
 export const INTENTIONS = {
@@ -66,7 +65,6 @@ export const INTENTIONS = {
 } as const;
 export const INTENTION_IDS = Object.keys(INTENTIONS) as (keyof typeof INTENTIONS)[];
 export type IntentionId = keyof typeof INTENTIONS;
-export type IntentionFamily = 'rational' | 'emotional';
 
 /** Life domains the generator draws scenarios from (twelve or more, so a set spans ordinary lives). */
 export const DOMAINS = [
@@ -168,5 +166,3 @@ export const ProfileSchema = z
   .strict();
 
 export type Profile = z.infer<typeof ProfileSchema>;
-
-export const intentionFamily = (id: IntentionId): IntentionFamily => INTENTIONS[id].family;

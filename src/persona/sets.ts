@@ -12,7 +12,7 @@ import { generateProfileSet } from './generator.ts';
 
 export const TRAIN_SEED = 'empathy-lab/personas/train/v1';
 export const BENCHMARK_SEED = 'empathy-lab/personas/benchmark/v1';
-export const TRAIN_COUNT = 500;
+const TRAIN_COUNT = 500;
 export const BENCHMARK_COUNT = 100;
 
 let train: Profile[] | undefined;

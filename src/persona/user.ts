@@ -25,7 +25,7 @@ import {
 import type { Profile } from './profile.ts';
 import { Rng } from '../engine/rng.ts';
 
-export const USER_STATE_VERSION = 1;
+const USER_STATE_VERSION = 1;
 
 export interface TranscriptEntry {
   role: 'user' | 'agent';
@@ -82,7 +82,7 @@ export interface SimulatedUser {
 }
 
 /** The Rng of one turn: seed, profile and turn number, nothing else (turn 0 is the opening). */
-export function turnRng(seed: number, profileId: string, turn: number): Rng {
+function turnRng(seed: number, profileId: string, turn: number): Rng {
   return new Rng(`${seed >>> 0}|${profileId}|${turn}`);
 }
 

@@ -228,7 +228,7 @@ interface TraitEffect {
   down?: Partial<Record<DetectorId, number>> | number;
   note: string;
 }
-export const TRAIT_EFFECTS: Partial<Record<string, TraitEffect>> = {
+const TRAIT_EFFECTS: Partial<Record<string, TraitEffect>> = {
   angry: {
     down: { judgment: 1.3, length: 1.3, cliche: 1.2, advice: 1.2 },
     note: 'angry: blame, lectures and early advice sting more',
@@ -290,7 +290,7 @@ export const TRAIT_EFFECTS: Partial<Record<string, TraitEffect>> = {
 };
 
 /** Personality type effects, applied like traits. */
-export const TYPE_EFFECTS: Record<PersonalityType, TraitEffect> = {
+const TYPE_EFFECTS: Record<PersonalityType, TraitEffect> = {
   negative: { down: 1.15, note: 'negative type: misses hurt more' },
   passive: { note: 'passive type: no change' },
   avoidant: {

@@ -152,7 +152,7 @@ const BASE: Omit<RunConfig, 'preset'> = {
   savedAttention: 'f32',
 };
 
-export const RUN_PRESET_OVERRIDES: Record<PresetName, Partial<RunConfig>> = {
+const RUN_PRESET_OVERRIDES: Record<PresetName, Partial<RunConfig>> = {
   // CPU-sized: 16 dialogues a step, rollouts at 0.7 (fluent enough for the users to read a
   // strategy), dense turn credit on top of the final reward, a KL leash, replay of the warm
   // start's text so RL does not cost the language, and two passes over each step's dialogues
@@ -168,7 +168,7 @@ export function defaultRunConfig(preset: PresetName = 'micro'): RunConfig {
 }
 
 /** One line per bad field: `field: reason`. */
-export function describeIssues(error: z.ZodError): string[] {
+function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(config)'}: ${i.message}`);
 }
 

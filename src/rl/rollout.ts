@@ -26,7 +26,7 @@ import type { Tokenizer } from '../engine/model/tokenizer';
 import type { Transformer } from '../engine/model/transformer';
 
 /** Where a full context window slides down to, as a share of the prompt budget. */
-export const SLIDE_TO = 0.6;
+const SLIDE_TO = 0.6;
 
 export interface RolloutOptions {
   mode: Mode;
@@ -204,8 +204,8 @@ export async function rollout(
 
 /** How the benchmark is played by `npm run evaluate`, the trainer and the lab: users seeded 0, sampling 0.7 / top-p 0.9. */
 export const BENCHMARK_SAMPLING: SamplingOptions = { temperature: 0.7, topK: 0, topP: 0.9 };
-export const BENCHMARK_TURN_TOKENS = 64;
-export const BENCHMARK_SEED = 0;
+const BENCHMARK_TURN_TOKENS = 64;
+const BENCHMARK_SEED = 0;
 
 /** Play benchmark users (Sentient-lite: start 40, at most 10 replies); every option defaults to the benchmark's. */
 export function playBenchmark(

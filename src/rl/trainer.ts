@@ -30,8 +30,6 @@ import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type R
 import type { TrainSample } from './samples';
 import { NonFiniteError, policyUpdate, scoreSamples, updateOptions } from './update';
 
-export { BENCHMARK_SAMPLING, BENCHMARK_SEED, BENCHMARK_TURN_TOKENS } from './rollout';
-
 export class TrainingStopped extends Error {
   override name = 'TrainingStopped';
   constructor(
@@ -74,7 +72,7 @@ export interface TrainerInit {
 export const REPLAY_CORPUS = { seed: 1, dialogues: 1000 } as const;
 
 /** The replay dialogues for `tokenizer`: REPLAY_CORPUS's training split. */
-export function replayData(tokenizer: Tokenizer): Encoded[] {
+function replayData(tokenizer: Tokenizer): Encoded[] {
   return buildCorpus(REPLAY_CORPUS).train.map((d) => encodeDialogue(tokenizer, d.turns));
 }
 

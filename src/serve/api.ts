@@ -13,14 +13,11 @@ import {
   createSimulatedUser,
   restoreSimulatedUser,
   replayDialogue,
-  TURN_CAP,
-  DIFFICULTIES,
-  bandOf,
-  rewardOf,
   type SimulatedUser,
   type TurnResult,
   type UserState,
-} from '../persona/index.ts';
+} from '../persona/user.ts';
+import { TURN_CAP, DIFFICULTIES, bandOf, rewardOf } from '../persona/dynamics.ts';
 import type { Profile } from '../persona/profile.ts';
 import { parseProfile } from '../persona/validate.ts';
 
@@ -136,7 +133,7 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): { ok: true; value
 }
 
 /** The answer to one turn: everything the engine says about it, plus the reward so far. */
-export function turnView(r: TurnResult, user: SimulatedUser, turns: number): Record<string, unknown> {
+function turnView(r: TurnResult, user: SimulatedUser, turns: number): Record<string, unknown> {
   const a = r.appraisal;
   return {
     line: r.line,
@@ -441,7 +438,7 @@ export class UsersService {
 }
 
 /** The path of the first field where two JSON values differ, or null when they are equal. */
-export function firstDifference(a: unknown, b: unknown, path: string): string | null {
+function firstDifference(a: unknown, b: unknown, path: string): string | null {
   if (a === b) return null;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return path;
   if (Array.isArray(a) !== Array.isArray(b)) return path;

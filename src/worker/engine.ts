@@ -50,7 +50,7 @@ export interface Engine {
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** A run that failed this shortly before the device was reported lost is counted as lost with it. */
-export const LOSS_ATTRIBUTION_MS = 10_000;
+const LOSS_ATTRIBUTION_MS = 10_000;
 
 /** A residual add and a scale on 1,000 random values, on both backends; must agree to f32 rounding. */
 async function selfTest(gpu: Backend): Promise<SelfTest> {

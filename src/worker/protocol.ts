@@ -98,7 +98,7 @@ export interface WarmStartReport {
 }
 
 /** One agent turn of a training dialogue as the page shows it: the reply and the user's reaction. */
-export interface TranscriptTurn {
+interface TranscriptTurn {
   reply: string;
   /** The think block, in think mode. */
   think: string | null;

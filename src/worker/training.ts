@@ -58,7 +58,7 @@ async function playBenchmark(
 }
 
 /** On a GPU, a checkpoint at least this often even when the config asks for none: a lost device then loses at most this much. */
-export const SAFETY_CHECKPOINT_MS = 60_000;
+const SAFETY_CHECKPOINT_MS = 60_000;
 
 /** The tiny run the compile phase plays once on a throwaway trainer: every kernel the run needs, on small shapes. */
 function warmUpConfig(config: RunConfig): RunConfig {
@@ -82,7 +82,7 @@ function pipelinesOf(be: Backend): number {
 }
 
 /** The person's training users, checked against the profile schema; a bad one is refused with the reason. */
-export function checkTrainingProfiles(raw: readonly unknown[]): Profile[] {
+function checkTrainingProfiles(raw: readonly unknown[]): Profile[] {
   if (raw.length === 0) throw new Error('the run names its own training users but gives none');
   return raw.map((p, i) => {
     const r = ProfileSchema.safeParse(p);

@@ -7,7 +7,7 @@ import type { Backend, DType, Tensor } from '../backend';
 import { sizeOf } from '../backend';
 import { routeOps } from '../ops/registry';
 
-export class CpuTensor implements Tensor {
+class CpuTensor implements Tensor {
   readonly size: number;
   constructor(
     readonly shape: readonly number[],

@@ -27,7 +27,7 @@ const RAISED_LIMITS = [
   'maxComputeWorkgroupsPerDimension',
 ] as const;
 
-export const OPTIONAL_FEATURES = ['shader-f16', 'subgroups', 'timestamp-query'] as const;
+const OPTIONAL_FEATURES = ['shader-f16', 'subgroups', 'timestamp-query'] as const;
 
 export interface AdapterSummary {
   vendor: string;
@@ -48,7 +48,7 @@ export interface GpuContext {
   lost: Promise<GPUDeviceLostInfo>;
 }
 
-export type GpuFailureKind = 'no-webgpu' | 'no-adapter' | 'adapter-error' | 'limits' | 'device-error';
+type GpuFailureKind = 'no-webgpu' | 'no-adapter' | 'adapter-error' | 'limits' | 'device-error';
 
 export interface GpuFailure {
   kind: GpuFailureKind;

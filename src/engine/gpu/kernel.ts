@@ -13,7 +13,6 @@ export interface Kernel {
 
 export type Uniform = { u32: number } | { i32: number } | { f32: number };
 export const u32 = (v: number): Uniform => ({ u32: v });
-export const i32 = (v: number): Uniform => ({ i32: v });
 export const f32 = (v: number): Uniform => ({ f32: v });
 
 /** The maximum workgroups per grid dimension that every adapter supports. */

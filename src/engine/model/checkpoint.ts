@@ -25,7 +25,7 @@ const WEIGHTS_ONLY_VERSION = 1;
 const MAGIC = 'ERLCKPT\u0000';
 const PREFIX = 16;
 
-export interface CheckpointHeader {
+interface CheckpointHeader {
   config: ModelConfig;
   /** Name, shape and offset of each tensor in the arena (checked against paramLayout(config)). */
   layout: { name: string; shape: number[]; offset: number }[];

@@ -34,7 +34,7 @@ export const PRESETS: Record<PresetName, ModelConfig> = {
   small: { vocabSize: 1024, contextLength: 512, channels: 512, layers: 8, heads: 8 },
 };
 
-export interface ParamEntry {
+interface ParamEntry {
   name: string;
   shape: number[];
   /** Element offset in the arena (a multiple of VIEW_ALIGN). */
@@ -63,7 +63,7 @@ export function validateConfig(c: ModelConfig): string[] {
 }
 
 /** Names and shapes in arena order (GPT-2 naming, so a reader can cross-check with nanoGPT). */
-export function paramShapes(c: ModelConfig): [string, number[]][] {
+function paramShapes(c: ModelConfig): [string, number[]][] {
   const { vocabSize: V, contextLength: T, channels: C, layers: L } = c;
   const out: [string, number[]][] = [
     ['wte', [V, C]], // token embedding, tied with the output head

@@ -100,7 +100,7 @@ export interface SftBuffers {
   norm: Tensor;
 }
 
-export function sftBuffers(be: Backend, N: number, vocabSize: number): SftBuffers {
+function sftBuffers(be: Backend, N: number, vocabSize: number): SftBuffers {
   return {
     ids: be.zeros([N], 'i32'),
     targets: be.zeros([N], 'i32'),

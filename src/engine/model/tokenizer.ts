@@ -24,7 +24,7 @@ export const SPECIALS = [
 export type SpecialName = (typeof SPECIALS)[number];
 export const N_BYTES = 256;
 export const DEFAULT_VOCAB = 1024;
-export const TOKENIZER_FORMAT_VERSION = 1;
+const TOKENIZER_FORMAT_VERSION = 1;
 const MAX_PIECE_BYTES = 64;
 
 /** GPT-2's pre-tokenizer: contractions, letters, numbers, punctuation runs, whitespace. */

@@ -26,7 +26,7 @@ import type { OpEntries } from './registry';
 const WG = 256;
 
 /** The per-step scalars of the update, from the options (float64 on the host). */
-export function adamwScalars(o: AdamWOptions): { decay: number; stepSize: number; bc2Sqrt: number } {
+function adamwScalars(o: AdamWOptions): { decay: number; stepSize: number; bc2Sqrt: number } {
   if (!(o.step >= 1) || !Number.isInteger(o.step))
     throw new Error(`adamw: step must be an integer >= 1 (1-based), got ${o.step}`);
   for (const [k, x] of [

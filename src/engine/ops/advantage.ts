@@ -65,7 +65,7 @@ export function gaeRef(
 }
 
 /** A reward that takes part in its group's statistics: finite (NaN and ±Infinity are left out). */
-export function isValidReward(r: number): boolean {
+function isValidReward(r: number): boolean {
   return Number.isFinite(r);
 }
 

@@ -270,7 +270,7 @@ function checkShape(s: AttentionShape, what: string): void {
 }
 
 /** Options of attentionBackward. */
-export interface AttentionBackwardOptions {
+interface AttentionBackwardOptions {
   /** att holds the probabilities as packed halves (`packHalf` of the forward's att: ⌈attentionSize / 2⌉ words). */
   attHalf?: boolean;
 }

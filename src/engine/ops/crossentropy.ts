@@ -19,7 +19,7 @@ import type { Vec } from './types';
 import type { OpEntries } from './registry';
 
 /** A target that names a row's class; anything else marks the row ignored. */
-export function isValidTarget(t: number, V: number): boolean {
+function isValidTarget(t: number, V: number): boolean {
   return t >= 0 && t < V;
 }
 

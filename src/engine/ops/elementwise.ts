@@ -16,19 +16,19 @@ const WG = 256;
 
 // ---- CPU references -------------------------------------------------------------------------------
 
-export function fillRef(t: Vec, value: number): void {
+function fillRef(t: Vec, value: number): void {
   for (let i = 0; i < t.length; i++) t[i] = value;
 }
 
-export function addRef(out: Vec, a: Vec, b: Vec): void {
+function addRef(out: Vec, a: Vec, b: Vec): void {
   for (let i = 0; i < out.length; i++) out[i] = a[i] + b[i];
 }
 
-export function addIntoRef(dst: Vec, src: Vec, alpha: number): void {
+function addIntoRef(dst: Vec, src: Vec, alpha: number): void {
   for (let i = 0; i < dst.length; i++) dst[i] += alpha * src[i];
 }
 
-export function scaleRef(t: Vec, s: number): void {
+function scaleRef(t: Vec, s: number): void {
   for (let i = 0; i < t.length; i++) t[i] *= s;
 }
 

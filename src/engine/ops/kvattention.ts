@@ -20,7 +20,7 @@ import type { Vec } from './types';
 import type { OpEntries } from './registry';
 
 /** The longest cache the op accepts (kept from the first kernel, which held every score in workgroup memory). */
-export const MAX_CACHED_T = 3072;
+const MAX_CACHED_T = 3072;
 
 function check(
   s: CachedAttentionShape,
@@ -53,7 +53,7 @@ function check(
 }
 
 /** An f16 cache's values in the (B, maxT, C) layout (f32: the array itself). */
-export function cacheValues(a: Vec, f16: boolean): Vec {
+function cacheValues(a: Vec, f16: boolean): Vec {
   if (!f16) return a;
   return unpackHalves(a);
 }
@@ -139,7 +139,7 @@ export function kvAttendRef(
 }
 
 /** The reference (the spec): the write, then the attention. Positions past the cache are skipped. */
-export function attentionCachedRef(
+function attentionCachedRef(
   out: Vec,
   kCache: Vec,
   vCache: Vec,
@@ -199,14 +199,14 @@ const WRITE_F16 = writeKernel(true);
  * Threads per attend workgroup for head size hs: each thread keeps a partial output of hs floats in
  * workgroup memory for the merge, (hs + 2) · 4 bytes a thread within the 16 KiB every adapter has.
  */
-export function attendThreads(hs: number): number {
+function attendThreads(hs: number): number {
   let wg = 64;
   while (wg > 1 && wg * (hs + 2) * 4 > 16384) wg >>= 1;
   return wg;
 }
 
 /** Threads that share one query (its cached positions split between them): ~32 positions a thread at most. */
-export function attendLanes(maxT: number, hs: number): number {
+function attendLanes(maxT: number, hs: number): number {
   let g = 1;
   while (g < attendThreads(hs) && g * 32 < maxT) g <<= 1;
   return g;

@@ -38,7 +38,7 @@ import type { OpEntries } from './registry';
 /** The log-ratio is clamped to ±20 before exp, as verl's compute_policy_loss (ratio <= e^20). */
 export const LOG_RATIO_CLAMP = 20;
 /** verl clamps the k3 ("low_var_kl") estimate to [−10, 10] (k3 >= 0, so only the top binds). */
-export const KL_CLAMP = 10;
+const KL_CLAMP = 10;
 
 /** Columns of the per-row diagnostics of policyLoss. */
 export const POLICY_STAT = {

@@ -32,7 +32,7 @@ import { softmaxOps } from './softmax';
 import { valueLossOps } from './valueloss';
 
 /** The class each backend's implementations receive as their first argument. */
-export interface BackendOf {
+interface BackendOf {
   cpu: CpuBackend;
   webgpu: WebGpuBackend;
 }

@@ -7,7 +7,7 @@
 import { Rng } from '../rng';
 import { compare, type CompareReport, type Tolerance } from './compare';
 
-export const FD_TOL: Tolerance = { abs: 1e-6, rel: 1e-5 };
+const FD_TOL: Tolerance = { abs: 1e-6, rel: 1e-5 };
 
 /** Random float64 values, normal(0, scale). */
 export function randn64(rng: Rng, n: number, scale = 1): Float64Array {

@@ -158,7 +158,7 @@ export const NEUTRAL_NAMES = [
 export const THEY_SHARE = 0.08;
 
 /** Occupations by life stage; a template may override with its own list. */
-export const OCCUPATIONS = {
+const OCCUPATIONS = {
   teen: ['secondary school student', 'sixth-form student', 'high school junior', 'apprentice electrician'],
   young: [
     'barista',

@@ -15,7 +15,7 @@ import type { Domain } from '../profile.ts';
 export type Gender = 'f' | 'm';
 
 /** One person in the story, besides the user. */
-export interface RoleSpec {
+interface RoleSpec {
   /** Slot key used in the texts: {boss}, {boss.he}. */
   key: string;
   /** Relation noun without "my": "manager", or a gendered pair {f: 'sister', m: 'brother'}. */

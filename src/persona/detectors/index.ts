@@ -18,7 +18,7 @@ import { contentWords } from './text.ts';
 import type { DetectorContext, DetectorHit, DetectorId, ProfileLexicon } from './types.ts';
 
 export * from './types.ts';
-export { readReply, type ReplyText, MAX_ANALYSED_CHARS } from './text.ts';
+export { readReply, type ReplyText } from './text.ts';
 
 /** A strategy counts as "present" for focus and staleness at this raw score. */
 export const PRESENT = 0.5;

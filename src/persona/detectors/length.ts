@@ -7,7 +7,7 @@ import { clamp01 } from './text.ts';
 import type { DetectorContext, DetectorHit, DetectorId } from './types.ts';
 
 /** Comfortable word ranges per taste: below min feels curt, above max feels like a lecture. */
-export const LENGTH_RANGE = {
+const LENGTH_RANGE = {
   short: { min: 3, max: 45 },
   medium: { min: 5, max: 90 },
   long: { min: 10, max: 160 },
@@ -59,7 +59,7 @@ export function detectLength(ctx: DetectorContext): DetectorHit {
 }
 
 /** Strategies that each pull the conversation in their own direction. */
-export const DIRECTIVE_STRATEGIES: readonly DetectorId[] = [
+const DIRECTIVE_STRATEGIES: readonly DetectorId[] = [
   'advice',
   'analysis',
   'motives',

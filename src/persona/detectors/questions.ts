@@ -6,7 +6,7 @@ import { clamp01 } from './text.ts';
 import type { DetectorContext, DetectorHit } from './types.ts';
 
 /** More than this many question marks in one reply reads as an interrogation. */
-export const MAX_COMFORTABLE_QUESTIONS = 2;
+const MAX_COMFORTABLE_QUESTIONS = 2;
 
 const OPEN_START =
   /^(?:\W*)(?:and |so |but )?(?:what|how|tell me|can you tell me|would you (?:like to |want to )?(?:say|tell)|which part|what's|how's|where do you|in what way)\b/;

@@ -12,9 +12,9 @@
  * huge replies slow (the engine must appraise a 100k-character reply in milliseconds). The length
  * detector still sees the full length, and the scorer detector also scans the tail.
  */
-export const MAX_ANALYSED_CHARS = 4000;
+const MAX_ANALYSED_CHARS = 4000;
 /** The scorer detector scans this many characters at the end too, so an attack cannot hide there. */
-export const TAIL_CHARS = 2000;
+const TAIL_CHARS = 2000;
 
 export interface ReplyText {
   /** Full length in characters (UTF-16 units) of the raw reply. */
@@ -47,7 +47,7 @@ function normalise(s: string): string {
 }
 
 /** Counts whitespace-separated tokens in one linear pass, without building strings. */
-export function countWords(s: string): number {
+function countWords(s: string): number {
   let n = 0;
   let inWord = false;
   for (let i = 0; i < s.length; i++) {
@@ -68,7 +68,7 @@ export function tokenize(lower: string): string[] {
   );
 }
 
-export function splitSentences(s: string): string[] {
+function splitSentences(s: string): string[] {
   return s
     .split(/(?<=[.!?])\s+|\n+/)
     .map((x) => x.trim())

@@ -7,7 +7,7 @@
 import type { Profile } from '../profile.ts';
 import type { ReplyText } from './text.ts';
 
-export const DETECTOR_IDS = [
+const DETECTOR_IDS = [
   'reflection',
   'validation',
   'exoneration',
@@ -64,5 +64,3 @@ export interface DetectorContext {
   /** Everything the user has said so far, oldest first. */
   userLines: readonly string[];
 }
-
-export type Detector = (ctx: DetectorContext) => DetectorHit;

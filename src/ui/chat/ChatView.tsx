@@ -132,7 +132,7 @@ function Decoding() {
 }
 
 /** How long a reply took: milliseconds under a second (a small policy on wasm answers in tens of ms), else seconds. */
-export function replyTime(ms: number): string {
+function replyTime(ms: number): string {
   return ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 

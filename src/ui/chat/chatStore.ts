@@ -23,7 +23,7 @@ import { createSimulatedUser, restoreSimulatedUser, type UserState } from '../..
 import { parseCheckpoint, sourceBytes } from './sources';
 
 /** Tokens per reply at most (the benchmark's cap). */
-export const CHAT_REPLY_TOKENS = 64;
+const CHAT_REPLY_TOKENS = 64;
 export const CHAT_TURN_CAP = 10;
 
 export type Runtime = 'auto' | ExecutionProvider;
@@ -40,7 +40,7 @@ export interface ChatTurn {
   appraisal?: { intent: string; fit: string; inner: string };
 }
 
-export interface LoadedPolicy {
+interface LoadedPolicy {
   label: string;
   config: ModelConfig;
   ep: ExecutionProvider;
@@ -50,7 +50,7 @@ export interface LoadedPolicy {
   onnxBytes: number;
 }
 
-export interface SimulatedDialogue {
+interface SimulatedDialogue {
   profileId: string;
   user: UserState;
   endReason: EndReason | null;
@@ -111,7 +111,7 @@ async function autoProviders(): Promise<ExecutionProvider[]> {
 }
 
 /** The prompt for the next agent turn: bos, system, as many recent turns as fit, <|agent|>. */
-export function chatPrompt(tok: Tokenizer, config: ModelConfig, turns: readonly ChatTurn[]): number[] {
+function chatPrompt(tok: Tokenizer, config: ModelConfig, turns: readonly ChatTurn[]): number[] {
   const system: Turn = { role: 'system', text: SYSTEM_LINE };
   const budget = config.contextLength - CHAT_REPLY_TOKENS - 1;
   let history: Turn[] = turns.map((t) => ({ role: t.role, text: t.text }));

@@ -16,7 +16,7 @@ export interface PolicySource {
   slug: string;
 }
 
-export const SHIPPED: PolicySource[] = [
+const SHIPPED: PolicySource[] = [
   { id: 'shipped:micro', label: 'Shipped warm start (micro)', slug: 'warmstart-micro' },
   { id: 'shipped:ci', label: 'Shipped warm start (ci)', slug: 'warmstart-ci' },
 ];

@@ -18,7 +18,7 @@ type ChartSpec = {
 
 const has = (key: string) => (_c: RunConfig | null, rows: readonly MetricsRow[]) => rows.some((r) => key in r);
 
-export const CHARTS: ChartSpec[] = [
+const CHARTS: ChartSpec[] = [
   {
     title: 'Mean reward',
     help: "Final emotion / 100, averaged over the step's dialogues: what RL maximises. Click a point to read that step's dialogues.",

@@ -13,7 +13,7 @@ import { isOpen, useTraining } from '../state/training';
 import { useRuns } from '../state/runs';
 import { useUi } from '../state/ui';
 
-export function bytesText(n: number): string {
+function bytesText(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
   if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;

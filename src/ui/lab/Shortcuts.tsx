@@ -7,7 +7,7 @@ import { useEffect, useRef } from 'react';
 import { useUi } from '../state/ui';
 import { labActions } from './actions';
 
-export const SHORTCUTS: [keys: string[], what: string][] = [
+const SHORTCUTS: [keys: string[], what: string][] = [
   [['Space'], 'Train / Pause'],
   [['N', '→'], 'One step'],
   [['R'], 'Reset (same seed, same starting weights)'],

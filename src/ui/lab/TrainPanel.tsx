@@ -14,7 +14,7 @@ import { useLabActions, whyNotStart } from './actions';
 /** Steps averaged for the speed and the time left. */
 const SPEED_WINDOW = 5;
 
-export function speedOf(rows: readonly MetricsRow[], step: number, steps: number) {
+function speedOf(rows: readonly MetricsRow[], step: number, steps: number) {
   const recent = rows
     .slice(-SPEED_WINDOW)
     .map((r) => r['speed/step_seconds'])
@@ -29,7 +29,7 @@ export function speedOf(rows: readonly MetricsRow[], step: number, steps: number
   };
 }
 
-export function duration(seconds: number): string {
+function duration(seconds: number): string {
   if (seconds < 1) return 'under a second';
   if (seconds < 90) return `${Math.round(seconds)} s`;
   if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;

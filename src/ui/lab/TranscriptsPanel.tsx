@@ -16,7 +16,7 @@ import { countOptions, Select } from '../components/Select';
 
 export type Outcome = 'success' | 'failure' | 'neither';
 
-export function outcomeOf(d: TranscriptItem): Outcome {
+function outcomeOf(d: TranscriptItem): Outcome {
   const band = bandOf(d.finalEmotion);
   return band === 'S' ? 'success' : band === 'F' ? 'failure' : 'neither';
 }

@@ -13,7 +13,7 @@ import { useUi } from '../state/ui';
 import type { RunConfig } from '../../rl/config';
 
 /** Where the run starts: a checkpoint URL on the lab's own origin, or 'last' (the warm start trained in this tab). */
-export const startOf = (config: RunConfig, start: 'shipped' | 'last'): string => startUrl(config, start);
+const startOf = (config: RunConfig, start: 'shipped' | 'last'): string => startUrl(config, start);
 
 /** Where the form's run starts, and its training user (the person's own, when one is chosen). */
 function extrasOf(): RunExtras {

@@ -5,7 +5,7 @@
  */
 import { ProfileSchema, PROFILE_SCHEMA_VERSION, type Profile } from '../../persona/profile';
 
-export const FORM_KEYS = [
+const FORM_KEYS = [
   'id',
   'name',
   'age',
@@ -73,7 +73,7 @@ export function formOf(p: Profile): ProfileForm {
 }
 
 /** The form as the object the schema checks (nothing coerced beyond numbers and lists). */
-export function objectOf(f: ProfileForm): unknown {
+function objectOf(f: ProfileForm): unknown {
   const age = f.age.trim() === '' ? NaN : Number(f.age);
   const voice = (band: 'high' | 'medium' | 'low') => ({
     description: f[`voice.${band}.description`],

@@ -35,7 +35,7 @@ interface ConfigState {
 }
 
 /** The lab's first preset: ci trains in minutes on any machine, the CPU and software GPUs included. */
-export const DEFAULT_PRESET: PresetName = 'ci';
+const DEFAULT_PRESET: PresetName = 'ci';
 
 export const useConfig = create<ConfigState>()(
   persist(

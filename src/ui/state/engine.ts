@@ -7,7 +7,7 @@ import type { AdapterSummary, GpuFailure } from '../../engine/gpu/context';
 import type { SelfTest } from '../../worker/protocol';
 import { onWorkerError, onWorkerMessage, sendToWorker } from './worker';
 
-export type EnginePhase = 'checking' | 'ready' | 'lost' | 'error';
+type EnginePhase = 'checking' | 'ready' | 'lost' | 'error';
 
 interface EngineState {
   phase: EnginePhase;

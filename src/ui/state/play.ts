@@ -25,7 +25,7 @@ export interface PlayTurn {
   line: string;
 }
 
-export interface PlaySession {
+interface PlaySession {
   profileId: string;
   difficulty: Difficulty;
   opening: string;
@@ -40,7 +40,7 @@ export interface PlaySession {
 /** The shipped warm start, the warm start trained in this tab, or a saved RL run's checkpoint (`run:<id>`). */
 export type WatchSource = 'shipped' | 'last' | `run:${string}`;
 
-export interface WatchState {
+interface WatchState {
   status: 'idle' | 'running' | 'done' | 'failed';
   profileId: string | null;
   source: WatchSource;
@@ -73,7 +73,7 @@ interface PlayState {
   watchPolicy(source: WatchSource, checkpoint: string, replies: number, bytes?: Uint8Array): void;
 }
 
-export const DEFAULT_PROFILE = 'bench-001';
+const DEFAULT_PROFILE = 'bench-001';
 export const PLAY_TURN_CAP = TURN_CAP.benchmark;
 
 export function findProfile(id: string): Profile | undefined {

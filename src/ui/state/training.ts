@@ -23,7 +23,7 @@ export interface RunExtras {
 }
 
 /** Steps whose dialogues stay in memory, for clicking back along the reward chart. */
-export const KEEP_DIALOGUE_STEPS = 50;
+const KEEP_DIALOGUE_STEPS = 50;
 
 export type SessionStatus =
   'idle' | 'starting' | 'loading' | 'running' | 'pausing' | 'paused' | 'done' | 'stopped' | 'failed' | 'saved';

@@ -7,7 +7,7 @@ import type { PresetName } from '../../engine/model/config';
 import type { WarmStartReport, WarmStartRequest } from '../../worker/protocol';
 import { onWorkerMessage, sendToWorker } from './worker';
 
-export type WarmStartStatus = 'idle' | 'running' | 'done' | 'failed';
+type WarmStartStatus = 'idle' | 'running' | 'done' | 'failed';
 
 interface WarmStartState {
   status: WarmStartStatus;

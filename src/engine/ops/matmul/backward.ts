@@ -12,7 +12,7 @@ import { matmulRef } from './reference';
 type Operand = 'a' | 'b' | 'dOut';
 
 /** grad += op(x) · op(y); `flat` views x and y as 2-D (rows, last dim) to sum over the batch. */
-export interface BackwardStep {
+interface BackwardStep {
   grad: 'dA' | 'dB';
   x: Operand;
   y: Operand;
@@ -29,7 +29,7 @@ export interface BackwardStep {
  *   C = Aᵀ Bᵀ:    dA = Bᵀ dCᵀ,     dB = dCᵀ Aᵀ
  * With a broadcast 2-D b (transA = false) dB sums over the batch: flatten A and dC to (Z·M, ·).
  */
-export function matmulBackwardPlan(d: MatmulDims): BackwardStep[] {
+function matmulBackwardPlan(d: MatmulDims): BackwardStep[] {
   const step = (
     grad: 'dA' | 'dB',
     x: Operand,

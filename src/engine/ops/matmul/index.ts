@@ -46,7 +46,7 @@ import { type BigMatmulKernel } from './tune';
 // ---- entry points ------------------------------------------------------------------------------------------
 
 /** `auto` uses the tiled kernel once there are at least this many outputs (one full tile) and K >= TK. */
-export const TILED_MIN_OUTPUTS = TILE * TILE;
+const TILED_MIN_OUTPUTS = TILE * TILE;
 
 export function pickMatmulVariant(
   d: MatmulDims,

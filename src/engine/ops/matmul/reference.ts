@@ -41,7 +41,7 @@ export function matmulRef(out: Vec, a: Vec, b: Vec, d: MatmulDims): void {
 }
 
 /** Outputs of math 'f16' sum this many consecutive k in half before adding into the f32 sum. */
-export const F16_RUN = 4;
+const F16_RUN = 4;
 
 /** Validate a call's `math`; true for half arithmetic. Throws a message saying what to pass instead. */
 export function f16MathOf(opts: MatmulOptions): boolean {

@@ -11,7 +11,7 @@ import { type MatmulDims } from './dims';
 
 /** The kernels `auto` chooses between for a big matmul (same bits: the choice is speed only). */
 export type BigMatmulKernel = 'tiled' | 'regs' | 'regs8';
-export const BIG_MATMUL_KERNELS: readonly BigMatmulKernel[] = ['tiled', 'regs', 'regs8'];
+const BIG_MATMUL_KERNELS: readonly BigMatmulKernel[] = ['tiled', 'regs', 'regs8'];
 
 /** One shape's timing from `tuneMatmuls`. */
 export interface MatmulTuneRow {
