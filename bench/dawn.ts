@@ -12,7 +12,7 @@
  * the only place the f16 arithmetic path can be timed without one. For each batch: f32 weights,
  * half copies of the weights (f32 arithmetic), and half copies with f16 arithmetic where the adapter
  * has shader-f16; the three alternate step by step so drift on a loaded machine hits them alike.
- * Prints a table and the largest batch's step over the smallest's per mode (issue #7's decoding
+ * Prints a table and the largest batch's step over the smallest's per mode (the decoding
  * goal: under 4 from batch 1 to 64), or one JSON object; progress goes to stderr. Nothing here is a
  * test. A software adapter's figures say what the paths cost on a CPU, not on a GPU. Packed with
  * Node for a machine that can fetch nothing by bench/device/pack.sh (run there: bench/device/run.sh).
@@ -327,7 +327,7 @@ async function main(): Promise<void> {
     }
     for (const s of sessions) s.release();
   }
-  // Issue #7's decoding goal: a step at the largest batch under 4 times one at the smallest, per mode.
+  // The decoding goal: a step at the largest batch under 4 times one at the smallest, per mode.
   const [lo, hi] = [Math.min(...batches), Math.max(...batches)];
   const ratios = modes.map((m) => {
     const at = (B: number) => rows.find((r) => r.B === B && r.weights === m.weights && r.math === m.math)!.stepMs;

@@ -30,7 +30,7 @@ export interface BenchRow {
   samples: number;
   reps: number;
   error?: string;
-  /** A failure of this row fails the run (the matmul comparison the issue asks for). */
+  /** A failure of this row fails the run (the naive-vs-tiled matmul comparison). */
   required: boolean;
 }
 

@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# Packs what `bench/device/run.sh` needs on a machine that can fetch nothing (the device machines
-# lent to some sessions: an NVIDIA GPU, no Node, no npm registry) into .device/ (ignored by git,
-# about 40 MB): a Node binary (xz), the Dawn for Node addon for linux-x64, the GPU kernel tests and the Dawn benchmark
+# Packs what `bench/device/run.sh` needs on a GPU machine that can fetch nothing (an NVIDIA GPU,
+# no Node, no npm registry) into .device/ (ignored by git, about 40 MB): a Node binary (xz), the Dawn for Node addon for linux-x64, the GPU kernel tests and the Dawn benchmark
 # (training step vs TensorFlow.js, forward pass vs onnxruntime-web, decoding) each bundled into one file, onnxruntime-web's browser bundle and wasm, and
-# Debian's Vulkan loader. Run it here (after npm ci), then on the device:
-#   run(command="bash bench/device/run.sh", carry=[".device"], timeout_s=480)
-# and read $OUT/dawn-*.json. Nothing here is a test.
+# Debian's Vulkan loader. Run it here (after npm ci), copy .device/ and this tree to the GPU
+# machine, run `bash bench/device/run.sh` there with OUT set to a folder, and read $OUT/dawn-*.json. Nothing here is a test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rm -rf .device && mkdir -p .device/node_modules/webgpu/dist/linux-x64 .device/gl
