@@ -5,10 +5,9 @@
  * (createSimulatedUser, restoreSimulatedUser, replayDialogue, parseProfile, the shipped sets), so
  * a dialogue played here is the same dialogue the lab plays.
  *
- * Not here: sockets, body reading, routing, metrics text, signals (./server.ts); flags (./cli.ts).
+ * Not here: the request schemas and answer helpers (./schemas.ts); sockets, body reading, routing, metrics text, signals (./server.ts); flags (./cli.ts).
  * Pure of Node APIs, like src/persona, so it can be tested without a socket.
  */
-import { z } from 'zod';
 import {
   createSimulatedUser,
   restoreSimulatedUser,
@@ -17,9 +16,10 @@ import {
   type TurnResult,
   type UserState,
 } from '../persona/user.ts';
-import { TURN_CAP, DIFFICULTIES, bandOf, rewardOf } from '../persona/dynamics.ts';
+import { TURN_CAP, bandOf, rewardOf } from '../persona/dynamics.ts';
 import type { Profile } from '../persona/profile.ts';
 import { parseProfile } from '../persona/validate.ts';
+import { DIALOGUE_ID, fail, ok, parse, ReplayBody, ReplyBody, RestoreBody, StartBody, type Answer } from './schemas.ts';
 
 /** Limits of one server: every one bounds memory or time per request. */
 export interface Limits {
@@ -44,92 +44,6 @@ export const DEFAULT_LIMITS: Limits = {
 export interface ProfileSet {
   name: string;
   profiles: readonly Profile[];
-}
-
-// ---------------------------------------------------------------- request schemas
-
-const DIALOGUE_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const Seed = z.number().int().min(0).max(0xffffffff).describe('Seed of the user (0 .. 2^32-1).');
-const Difficulty = z.enum(DIFFICULTIES as [string, ...string[]]).describe('moderate or strict.');
-const Mode = z.enum(['train', 'benchmark']).describe('train: start 30, cap 8, own opening; benchmark: 40, 10, preset.');
-
-/** Who the user is: a profile id (in `set`, or any set) or a whole profile checked by the schema. */
-const Who = {
-  profileId: z.string().max(64).optional(),
-  set: z.string().max(64).optional(),
-  profile: z.unknown().optional(),
-};
-
-const StartBody = z
-  .object({
-    ...Who,
-    id: z.string().regex(DIALOGUE_ID, 'letters, digits, - and _, 1 to 64 characters').optional(),
-    seed: Seed.default(0),
-    difficulty: Difficulty.default('moderate'),
-    mode: Mode.optional(),
-  })
-  .strict();
-
-const ReplyBody = z.object({ reply: z.string() }).strict();
-
-const ReplayBody = z
-  .object({
-    ...Who,
-    seed: Seed.default(0),
-    difficulty: Difficulty.default('moderate'),
-    mode: Mode.optional(),
-    replies: z.array(z.string()).max(16),
-  })
-  .strict();
-
-/** A saved state: its shape is checked here, its contents by replaying its transcript. */
-const StateShape = z
-  .object({
-    version: z.number(),
-    profileId: z.string().max(64),
-    seed: Seed,
-    difficulty: Difficulty,
-    mode: Mode,
-    transcript: z
-      .array(z.object({ role: z.enum(['user', 'agent']), text: z.string() }).strict())
-      .min(1)
-      .max(2 * 16 + 1),
-  })
-  .passthrough();
-
-const RestoreBody = z
-  .object({ state: StateShape, profile: z.unknown().optional(), set: z.string().max(64).optional() })
-  .strict();
-
-// ---------------------------------------------------------------- answers
-
-export interface Answer {
-  status: number;
-  body: unknown;
-}
-
-const ok = (body: unknown, status = 200): Answer => ({ status, body });
-const fail = (status: number, errors: string[]): Answer => ({ status, body: { error: errors[0], errors } });
-
-/** `reply: expected string, got number` from zod issues, the field named by its path. */
-function zodErrors(root: string, error: z.ZodError): string[] {
-  return error.issues.map((i) => {
-    const path = i.path.reduce<string>(
-      (acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),
-      '',
-    );
-    const where = path || root;
-    if (i.code === 'unrecognized_keys')
-      return `${where === root ? '' : `${where}.`}${i.keys.join(', ')}: unknown field`;
-    return `${where}: ${i.message}`;
-  });
-}
-
-function parse<T extends z.ZodType>(schema: T, body: unknown): { ok: true; value: z.infer<T> } | Answer {
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
-    return fail(400, ['body: expected a JSON object']);
-  const r = schema.safeParse(body);
-  return r.success ? { ok: true, value: r.data } : fail(400, zodErrors('body', r.error));
 }
 
 /** The answer to one turn: everything the engine says about it, plus the reward so far. */

@@ -20,7 +20,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UsersService, type Answer } from './api.ts';
+import { UsersService } from './api.ts';
+import type { Answer } from './schemas.ts';
 
 export interface Started {
   server: Server;
