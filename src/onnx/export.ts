@@ -23,12 +23,12 @@
  * empathy_lab.meta (the checkpoint's meta), empathy_lab.kv_cache ("1" or "0").
  */
 import { paramLayout, validateConfig, type ModelConfig } from '../engine/model/config';
+import { LAYER_NORM_EPS } from '../engine/ops/layernorm';
 import type { TokenizerJSON } from '../engine/model/tokenizer';
 import { DataType, encodeModel, type AttrValue, type NodeSpec, type TensorInit, type ValueInfo } from './proto';
 
 const ONNX_OPSET = 17;
 const ONNX_IR_VERSION = 8;
-const LAYER_NORM_EPS = 1e-5;
 /** Masked attention scores: float32's lowest finite value (no infinities in the graph). */
 const MASKED = -3.4028234663852886e38;
 

@@ -20,6 +20,9 @@ import { dispatchRows, ROW_WG, rowsOf, wgslRowReduce } from './rowreduce';
 import type { Vec } from './types';
 import type { OpEntries } from './registry';
 
+/** LayerNorm's ε when the caller gives none (GPT-2's; the ONNX export writes the same). */
+export const LAYER_NORM_EPS = 1e-5;
+
 /** Rows per partial column sum: the first pass's chunk, and the largest N summed in one pass. */
 export const COL_CHUNK_ROWS = 64;
 const COL_WG = 64;
@@ -284,7 +287,7 @@ function layerNormOnCpu(
   x: Tensor,
   weight: Tensor,
   bias: Tensor,
-  eps = 1e-5,
+  eps = LAYER_NORM_EPS,
 ): void {
   const { N, C } = forwardShapes(out, mean, rstd, x, weight, bias);
   layerNormRef(be.f32Of(out), be.f32Of(mean), be.f32Of(rstd), be.f32Of(x), be.f32Of(weight), be.f32Of(bias), N, C, eps);
@@ -297,7 +300,7 @@ function layerNormOnGpu(
   x: Tensor,
   weight: Tensor,
   bias: Tensor,
-  eps = 1e-5,
+  eps = LAYER_NORM_EPS,
 ): void {
   const { N, C } = forwardShapes(out, mean, rstd, x, weight, bias);
   dispatchRows(be, LN_FWD, [out, mean, rstd, x, weight, bias], [u32(N), u32(C), f32(eps)], N);
