@@ -61,7 +61,15 @@ describe('share links', () => {
   });
 
   it('stores only preset, version, seed and the fields that differ from the frozen baseline', () => {
-    expect(compactConfig(defaultRunConfig('micro'))).toEqual({ version: 1, preset: 'micro', seed: 1 });
+    // The micro defaults differ from format 1's only in the reward shaping added after it.
+    expect(compactConfig(defaultRunConfig('micro'))).toEqual({
+      version: 1,
+      preset: 'micro',
+      seed: 1,
+      zeroRewardOnBrokenThink: false,
+      thinkFormatPenalty: 0.1,
+      truncation: 'mask-end',
+    });
     const c = { ...defaultRunConfig('ci'), seed: 7, lr: 0.002 };
     // The ci defaults have moved since format 1 froze its baseline: those fields travel too.
     const moved = Object.fromEntries(

@@ -49,6 +49,9 @@ const BASELINE_V1: Baseline = {
   reward: 'final',
   think: false,
   zeroRewardOnBrokenThink: true,
+  thinkFormatPenalty: 0, // the three fields below were added after format 1, with the behaviour from before them
+  truncation: 'train',
+  truncationPenalty: 0,
   difficulty: 'moderate',
   steps: 100,
   profilesPerStep: 8,
@@ -58,6 +61,9 @@ const BASELINE_V1: Baseline = {
   temperature: 1,
   topP: 1,
   lr: 1e-3,
+  lrWarmupSteps: 0, // the three schedule fields were added after format 1: none is what links before them meant
+  lrDecay: 'constant',
+  criticWarmupSteps: 0,
   adamBeta1: 0.9, // the four AdamW fields were added after format 1, with the values the optimizer used before
   adamBeta2: 0.999,
   adamEps: 1e-8,

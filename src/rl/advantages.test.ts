@@ -7,7 +7,7 @@ import type { AgentTurnSample, DialogueRollout } from './rollout';
 
 const be = new CpuBackend();
 /** A dialogue of turns with the given (response length, emotion change) pairs, starting at 30. */
-function dialogue(turns: [number, number][], wellFormed = true): DialogueRollout {
+function dialogue(turns: [number, number][], wellFormed = true, truncated = false): DialogueRollout {
   let emotion = 30;
   let prompt = [1, 9];
   const ts: AgentTurnSample[] = turns.map(([len, change]) => {
@@ -19,6 +19,7 @@ function dialogue(turns: [number, number][], wellFormed = true): DialogueRollout
       reply: 'x',
       think: null,
       wellFormed,
+      truncated,
       result: { change, emotion } as unknown as TurnResult,
     };
     prompt = [...prompt, ...response, 7, 9];
@@ -39,7 +40,9 @@ const OPTS: CreditOptions = {
   reward: 'final',
   groupSize: 2,
   think: false,
-  zeroRewardOnBrokenThink: true,
+  zeroRewardOnBrokenThink: false,
+  thinkFormatPenalty: 0,
+  truncationPenalty: 0,
   gamma: 1,
   lambda: 1,
   normalizeAdvantages: false,
@@ -70,7 +73,7 @@ describe('rewards and advantages', () => {
     for (let i = stream.offsets[2]; i < stream.N; i++) expect(c.advantages[i]).toBe(0);
   });
 
-  it('GRPO turn: each token gets the sum of the normalised rewards of its turn and the later ones', async () => {
+  it('GRPO turn: reward-to-go against the mean of the group at the same turn, over its pooled std', async () => {
     const ds = [
       dialogue([
         [2, 10],
@@ -82,15 +85,56 @@ describe('rewards and advantages', () => {
       ]),
     ];
     const { c } = await credit(ds, { reward: 'turn' });
-    const r = [0.1, -0.05, 0, 0.05];
-    const mean = r.reduce((a, b) => a + b) / 4;
-    const std = Math.sqrt(r.reduce((s, x) => s + (x - mean) ** 2, 0) / 3);
-    const n = r.map((x) => (x - mean) / (std + 1e-6));
-    const expected = [n[0] + n[1], n[0] + n[1], n[1], n[1], n[2] + n[3], n[3]];
+    // Reward-to-go: dialogue 0: 0.05, −0.05; dialogue 1: 0.05, 0.05. Turn 0 means 0.05 (residuals 0, 0),
+    // turn 1 means 0 (residuals −0.05, 0.05); pooled std = √(0.005 / 2) = 0.05.
+    const n = 0.05 / (0.05 + 1e-6);
+    const expected = [0, 0, -n, -n, 0, n];
     expect(Array.from(c.advantages).map((x) => +x.toFixed(5))).toEqual(expected.map((x) => +x.toFixed(5)));
+    const rloo = await credit(ds, { reward: 'turn', algo: 'rloo' });
+    // Leave-one-out at turn 1: −0.05 − 0.05 and 0.05 − (−0.05).
+    expect(Array.from(rloo.c.advantages).map((x) => +x.toFixed(5))).toEqual([0, 0, -0.1, -0.1, 0, 0.1]);
+  });
+
+  it('turn credit has no stalling bias: two dialogues that end alike get equal advantages', async () => {
+    // One group, both from 30 to 0 (a total change of −30): in 6 turns and in 8. The suffix sum of
+    // per-turn z-scores gave them −1.15 and +1.06 on the first turn; reward-to-go gives both 0.
+    const six = dialogue(Array.from({ length: 6 }, () => [2, -5] as [number, number]));
+    const eight = dialogue([...Array.from({ length: 6 }, () => [2, -5] as [number, number]), [2, 0], [2, 0]]);
+    for (const algo of ['grpo', 'rloo'] as const) {
+      const { stream, c } = await credit([six, eight], { reward: 'turn', algo });
+      const first = (d: number) => c.advantages[stream.offsets[d]];
+      expect(first(0)).toBe(first(1));
+      // Every turn they share has the same credit, and the two extra turns have no peer: 0.
+      for (let i = 0; i < 12; i++) expect(c.advantages[stream.offsets[1] + i]).toBe(c.advantages[i]);
+      for (let i = 12; i < 16; i++) expect(c.advantages[stream.offsets[1] + i]).toBe(0);
+    }
+    // The same two under both: equal too (the final rewards are equal as well).
+    const { stream, c } = await credit([six, eight], { reward: 'both' });
+    expect(c.advantages[stream.offsets[0]]).toBe(c.advantages[stream.offsets[1]]);
+  });
+
+  it('both: final and turn credit added, scaled to unit RMS over the agent tokens', async () => {
+    const ds = [
+      dialogue([
+        [2, 10],
+        [3, 10],
+      ]),
+      dialogue([[2, -10]]),
+      dialogue([
+        [1, 5],
+        [2, -5],
+      ]),
+      dialogue([[2, 5]]),
+    ];
     const both = await credit(ds, { reward: 'both' });
     const fin = await credit(ds, { reward: 'final' });
-    for (let i = 0; i < 6; i++) expect(both.c.advantages[i]).toBeCloseTo(c.advantages[i] + fin.c.advantages[i], 5);
+    const turn = await credit(ds, { reward: 'turn' });
+    const sum = Array.from(fin.c.advantages, (a, i) => a + turn.c.advantages[i]);
+    const rms = Math.sqrt(sum.reduce((s, x) => s + x * x, 0) / sum.length);
+    expect(rms).toBeGreaterThan(1.1); // unscaled, the sum weighs more than PPO's whitened advantage
+    for (let i = 0; i < sum.length; i++) expect(both.c.advantages[i]).toBeCloseTo(sum[i] / rms, 5);
+    const scaled = Math.sqrt(both.c.advantages.reduce((s, x) => s + x * x, 0) / both.c.advantages.length);
+    expect(scaled).toBeCloseTo(1, 5);
   });
 
   it('PPO: GAE with the old values, γ = λ = 1 gives R − V; returns are the value targets', async () => {
@@ -114,20 +158,74 @@ describe('rewards and advantages', () => {
     expect(explained([1, 2, 3], [1, 2, 3])).toBe(1);
   });
 
-  it('a broken think block: the dialogue earns 0 and a broken turn no positive credit', () => {
-    const d = dialogue(
+  it('a broken think block costs its own turn the format penalty; the legacy rule zeroes the dialogue', async () => {
+    const broken = dialogue(
       [
         [2, 10],
         [2, -5],
       ],
       false,
     );
-    const on = dialogueRewards([d], { think: true, zeroRewardOnBrokenThink: true });
-    expect(on.final[0]).toBe(0);
-    expect(on.turns[0]).toEqual([0, -0.05]);
-    const off = dialogueRewards([d], { think: true, zeroRewardOnBrokenThink: false });
-    expect(off.final[0]).toBeCloseTo(0.35, 6);
-    expect(off.turns[0]).toEqual([0.1, -0.05]);
+    const on = dialogueRewards([broken], {
+      think: true,
+      zeroRewardOnBrokenThink: true,
+      thinkFormatPenalty: 0,
+      truncationPenalty: 0,
+    });
+    expect(on.emotion[0]).toBe(0);
+    expect(on.changes[0]).toEqual([0, -0.05]);
+    const penalty = dialogueRewards([broken], {
+      think: true,
+      zeroRewardOnBrokenThink: false,
+      thinkFormatPenalty: 0.1,
+      truncationPenalty: 0,
+    });
+    expect(penalty.emotion[0]).toBeCloseTo(0.35, 6);
+    expect(penalty.changes[0]).toEqual([0.1, -0.05]);
+    expect(penalty.penalties[0]).toEqual([-0.1, -0.1]);
+    // Outside think mode a think block is not asked for: no penalty.
+    const plain = dialogueRewards([broken], {
+      think: false,
+      zeroRewardOnBrokenThink: false,
+      thinkFormatPenalty: 0.1,
+      truncationPenalty: 0,
+    });
+    expect(plain.penalties[0]).toEqual([0, 0]);
+    // Final credit only: the penalties come off the dialogue's reward; so a group of a well-formed and
+    // a broken dialogue that end alike ranks the well-formed one first.
+    const fine = dialogue([
+      [2, 10],
+      [2, -5],
+    ]);
+    const { stream, c } = await credit([fine, broken], { think: true, thinkFormatPenalty: 0.1 });
+    expect(c.dialogueRewards[1]).toBeCloseTo(0.35 - 0.2, 6);
+    expect(c.advantages[stream.offsets[0]]).toBeGreaterThan(0);
+    expect(c.advantages[stream.offsets[1]]).toBeLessThan(0);
+    // Turn credit: each broken turn's reward carries its penalty.
+    const t = await credit([fine, broken], { think: true, thinkFormatPenalty: 0.1, reward: 'turn' });
+    expect(t.c.turnRewards[1].map((x) => +x.toFixed(5))).toEqual([0, -0.15]);
+  });
+
+  it('a cut reply costs the truncation penalty; PPO puts every penalty on its turn', async () => {
+    const cut = dialogue(
+      [
+        [2, 10],
+        [2, 10],
+      ],
+      true,
+      true,
+    );
+    const r = dialogueRewards([cut], {
+      think: false,
+      zeroRewardOnBrokenThink: false,
+      thinkFormatPenalty: 0.1,
+      truncationPenalty: 0.05,
+    });
+    expect(r.penalties[0]).toEqual([-0.05, -0.05]);
+    const values = new Float32Array(4);
+    const { c } = await credit([cut], { algo: 'ppo', groupSize: 1, truncationPenalty: 0.05 }, values);
+    // Rewards: −0.05 on token 1, 0.5 − 0.05 on token 3: returns 0.4, 0.4, 0.45, 0.45.
+    expect(Array.from(c.returns).map((x) => +x.toFixed(5))).toEqual([0.4, 0.4, 0.45, 0.45]);
   });
 
   it('one-turn dialogues and groups of one get finite advantages (zero for a lone dialogue)', async () => {

@@ -1,28 +1,37 @@
 /**
- * Rewards and advantages of a batch of dialogues, on the backend (the group-normalisation and GAE
- * kernels of ops/advantage.ts run on WebGPU in the lab; the CPU backend runs their references).
- * All arrays here are over the token stream of batch.ts: every policy token of every dialogue, in
- * generation order.
+ * Rewards and advantages of a batch of dialogues. All arrays here are over the token stream of
+ * batch.ts: every policy token of every dialogue, in generation order. The group-normalisation of
+ * final rewards and GAE run on the backend (the kernels of ops/advantage.ts, WebGPU in the lab); the
+ * per-turn baselines below are a few hundred numbers a step and run on the host.
  *
  * Rewards [RLVER, EIBench, MICA]:
- *   final  r_d = final emotion / 100 (floored at 0), on the dialogue's last agent token;
- *   turn   r_{d,k} = the emotion change of turn k / 100, on turn k's last token;
- *   both   the two added.
- * A broken think block (think mode, zeroRewardOnBrokenThink): the dialogue's final reward is 0 and
- * a broken turn's change counts at most 0.
+ *   final   r_d = final emotion / 100 (floored at 0), on the dialogue's last agent token;
+ *   turn    c_{d,k} = the emotion change of turn k / 100, on turn k's last token;
+ *   both    the two.
+ *   Penalties p_{d,k} ≤ 0 per turn: −thinkFormatPenalty for a broken think block (think mode),
+ *   −truncationPenalty for a turn cut at maxTurnTokens. Each is counted once: with turn credit it is
+ *   part of the turn's reward, with final credit only it is added to r_d. (The legacy
+ *   zeroRewardOnBrokenThink still zeroes the whole dialogue's r_d and caps a broken turn at 0.)
  *
  * Advantages:
  *   grpo / rloo, final: A_d from group normalisation of r_d over the G dialogues of a profile, on
  *     every agent token of the dialogue [RLVER].
- *   grpo / rloo, turn: each turn's reward normalised over all turns of the group's dialogues, and a
- *     token's advantage is the sum of the normalised rewards of its turn and the later ones
- *     (DeepSeekMath's process-supervision GRPO); the suffix sum is the GAE scan with V = 0, γ = λ = 1.
- *   grpo / rloo, both: the sum of the two.
+ *   grpo / rloo, turn: the reward-to-go of turn k, R_{d,k} = Σ_{j≥k} (c_{d,j} + p_{d,j}) (the final
+ *     emotion minus the emotion before turn k, over 100), against a baseline that does not depend on
+ *     what the dialogue does next: the mean R_{·,k} of the group's dialogues that reached turn k
+ *     (leave-one-out for RLOO). GRPO divides by the group's pooled within-turn std. A turn no other
+ *     dialogue of its group reached has no baseline and gets 0. So surviving an extra turn earns
+ *     nothing by itself: two dialogues that end the same way from the same turn get the same credit,
+ *     however many turns the rest of them took (the suffix sum of per-turn z-scores this replaces
+ *     added −n_k·mean per turn left, about +1 per extra turn when the mean change is negative).
+ *   grpo / rloo, both: the sum of the two, scaled to unit root-mean-square over the batch's agent
+ *     tokens, the scale of PPO's whitened advantage, so that klCoef and ptxCoef weigh the same against
+ *     the policy term under every algorithm.
  *   ppo: GAE(γ, λ) over the stream with the value head's old values; returns = A + V; advantages
  *     whitened over the batch where configured (verl masked_whiten).
  */
 import type { Backend } from '../engine/backend';
-import { fixedGroups } from '../engine/ops/advantage';
+import { ADV_EPS, fixedGroups } from '../engine/ops/advantage';
 import type { TokenStream } from './batch';
 import type { DialogueRollout } from './rollout';
 
@@ -32,15 +41,19 @@ export interface CreditOptions {
   groupSize: number;
   think: boolean;
   zeroRewardOnBrokenThink: boolean;
+  /** Subtracted from a broken think turn's reward (think mode). */
+  thinkFormatPenalty: number;
+  /** Subtracted from the reward of a turn cut at maxTurnTokens. */
+  truncationPenalty: number;
   gamma: number;
   lambda: number;
   normalizeAdvantages: boolean;
 }
 
 export interface Credit {
-  /** Per dialogue: the scalar reward its final emotion earns (after the broken-think rule). */
+  /** Per dialogue: what it earned, final emotion / 100 plus its penalties (after the legacy broken-think rule). */
   dialogueRewards: Float32Array;
-  /** Per dialogue, per turn: the turn reward (change / 100, after the broken-think rule). */
+  /** Per dialogue, per turn: the turn's reward, change / 100 plus its penalties. */
   turnRewards: number[][];
   /** Over the stream. */
   advantages: Float32Array;
@@ -50,18 +63,33 @@ export interface Credit {
   explainedVariance: number;
 }
 
+type RewardOptions = Pick<
+  CreditOptions,
+  'think' | 'zeroRewardOnBrokenThink' | 'thinkFormatPenalty' | 'truncationPenalty'
+>;
+
+/**
+ * The parts of each dialogue's reward: `emotion` the final emotion / 100 (0 for a dialogue with a
+ * broken think block under the legacy zeroing rule), `changes` each turn's emotion change / 100
+ * (capped at 0 for a broken turn under that rule), `penalties` each turn's format and truncation
+ * penalties (≤ 0).
+ */
 export function dialogueRewards(
   dialogues: readonly DialogueRollout[],
-  o: Pick<CreditOptions, 'think' | 'zeroRewardOnBrokenThink'>,
-): { final: Float32Array; turns: number[][] } {
-  const broken = (d: DialogueRollout) => o.think && o.zeroRewardOnBrokenThink && d.turns.some((t) => !t.wellFormed);
+  o: RewardOptions,
+): { emotion: Float32Array; changes: number[][]; penalties: number[][] } {
+  const broken = (t: DialogueRollout['turns'][number]) => o.think && !t.wellFormed;
+  const zero = o.think && o.zeroRewardOnBrokenThink;
   return {
-    final: Float32Array.from(dialogues, (d) => (broken(d) ? 0 : d.reward)),
-    turns: dialogues.map((d) =>
+    emotion: Float32Array.from(dialogues, (d) => (zero && d.turns.some(broken) ? 0 : d.reward)),
+    changes: dialogues.map((d) =>
       d.turns.map((t) => {
         const r = t.result.change / 100;
-        return o.think && o.zeroRewardOnBrokenThink && !t.wellFormed ? Math.min(0, r) : r;
+        return zero && broken(t) ? Math.min(0, r) : r;
       }),
+    ),
+    penalties: dialogues.map((d) =>
+      d.turns.map((t) => (broken(t) ? -o.thinkFormatPenalty : 0) + (t.truncated ? -o.truncationPenalty : 0) || 0),
     ),
   };
 }
@@ -105,6 +133,58 @@ async function gae(
   return out;
 }
 
+/**
+ * Per-turn advantages from reward-to-go: turnRewards[d][k] summed from k on, minus the mean over the
+ * dialogues of d's group that reached turn k (RLOO: the mean of the others), GRPO divided by the
+ * group's pooled within-turn std (+ ADV_EPS). A turn with no peer at its index gets 0.
+ */
+export function turnAdvantages(
+  turnRewards: readonly (readonly number[])[],
+  groups: Int32Array,
+  estimator: 'grpo' | 'rloo',
+): number[][] {
+  const toGo = turnRewards.map((rs) => {
+    const out = new Array<number>(rs.length);
+    let s = 0;
+    for (let k = rs.length - 1; k >= 0; k--) out[k] = s += rs[k];
+    return out;
+  });
+  // (group, turn index) → the dialogues there.
+  const cells = new Map<string, number[]>();
+  toGo.forEach((rs, d) =>
+    rs.forEach((_, k) => {
+      const key = `${groups[d]}:${k}`;
+      const cell = cells.get(key);
+      if (cell) cell.push(d);
+      else cells.set(key, [d]);
+    }),
+  );
+  const out = toGo.map((rs) => rs.map(() => 0));
+  const pooled = new Map<number, { ss: number; dof: number }>();
+  for (const [key, ds] of cells) {
+    if (ds.length < 2) continue;
+    const k = Number(key.slice(key.indexOf(':') + 1));
+    const sum = ds.reduce((s, d) => s + toGo[d][k], 0);
+    const mean = sum / ds.length;
+    const g = groups[ds[0]];
+    const p = pooled.get(g) ?? { ss: 0, dof: 0 };
+    for (const d of ds) {
+      const x = toGo[d][k];
+      out[d][k] = estimator === 'rloo' ? x - (sum - x) / (ds.length - 1) : x - mean;
+      p.ss += (x - mean) ** 2;
+    }
+    p.dof += ds.length - 1;
+    pooled.set(g, p);
+  }
+  if (estimator === 'grpo')
+    out.forEach((as, d) => {
+      const p = pooled.get(groups[d]);
+      const std = p && p.dof > 0 ? Math.sqrt(p.ss / p.dof) : 0;
+      for (let k = 0; k < as.length; k++) as[k] = std > 0 ? as[k] / (std + ADV_EPS) : 0;
+    });
+  return out;
+}
+
 export async function computeCredit(
   be: Backend,
   dialogues: readonly DialogueRollout[],
@@ -114,21 +194,32 @@ export async function computeCredit(
 ): Promise<Credit> {
   const D = dialogues.length;
   const N = stream.N;
-  const { final, turns } = dialogueRewards(dialogues, o);
+  const { emotion, changes, penalties } = dialogueRewards(dialogues, o);
   const useFinal = o.reward !== 'turn';
   const useTurn = o.reward !== 'final';
+  const turnRewards = changes.map((cs, d) => cs.map((c, k) => c + penalties[d][k]));
+  const penaltySum = penalties.map((ps) => ps.reduce((a, b) => a + b, 0));
+  const earned = Float32Array.from(emotion, (r, d) => r + penaltySum[d]);
   const lastToken = (d: number) => (stream.offsets[d + 1] > stream.offsets[d] ? stream.offsets[d + 1] - 1 : -1);
+  /** Each turn's stream tokens [from, to]: the turn's last token and the one after the previous turn's. */
+  const turnSpans = (d: number) => {
+    let from = stream.offsets[d];
+    return stream.turnEnds[d].map((at) => {
+      const span = [from, at] as const;
+      from = Math.max(from, at + 1);
+      return span;
+    });
+  };
   const advantages = new Float32Array(N);
   let returns: Float32Array = new Float32Array(N);
   let explainedVariance = NaN;
   if (o.algo === 'ppo') {
     const rewards = new Float32Array(N);
     for (let d = 0; d < D; d++) {
-      if (useFinal && lastToken(d) >= 0) rewards[lastToken(d)] += final[d];
-      if (useTurn)
-        stream.turnEnds[d].forEach((at, k) => {
-          if (at >= stream.offsets[d]) rewards[at] += turns[d][k];
-        });
+      if (useFinal && lastToken(d) >= 0) rewards[lastToken(d)] += emotion[d];
+      stream.turnEnds[d].forEach((at, k) => {
+        if (at >= stream.offsets[d]) rewards[at] += (useTurn ? changes[d][k] : 0) + penalties[d][k];
+      });
     }
     const g = await gae(be, rewards, oldValues, stream.offsets, o.gamma, o.lambda);
     advantages.set(g.advantages);
@@ -138,32 +229,24 @@ export async function computeCredit(
   } else {
     const dGroups = fixedGroups(D, o.groupSize);
     if (useFinal) {
-      const a = await group(be, final, dGroups, o.algo);
+      const a = await group(be, useTurn ? emotion : earned, dGroups, o.algo);
       for (let d = 0; d < D; d++) for (let i = stream.offsets[d]; i < stream.offsets[d + 1]; i++) advantages[i] += a[d];
     }
     if (useTurn) {
-      const flat: number[] = [];
-      const flatGroups: number[] = [];
-      turns.forEach((ts, d) =>
-        ts.forEach((r) => {
-          flat.push(r);
-          flatGroups.push(dGroups[d]);
-        }),
-      );
-      const a = await group(be, Float32Array.from(flat), Int32Array.from(flatGroups), o.algo);
-      const perTurn = new Float32Array(N);
-      let e = 0;
-      for (let d = 0; d < D; d++) {
-        stream.turnEnds[d].forEach((at) => {
-          if (at >= stream.offsets[d]) perTurn[at] += a[e];
-          e++;
+      const a = turnAdvantages(turnRewards, dGroups, o.algo);
+      for (let d = 0; d < D; d++)
+        turnSpans(d).forEach(([from, to], k) => {
+          for (let i = from; i <= to; i++) advantages[i] += a[d][k];
         });
-      }
-      const suffix = await gae(be, perTurn, new Float32Array(N), stream.offsets, 1, 1);
-      for (let i = 0; i < N; i++) advantages[i] += suffix.advantages[i];
+    }
+    if (useFinal && useTurn) {
+      let ss = 0;
+      for (const x of advantages) ss += x * x;
+      const rms = N ? Math.sqrt(ss / N) : 0;
+      if (rms > 0) for (let i = 0; i < N; i++) advantages[i] /= rms;
     }
   }
-  return { dialogueRewards: final, turnRewards: turns, advantages, returns, explainedVariance };
+  return { dialogueRewards: earned, turnRewards, advantages, returns, explainedVariance };
 }
 
 function whiten(x: Float32Array): void {

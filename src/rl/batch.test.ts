@@ -9,6 +9,7 @@ const turn = (prompt: number[], response: number[]): AgentTurnSample => ({
   reply: '',
   think: null,
   wellFormed: true,
+  truncated: false,
   result: { change: 0, emotion: 30 } as unknown as TurnResult,
 });
 const dialogue = (turns: AgentTurnSample[]): DialogueRollout => ({

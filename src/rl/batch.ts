@@ -72,3 +72,33 @@ export function buildSequences(dialogues: readonly DialogueRollout[]): {
   offsets[dialogues.length] = pos;
   return { sequences, stream: { offsets, turnEnds, N: pos } };
 }
+
+/**
+ * What to do with a turn cut at maxTurnTokens, whose closing <|end|> was forced rather than sampled:
+ * 'train' it as if sampled, 'mask-end' leave the forced token out of the losses (its log-prob says
+ * nothing of what the policy chose), 'mask-turn' leave the whole turn out (TRL's
+ * mask_truncated_completions).
+ */
+export type TruncationMode = 'train' | 'mask-end' | 'mask-turn';
+
+/** Per stream token: 1 trained, 0 masked, for the truncated turns of `dialogues` under `mode`. */
+export function truncationMask(
+  dialogues: readonly DialogueRollout[],
+  stream: TokenStream,
+  mode: TruncationMode,
+): Float32Array {
+  const mask = new Float32Array(stream.N).fill(1);
+  if (mode === 'train') return mask;
+  dialogues.forEach((d, di) => {
+    let from = stream.offsets[di];
+    d.turns.forEach((t, k) => {
+      const at = stream.turnEnds[di][k];
+      if (t.truncated && t.response.length > 0) {
+        if (mode === 'mask-end') mask[at] = 0;
+        else for (let i = from; i <= at; i++) mask[i] = 0;
+      }
+      from = Math.max(from, at + 1);
+    });
+  });
+  return mask;
+}

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRunConfig, fieldHelp, parseRunConfig, parseRunConfigJson, RunConfigSchema } from './config';
+import {
+  defaultRunConfig,
+  fieldHelp,
+  learningRate,
+  parseRunConfig,
+  parseRunConfigJson,
+  policySteps,
+  RunConfigSchema,
+} from './config';
 
 describe('run config', () => {
   it("every preset's defaults are valid, and every field has a one-line description", () => {
@@ -28,6 +36,8 @@ describe('run config', () => {
       [{ version: 2 }, 'version:'],
       [{ algo: 'grpo', groupSize: 1 }, 'groupSize: grpo needs groups of at least 2'],
       [{ preset: 'ci', maxTurnTokens: 200 }, 'maxTurnTokens:'],
+      [{ algo: 'ppo', steps: 5, criticWarmupSteps: 5 }, 'criticWarmupSteps: 5 warm-up steps leave no policy update'],
+      [{ truncation: 'drop' }, 'truncation:'],
       [[1, 2], '(config): expected a JSON object'],
       [null, '(config)'],
     ];
@@ -57,5 +67,18 @@ describe('run config', () => {
       expect(r.ok, JSON.stringify(input)).toBe(false);
       if (!r.ok) expect(r.errors.join('\n')).toContain(message);
     }
+  });
+
+  it('the learning-rate schedule: linear warm-up, then constant or a linear decay that never reaches 0', () => {
+    const c = { ...defaultRunConfig('ci'), lr: 1e-3, steps: 10, lrWarmupSteps: 4 };
+    expect([0, 1, 2, 3, 4, 9].map((u) => learningRate(c, u))).toEqual([2.5e-4, 5e-4, 7.5e-4, 1e-3, 1e-3, 1e-3]);
+    const lin = { ...c, lrDecay: 'linear' as const };
+    expect([3, 4, 5, 9].map((u) => +learningRate(lin, u).toExponential(6))).toEqual([
+      1e-3, 1e-3, 8.333333e-4, 1.666667e-4,
+    ]);
+    expect(learningRate({ ...c, lrWarmupSteps: 0 }, 0)).toBe(1e-3);
+    // PPO's critic warm-up steps are not policy updates.
+    expect(policySteps({ ...c, algo: 'ppo', criticWarmupSteps: 3 })).toBe(7);
+    expect(policySteps({ ...c, algo: 'grpo', criticWarmupSteps: 3 })).toBe(10);
   });
 });

@@ -37,8 +37,17 @@ export const RunConfigSchema = z
     zeroRewardOnBrokenThink: z
       .boolean()
       .describe(
-        'In think mode, a dialogue with a broken think block gets reward 0 (and a broken turn no positive turn credit).',
+        "In think mode, a dialogue with any broken think block gets reward 0 (and a broken turn no positive turn credit). Off by default: one broken turn then wipes out every other turn's signal; thinkFormatPenalty charges the broken turn alone.",
       ),
+    thinkFormatPenalty: num(0, 1).describe(
+      'In think mode, subtracted from the reward of each turn whose think block is broken (not "<think> plan </think> reply"), on that turn.',
+    ),
+    truncation: z
+      .enum(['train', 'mask-end', 'mask-turn'])
+      .describe(
+        'A reply cut at the token cap ends in a forced <|end|> the policy did not sample. mask-end leaves that token out of the losses; mask-turn leaves the whole cut reply out (TRL mask_truncated_completions); train trains it as if sampled.',
+      ),
+    truncationPenalty: num(0, 1).describe('Subtracted from the reward of each reply cut at the token cap (0: none).'),
     difficulty: z
       .enum(['moderate', 'strict'])
       .describe('Training users: moderate accepts more strategies, strict needs a better fit to the hidden need.'),
@@ -57,6 +66,17 @@ export const RunConfigSchema = z
     topP: num(0.05, 1).describe('Nucleus sampling of training rollouts (1 = off).'),
     lr: num(1e-6, 1e-1).describe(
       "AdamW learning rate of the policy (ours: a tiny model wants more than RLVER's 1e-6).",
+    ),
+    lrWarmupSteps: int(0, 100000).describe(
+      'Learning-rate warm-up: the first N policy updates ramp the rate linearly up to lr (1/N, 2/N, … of it), so fresh AdamW moments do not take a full step at once (0: none).',
+    ),
+    lrDecay: z
+      .enum(['constant', 'linear'])
+      .describe(
+        'After the warm-up, keep lr (constant) or lower it linearly towards 0 over the remaining steps (linear).',
+      ),
+    criticWarmupSteps: int(0, 100000).describe(
+      "PPO: the first N steps fit the critic (the value head) alone, the policy unchanged, so that advantages are not value-head noise when policy updates begin (verl's critic_warmup). They count towards steps.",
     ),
     adamBeta1: z
       .number()
@@ -117,7 +137,10 @@ const BASE: Omit<RunConfig, 'preset'> = {
   algo: 'grpo',
   reward: 'final',
   think: false,
-  zeroRewardOnBrokenThink: true,
+  zeroRewardOnBrokenThink: false,
+  thinkFormatPenalty: 0.1,
+  truncation: 'mask-end',
+  truncationPenalty: 0,
   difficulty: 'moderate',
   steps: 100,
   profilesPerStep: 8,
@@ -127,6 +150,9 @@ const BASE: Omit<RunConfig, 'preset'> = {
   temperature: 1,
   topP: 1,
   lr: 1e-3,
+  lrWarmupSteps: 0,
+  lrDecay: 'constant',
+  criticWarmupSteps: 0,
   adamBeta1: 0.9,
   adamBeta2: 0.999,
   adamEps: 1e-8,
@@ -194,6 +220,10 @@ export function parseRunConfig(input: unknown, fallbackPreset: PresetName = 'mic
   if (c.maxTurnTokens >= PRESETS[c.preset].contextLength / 2)
     errors.push(`maxTurnTokens: must be below half the ${c.preset} context (${PRESETS[c.preset].contextLength})`);
   if (c.clipLow >= 1) errors.push('clipLow: must be below 1');
+  if (c.algo === 'ppo' && c.criticWarmupSteps >= c.steps)
+    errors.push(
+      `criticWarmupSteps: ${c.criticWarmupSteps} warm-up steps leave no policy update in a run of ${c.steps} steps`,
+    );
   return errors.length ? { ok: false, errors } : { ok: true, config: c };
 }
 
@@ -206,6 +236,24 @@ export function parseRunConfigJson(text: string, fallbackPreset: PresetName = 'm
     return { ok: false, errors: [`(config): not valid JSON: ${(e as Error).message}`] };
   }
   return parseRunConfig(value, fallbackPreset);
+}
+
+/** Policy updates in a run: its steps less PPO's critic warm-up. */
+export function policySteps(c: RunConfig): number {
+  return c.steps - (c.algo === 'ppo' ? c.criticWarmupSteps : 0);
+}
+
+/**
+ * The learning rate of policy update u (0-based, counted after the critic warm-up): lr × u+1 / W
+ * during a warm-up of W updates, then lr (constant) or lr × (P − u) / (P − W) (linear, P the run's
+ * policy updates: the last update still moves, at lr / (P − W)).
+ */
+export function learningRate(c: RunConfig, u: number): number {
+  const W = c.lrWarmupSteps;
+  if (u < W) return (c.lr * (u + 1)) / W;
+  if (c.lrDecay === 'constant') return c.lr;
+  const P = Math.max(policySteps(c), W + 1);
+  return (c.lr * Math.max(1, P - u)) / (P - W);
 }
 
 /** Each field's one-line description (the configure form's help text). */

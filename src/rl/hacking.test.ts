@@ -21,7 +21,7 @@ function play(profile: Profile, replies: readonly string[]): DialogueRollout {
   };
   for (const reply of replies) {
     const result = user.respond(reply);
-    d.turns.push({ prompt: [], response: [], reply, think: null, wellFormed: true, result });
+    d.turns.push({ prompt: [], response: [], reply, think: null, wellFormed: true, truncated: false, result });
     d.transcript.push({ role: 'agent', text: reply }, { role: 'user', text: result.line });
     d.finalEmotion = result.emotion;
     if (result.over) {

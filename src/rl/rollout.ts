@@ -49,6 +49,8 @@ export interface AgentTurnSample {
   reply: string;
   think: string | null;
   wellFormed: boolean;
+  /** Cut at maxTurnTokens: the closing <|end|> was forced, not sampled. */
+  truncated: boolean;
   /** The user's reaction to this turn. */
   result: TurnResult;
 }
@@ -158,6 +160,7 @@ export async function rollout(
           reply: parsed.reply,
           think: parsed.think,
           wellFormed: parsed.wellFormed,
+          truncated: response[b].length === opts.maxTurnTokens,
           result,
         });
         d.transcript.push({

@@ -20,6 +20,8 @@ export interface TrainSample {
   oldValues?: ArrayLike<number>;
   /** Per policy row, with a KL penalty: log π_ref of the token. */
   refLogprobs?: ArrayLike<number>;
+  /** Per policy row: 1 trains the row, 0 leaves it out of every loss (a forced token); all 1 when absent. */
+  mask?: ArrayLike<number>;
 }
 
 /** A sample whose response is ids[responseStart..], every token with the same advantage. */
@@ -48,7 +50,12 @@ export interface Packed {
   returns: Float32Array;
   oldValues: Float32Array;
   refLogprobs: Float32Array;
+  /** Per row: 1 trained, 0 left out of the losses. */
+  mask: Float32Array;
+  /** R: the policy rows. */
   tokens: number;
+  /** The rows whose mask is not 0 (the token-mean's denominator). */
+  trained: number;
 }
 
 export type PackInput = Pick<TrainSample, 'ids' | 'rows'> & Partial<Omit<TrainSample, 'ids' | 'rows'>>;
@@ -69,7 +76,9 @@ export function packSamples(samples: readonly PackInput[], maxT: number): Packed
     returns: new Float32Array(R),
     oldValues: new Float32Array(R),
     refLogprobs: new Float32Array(R),
+    mask: new Float32Array(R).fill(1),
     tokens: R,
+    trained: 0,
   };
   let i = 0;
   samples.forEach((s, b) => {
@@ -85,6 +94,8 @@ export function packSamples(samples: readonly PackInput[], maxT: number): Packed
       if (s.returns) p.returns[i] = s.returns[j];
       if (s.oldValues) p.oldValues[i] = s.oldValues[j];
       if (s.refLogprobs) p.refLogprobs[i] = s.refLogprobs[j];
+      if (s.mask) p.mask[i] = s.mask[j];
+      if (p.mask[i] !== 0) p.trained++;
       i++;
     });
   });

@@ -55,8 +55,20 @@ describe('the RL trainer', () => {
     }
     for (const [k, v] of Object.entries(r.metrics)) expect(Number.isFinite(v), k).toBe(true);
     expect(r.metrics['reward/mean']).toBeCloseTo(r.dialogues.reduce((s, d) => s + d.reward, 0) / 6, 6);
-    expect(r.metrics['train/tokens']).toBe(
-      r.dialogues.flatMap((d) => d.turns).reduce((s, x) => s + x.response.length, 0),
+    // Every sampled token trains; the <|end|> forced on a reply cut at the cap does not (truncation mask-end).
+    const turns = r.dialogues.flatMap((d) => d.turns);
+    const cut = turns.filter((x) => x.truncated).length;
+    expect(cut).toBeGreaterThan(0);
+    expect(r.metrics['train/tokens']).toBe(turns.reduce((s, x) => s + x.response.length, 0) - cut);
+    expect(r.metrics['dialogue/truncated']).toBeCloseTo(cut / turns.length, 6);
+    const all = await trainer({ truncation: 'train' }).step();
+    expect(all.metrics['train/tokens']).toBe(
+      all.dialogues.flatMap((d) => d.turns).reduce((s, x) => s + x.response.length, 0),
+    );
+    const whole = await trainer({ truncation: 'mask-turn' }).step();
+    const wholeTurns = whole.dialogues.flatMap((d) => d.turns);
+    expect(whole.metrics['train/tokens']).toBe(
+      wholeTurns.filter((x) => !x.truncated).reduce((s, x) => s + x.response.length, 0),
     );
     for (const key of [
       'reward/std',
@@ -70,7 +82,9 @@ describe('the RL trainer', () => {
       'losses/approx_kl',
       'losses/kl_ref',
       'losses/clipfrac',
-      'losses/explained_variance',
+      'value/explained_variance',
+      'advantages/rms',
+      'train/lr',
       'train/grad_norm',
       'speed/rollout_tokens_per_s',
       'speed/train_tokens_per_s',
@@ -101,17 +115,17 @@ describe('the RL trainer', () => {
       [
         [
           "0.016667",
-          "-0.133728",
-          "0.825411",
+          "-0.139759",
+          "0.900272",
         ],
         [
-          "0.008333",
-          "-0.028185",
-          "0.676834",
+          "0.016667",
+          "-0.028399",
+          "0.729086",
         ],
       ]
     `);
-    expect(a.weights).toMatchInlineSnapshot(`"3b0256bb8b68fa38"`);
+    expect(a.weights).toMatchInlineSnapshot(`"63b409b1f5fc2f05"`);
   });
 
   it('PPO trains the value head; GRPO leaves it alone', async () => {
@@ -130,6 +144,47 @@ describe('the RL trainer', () => {
         expect(r.metrics['losses/value_loss']).toBeGreaterThan(0);
       } else expect(after).toBe(before);
     }
+  });
+
+  it('PPO from a warm start: the value head starts at the mean return, and the critic warm-up moves nothing else', async () => {
+    const t = trainer({ algo: 'ppo', reward: 'both', criticWarmupSteps: 1, steps: 3 });
+    const split = async () => {
+      const w = await t.model.readParams();
+      const head = t.model.layout.entries.filter((x) => x.name.startsWith('value.'));
+      const inHead = (i: number) => head.some((x) => i >= x.offset && i < x.offset + x.size);
+      return {
+        head: head.map((x) => Array.from(w.subarray(x.offset, x.offset + x.size))),
+        rest: w.filter((_, i) => !inHead(i)),
+      };
+    };
+    const before = await split();
+    const first = await t.step();
+    // Constant values at the mean return explain none of the variance: exactly 0, not the noise head's
+    // large negative figure.
+    expect(first.metrics['value/explained_variance']).toBeCloseTo(0, 5);
+    expect(first.metrics['train/critic_only']).toBe(1);
+    const after = await split();
+    expect(Array.from(after.rest)).toEqual(Array.from(before.rest)); // the policy did not move
+    expect(after.head).not.toEqual(before.head);
+    expect(first.metrics['losses/value_loss']).toBeGreaterThan(0);
+    const second = await t.step();
+    expect(second.metrics['train/critic_only']).toBe(0);
+    expect(Array.from((await split()).rest)).not.toEqual(Array.from(after.rest));
+    // A PPO run's own checkpoint has a trained critic: a run resumed from it keeps its head.
+    const again = new Trainer(new CpuBackend(), {
+      config: { ...CONFIG, algo: 'ppo', reward: 'both' },
+      start: { ...start, weights: await t.model.readParams(), meta: { kind: 'rl', runConfig: { algo: 'ppo' } } },
+      trainProfiles: profiles,
+    });
+    const resumed = await again.step();
+    expect(resumed.metrics['value/explained_variance']).not.toBeCloseTo(0, 5);
+  });
+
+  it('warms the learning rate up and decays it as configured', async () => {
+    const t = trainer({ lrWarmupSteps: 2, lrDecay: 'linear', steps: 4, lr: 3e-3 });
+    const lrs = [];
+    for (let k = 0; k < 4; k++) lrs.push((await t.step()).metrics['train/lr']);
+    expect(lrs.map((x) => +x.toExponential(6))).toEqual([1.5e-3, 3e-3, 3e-3, 1.5e-3]);
   });
 
   it('with a KL penalty, measures the KL to the frozen warm start (0 at the first step)', async () => {

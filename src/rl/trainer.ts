@@ -24,8 +24,8 @@ import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
 import type { Profile } from '../persona/profile';
 import { computeCredit } from './advantages';
-import { buildSequences } from './batch';
-import type { RunConfig } from './config';
+import { buildSequences, truncationMask } from './batch';
+import { learningRate, type RunConfig } from './config';
 import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
 import type { TrainSample } from './samples';
 import { NonFiniteError, policyUpdate, scoreSamples, updateOptions } from './update';
@@ -68,6 +68,16 @@ export interface TrainerInit {
   ptxData?: readonly Encoded[];
 }
 
+/**
+ * Whether a starting checkpoint's value head has been trained: only a PPO run's (a warm start's is
+ * initialisation noise, and GRPO and RLOO never train it).
+ */
+export function hasTrainedCritic(meta: unknown): boolean {
+  if (typeof meta !== 'object' || meta === null) return false;
+  const m = meta as { kind?: unknown; runConfig?: { algo?: unknown } };
+  return m.kind === 'rl' && m.runConfig?.algo === 'ppo';
+}
+
 /** The corpus the replay term draws from: seed 1 (the shipped warm starts'), its training split only. */
 export const REPLAY_CORPUS = { seed: 1, dialogues: 1000 } as const;
 
@@ -85,6 +95,11 @@ export class Trainer {
   private order: number[];
   private optimizerStep = { value: 0 };
   private readonly ptxData: readonly Encoded[];
+  /**
+   * PPO: the value head has never been trained (a warm start's head is initialisation noise): the
+   * first step sets it to predict the mean return (zero weights, bias at the mean).
+   */
+  private valueHeadUntrained: boolean;
   /** Steps completed. */
   stepsDone = 0;
   private released = false;
@@ -107,6 +122,7 @@ export class Trainer {
     this.tokenizer = Tokenizer.fromJSON(init.start.tokenizer);
     this.ptxData = c.ptxCoef > 0 ? (init.ptxData ?? replayData(this.tokenizer)) : [];
     this.order = new Rng(`profiles:${c.seed}`).shuffle(init.trainProfiles.map((_, i) => i));
+    this.valueHeadUntrained = !hasTrainedCritic(init.start.meta);
     this.model = new Transformer(be, init.start.config, init.start.weights, { savedAttention: c.savedAttention });
     try {
       if (c.klCoef > 0)
@@ -168,29 +184,55 @@ export class Trainer {
     const scoreBatch = Math.max(1, c.minibatchSize);
     const old = await scoreSamples(this.model, sequences, scoreBatch, c.temperature);
     const ref = this.ref ? await scoreSamples(this.ref, sequences, scoreBatch, c.temperature) : null;
-    const streamValues = new Float32Array(stream.N);
-    sequences.forEach((s, i) => s.stream.forEach((at, j) => (streamValues[at] = old.values[i][j])));
-    const credit = await computeCredit(be, dialogues, stream, streamValues, {
+    const creditOptions = {
       algo: c.algo,
       reward: c.reward,
       groupSize: c.groupSize,
       think: c.think,
       zeroRewardOnBrokenThink: c.zeroRewardOnBrokenThink,
+      thinkFormatPenalty: c.thinkFormatPenalty,
+      truncationPenalty: c.truncationPenalty,
       gamma: c.gamma,
       lambda: c.lambda,
       normalizeAdvantages: c.normalizeAdvantages,
-    });
+    };
+    const streamValues = new Float32Array(stream.N);
+    if (c.algo === 'ppo' && this.valueHeadUntrained) {
+      // The head predicts the mean return from here on: zero weights, bias at the mean of this
+      // step's Monte-Carlo returns (GAE over V = 0), and the old values are that constant.
+      const mc = await computeCredit(be, dialogues, stream, streamValues, creditOptions);
+      const meanReturn = mc.returns.reduce((a, b) => a + b, 0) / Math.max(1, stream.N);
+      be.write(this.model.p['value.w'], new Float32Array(this.model.p['value.w'].size));
+      be.write(this.model.p['value.b'], Float32Array.of(meanReturn));
+      streamValues.fill(Math.fround(meanReturn));
+      old.values.forEach((v) => v.fill(meanReturn));
+    } else {
+      sequences.forEach((s, i) => s.stream.forEach((at, j) => (streamValues[at] = old.values[i][j])));
+    }
+    const credit = await computeCredit(be, dialogues, stream, streamValues, creditOptions);
+    const mask = truncationMask(dialogues, stream, c.truncation);
+    const criticOnly = c.algo === 'ppo' && k < c.criticWarmupSteps;
+    const policyUpdateIndex = k - (c.algo === 'ppo' ? c.criticWarmupSteps : 0);
+    const lr = criticOnly ? c.lr : learningRate(c, policyUpdateIndex);
     const samples: TrainSample[] = sequences.map((s, i) => ({
       ids: s.ids,
       rows: s.rows,
       oldLogprobs: old.logprobs[i],
       advantages: s.stream.map((at) => credit.advantages[at]),
+      mask: s.stream.map((at) => mask[at]),
       ...(c.algo === 'ppo' ? { returns: s.stream.map((at) => credit.returns[at]), oldValues: old.values[i] } : {}),
       ...(ref ? { refLogprobs: ref.logprobs[i] } : {}),
     }));
     let update;
     try {
-      update = await policyUpdate(this.model, samples, updateOptions(c), rng, this.optimizerStep, this.ptxData);
+      update = await policyUpdate(
+        this.model,
+        samples,
+        { ...updateOptions(c), lr, criticOnly },
+        rng,
+        this.optimizerStep,
+        this.ptxData,
+      );
     } catch (e) {
       if (!(e instanceof NonFiniteError)) throw e;
       be.copy(this.model.params, this.snapshot.params);
@@ -204,6 +246,7 @@ export class Trainer {
     }
     const trainSeconds = (performance.now() - t1) / 1000;
     this.stepsDone++;
+    if (c.algo === 'ppo') this.valueHeadUntrained = false;
     const rewards = credit.dialogueRewards;
     const mean = (xs: ArrayLike<number>) => (xs.length ? Array.from(xs).reduce((a, b) => a + b, 0) / xs.length : 0);
     const rMean = mean(rewards);
@@ -240,8 +283,12 @@ export class Trainer {
       'losses/ptx_loss': update['losses/ptx_loss'] ?? 0,
       'losses/clipfrac': update['losses/clipfrac'] ?? 0,
       'losses/value_clipfrac': update['losses/value_clipfrac'] ?? 0,
-      'losses/explained_variance':
+      'value/explained_variance':
         c.algo === 'ppo' && Number.isFinite(credit.explainedVariance) ? credit.explainedVariance : 0,
+      'advantages/rms': Math.sqrt(mean(Array.from(credit.advantages, (a) => a * a))),
+      'dialogue/truncated': mean(turns.map((t) => (t.truncated ? 1 : 0))),
+      'train/lr': lr,
+      'train/critic_only': criticOnly ? 1 : 0,
       'train/grad_norm': update['train/grad_norm'] ?? 0,
       'train/tokens': update['train/tokens'] ?? 0,
       'train/sequences': samples.length,

@@ -55,6 +55,12 @@ export interface UpdateOptions {
   ptxCoef?: number;
   ptxBatch?: number;
   ptxSeqLen?: number;
+  /**
+   * Fit the critic alone (PPO's critic warm-up, verl's critic_warmup): the value loss trains the
+   * value head only, the policy and the trunk under it stay as they are (their gradients are
+   * zeroed before the step), and there is no policy, entropy, KL or replay term.
+   */
+  criticOnly?: boolean;
 }
 
 /**
@@ -187,9 +193,10 @@ export async function policyUpdate(
           order.slice(at, at + o.minibatchSize).map((i) => samples[i]),
           maxT,
         );
-        if (mb.tokens === 0) continue;
+        if (mb.trained === 0) continue;
         const N = mb.tokens; // the policy rows: the loss ops see only them
-        const mask = new Float32Array(N).fill(1);
+        const mask = mb.mask; // 0 on rows left out of the losses (forced tokens)
+        const criticOnly = o.criticOnly === true;
         const put = slabs.put.bind(slabs);
         const t = {
           ids: put('ids', mb.ids, [mb.B * mb.T]),
@@ -210,10 +217,10 @@ export async function policyUpdate(
         be.policyLoss(dLogits, stats, logits, t.actions, t.old, t.advantages, t.mask, t.ref, {
           clipLow: o.clipLow,
           clipHigh: o.clipHigh,
-          entropyCoef: o.entropyCoef,
-          klCoef: o.klCoef,
+          entropyCoef: criticOnly ? 0 : o.entropyCoef,
+          klCoef: criticOnly ? 0 : o.klCoef,
           klEstimator: o.klEstimator,
-          lossScale: 1 / mb.tokens,
+          lossScale: criticOnly ? 0 : 1 / mb.trained, // verl's token-mean over the trained rows
         });
         if (o.temperature !== 1) be.scale(dLogits, 1 / o.temperature); // ∂/∂z = ∂/∂(z/τ) / τ
         let dValues: Tensor | null = null;
@@ -224,12 +231,13 @@ export async function policyUpdate(
           vStats = slabs.take('vStats', [N, VALUE_STATS]); // overwritten
           be.valueLoss(vStats, dValues, values, t.oldV, t.ret, t.mask, {
             clip: o.valueClip > 0 ? o.valueClip : null,
-            lossScale: o.valueCoef / mb.tokens,
+            lossScale: o.valueCoef / mb.trained,
           });
         }
         model.zeroGrads();
         model.backwardRows(t.ids, dLogits, dValues);
-        const ptxLoss = ptxRng ? replayGradients(model, ptxData, ptxRng, o) : null;
+        if (criticOnly) keepOnlyValueHeadGrads(model, slabs);
+        const ptxLoss = ptxRng && !criticOnly ? replayGradients(model, ptxData, ptxRng, o) : null;
         be.clipGradNorm(norm, model.grads, o.maxGradNorm);
         model.optimizerStep(
           {
@@ -252,7 +260,7 @@ export async function policyUpdate(
         ]);
         const g = normH[0];
         const m = policyLossMetrics(st, mask);
-        const v = vs ? valueFigures(vs, N) : { loss: 0, clipped: 0 };
+        const v = vs ? valueFigures(vs, mask) : { loss: 0, clipped: 0 };
         if (skipped) {
           throw new NonFiniteError(
             `the loss became non-finite (policy loss ${m['losses/policy_loss']}, value loss ${v.loss}, gradient norm ${g}) in epoch ${epoch + 1}`,
@@ -264,7 +272,7 @@ export async function policyUpdate(
         add('losses/value_clipfrac', v.clipped);
         add('train/grad_norm', g);
         add('losses/ptx_loss', ptx);
-        add('train/tokens', mb.tokens);
+        add('train/tokens', mb.trained);
         count++;
       }
     }
@@ -278,15 +286,32 @@ export async function policyUpdate(
   return out as unknown as UpdateMetrics;
 }
 
-/** Mean value loss and clipped share over a minibatch's rows. */
-function valueFigures(vs: Float32Array, tokens: number): { loss: number; clipped: number } {
+/** Mean value loss and clipped share over a minibatch's trained rows. */
+function valueFigures(vs: Float32Array, mask: Float32Array): { loss: number; clipped: number } {
   let loss = 0;
   let clipped = 0;
-  for (let n = 0; n < tokens; n++) {
-    loss += vs[n * VALUE_STATS + VALUE_STAT.loss];
-    clipped += vs[n * VALUE_STATS + VALUE_STAT.clipped];
+  let n = 0;
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i] === 0) continue;
+    loss += vs[i * VALUE_STATS + VALUE_STAT.loss];
+    clipped += vs[i * VALUE_STATS + VALUE_STAT.clipped];
+    n++;
   }
-  return { loss: loss / tokens, clipped: clipped / tokens };
+  return { loss: loss / Math.max(1, n), clipped: clipped / Math.max(1, n) };
+}
+
+/** The critic warm-up's step: zero every gradient but the value head's (saved and put back around a fill). */
+function keepOnlyValueHeadGrads(model: Transformer, slabs: Slabs): void {
+  const be = model.be;
+  const keys = ['value.w', 'value.b'] as const;
+  const saved = keys.map((k) => {
+    const g = model.g[k];
+    const t = slabs.take(`keep:${k}`, g.shape);
+    be.copy(t, g);
+    return t;
+  });
+  model.zeroGrads();
+  keys.forEach((k, i) => be.copy(model.g[k], saved[i]));
 }
 
 /**

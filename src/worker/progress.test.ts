@@ -17,6 +17,7 @@ const rollout = (profileId: string): DialogueRollout => ({
       reply: 'x'.repeat(TEXT_CAP + 10),
       think: null,
       wellFormed: true,
+      truncated: false,
       result: {
         change: 5,
         emotion: 35,
