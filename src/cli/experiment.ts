@@ -255,7 +255,10 @@ async function main(): Promise<void> {
       `step ${r.step}/${config.steps}  reward ${m['reward/mean'].toFixed(3)} ± ${m['reward/std'].toFixed(3)}  emotion ${m['emotion/final'].toFixed(1)}  ` +
         `turns ${m['dialogue/turns'].toFixed(1)}  reply ${m['dialogue/reply_tokens'].toFixed(1)}  pg ${m['losses/policy_loss'].toFixed(4)}  ` +
         `ent ${m['losses/entropy'].toFixed(3)}  kl ${m['losses/approx_kl'].toExponential(1)}  clip ${m['losses/clipfrac'].toFixed(3)}  ` +
-        `grad ${m['train/grad_norm'].toFixed(2)}  ` +
+        `grad ${m['train/grad_norm'].toFixed(2)}  lr ${m['train/lr'].toExponential(1)}  ` +
+        (config.algo === 'ppo'
+          ? `ev ${m['value/explained_variance'].toFixed(2)}${m['train/critic_only'] ? ' (critic only)' : ''}  `
+          : '') +
         (config.ptxCoef > 0 ? `ptx ${m['losses/ptx_loss'].toFixed(3)}  ` : '') +
         `${m['speed/step_seconds'].toFixed(1)} s` +
         (row['benchmark/score'] !== undefined ? `  benchmark ${row['benchmark/score'].toFixed(1)}` : ''),

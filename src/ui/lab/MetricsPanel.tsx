@@ -56,6 +56,18 @@ const CHARTS: ChartSpec[] = [
     ],
   },
   {
+    title: 'Explained variance',
+    help: "PPO: how much of the returns' spread the critic predicted before the step (1 − Var(R − V) / Var(R)). 0 is the mean, below 0 worse than the mean; the critic warm-up steps raise it before the policy trusts it.",
+    keys: [['value/explained_variance', 'explained variance']],
+    when: (c) => !!c && c.algo === 'ppo',
+  },
+  {
+    title: 'Learning rate',
+    help: 'The policy learning rate of each step: the warm-up ramp and the decay, when configured.',
+    keys: [['train/lr', 'learning rate']],
+    when: (c) => !!c && (c.lrWarmupSteps > 0 || c.lrDecay !== 'constant'),
+  },
+  {
     title: 'Entropy',
     help: 'Mean entropy of the policy over agent tokens: how spread its choices are.',
     keys: [['losses/entropy', 'entropy']],
