@@ -61,7 +61,7 @@ describe('share links', () => {
   });
 
   it('stores only preset, version, seed and the fields that differ from the frozen baseline', () => {
-    // The micro defaults differ from format 1's only in the reward shaping added after it.
+    // The micro defaults differ from format 1's only in fields added after it.
     expect(compactConfig(defaultRunConfig('micro'))).toEqual({
       version: 1,
       preset: 'micro',

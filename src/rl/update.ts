@@ -249,6 +249,7 @@ export async function policyUpdate(
             step: step.value + 1,
           },
           vStats ? [norm, stats, vStats] : [norm, stats],
+          criticOnly ? { trunk: 0 } : {}, // the critic warm-up leaves the policy where it is
         );
         // The step is queued; now its figures, read together (one wait for the device, not five).
         const [normH, st, vs, ptx, skipped] = await Promise.all([

@@ -170,6 +170,51 @@ export const modelGpuTests: GpuTest[] = [
     },
   },
   {
+    name: 'optimizerStep with its own rate for the value head (PPO critic) and 0 for the trunk (critic warm-up): both backends agree',
+    async run(env) {
+      const [B, T] = [2, 6];
+      const N = B * T;
+      const rng = new Rng('head-rates');
+      const { ids, targets } = tokenBatch(rng, N);
+      const dValues = Float32Array.from({ length: N }, () => rng.normal());
+      const weights = initParams(TINY, 'head-rates');
+      const step = async (be: Backend, rates: { trunk?: number; head?: number }) => {
+        const model = new Transformer(be, TINY, weights);
+        const tIds = be.fromArray(ids, [N]);
+        const { logits } = model.forward(tIds, B, T);
+        const dLogits = be.zeros([N, TINY.vocabSize]);
+        be.crossEntropyBackward(
+          dLogits,
+          logits,
+          be.fromArray(targets, [N]),
+          be.fromArray(new Float32Array(N).fill(1 / N), [N]),
+        );
+        model.zeroGrads();
+        model.backward(tIds, dLogits, be.fromArray(dValues, [N, 1]));
+        model.optimizerStep({ ...ADAM, step: 1 }, [], rates);
+        return { p: await be.read(model.params), m: await be.read(model.adamM) };
+      };
+      const out: CompareReport[] = [];
+      for (const rates of [
+        { trunk: ADAM.lr, head: 10 * ADAM.lr },
+        { trunk: 0, head: 10 * ADAM.lr },
+      ]) {
+        const want = await step(env.cpu, rates);
+        const got = await step(env.gpu, rates);
+        const at = new Transformer(env.cpu, TINY, weights, { frozen: true }).layout.byName['value.w'].offset;
+        if (rates.trunk === 0 && !got.p.subarray(0, at).every((x, i) => x === weights[i]))
+          throw new Error('a trunk rate of 0 moved the trunk on the GPU');
+        // AdamW's first step is lr · g / (|g| + ε): where |g| is near ε, the backends' last-bit
+        // gradient differences move a weight by a few 1e-5; abs 1e-4 is 1% of the trunk's lr.
+        out.push(
+          compare(`trunk ${rates.trunk}, head ${rates.head}: weights`, got.p, want.p, { abs: 1e-4, rel: 1e-3 }),
+          compare(`trunk ${rates.trunk}, head ${rates.head}: first moments`, got.m, want.m, { abs: 1e-6, rel: 1e-3 }),
+        );
+      }
+      return out;
+    },
+  },
+  {
     name: 'transformer training steps, attention saved in f32 or halves: the same losses and weights on both backends, no buffer or pipeline after step 1',
     async run(env) {
       const [B, T] = [2, 9]; // 2·4·81 = 648 probabilities a layer

@@ -247,4 +247,32 @@ describe('transformer', () => {
       expect(() => model.backward(tIds, dLogits, null)).not.toThrow();
     }
   });
+
+  it('optimizerStep gives the value head and the trunk their own rates; a rate of 0 leaves that part untouched', async () => {
+    const be = new CpuBackend();
+    const weights = initParams(TINY, 4);
+    const layout = paramLayout(TINY);
+    const at = layout.byName['value.w'].offset;
+    const ids = Int32Array.from({ length: 8 }, (_, i) => (i * 5) % TINY.vocabSize);
+    const targets = Int32Array.from({ length: 8 }, (_, i) => (i * 3 + 1) % TINY.vocabSize);
+    const w = Float32Array.from({ length: 8 }, (_, i) => 0.1 * (i - 3));
+    const stepWith = async (rates: { trunk?: number; head?: number }) => {
+      const model = new Transformer(be, TINY, weights);
+      await lossAndGrads(model, ids, targets, w, 1, 8);
+      model.optimizerStep({ lr: 1e-2, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, step: 1 }, [], rates);
+      return { p: await be.read(model.params), m: await be.read(model.adamM) };
+    };
+    const one = await stepWith({});
+    const split = await stepWith({ trunk: 1e-2, head: 1e-2 });
+    expect(split.p).toEqual(one.p); // equal rates: the one call over the arena
+    const headOnly = await stepWith({ trunk: 0, head: 1e-2 });
+    expect(Array.from(headOnly.p.subarray(0, at))).toEqual(Array.from(weights.subarray(0, at)));
+    expect(Array.from(headOnly.m.subarray(0, at)).every((x) => x === 0)).toBe(true);
+    expect(Array.from(headOnly.p.subarray(at))).toEqual(Array.from(one.p.subarray(at)));
+    const fastHead = await stepWith({ trunk: 1e-2, head: 1e-1 });
+    expect(Array.from(fastHead.p.subarray(0, at))).toEqual(Array.from(one.p.subarray(0, at)));
+    // AdamW's first step moves each weight by about its rate: the head ten times as far.
+    const moved = (p: Float32Array) => Math.abs(p[at] - weights[at]);
+    expect(moved(fastHead.p) / moved(one.p)).toBeCloseTo(10, 3);
+  });
 });

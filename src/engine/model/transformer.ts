@@ -512,13 +512,35 @@ export class Transformer {
    * counts the NaN and ±∞ values of `mustBeFinite` (the gradient norm, the losses) on the device,
    * and AdamW skips itself (weights and moments untouched) when there is any. `stepSkipped()` says
    * afterwards whether it did.
+   *
+   * `rates` gives the value head (value.w, value.b: the arena's tail) and the rest (the trunk, the
+   * policy) their own learning rates, like two optimizer parameter groups: a rate of 0 leaves that
+   * part and its moments untouched. Both default to `o.lr` (one AdamW call over the arena).
    */
-  optimizerStep(o: Omit<AdamWOptions, 'skipIf'>, mustBeFinite: readonly Tensor[]): void {
+  optimizerStep(
+    o: Omit<AdamWOptions, 'skipIf'>,
+    mustBeFinite: readonly Tensor[],
+    rates: { trunk?: number; head?: number } = {},
+  ): void {
     const be = this.be;
     const { grads, adamM, adamV, guard } = this.trainable();
     be.fill(guard, 0);
     for (const t of mustBeFinite) be.flagNonFinite(guard, t);
-    be.adamw(this.params, grads, adamM, adamV, { ...o, skipIf: guard });
+    const trunk = rates.trunk ?? o.lr;
+    const head = rates.head ?? o.lr;
+    if (trunk === head) {
+      if (trunk > 0) be.adamw(this.params, grads, adamM, adamV, { ...o, lr: trunk, skipIf: guard });
+      return;
+    }
+    const at = this.layout.byName['value.w'].offset; // the head is the arena's tail, aligned for views
+    const part = (from: number, size: number) =>
+      [this.params, grads, adamM, adamV].map((t) => be.view(t, from, [size])) as [Tensor, Tensor, Tensor, Tensor];
+    for (const [lr, from, size] of [
+      [trunk, 0, at],
+      [head, at, this.layout.total - at],
+    ] as const) {
+      if (lr > 0) be.adamw(...part(from, size), { ...o, lr, skipIf: guard });
+    }
   }
 
   /** Whether the last optimizerStep was skipped for a non-finite value (a readback). */
