@@ -138,7 +138,7 @@ async function gae(
  * dialogues of d's group that reached turn k (RLOO: the mean of the others), GRPO divided by the
  * group's pooled within-turn std (+ ADV_EPS). A turn with no peer at its index gets 0.
  */
-export function turnAdvantages(
+function turnAdvantages(
   turnRewards: readonly (readonly number[])[],
   groups: Int32Array,
   estimator: 'grpo' | 'rloo',

@@ -72,7 +72,7 @@ export interface TrainerInit {
  * Whether a starting checkpoint's value head has been trained: only a PPO run's (a warm start's is
  * initialisation noise, and GRPO and RLOO never train it).
  */
-export function hasTrainedCritic(meta: unknown): boolean {
+function hasTrainedCritic(meta: unknown): boolean {
   if (typeof meta !== 'object' || meta === null) return false;
   const m = meta as { kind?: unknown; runConfig?: { algo?: unknown } };
   return m.kind === 'rl' && m.runConfig?.algo === 'ppo';

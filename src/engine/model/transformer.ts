@@ -337,8 +337,9 @@ export class Transformer {
   /**
    * Forward over ids (B·T) that keeps only some rows' outputs (the policy rows of RL): the final
    * hidden states at `rows` (R, i32 flat indices into B·T) are gathered and projected, so the
-   * logits (R, V) cost R/N of the full head's. Returns logits (R, V) and values (R, 1), valid until
-   * the next forwardRows.
+   * logits (R, V) cost R/N of the full head's. Returns logits (R, V), values (R, 1) and the final
+   * hidden states the two heads read (`hidden`, LNf's output, (R, C)), valid until the next
+   * forwardRows.
    */
   forwardRows(
     ids: Tensor,
@@ -346,7 +347,7 @@ export class Transformer {
     T: number,
     rows: Tensor,
     o: ForwardOptions = {},
-  ): { logits: Tensor; values: Tensor } {
+  ): { logits: Tensor; values: Tensor; hidden: Tensor } {
     const a = this.trunk(ids, B, T, !this.frozen && (o.grad ?? true));
     const R = rows.shape[0];
     const be = this.be;
@@ -366,7 +367,7 @@ export class Transformer {
     r.rows = rows;
     be.embedding(r.lnf, a.lnf, rows); // gather: lnf rows (R, C)
     this.head(r.logits, r.values, r.lnf);
-    return { logits: r.logits, values: r.values };
+    return { logits: r.logits, values: r.values, hidden: r.lnf };
   }
 
   /** Backward after forwardRows with the same ids and rows: dLogits (R, V), dValues (R, 1). ACCUMULATES. */
