@@ -109,7 +109,7 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   // Share: the link holds the config; a fresh browser (nothing stored) opens it and reproduces step 1.
   await page.getByRole('button', { name: 'Copy share link' }).click();
   const link = await page.getByLabel(/^Share link/).inputValue();
-  expect(link).toContain('#run=1.');
+  expect(link).toContain('#run=2.');
   await page.getByLabel(/^Share link/).focus();
   await page.keyboard.press('Space');
   await expect(status(page)).toContainText('Paused');

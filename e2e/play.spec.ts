@@ -157,7 +157,7 @@ test('a user written in Play is used for training: the run trains on them, and t
   // The share link carries the user; a fresh browser opens it and sees who the run trained on.
   await page.getByRole('button', { name: 'Copy share link' }).click();
   const link = await page.getByLabel(/^Share link/).inputValue();
-  expect(link).toMatch(/#run=1\.[\w-]+&users=1\.[\w-]+$/);
+  expect(link).toMatch(/#run=2\.[\w-]+&users=1\.[\w-]+$/);
   expect(link.length).toBeLessThan(2000);
   const other = await browser.newContext();
   try {

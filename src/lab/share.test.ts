@@ -10,6 +10,7 @@ import {
   fromBase64,
   fromBase64Url,
   LINK_BASELINE_V1,
+  LINK_BASELINES,
   toBase64,
   toBase64Url,
 } from './share';
@@ -38,7 +39,7 @@ describe('share links', () => {
     for (const preset of Object.keys(PRESETS) as PresetName[]) {
       const config = defaultRunConfig(preset);
       const link = encodeShareLink(config, BASE);
-      expect(link.startsWith(`${BASE}#run=1.`)).toBe(true);
+      expect(link.startsWith(`${BASE}#run=2.`)).toBe(true);
       expect(decodeOk(new URL(link).hash)).toEqual(config);
     }
     const changed: RunConfig = {
@@ -61,20 +62,13 @@ describe('share links', () => {
   });
 
   it('stores only preset, version, seed and the fields that differ from the frozen baseline', () => {
-    // The micro defaults differ from format 1's only in fields added after it.
-    expect(compactConfig(defaultRunConfig('micro'))).toEqual({
-      version: 1,
-      preset: 'micro',
-      seed: 1,
-      zeroRewardOnBrokenThink: false,
-      thinkFormatPenalty: 0.1,
-      truncation: 'mask-end',
-    });
+    // Format 2's baseline is the defaults as they were when it was made: a default link holds nothing else.
+    expect(compactConfig(defaultRunConfig('micro'))).toEqual({ version: 1, preset: 'micro', seed: 1 });
     const c = { ...defaultRunConfig('ci'), seed: 7, lr: 0.002 };
-    // The ci defaults have moved since format 1 froze its baseline: those fields travel too.
+    // Where the ci defaults have moved since format 2 froze its baseline, those fields travel too.
     const moved = Object.fromEntries(
       Object.entries(defaultRunConfig('ci')).filter(
-        ([k, v]) => (LINK_BASELINE_V1.ci as Record<string, unknown>)[k] !== v && k !== 'seed',
+        ([k, v]) => (LINK_BASELINES[2].ci as Record<string, unknown>)[k] !== v && k !== 'seed',
       ),
     );
     expect(compactConfig(c)).toEqual({ ...moved, version: 1, preset: 'ci', seed: 7, lr: 0.002 });
@@ -103,7 +97,7 @@ describe('share links', () => {
 
   it('replaces a fragment already on the base URL', () => {
     const link = encodeShareLink(defaultRunConfig('ci'), `${BASE}?embed=1#old=stuff`);
-    expect(link.startsWith(`${BASE}?embed=1#run=1.`)).toBe(true);
+    expect(link.startsWith(`${BASE}?embed=1#run=2.`)).toBe(true);
     expect(link).not.toContain('old=stuff');
   });
 
@@ -119,6 +113,21 @@ describe('share links', () => {
     for (const preset of Object.keys(LINK_BASELINE_V1) as PresetName[]) {
       expect(parseRunConfig({ ...LINK_BASELINE_V1[preset], version: 1, preset, seed: 1 }).ok).toBe(true);
     }
+  });
+
+  it('a format-2 link decodes against its own frozen baseline, a format-1 link against its own', () => {
+    const c = { ...defaultRunConfig('ci'), seed: 42, lr: 0.002 };
+    const two = encodeShareLink(c, '');
+    expect(two.startsWith('#run=2.')).toBe(true);
+    expect(decodeOk(two)).toEqual(c);
+    // The same fields on format 1 read against format 1's defaults: no lr warm-up, no format penalty.
+    const one = `#run=1.${two.slice('#run=2.'.length)}`;
+    const old = decodeOk(one) as RunConfig;
+    expect(old.lrWarmupSteps).toBe(0);
+    expect(old.thinkFormatPenalty).toBe(0);
+    expect(old.truncation).toBe('train');
+    for (const preset of Object.keys(PRESETS) as PresetName[])
+      expect(parseRunConfig({ ...LINK_BASELINES[2][preset], version: 1, preset, seed: 1 }).ok).toBe(true);
   });
 
   it("a link made before the AdamW fields opens with the optimizer's values of then; a changed one travels", () => {
@@ -169,7 +178,7 @@ describe('share links', () => {
   });
 
   it('says when the link comes from a newer lab (link format or config version)', () => {
-    expect(decodeErr('#run=2.AAAA')).toMatch(/newer version of the lab \(link format 2/);
+    expect(decodeErr('#run=3.AAAA')).toMatch(/newer version of the lab \(link format 3; this lab reads up to 2/);
     expect(decodeErr(fragmentOf({ version: 2, preset: 'ci', seed: 1 }))).toMatch(
       /newer version of the lab \(run config version 2/,
     );
@@ -229,7 +238,7 @@ describe("share links with the run's own training users", () => {
 
   it('carry the users beside the config, and come back checked; a link without them has none', () => {
     const link = encodeShareLink(config, 'https://lab.example/app/', [mine]);
-    expect(link).toMatch(/#run=1\.[A-Za-z0-9_-]+&users=1\.[A-Za-z0-9_-]+$/);
+    expect(link).toMatch(/#run=2\.[A-Za-z0-9_-]+&users=1\.[A-Za-z0-9_-]+$/);
     expect(link.length).toBeLessThan(2000);
     const back = decodeShareFragment(link);
     expect(back).toEqual({ ok: true, config, profiles: [mine] });

@@ -1,18 +1,23 @@
 /**
- * Share links: a run's config in the URL fragment (`#run=1.<payload>`), so a link reproduces the run
- * on another machine and nothing is sent to a server. The `1.` is the link format (JSON, raw
- * DEFLATE, base64url); the payload's `version` is the config's own (RUN_CONFIG_VERSION).
+ * Share links: a run's config in the URL fragment (`#run=2.<payload>`), so a link reproduces the run
+ * on another machine and nothing is sent to a server. The `2.` is the link format (JSON, raw
+ * DEFLATE, base64url; formats differ only in their baseline, below); the payload's `version` is the
+ * config's own (RUN_CONFIG_VERSION).
  *
  * To keep links short (chat apps and mail mangle links past about 2,000 characters) the payload
  * holds preset, version and seed plus only the fields that differ from a FROZEN baseline, the
- * defaults as they were when link format 1 was made (LINK_BASELINE_V1 below). Diffing against the
+ * defaults as they were when its link format was made (LINK_BASELINES below). Diffing against the
  * live `defaultRunConfig` instead would make every old link silently change meaning the day a
  * default changes; the frozen copy costs forty lines and keeps links at about a hundred characters
  * (a full config is about 420), while a changed default only makes new links a few bytes longer.
- * Never change a value in LINK_BASELINE_V1: a new baseline needs a new link format (`run=2.`) beside
- * this one. A field added to the schema later goes INTO the baseline with the value that reproduces
- * the behaviour from before it existed (ptxCoef 0), so every older link keeps its meaning even when
- * a preset's default for the new field is something else; new links then carry it as a difference.
+ * Never change a value in a baseline: a new baseline needs a new link format beside the old ones,
+ * which the lab keeps reading (format 1's links decode against format 1's baseline). A field added
+ * to the schema later goes INTO every baseline with the value that reproduces the behaviour from
+ * before it existed (ptxCoef 0), so every older link keeps its meaning even when a preset's default
+ * for the new field is something else; new links then carry it as a difference. Format 2 (the
+ * reward shaping, truncation masking and the ci learning-rate schedule became defaults) exists
+ * because those differences had pushed a ci link with one custom training user past 2,000
+ * characters.
  *
  * A run on the person's own training users (written in Play) carries them beside the config, in
  * `&users=1.<payload>` (the same JSON, raw DEFLATE, base64url packing; `1.` is its own format
@@ -29,7 +34,7 @@ import { ProfileSchema, type Profile } from '../persona/profile';
 import { parseRunConfig, RUN_CONFIG_VERSION, RunConfigSchema, type RunConfig } from '../rl/config';
 
 /** The link format this lab writes and the newest it reads. */
-const SHARE_LINK_FORMAT = 1;
+const SHARE_LINK_FORMAT = 2;
 /** The fragment key: `#run=1.<payload>`; other `key=value` pairs may stand beside it (`&hide=...`). */
 const SHARE_KEY = 'run';
 /** The fragment key of the run's own training users: `&users=1.<payload>`. */
@@ -96,6 +101,38 @@ export const LINK_BASELINE_V1: Readonly<Record<PresetName, Readonly<Baseline>>> 
   small: { ...BASELINE_V1, steps: 300, lr: 5e-5, profilesPerStep: 16 },
 };
 
+/** The version-2 defaults, frozen: format 1's with what had become the defaults by then. */
+const BASELINE_V2: Baseline = {
+  ...BASELINE_V1,
+  zeroRewardOnBrokenThink: false,
+  thinkFormatPenalty: 0.1,
+  truncation: 'mask-end',
+};
+
+const LINK_BASELINE_V2: Readonly<Record<PresetName, Readonly<Baseline>>> = {
+  ci: {
+    ...BASELINE_V2,
+    steps: 40,
+    profilesPerStep: 4,
+    temperature: 0.7,
+    reward: 'both',
+    klCoef: 0.1,
+    ptxCoef: 0.3,
+    epochs: 2,
+    lr: 5e-4,
+    lrWarmupSteps: 3,
+  },
+  micro: { ...BASELINE_V2, steps: 100, lr: 3e-4 },
+  mini: { ...BASELINE_V2, steps: 200, lr: 1e-4, profilesPerStep: 16 },
+  small: { ...BASELINE_V2, steps: 300, lr: 5e-5, profilesPerStep: 16 },
+};
+
+/** Each link format's frozen baseline, by format number. */
+export const LINK_BASELINES: Readonly<Record<number, Readonly<Record<PresetName, Readonly<Baseline>>>>> = {
+  1: LINK_BASELINE_V1,
+  2: LINK_BASELINE_V2,
+};
+
 export type ShareDecodeResult = { ok: true; config: RunConfig; profiles?: Profile[] } | { ok: false; message: string };
 
 /** The link to `config` (and its own training users): `baseUrl` without its fragment, then `#run=1.<payload>[&users=1.<payload>]`. */
@@ -108,7 +145,7 @@ export function encodeShareLink(config: RunConfig, baseUrl: string, profiles?: r
   return `${base}#${SHARE_KEY}=${encodeSharePayload(config)}${users}`;
 }
 
-/** Just the fragment value, `1.<payload>` (for callers that build the fragment themselves). */
+/** Just the fragment value, `2.<payload>` (for callers that build the fragment themselves). */
 function encodeSharePayload(config: RunConfig): string {
   const json = JSON.stringify(compactConfig(config));
   return `${SHARE_LINK_FORMAT}.${toBase64Url(deflateSync(strToU8(json), { level: 9 }))}`;
@@ -117,7 +154,7 @@ function encodeSharePayload(config: RunConfig): string {
 /** preset, version, seed, then each field that differs from the frozen baseline, in schema order. */
 export function compactConfig(config: RunConfig): Record<string, unknown> {
   const out: Record<string, unknown> = { version: config.version, preset: config.preset, seed: config.seed };
-  const baseline = LINK_BASELINE_V1[config.preset] as Record<string, unknown> | undefined;
+  const baseline = LINK_BASELINES[SHARE_LINK_FORMAT][config.preset] as Record<string, unknown> | undefined;
   for (const key of Object.keys(RunConfigSchema.shape) as (keyof RunConfig)[]) {
     if (key in out) continue;
     if (!baseline || baseline[key] !== config[key]) out[key] = config[key];
@@ -172,7 +209,7 @@ export function decodeShareFragment(hash: string): ShareDecodeResult {
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
     return damaged('its run data is not a set of settings');
-  const run = expandPayload(payload as Record<string, unknown>);
+  const run = expandPayload(payload as Record<string, unknown>, LINK_BASELINES[format]);
   if (!run.ok || users === null) return run;
   const profiles = decodeUsers(users);
   return typeof profiles === 'string' ? fail(profiles) : { ...run, profiles };
@@ -215,8 +252,11 @@ function decodeUsers(value: string): Profile[] | string {
   return out;
 }
 
-/** Payload (format 1) → full config: version check, the frozen baseline under it, then validation. */
-function expandPayload(payload: Record<string, unknown>): ShareDecodeResult {
+/** Payload → full config: version check, its format's frozen baseline under it, then validation. */
+function expandPayload(
+  payload: Record<string, unknown>,
+  baselines: Readonly<Record<PresetName, Readonly<Baseline>>>,
+): ShareDecodeResult {
   const version = payload.version;
   if (typeof version !== 'number' || !Number.isInteger(version)) return damaged('its run data has no config version');
   if (version > RUN_CONFIG_VERSION) {
@@ -229,7 +269,7 @@ function expandPayload(payload: Record<string, unknown>): ShareDecodeResult {
     return fail(`This link's run config version ${version} is not one this lab knows.`);
   const preset = payload.preset;
   const baseline =
-    typeof preset === 'string' && Object.hasOwn(LINK_BASELINE_V1, preset) ? LINK_BASELINE_V1[preset as PresetName] : {};
+    typeof preset === 'string' && Object.hasOwn(baselines, preset) ? baselines[preset as PresetName] : {};
   const parsed = parseRunConfig({ ...baseline, ...payload });
   if (!parsed.ok)
     return fail(`This link's run settings are not valid:\n${parsed.errors.map((e) => `  ${e}`).join('\n')}`);

@@ -36,6 +36,7 @@ const CONFIG: RunConfig = {
   maxAgentTurns: 3,
   minibatchSize: 4,
   lr: 3e-3,
+  lrWarmupSteps: 0,
 };
 const trainer = (o: Partial<RunConfig> = {}) =>
   new Trainer(new CpuBackend(), { config: { ...CONFIG, ...o }, start, trainProfiles: profiles });

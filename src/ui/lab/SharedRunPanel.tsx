@@ -1,5 +1,5 @@
 /**
- * A run opened from a share link (`#run=1.…`): the settings it holds, what differs from its preset,
+ * A run opened from a share link (`#run=2.…`): the settings it holds, what differs from its preset,
  * and "Reproduce this run". A damaged, foreign or too-new link gets its own message in an alert and
  * nothing else changes: the form keeps what the person typed, the lab keeps working.
  */

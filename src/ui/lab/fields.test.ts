@@ -19,7 +19,7 @@ describe('the configure form fields', () => {
   });
 
   it('round-trips a config through the draft', () => {
-    const c = { ...defaultRunConfig('ci'), seed: 7, lr: 0.0005, think: true };
+    const c = { ...defaultRunConfig('ci'), seed: 7, lr: 0.002, think: true };
     expect(checkDraft(draftOf(c))).toEqual({ config: c, fieldErrors: {}, otherErrors: [] });
     expect(changedFields(c)).toEqual(['seed', 'think', 'lr']);
   });
