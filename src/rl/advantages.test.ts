@@ -32,6 +32,7 @@ function dialogue(turns: [number, number][], wellFormed = true): DialogueRollout
     reward: Math.max(0, emotion / 100),
     endReason: 'cap',
     transcript: [],
+    window: { slides: 0, hidden: [] },
   };
 }
 const OPTS: CreditOptions = {
