@@ -2,8 +2,8 @@
  * Multi-turn rollouts: the policy talks with many simulated users at once. Each agent turn is
  * sampled for every live dialogue in one batch with the KV cache; each user line comes from the
  * persona engine; dialogues end at different turns (goodbye in S or F, or the turn cap). A long
- * dialogue slides over the context (src/rl/window.ts), always keeping the system line and, by
- * default, the policy's own earlier replies for as long as they fit. Think mode: an agent turn is
+ * dialogue slides over the context (src/rl/window.ts), always keeping the system line; by
+ * default whole (user line, agent turn) pairs leave it, oldest first. Think mode: an agent turn is
  * `<think> plan </think> reply`; the user sees the reply only, and later turns see the history
  * without thoughts [RLVER], so in think mode each turn re-reads the visible history into a fresh
  * cache.
