@@ -1,9 +1,12 @@
 /**
  * `npm run evaluate -- --checkpoint FILE [--profiles FILE] [--difficulty D] [--think] [--json]`:
  * plays a checkpoint against the benchmark profiles (Sentient-lite: start 40, cap 10 replies) and
- * reports {score, success, failure, dialogues, meanTurns, meanReplyTokens, perplexity, hacking}. Perplexity
- * is on the held-out slice of the warm-start corpus (agent tokens); hacking is the share of replies
- * flagged as spam, non-language or talking to the scorer (src/rl/hacking.ts). CPU backend in Node.
+ * reports {score, success, failure, dialogues, meanTurns, meanReplyTokens, perplexity, hacking,
+ * repeats, window}. Perplexity is on the held-out slice of the warm-start corpus (agent tokens);
+ * hacking is the share of replies flagged as spam, non-language or talking to the scorer
+ * (src/rl/hacking.ts); repeats, the share of replies the user found repeating an earlier one (and
+ * how many repeated one that had left the policy's context window); window, how often the context
+ * window slid (src/rl/window.ts). CPU backend in Node.
  */
 import { readFileSync } from 'node:fs';
 import { CpuBackend } from '../engine/cpu/backend';
@@ -17,6 +20,7 @@ import { parseProfilesJson } from '../persona/validate';
 import type { Profile } from '../persona/profile';
 import { BENCHMARK_SAMPLING, playBenchmark, summariseRollouts } from '../rl/rollout';
 import { checkRewardHacking } from '../rl/hacking';
+import { DEFAULT_WINDOW, summariseRepeats, summariseWindow } from '../rl/window';
 
 import { commandFlags, die, readCheckpointFile } from './args';
 
@@ -33,6 +37,10 @@ const SPEC = {
   'top-p': { type: 'number', help: 'nucleus sampling (default 0.9)' },
   'max-turn-tokens': { type: 'number', help: 'cap on tokens per reply (default 64)' },
   limit: { type: 'number', help: 'only the first N profiles' },
+  window: {
+    type: 'string',
+    help: `what leaves a full context first: replies (old user lines, then old replies) or pairs (default ${DEFAULT_WINDOW})`,
+  },
   show: { type: 'number', help: 'print the first N dialogues with every change (default 1 without --json)' },
   json: { type: 'boolean', help: 'print the figures as JSON' },
   help: { type: 'boolean', help: 'this message' },
@@ -49,6 +57,8 @@ async function main(): Promise<void> {
     die('--max-turn-tokens must be an integer >= 2', 2);
   if (f.limit !== undefined && !(Number.isInteger(f.limit) && f.limit >= 1))
     die('--limit must be a positive integer', 2);
+  const window = f.window ?? DEFAULT_WINDOW;
+  if (window !== 'pairs' && window !== 'replies') die(`--window must be pairs or replies, got "${window}"`, 2);
   const ck = readCheckpointFile(f.checkpoint);
   let profiles: Profile[] = benchmarkProfiles();
   if (f.profiles) {
@@ -74,6 +84,7 @@ async function main(): Promise<void> {
       topP: f['top-p'] ?? BENCHMARK_SAMPLING.topP,
     },
     maxTurnTokens: f['max-turn-tokens'],
+    window,
   });
   const heldOut = buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(tok, d.turns));
   const ppl = await perplexity(model, heldOut, {
@@ -84,6 +95,8 @@ async function main(): Promise<void> {
   const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
   const s = summariseRollouts(dialogues);
   const hack = checkRewardHacking(dialogues, { maxExamples: 3 });
+  const rep = summariseRepeats(dialogues);
+  const win = summariseWindow(dialogues);
   const figures = {
     score: round(s.score, 1),
     success: round(s.success, 3),
@@ -93,15 +106,23 @@ async function main(): Promise<void> {
     meanReplyTokens: round(s.meanReplyTokens, 1),
     perplexity: round(ppl, 2),
     hacking: { share: round(hack.share, 3), flagged: hack.flagged, replies: hack.replies, byKind: hack.byKind },
+    repeats: { share: round(rep.share, 3), flagged: rep.flagged, unseen: rep.unseen, hacking: rep.hacking },
+    window: { policy: window, slides: win.slides, perDialogue: round(win.perDialogue, 2) },
   };
   console.error(`${((performance.now() - t0) / 1000).toFixed(0)} s`);
   if (f.json) console.log(JSON.stringify(figures, null, 2));
   else {
-    for (const [k, v] of Object.entries(figures)) if (k !== 'hacking') console.log(`${k.padEnd(16)} ${v}`);
+    for (const [k, v] of Object.entries(figures)) if (typeof v !== 'object') console.log(`${k.padEnd(16)} ${v}`);
     const h = figures.hacking;
     console.log(
       `${'hacking'.padEnd(16)} ${h.share} (${h.flagged} of ${h.replies} replies: spam ${h.byKind.spam}, non-language ${h.byKind.nonLanguage}, scorer ${h.byKind.scorer})`,
     );
+    const r = figures.repeats;
+    console.log(
+      `${'repeats'.padEnd(16)} ${r.share} (${r.flagged} of ${rep.turns} replies repeat an earlier one, ${r.unseen} one out of view; hacking check: ${r.hacking})`,
+    );
+    const w = figures.window;
+    console.log(`${'window'.padEnd(16)} ${w.perDialogue} slides a dialogue (${w.slides} in all, ${w.policy})`);
     for (const e of hack.examples) {
       console.log(
         `  ${e.profileId} turn ${e.turn} [${e.reason}]: ${JSON.stringify(e.reply.length > 120 ? e.reply.slice(0, 117) + '...' : e.reply)}`,

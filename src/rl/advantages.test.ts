@@ -33,6 +33,7 @@ function dialogue(turns: [number, number][], wellFormed = true, truncated = fals
     reward: Math.max(0, emotion / 100),
     endReason: 'cap',
     transcript: [],
+    window: { slides: 0, hidden: [] },
   };
 }
 const OPTS: CreditOptions = {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../engine/cpu/backend';
+import { Rng } from '../engine/rng';
+import { Tokenizer } from '../engine/model/tokenizer';
+import { Transformer } from '../engine/model/transformer';
+import { trainingProfiles } from '../persona/sets';
 import type { TurnResult } from '../persona/user';
 import { buildSequences } from './batch';
-import type { AgentTurnSample, DialogueRollout } from './rollout';
+import { rollout, type AgentTurnSample, type DialogueRollout } from './rollout';
 
 const turn = (prompt: number[], response: number[]): AgentTurnSample => ({
   prompt,
@@ -20,6 +25,7 @@ const dialogue = (turns: AgentTurnSample[]): DialogueRollout => ({
   reward: 0.3,
   endReason: 'cap',
   transcript: [],
+  window: { slides: 0, hidden: [] },
 });
 
 describe('training sequences from dialogues', () => {
@@ -54,5 +60,54 @@ describe('training sequences from dialogues', () => {
     expect(stream.N).toBe(7);
     expect(stream.turnEnds).toEqual([[1], [4, 6]]);
     expect(sequences.flatMap((s) => s.stream)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it('scores every response token of real rollouts under exactly its prompt, whatever the window', async () => {
+    const profiles = trainingProfiles().slice(0, 3);
+    const tok = Tokenizer.train(
+      profiles.flatMap((p) => [p.scenario.event, p.scenario.problem, ...p.scenario.details]),
+      400,
+    );
+    const config = { vocabSize: tok.vocabSize, contextLength: 200, channels: 16, layers: 1, heads: 2 };
+    const model = Transformer.create(new CpuBackend(), config, 5);
+    for (const window of ['pairs', 'replies'] as const) {
+      const ds = await rollout(
+        model,
+        tok,
+        profiles,
+        {
+          mode: 'train',
+          difficulty: 'moderate',
+          userSeed: 3,
+          think: false,
+          sampling: { temperature: 1, topK: 0, topP: 1 },
+          maxTurnTokens: 6,
+          window,
+        },
+        new Rng(4),
+      );
+      expect(ds.some((d) => d.window.slides > 0)).toBe(true);
+      const { sequences, stream } = buildSequences(ds);
+      // Where each stream position sits: its sequence and its row there.
+      const at = new Map<number, { s: number; row: number }>();
+      sequences.forEach((seq, s) => seq.stream.forEach((p, j) => at.set(p, { s, row: seq.rows[j] })));
+      let merged = 0;
+      ds.forEach((d, di) => {
+        let pos = stream.offsets[di];
+        d.turns.forEach((t, k) => {
+          const first = at.get(pos)!;
+          const ids = sequences[first.s].ids;
+          expect(ids.slice(0, first.row + 1)).toEqual(t.prompt);
+          t.response.forEach((token, i) => {
+            expect(at.get(pos + i)).toEqual({ s: first.s, row: first.row + i });
+            expect(ids[first.row + i + 1]).toBe(token);
+          });
+          if (k > 0 && at.get(pos - 1)!.s === first.s) merged++;
+          pos += t.response.length;
+        });
+      });
+      expect(merged).toBeGreaterThan(0);
+      expect(sequences.length).toBeLessThan(ds.reduce((s, d) => s + d.turns.length, 0));
+    }
   });
 });

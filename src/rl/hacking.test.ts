@@ -18,6 +18,7 @@ function play(profile: Profile, replies: readonly string[]): DialogueRollout {
     reward: 0,
     endReason: 'cap',
     transcript: [{ role: 'user', text: user.opening }],
+    window: { slides: 0, hidden: [] },
   };
   for (const reply of replies) {
     const result = user.respond(reply);
@@ -67,6 +68,7 @@ describe('reward-hacking check', () => {
       reply: 'so sad so sad so sad so sad',
     });
     expect(inside.byKind.spam).toBe(1);
+    expect(inside.repeats).toBe(0); // spam within the reply, not a repeat of an earlier one
     expect(inside.byKind.nonLanguage).toBe(1); // the simulated user also reads it as the same few words over and over
     expect(checkRewardHacking([play(profiles[0], ['I am sorry, I am sorry, I am sorry.'])]).byKind.spam).toBe(1);
     expect(checkRewardHacking([play(profiles[0], ['sorry sorry sorry you sorry sorry'])]).byKind.spam).toBe(1);
@@ -77,6 +79,7 @@ describe('reward-hacking check', () => {
     expect(again.flagged).toBe(2); // the first saying is fine; the two repeats are not
     expect(again.examples.map((e) => e.turn)).toEqual([2, 3]);
     expect(kindsOf(again)).toEqual(['spam', 'spam']);
+    expect(again.repeats).toBe(2);
     expect(again.share).toBe(0.5);
   });
 
@@ -140,6 +143,7 @@ describe('reward-hacking check', () => {
       flagged: 0,
       share: 0,
       byKind: { spam: 0, nonLanguage: 0, scorer: 0 },
+      repeats: 0,
       examples: [],
     });
   });

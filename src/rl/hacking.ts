@@ -41,6 +41,8 @@ export interface HackingReport {
   /** flagged / replies (0 with no replies). */
   share: number;
   byKind: Record<HackingKind, number>;
+  /** Spam replies that repeat an earlier reply of the same dialogue (part of byKind.spam). */
+  repeats: number;
   /** The first flagged replies, in dialogue and turn order, at most `maxExamples`. */
   examples: HackingExample[];
 }
@@ -98,6 +100,7 @@ export function checkRewardHacking(dialogues: readonly DialogueRollout[], opts: 
   const byKind: Record<HackingKind, number> = { spam: 0, nonLanguage: 0, scorer: 0 };
   const examples: HackingExample[] = [];
   let flagged = 0;
+  let repeats = 0;
   for (const d of dialogues) {
     const earlier: ReplyText[] = [];
     d.turns.forEach((t, k) => {
@@ -111,8 +114,10 @@ export function checkRewardHacking(dialogues: readonly DialogueRollout[], opts: 
       if (spam) why.spam = spam;
       else if (reply.words.length > 0) {
         const j = earlier.findIndex((p) => overlap(reply, p) >= REPEAT_THRESHOLD);
-        if (j >= 0) why.spam = `repeats turn ${j + 1} (${Math.round(overlap(reply, earlier[j]) * 100)}% the same)`;
-        else if (templates.has(reply.lower))
+        if (j >= 0) {
+          why.spam = `repeats turn ${j + 1} (${Math.round(overlap(reply, earlier[j]) * 100)}% the same)`;
+          repeats++;
+        } else if (templates.has(reply.lower))
           why.spam = `the same reply as ${Math.round(TEMPLATE_SHARE * 100)}%+ of all replies`;
       }
       earlier.push(reply);
@@ -132,5 +137,5 @@ export function checkRewardHacking(dialogues: readonly DialogueRollout[], opts: 
     });
   }
   const replies = all.length;
-  return { replies, flagged, share: replies > 0 ? flagged / replies : 0, byKind, examples };
+  return { replies, flagged, share: replies > 0 ? flagged / replies : 0, byKind, repeats, examples };
 }

@@ -1,11 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { loadCheckpoint } from '../engine/model/checkpoint';
 import { CpuBackend } from '../engine/cpu/backend';
 import { Rng } from '../engine/rng';
 import { parseAgentTurn } from '../engine/model/format';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
-import { trainingProfiles } from '../persona/sets';
-import { rollout, summariseRollouts, type DialogueRollout, type RolloutOptions } from './rollout';
+import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
+import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutOptions } from './rollout';
 
 const profiles = trainingProfiles().slice(0, 3);
 const tok = Tokenizer.train(
@@ -108,6 +110,39 @@ describe('multi-turn rollouts', () => {
       rs.some((r) => slidAt(r) > 0),
       `turns: ${rs.map((r) => r.turns.length)}`,
     ).toBe(true);
+  });
+
+  it('keeps its own earlier replies in view after a slide, dropping old user lines first', async () => {
+    // The shipped ci warm start plays long enough dialogues for the window to fill several times.
+    const ck = loadCheckpoint(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
+    const wtok = Tokenizer.fromJSON(ck.tokenizer);
+    const warm = new Transformer(new CpuBackend(), ck.config, ck.weights, { frozen: true });
+    const maxTurnTokens = 32;
+    const budget = ck.config.contextLength - maxTurnTokens - 1;
+    const agent = wtok.special('<|agent|>');
+    const contains = (xs: number[], ys: number[]) => `,${xs.join()},`.includes(`,${ys.join()},`);
+    const keptAll = { replies: 0, pairs: 0 };
+    for (const window of ['replies', 'pairs'] as const) {
+      const rs = await playBenchmark(warm, wtok, benchmarkProfiles().slice(0, 4), { window, maxTurnTokens });
+      expect(rs.some((r) => r.window.slides > 1)).toBe(true);
+      for (const r of rs) {
+        expect(r.window.hidden).toHaveLength(r.turns.length);
+        r.turns.forEach((t, k) => {
+          expect(t.prompt.length).toBeLessThanOrEqual(budget);
+          // After the system line the window opens on a user line.
+          expect(t.prompt[t.prompt.indexOf(wtok.special('<|end|>')) + 1]).toBe(wtok.special('<|user|>'));
+          // Every earlier reply the window still holds is there verbatim.
+          for (let j = r.window.hidden[k]; j < k; j++)
+            expect(contains(t.prompt, [agent, ...r.turns[j].response])).toBe(true);
+          const prev = r.turns[k - 1]?.prompt;
+          const slid = k > 0 && t.prompt.slice(0, prev.length).join() !== prev.join();
+          if (slid && r.window.hidden[k] === 0) keptAll[window]++;
+        });
+      }
+    }
+    // Slides that hid no reply: the replies window drops user lines first; pairs drop a reply each.
+    expect(keptAll.replies).toBeGreaterThan(0);
+    expect(keptAll.pairs).toBe(0);
   });
 
   it('stops after maxAgentTurns when asked (a preview)', async () => {

@@ -2,9 +2,11 @@
  * Multi-turn rollouts: the policy talks with many simulated users at once. Each agent turn is
  * sampled for every live dialogue in one batch with the KV cache; each user line comes from the
  * persona engine; dialogues end at different turns (goodbye in S or F, or the turn cap). A long
- * dialogue slides over the context a whole turn at a time, always keeping the system line. Think mode: an agent turn is `<think> plan </think> reply`; the user sees the reply
- * only, and later turns see the history without thoughts [RLVER], so in think mode each turn
- * re-reads the visible history into a fresh cache.
+ * dialogue slides over the context (src/rl/window.ts), always keeping the system line; by
+ * default whole (user line, agent turn) pairs leave it, oldest first. Think mode: an agent turn is
+ * `<think> plan </think> reply`; the user sees the reply only, and later turns see the history
+ * without thoughts [RLVER], so in think mode each turn re-reads the visible history into a fresh
+ * cache.
  *
  * The output keeps, per dialogue, the token sequence the policy saw and produced for each agent
  * turn (the RL update's training samples), the visible transcript and every appraisal.
@@ -24,9 +26,7 @@ import {
 import { KvSession, sampleToken, type SamplingOptions } from '../engine/model/sampler';
 import type { Tokenizer } from '../engine/model/tokenizer';
 import type { Transformer } from '../engine/model/transformer';
-
-/** Where a full context window slides down to, as a share of the prompt budget. */
-const SLIDE_TO = 0.6;
+import { DEFAULT_WINDOW, repliesOutOfView, slideWindow, type WindowPolicy } from './window';
 
 export interface RolloutOptions {
   mode: Mode;
@@ -39,6 +39,8 @@ export interface RolloutOptions {
   maxTurnTokens: number;
   /** Stop every dialogue after this many agent turns (a preview); the user's own cap applies anyway. */
   maxAgentTurns?: number;
+  /** What leaves a full context window first (default DEFAULT_WINDOW). */
+  window?: WindowPolicy;
 }
 
 export interface AgentTurnSample {
@@ -65,6 +67,12 @@ export interface DialogueRollout {
   endReason: string;
   /** Visible transcript (agent thoughts kept for display in `think`). */
   transcript: Turn[];
+  window: {
+    /** Times the context window slid (the cache was re-read from a shorter prompt). */
+    slides: number;
+    /** Per agent turn, how many of the dialogue's oldest earlier replies its prompt no longer held. */
+    hidden: number[];
+  };
 }
 
 /** Play one dialogue per profile, all in one batch. */
@@ -91,33 +99,25 @@ export async function rollout(
     reward: 0,
     endReason: 'cap',
     transcript: [system, { role: 'user', text: users[b].opening }],
+    window: { slides: 0, hidden: [] },
   }));
   // What each policy sees, as whole chunks: [bos+system, user opening, <|agent|> turn, user line, …].
-  // The prompt is the system chunk plus the most recent chunks that fit the context with room for
-  // a full reply (a sliding window over whole turns); agent chunks are exactly what was sampled, or
-  // the reply re-encoded without thoughts in think mode [RLVER].
+  // The prompt is the system chunk plus the chunks still in the window (src/rl/window.ts), with room
+  // for a full reply; agent chunks are exactly what was sampled, or the reply re-encoded without
+  // thoughts in think mode [RLVER].
   const chunks: number[][][] = out.map((d) => {
     const ids = encodeDialogue(tok, d.transcript).ids;
     const opening = encodeDialogue(tok, [d.transcript[1]]).ids.slice(1); // without its own <|bos|>
     return [ids.slice(0, ids.length - opening.length), opening];
   });
   const budget = maxT - opts.maxTurnTokens - 1;
-  const windowStart = new Array<number>(B).fill(1);
+  const policy = opts.window ?? DEFAULT_WINDOW;
+  const dropped = out.map(() => new Set<number>());
   const prompt = (b: number): number[] => {
     const c = chunks[b];
-    let from = Math.max(windowStart[b], 1);
-    const size = (k: number) => c[0].length + 1 + c.slice(k).reduce((s, x) => s + x.length, 0);
-    // Slide by whole (user line, agent turn) pairs, so the window always opens on a user line. Once
-    // the context is full it slides down to SLIDE_TO of the budget, not just below it: the cache is
-    // then re-read every few turns rather than every turn, and the turns in between extend one
-    // training sequence.
-    // The latest (agent turn, user line) pair stays unless it alone overflows.
-    if (size(from) > budget) {
-      while (from + 2 < c.length - 2 && size(from) > budget * SLIDE_TO) from += 2;
-      while (from + 2 < c.length && size(from) > budget) from += 2;
-    }
-    windowStart[b] = from;
-    return [...c[0], ...c.slice(from).flat(), agentOpen];
+    const sizes = c.map((x) => x.length);
+    if (slideWindow(sizes, dropped[b], budget, policy)) out[b].window.slides++;
+    return [...c[0], ...c.slice(1).flatMap((x, k) => (dropped[b].has(k + 1) ? [] : x)), agentOpen];
   };
   const history: number[][] = out.map((_, b) => prompt(b));
   history.forEach((h, b) => {
@@ -154,6 +154,7 @@ export async function rollout(
         const parsed = parseAgentTurn(tok, response[b], opts.think);
         const result = users[b].respond(parsed.reply);
         const d = out[b];
+        d.window.hidden.push(repliesOutOfView(chunks[b].length, dropped[b]));
         d.turns.push({
           prompt: history[b],
           response: response[b],
@@ -183,12 +184,12 @@ export async function rollout(
         d.transcript.push({ role: 'user', text: result.line });
         const userLine = userTurnTokens(tok, result.line);
         chunks[b].push([agentOpen, ...(opts.think ? [...tok.encode(parsed.reply), end] : response[b])], userLine);
-        const before = windowStart[b];
+        const before = d.window.slides;
         history[b] = prompt(b);
         if (history[b].length > budget + 1) {
           live[b] = false; // a single user line longer than the whole context
           d.endReason = 'context';
-        } else if (opts.think || windowStart[b] !== before) {
+        } else if (opts.think || d.window.slides !== before) {
           // Thoughts must leave the cache, or the window slid: read the prompt afresh.
           session.reset(b);
           nextPending[b] = history[b];
@@ -222,6 +223,7 @@ export function playBenchmark(
     maxTurnTokens?: number;
     maxAgentTurns?: number;
     seed?: number;
+    window?: WindowPolicy;
   } = {},
 ): Promise<DialogueRollout[]> {
   return rollout(
@@ -236,6 +238,7 @@ export function playBenchmark(
       sampling: o.sampling ?? BENCHMARK_SAMPLING,
       maxTurnTokens: o.maxTurnTokens ?? BENCHMARK_TURN_TOKENS,
       ...(o.maxAgentTurns !== undefined ? { maxAgentTurns: o.maxAgentTurns } : {}),
+      ...(o.window !== undefined ? { window: o.window } : {}),
     },
     new Rng(o.seed ?? BENCHMARK_SEED),
   );

@@ -30,6 +30,7 @@ const rollout = (profileId: string): DialogueRollout => ({
   reward: 0.35,
   endReason: 'cap',
   transcript: [],
+  window: { slides: 0, hidden: [] },
 });
 
 describe('trimDialogue', () => {
