@@ -144,7 +144,7 @@ describe('window and repeat figures', () => {
     };
     for (const reply of replies) {
       const result = user.respond(reply);
-      d.turns.push({ prompt: [], response: [], reply, think: null, wellFormed: true, result });
+      d.turns.push({ prompt: [], response: [], reply, think: null, wellFormed: true, truncated: false, result });
       d.finalEmotion = result.emotion;
     }
     return d;
