@@ -14,11 +14,12 @@ import { createSimulatedUser, type SimulatedUser, type TurnResult } from '../per
 import { bandOf, rewardOf, type Difficulty, type Mode } from '../persona/dynamics';
 import { Rng } from '../engine/rng';
 import {
-  encodeDialogue,
+  historyChunks,
   parseAgentTurn,
   SYSTEM_LINE,
   SYSTEM_LINE_THINK,
   userTurnTokens,
+  visibleAgentTurnTokens,
   type Turn,
 } from '../engine/model/format';
 import { KvSession, sampleToken, type SamplingOptions } from '../engine/model/sampler';
@@ -93,12 +94,9 @@ export async function rollout(
   // What each policy sees, as whole chunks: [bos+system, user opening, <|agent|> turn, user line, …].
   // The prompt is the system chunk plus the most recent chunks that fit the context with room for
   // a full reply (a sliding window over whole turns); agent chunks are exactly what was sampled, or
-  // the reply re-encoded without thoughts in think mode [RLVER].
-  const chunks: number[][][] = out.map((d) => {
-    const ids = encodeDialogue(tok, d.transcript).ids;
-    const opening = encodeDialogue(tok, [d.transcript[1]]).ids.slice(1); // without its own <|bos|>
-    return [ids.slice(0, ids.length - opening.length), opening];
-  });
+  // the reply re-encoded without thoughts in think mode [RLVER] (format.ts's historyChunks, which the
+  // warm start's think-turn examples are built from too).
+  const chunks: number[][][] = out.map((d) => historyChunks(tok, d.transcript));
   const budget = maxT - opts.maxTurnTokens - 1;
   const windowStart = new Array<number>(B).fill(1);
   const prompt = (b: number): number[] => {
@@ -179,7 +177,7 @@ export async function rollout(
         }
         d.transcript.push({ role: 'user', text: result.line });
         const userLine = userTurnTokens(tok, result.line);
-        chunks[b].push([agentOpen, ...(opts.think ? [...tok.encode(parsed.reply), end] : response[b])], userLine);
+        chunks[b].push(opts.think ? visibleAgentTurnTokens(tok, parsed.reply) : [agentOpen, ...response[b]], userLine);
         const before = windowStart[b];
         history[b] = prompt(b);
         if (history[b].length > budget + 1) {
