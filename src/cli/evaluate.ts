@@ -2,15 +2,17 @@
  * `npm run evaluate -- --checkpoint FILE [--profiles FILE] [--difficulty D] [--think] [--json]`:
  * plays a checkpoint against the benchmark profiles (Sentient-lite: start 40, cap 10 replies) and
  * reports {score, success, failure, dialogues, meanTurns, meanReplyTokens, perplexity, hacking,
- * repeats, window}. Perplexity is on the held-out slice of the warm-start corpus (agent tokens);
- * hacking is the share of replies flagged as spam, non-language or talking to the scorer
- * (src/rl/hacking.ts); repeats, the share of replies the user found repeating an earlier one (and
- * how many repeated one that had left the policy's context window); window, how often the context
- * window slid (src/rl/window.ts). CPU backend in Node.
+ * repeats, window}, and with --think the share of well-formed think turns (all, first and later
+ * turns; src/rl/think-format.ts). Perplexity is on the held-out slice of the warm-start corpus
+ * (agent tokens; a think dialogue is scored turn by turn on the history rollouts show, see
+ * encodeTrainingExamples); hacking is the share of replies flagged as spam, non-language or talking
+ * to the scorer (src/rl/hacking.ts); repeats, the share of replies the user found repeating an
+ * earlier one (and how many repeated one that had left the policy's context window); window, how
+ * often the context window slid (src/rl/window.ts). CPU backend in Node.
  */
 import { readFileSync } from 'node:fs';
 import { CpuBackend } from '../engine/cpu/backend';
-import { encodeDialogue } from '../engine/model/format';
+import { encodeTrainingExamples } from '../engine/model/format';
 import { perplexity } from '../engine/model/sft';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
@@ -21,6 +23,7 @@ import type { Profile } from '../persona/profile';
 import { BENCHMARK_SAMPLING, playBenchmark, summariseRollouts } from '../rl/rollout';
 import { checkRewardHacking } from '../rl/hacking';
 import { DEFAULT_WINDOW, summariseRepeats, summariseWindow } from '../rl/window';
+import { thinkFormat, type ThinkFormat } from '../rl/think-format';
 
 import { commandFlags, die, readCheckpointFile } from './args';
 
@@ -45,6 +48,13 @@ const SPEC = {
   json: { type: 'boolean', help: 'print the figures as JSON' },
   help: { type: 'boolean', help: 'this message' },
 } as const;
+
+/** thinkFormat's counts with the shares rounded (NaN, no turns of a kind, prints as null in JSON). */
+function thinkFigures(dialogues: Parameters<typeof thinkFormat>[0]): ThinkFormat {
+  const t = thinkFormat(dialogues);
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  return { ...t, share: r(t.share), firstShare: r(t.firstShare), laterShare: r(t.laterShare) };
+}
 
 async function main(): Promise<void> {
   const f = commandFlags('npm run evaluate --', SPEC, ['checkpoint']);
@@ -86,12 +96,9 @@ async function main(): Promise<void> {
     maxTurnTokens: f['max-turn-tokens'],
     window,
   });
-  const heldOut = buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(tok, d.turns));
-  const ppl = await perplexity(model, heldOut, {
-    batchSize: 16,
-    seqLen: Math.min(256, ck.config.contextLength),
-    lossOn: 'agent',
-  });
+  const pplLen = Math.min(256, ck.config.contextLength);
+  const heldOut = buildCorpus({ seed: 1 }).heldOut.flatMap((d) => encodeTrainingExamples(tok, d.turns, pplLen + 1));
+  const ppl = await perplexity(model, heldOut, { batchSize: 16, seqLen: pplLen, lossOn: 'agent' });
   const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
   const s = summariseRollouts(dialogues);
   const hack = checkRewardHacking(dialogues, { maxExamples: 3 });
@@ -108,6 +115,7 @@ async function main(): Promise<void> {
     hacking: { share: round(hack.share, 3), flagged: hack.flagged, replies: hack.replies, byKind: hack.byKind },
     repeats: { share: round(rep.share, 3), flagged: rep.flagged, unseen: rep.unseen, hacking: rep.hacking },
     window: { policy: window, slides: win.slides, perDialogue: round(win.perDialogue, 2) },
+    ...(f.think ? { think: thinkFigures(dialogues) } : {}),
   };
   console.error(`${((performance.now() - t0) / 1000).toFixed(0)} s`);
   if (f.json) console.log(JSON.stringify(figures, null, 2));
@@ -126,6 +134,12 @@ async function main(): Promise<void> {
     for (const e of hack.examples) {
       console.log(
         `  ${e.profileId} turn ${e.turn} [${e.reason}]: ${JSON.stringify(e.reply.length > 120 ? e.reply.slice(0, 117) + '...' : e.reply)}`,
+      );
+    }
+    if (figures.think) {
+      const t = figures.think;
+      console.log(
+        `${'think format'.padEnd(16)} ${t.share} well formed (${t.wellFormed} of ${t.turns} turns; first turns ${t.firstShare}, ${t.firstWellFormed} of ${t.firstTurns}; later turns ${t.laterShare}, ${t.laterWellFormed} of ${t.laterTurns})`,
       );
     }
   }

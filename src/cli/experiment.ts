@@ -15,7 +15,7 @@ import { acquireGpu } from '../engine/gpu/context';
 import { WebGpuBackend } from '../engine/gpu/backend';
 import { CheckpointError, loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { PRESETS, type PresetName } from '../engine/model/config';
-import { encodeDialogue } from '../engine/model/format';
+import { encodeTrainingExamples } from '../engine/model/format';
 import { perplexity } from '../engine/model/sft';
 import { createHash } from 'node:crypto';
 import { buildCorpus } from '../corpus/build';
@@ -178,17 +178,12 @@ async function main(): Promise<void> {
   if (f['bench-limit'] !== undefined && !(Number.isInteger(f['bench-limit']) && f['bench-limit'] >= 1))
     die('--bench-limit must be a positive integer', 2);
   const bench = benchmarkProfiles().slice(0, f['bench-limit'] ?? 100);
+  const pplLen = Math.min(256, start.config.contextLength);
   const heldOut = f['no-eval']
     ? []
-    : buildCorpus({ seed: 1 }).heldOut.map((d) => encodeDialogue(trainer.tokenizer, d.turns));
+    : buildCorpus({ seed: 1 }).heldOut.flatMap((d) => encodeTrainingExamples(trainer.tokenizer, d.turns, pplLen + 1));
   const ppl = async () =>
-    f['no-eval']
-      ? NaN
-      : perplexity(trainer.model, heldOut, {
-          batchSize: 16,
-          seqLen: Math.min(256, start.config.contextLength),
-          lossOn: 'agent',
-        });
+    f['no-eval'] ? NaN : perplexity(trainer.model, heldOut, { batchSize: 16, seqLen: pplLen, lossOn: 'agent' });
 
   let before: EvalResult | null = null;
   // The starting policy's figures depend only on the start file, the think flag and the users

@@ -1,12 +1,14 @@
 /**
  * The warm-start corpus: every strategy appears and the draw is balanced; filled details come from
- * what the user actually said; think plans survive encode + parse; same seed, same corpus; held-out
+ * what the user actually said; think plans survive encode + parse; think dialogues train each turn
+ * on the thought-free history rollouts show, inside the training window; same seed, same corpus; held-out
  * profiles are disjoint; no unfilled slots; single- and multi-turn dialogues; and the reply
  * generator, played as a policy, scores well below the reflective reference (RL has headroom).
  */
 import { describe, expect, it } from 'vitest';
 import { digest, Rng } from '../engine/rng.ts';
-import { encodeDialogue, parseAgentTurn } from '../engine/model/format.ts';
+import { encodeDialogue, encodeTrainingExamples, parseAgentTurn, SYSTEM_LINE_THINK } from '../engine/model/format.ts';
+import { makeBatch } from '../engine/model/sft.ts';
 import { Tokenizer } from '../engine/model/tokenizer.ts';
 import { playDialogue, runBenchmark, summarise } from '../persona/benchmark.ts';
 import { benchmarkProfiles } from '../persona/sets.ts';
@@ -122,6 +124,44 @@ describe('warm-start corpus', () => {
       }
       expect(k).toBe(agents.length);
     }
+  });
+
+  it('think dialogues train each turn on thought-free history, and a short window keeps its loss', () => {
+    const c = corpus();
+    const sample = c.train.filter((d) => d.think).slice(0, 60);
+    const tok = Tokenizer.train(corpusTexts({ train: c.train.slice(0, 400), heldOut: [] }), 1024);
+    const T = 128; // short enough that some histories must be cut
+    const thoughts = [tok.special('<think>'), tok.special('</think>')];
+    const system = encodeDialogue(tok, [{ role: 'system', text: SYSTEM_LINE_THINK }]).ids;
+    let later = 0;
+    let cut = 0;
+    for (const d of sample) {
+      const agents = d.turns.filter((t) => t.role === 'agent');
+      const examples = encodeTrainingExamples(tok, d.turns, T + 1);
+      expect(examples.length).toBe(agents.length);
+      examples.forEach((ex, k) => {
+        const from = ex.scoredFrom!;
+        expect(ex.ids.slice(0, system.length)).toEqual(system);
+        expect(ex.ids.slice(0, from).some((x) => thoughts.includes(x))).toBe(false);
+        const turn = encodeDialogue(tok, [agents[k]]).ids.slice(2);
+        expect(ex.ids.slice(from)).toEqual(turn);
+        // The example fits the window, or its history is down to the user line the turn answers;
+        // either way the window scores the turn from its first token (all of it when it fits).
+        const answered = encodeDialogue(tok, [d.turns[d.turns.indexOf(agents[k]) - 1]]).ids.length - 1;
+        expect(ex.ids.length <= T + 1 || from === system.length + answered + 1).toBe(true);
+        expect(makeBatch([ex], T, 'all').count).toBe(Math.min(ex.ids.length, T + 1) - from);
+        if (k > 0) later++;
+        if (ex.ids.length < encodeTrainingExamples(tok, d.turns, 1e6)[k].ids.length) cut++;
+      });
+    }
+    expect(later).toBeGreaterThan(10);
+    expect(cut).toBeGreaterThan(0);
+  });
+
+  it('dialogues without thoughts are one example each, as encodeDialogue has them', () => {
+    const d = corpus().train.find((x) => !x.think && x.strategies.length > 1)!;
+    const tok = Tokenizer.train(corpusTexts({ train: [d], heldOut: [] }), 300);
+    expect(encodeTrainingExamples(tok, d.turns, 129)).toEqual([encodeDialogue(tok, d.turns)]);
   });
 
   it('corpusTexts covers every turn text and plan', () => {

@@ -7,7 +7,7 @@
 import type { Backend } from '../engine/backend';
 import { saveCheckpoint } from '../engine/model/checkpoint';
 import { PRESETS, type PresetName } from '../engine/model/config';
-import { encodeDialogue, type Encoded } from '../engine/model/format';
+import { encodeTrainingExamples, type Encoded } from '../engine/model/format';
 import { perplexity, SFT_DEFAULTS, SftTrainer, type SftOptions, type SftStepMetrics } from '../engine/model/sft';
 import { DEFAULT_VOCAB, Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
@@ -82,7 +82,11 @@ export async function runWarmStart(
   onProgress({ phase: 'tokenizer' });
   const tokenizer = Tokenizer.train(corpusTexts(corpus), opts.vocabSize);
   const config = { ...PRESETS[opts.preset], vocabSize: tokenizer.vocabSize };
-  const encode = (ds: typeof corpus.train): Encoded[] => ds.map((d) => encodeDialogue(tokenizer, d.turns));
+  const seqLen = Math.min(opts.sft.seqLen, config.contextLength);
+  // Think-mode dialogues become one example per turn, its history as rollouts show it (no earlier
+  // thoughts), fitted to the training window of seqLen + 1 tokens.
+  const encode = (ds: typeof corpus.train): Encoded[] =>
+    ds.flatMap((d) => encodeTrainingExamples(tokenizer, d.turns, seqLen + 1));
   const train = encode(corpus.train);
   const heldOut = encode(corpus.heldOut);
   onProgress({ phase: 'init' });
@@ -94,7 +98,7 @@ export async function runWarmStart(
       ...opts.sft,
       steps: opts.steps,
       seed: opts.seed,
-      seqLen: Math.min(opts.sft.seqLen, config.contextLength),
+      seqLen,
     };
     const evalOpts = { batchSize: sft.batchSize, seqLen: sft.seqLen, lossOn: 'agent' as const };
     onProgress({ phase: 'perplexity-before' });

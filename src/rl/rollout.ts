@@ -16,11 +16,12 @@ import { createSimulatedUser, type SimulatedUser, type TurnResult } from '../per
 import { bandOf, rewardOf, type Difficulty, type Mode } from '../persona/dynamics';
 import { Rng } from '../engine/rng';
 import {
-  encodeDialogue,
+  historyChunks,
   parseAgentTurn,
   SYSTEM_LINE,
   SYSTEM_LINE_THINK,
   userTurnTokens,
+  visibleAgentTurnTokens,
   type Turn,
 } from '../engine/model/format';
 import { KvSession, sampleToken, type SamplingOptions } from '../engine/model/sampler';
@@ -104,12 +105,9 @@ export async function rollout(
   // What each policy sees, as whole chunks: [bos+system, user opening, <|agent|> turn, user line, …].
   // The prompt is the system chunk plus the chunks still in the window (src/rl/window.ts), with room
   // for a full reply; agent chunks are exactly what was sampled, or the reply re-encoded without
-  // thoughts in think mode [RLVER].
-  const chunks: number[][][] = out.map((d) => {
-    const ids = encodeDialogue(tok, d.transcript).ids;
-    const opening = encodeDialogue(tok, [d.transcript[1]]).ids.slice(1); // without its own <|bos|>
-    return [ids.slice(0, ids.length - opening.length), opening];
-  });
+  // thoughts in think mode [RLVER] (format.ts's historyChunks, which the warm start's think-turn
+  // examples are built from too).
+  const chunks: number[][][] = out.map((d) => historyChunks(tok, d.transcript));
   const budget = maxT - opts.maxTurnTokens - 1;
   const policy = opts.window ?? DEFAULT_WINDOW;
   const dropped = out.map(() => new Set<number>());
@@ -183,7 +181,7 @@ export async function rollout(
         }
         d.transcript.push({ role: 'user', text: result.line });
         const userLine = userTurnTokens(tok, result.line);
-        chunks[b].push([agentOpen, ...(opts.think ? [...tok.encode(parsed.reply), end] : response[b])], userLine);
+        chunks[b].push(opts.think ? visibleAgentTurnTokens(tok, parsed.reply) : [agentOpen, ...response[b]], userLine);
         const before = d.window.slides;
         history[b] = prompt(b);
         if (history[b].length > budget + 1) {

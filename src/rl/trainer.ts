@@ -18,7 +18,7 @@ import type { Backend, Tensor } from '../engine/backend';
 import { buildCorpus } from '../corpus/build';
 import { saveCheckpoint, type Checkpoint, type OptimizerState } from '../engine/model/checkpoint';
 import { paramLayout } from '../engine/model/config';
-import { encodeDialogue, type Encoded } from '../engine/model/format';
+import { encodeTrainingExamples, type Encoded } from '../engine/model/format';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
@@ -80,10 +80,17 @@ function hasTrainedCritic(meta: unknown): boolean {
 
 /** The corpus the replay term draws from: seed 1 (the shipped warm starts'), its training split only. */
 export const REPLAY_CORPUS = { seed: 1, dialogues: 1000 } as const;
+/** Tokens per replay sequence (UpdateOptions.ptxSeqLen's default). */
+const REPLAY_SEQ_LEN = 128;
 
-/** The replay dialogues for `tokenizer`: REPLAY_CORPUS's training split. */
+/**
+ * The replay examples for `tokenizer`: REPLAY_CORPUS's training split, encoded as the warm start
+ * learned it (a think dialogue turn by turn on its thought-free history), cut for REPLAY_SEQ_LEN.
+ */
 function replayData(tokenizer: Tokenizer): Encoded[] {
-  return buildCorpus(REPLAY_CORPUS).train.map((d) => encodeDialogue(tokenizer, d.turns));
+  return buildCorpus(REPLAY_CORPUS).train.flatMap((d) =>
+    encodeTrainingExamples(tokenizer, d.turns, REPLAY_SEQ_LEN + 1),
+  );
 }
 
 export class Trainer {

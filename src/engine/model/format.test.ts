@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { encodeDialogue, parseAgentTurn, visibleHistory, type Turn } from './format';
+import {
+  encodeDialogue,
+  encodeTrainingExamples,
+  historyChunks,
+  parseAgentTurn,
+  visibleHistory,
+  type Turn,
+} from './format';
 import { Tokenizer } from './tokenizer';
 
 const tok = Tokenizer.train(['I hear you. That sounds hard.', 'My sister missed the wedding.'], 320);
@@ -49,5 +56,68 @@ describe('dialogue format', () => {
 
   it('hides earlier thoughts from later turns', () => {
     expect(visibleHistory(turns).some((t) => t.think !== undefined)).toBe(false);
+  });
+
+  it('history chunks: bos + system, then one chunk per turn, agent turns without thoughts', () => {
+    const c = historyChunks(tok, turns.slice(0, 4));
+    expect(c.map((x) => tok.decode(x, { showSpecials: true }))).toEqual([
+      '<|bos|><|system|>Be kind.<|end|>',
+      '<|user|>My sister missed the wedding.<|end|>',
+      '<|agent|>That sounds hard.<|end|>',
+      '<|user|>Yeah.<|end|>',
+    ]);
+    expect(c.flat()).toEqual(encodeDialogue(tok, visibleHistory(turns.slice(0, 4))).ids);
+  });
+
+  it('training examples: a dialogue without thoughts is encodeDialogue, whole', () => {
+    const plain = visibleHistory(turns);
+    expect(encodeTrainingExamples(tok, plain, 8)).toEqual([encodeDialogue(tok, plain)]);
+  });
+
+  it('training examples: one per turn of a think dialogue, the history thought-free, only the turn scored', () => {
+    const thinking: Turn[] = [...turns.slice(0, 4), { role: 'agent', text: 'I hear you.', think: 'stay close' }];
+    const ex = encodeTrainingExamples(tok, thinking, 1000);
+    expect(ex.length).toBe(2);
+    const show = (ids: number[]) => tok.decode(ids, { showSpecials: true });
+    expect(show(ex[1].ids)).toBe(
+      '<|bos|><|system|>Be kind.<|end|><|user|>My sister missed the wedding.<|end|><|agent|>That sounds hard.<|end|>' +
+        '<|user|>Yeah.<|end|><|agent|><think> stay close </think>I hear you.<|end|>',
+    );
+    ex.forEach((e, k) => {
+      const from = e.scoredFrom!;
+      expect(show(e.ids.slice(from - 1, from + 1))).toBe('<|agent|><think>');
+      expect(e.agentMask).toEqual(e.ids.map((_, i) => (i >= from ? 1 : 0)));
+      expect(e.ids.slice(from)).toEqual(encodeDialogue(tok, [thinking[2 + 2 * k]]).ids.slice(2));
+    });
+  });
+
+  it('training examples: a long history drops whole (user, agent) pairs after the system line, keeping the turn', () => {
+    const long: Turn[] = [
+      { role: 'system', text: 'Be kind.' },
+      { role: 'user', text: 'My sister missed the wedding.' },
+      { role: 'agent', text: 'That sounds hard.', think: 'reflect' },
+      { role: 'user', text: 'Yeah. I hear you.' },
+      { role: 'agent', text: 'I hear you.', think: 'stay' },
+      { role: 'user', text: 'Yeah.' },
+      { role: 'agent', text: 'That sounds hard.', think: 'name it' },
+    ];
+    const full = encodeTrainingExamples(tok, long, 1000)[2];
+    const system = historyChunks(tok, long.slice(0, 1))[0];
+    const turn = encodeDialogue(tok, [long[6]]).ids.slice(2);
+    const lastUser = historyChunks(tok, long.slice(5, 6))[0].slice(1);
+    // One token short of the whole: the first pair (the opening, the first turn) drops.
+    const budget = full.ids.length - 1;
+    const cut = encodeTrainingExamples(tok, long, budget)[2];
+    expect(cut.ids.length).toBeLessThanOrEqual(budget);
+    expect(cut.ids.slice(0, system.length)).toEqual(system);
+    expect(tok.decode(cut.ids, { showSpecials: true })).toBe(
+      '<|bos|><|system|>Be kind.<|end|><|user|>Yeah. I hear you.<|end|><|agent|>I hear you.<|end|><|user|>Yeah.<|end|><|agent|>' +
+        '<think> name it </think>That sounds hard.<|end|>',
+    );
+    expect(cut.ids.slice(-turn.length)).toEqual(turn);
+    expect(cut.scoredFrom).toBe(cut.ids.length - turn.length);
+    // Too small for anything but the system line, the user line the turn answers and the turn: that is kept whole.
+    const least = encodeTrainingExamples(tok, long, 4)[2];
+    expect(least.ids).toEqual([...system, ...lastUser, tok.special('<|agent|>'), ...turn]);
   });
 });

@@ -5,7 +5,9 @@
  *
  * The agent mask marks the tokens the policy produced (its turn's text, think block and closing
  * <|end|>), which is where supervised and RL losses apply; system and user tokens are context only.
- * The simulated user sees only the reply; `visibleHistory` drops earlier thoughts [RLVER].
+ * The simulated user sees only the reply, and in think mode later turns see the history without
+ * earlier thoughts [RLVER]: `historyChunks` is that history as rollouts build their prompts, and
+ * `encodeTrainingExamples` gives the warm start the same view of it.
  */
 import type { Tokenizer } from './tokenizer';
 
@@ -20,6 +22,11 @@ export interface Encoded {
   ids: number[];
   /** 1 where the token is the agent's (loss applies), 0 elsewhere. */
   agentMask: number[];
+  /**
+   * Tokens before this index are context only, never scored whatever the loss is on (a think turn's
+   * history, see encodeTrainingExamples); 0 when absent.
+   */
+  scoredFrom?: number;
 }
 
 /** The system line the policy sees (RLVER's non-think template, in short). */
@@ -50,6 +57,59 @@ export function encodeDialogue(tok: Tokenizer, turns: readonly Turn[]): Encoded 
     }
   }
   return { ids, agentMask };
+}
+
+/** A system or user turn: role token, text, <|end|>. */
+function lineTokens(tok: Tokenizer, t: Turn): number[] {
+  return [tok.special(t.role === 'system' ? '<|system|>' : '<|user|>'), ...tok.encode(t.text), tok.special('<|end|>')];
+}
+
+/** An earlier agent turn as later turns are shown it in think mode: the reply alone, no thoughts [RLVER]. */
+export function visibleAgentTurnTokens(tok: Tokenizer, reply: string): number[] {
+  return [tok.special('<|agent|>'), ...tok.encode(reply), tok.special('<|end|>')];
+}
+
+/**
+ * A history as whole chunks, the way a think-mode prompt shows it: [<|bos|> + system line, user
+ * opening, agent turn, user line, …], every agent turn without its thoughts. Rollouts build their
+ * prompts from these chunks (a window over them), the warm start its think-turn examples.
+ */
+export function historyChunks(tok: Tokenizer, turns: readonly Turn[]): number[][] {
+  const chunks = turns.map((t) => (t.role === 'agent' ? visibleAgentTurnTokens(tok, t.text) : lineTokens(tok, t)));
+  if (chunks.length > 0) chunks[0] = [tok.special('<|bos|>'), ...chunks[0]];
+  return chunks;
+}
+
+/**
+ * The supervised examples of one dialogue, at most `maxTokens` long where the history allows.
+ *
+ * A dialogue without thoughts is one example, encodeDialogue's. A think-mode dialogue (any agent
+ * turn with a plan) gives one example per agent turn, what a rollout would have shown and sampled
+ * there: the history before the turn as historyChunks, <|agent|>, then the turn with its plan and
+ * <|end|>. Only that turn's tokens are the agent's, and nothing before them is scored (scoredFrom),
+ * so the thought-free earlier turns are context and never taught as replies to SYSTEM_LINE_THINK.
+ * When an example is longer than `maxTokens` (the supervised window is its first maxTokens tokens),
+ * whole (user line, agent turn) pairs after the system line drop from the front, as in a rollout's
+ * sliding window, keeping the user line the turn answers, so the turn keeps its loss.
+ */
+export function encodeTrainingExamples(tok: Tokenizer, turns: readonly Turn[], maxTokens: number): Encoded[] {
+  if (!turns.some((t) => t.role === 'agent' && t.think !== undefined)) return [encodeDialogue(tok, turns)];
+  const out: Encoded[] = [];
+  turns.forEach((t, i) => {
+    if (t.role !== 'agent') return;
+    const c = historyChunks(tok, turns.slice(0, i));
+    const response = encodeDialogue(tok, [t]).ids.slice(2); // the turn after <|bos|> <|agent|>
+    const size = (from: number) => c[0].length + c.slice(from).reduce((s, x) => s + x.length, 0) + 1 + response.length;
+    let from = 1;
+    while (from + 2 < c.length && size(from) > maxTokens) from += 2;
+    const prompt = [...c[0], ...c.slice(from).flat(), tok.special('<|agent|>')];
+    out.push({
+      ids: [...prompt, ...response],
+      agentMask: [...prompt.map(() => 0), ...response.map(() => 1)],
+      scoredFrom: prompt.length,
+    });
+  });
+  return out;
 }
 
 /** Tokens that open the agent's turn (what a prompt for sampling ends with). */

@@ -44,6 +44,23 @@ describe('supervised warm start', () => {
     expect(Array.from(agent.targets.subarray(ex.ids.length))).toEqual(new Array(20 - ex.ids.length).fill(-1));
   });
 
+  it('batches: nothing before scoredFrom is scored, whatever the loss is on', () => {
+    const tok = Tokenizer.train(['hi there'], 280);
+    const ex = {
+      ...encodeDialogue(tok, [
+        { role: 'user', text: 'hi' },
+        { role: 'agent', text: 'there' },
+      ]),
+      scoredFrom: 4,
+    };
+    for (const lossOn of ['all', 'agent'] as const) {
+      const b = makeBatch([ex], 20, lossOn);
+      // Target t is token t + 1: none scored below index 3.
+      expect(Array.from(b.targets.subarray(0, 3))).toEqual([-1, -1, -1]);
+      expect(b.count).toBe(lossOn === 'all' ? ex.ids.length - 4 : ex.agentMask.slice(4).filter((m) => m === 1).length);
+    }
+  });
+
   it('trains: held-out perplexity of agent tokens falls far below the uniform baseline', async () => {
     const train = toyCorpus(64, 'train');
     const heldOut = toyCorpus(16, 'held-out');

@@ -55,8 +55,9 @@ export function learningRate(
 }
 
 /**
- * Inputs (N) and targets (N) for B examples cut or padded to T + 1 tokens. A target is −1 (ignored)
- * on padding and, with lossOn 'agent', where the target token is not the agent's.
+ * Inputs (N) and targets (N) for B examples cut or padded to T + 1 tokens (the first T + 1: a longer
+ * example loses its tail). A target is −1 (ignored) on padding, before an example's scoredFrom, and,
+ * with lossOn 'agent', where the target token is not the agent's.
  */
 export function makeBatch(
   examples: readonly Encoded[],
@@ -68,9 +69,10 @@ export function makeBatch(
   const targets = new Int32Array(B * T).fill(-1);
   let count = 0;
   examples.forEach((ex, b) => {
+    const from = ex.scoredFrom ?? 0;
     for (let t = 0; t < T; t++) {
       if (t < ex.ids.length) ids[b * T + t] = ex.ids[t];
-      if (t + 1 < ex.ids.length && (lossOn === 'all' || ex.agentMask[t + 1] === 1)) {
+      if (t + 1 < ex.ids.length && t + 1 >= from && (lossOn === 'all' || ex.agentMask[t + 1] === 1)) {
         targets[b * T + t] = ex.ids[t + 1];
         count++;
       }
