@@ -46,7 +46,7 @@ async function forwardBackward(
   targets: Int32Array,
   dValues: Float32Array,
   opts: TransformerOptions = {},
-): Promise<{ logits: Float32Array; values: Float32Array; grads: Float32Array }> {
+): Promise<{ logits: Float32Array; values: Float32Array; grads: Float32Array; model: Transformer }> {
   const N = B * T;
   const model = new Transformer(be, cfg, weights, opts);
   const tIds = be.fromArray(ids, [N]);
@@ -60,7 +60,7 @@ async function forwardBackward(
   );
   model.zeroGrads();
   model.backward(tIds, dLogits, be.fromArray(dValues, [N, 1]));
-  return { logits: await be.read(logits), values: await be.read(values), grads: await be.read(model.grads) };
+  return { logits: await be.read(logits), values: await be.read(values), grads: await be.read(model.grads), model };
 }
 
 export const modelGpuTests: GpuTest[] = [
@@ -179,18 +179,7 @@ export const modelGpuTests: GpuTest[] = [
       const dValues = Float32Array.from({ length: N }, () => rng.normal());
       const weights = initParams(TINY, 'head-rates');
       const step = async (be: Backend, rates: { trunk?: number; head?: number }) => {
-        const model = new Transformer(be, TINY, weights);
-        const tIds = be.fromArray(ids, [N]);
-        const { logits } = model.forward(tIds, B, T);
-        const dLogits = be.zeros([N, TINY.vocabSize]);
-        be.crossEntropyBackward(
-          dLogits,
-          logits,
-          be.fromArray(targets, [N]),
-          be.fromArray(new Float32Array(N).fill(1 / N), [N]),
-        );
-        model.zeroGrads();
-        model.backward(tIds, dLogits, be.fromArray(dValues, [N, 1]));
+        const { model } = await forwardBackward(be, TINY, weights, B, T, ids, targets, dValues);
         model.optimizerStep({ ...ADAM, step: 1 }, [], rates);
         return { p: await be.read(model.params), m: await be.read(model.adamM) };
       };
