@@ -97,10 +97,17 @@ describe('rewards and advantages', () => {
   });
 
   it('turn credit has no stalling bias: two dialogues that end alike get equal advantages', async () => {
-    // One group, both from 30 to 0 (a total change of −30): in 6 turns and in 8. The suffix sum of
-    // per-turn z-scores gave them −1.15 and +1.06 on the first turn; reward-to-go gives both 0.
+    // One group, both from 30 to 0 (a total change of −30): in 6 turns and in 8 (two more at 0).
     const six = dialogue(Array.from({ length: 6 }, () => [2, -5] as [number, number]));
     const eight = dialogue([...Array.from({ length: 6 }, () => [2, -5] as [number, number]), [2, 0], [2, 0]]);
+    // The estimator this replaced: z-score each turn's reward over the group's turns, then sum the
+    // turn's and the later ones'. It pays the longer dialogue for the two turns it survived.
+    const rewards = [...Array.from({ length: 12 }, () => -0.05), 0, 0];
+    const mean = rewards.reduce((a, b) => a + b) / rewards.length;
+    const std = Math.sqrt(rewards.reduce((q, x) => q + (x - mean) ** 2, 0) / (rewards.length - 1));
+    const z = (x: number) => (x - mean) / (std + 1e-6);
+    expect(6 * z(-0.05)).toBeCloseTo(-2.36, 2);
+    expect(6 * z(-0.05) + 2 * z(0)).toBeCloseTo(2.36, 2);
     for (const algo of ['grpo', 'rloo'] as const) {
       const { stream, c } = await credit([six, eight], { reward: 'turn', algo });
       const first = (d: number) => c.advantages[stream.offsets[d]];

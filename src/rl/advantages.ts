@@ -23,7 +23,7 @@
  *     dialogue of its group reached has no baseline and gets 0. So surviving an extra turn earns
  *     nothing by itself: two dialogues that end the same way from the same turn get the same credit,
  *     however many turns the rest of them took (the suffix sum of per-turn z-scores this replaces
- *     added −n_k·mean per turn left, about +1 per extra turn when the mean change is negative).
+ *     added −n_k·mean for the n_k turns left: surviving longer paid whenever the mean change was negative).
  *   grpo / rloo, both: the sum of the two, scaled to unit root-mean-square over the batch's agent
  *     tokens, the scale of PPO's whitened advantage, so that klCoef and ptxCoef weigh the same against
  *     the policy term under every algorithm.
