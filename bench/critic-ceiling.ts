@@ -22,7 +22,7 @@ import { Transformer } from '../src/engine/model/transformer';
 import { Rng } from '../src/engine/rng';
 import { trainingProfiles } from '../src/persona/sets';
 import { computeCredit, explained } from '../src/rl/advantages';
-import { buildSequences } from '../src/rl/batch';
+import { buildSequences, turnSpans } from '../src/rl/batch';
 import { defaultRunConfig } from '../src/rl/config';
 import { rollout } from '../src/rl/rollout';
 import { packSamples } from '../src/rl/samples';
@@ -80,12 +80,9 @@ async function batch(k: number): Promise<Rows> {
   const turn = new Float32Array(stream.N);
   dialogues.forEach((d, di) => {
     let e = d.turns.length ? d.turns[0].result.emotion - d.turns[0].result.change : 0;
-    let from = stream.offsets[di];
-    d.turns.forEach((t, k) => {
-      const at = stream.turnEnds[di][k];
+    turnSpans(stream, di).forEach(([from, at], k) => {
       for (let i = from; i <= at; i++) [emotion[i], turn[i]] = [e, k];
-      from = Math.max(from, at + 1);
-      e = t.result.emotion;
+      e = d.turns[k].result.emotion;
     });
   });
   const out: Rows = { hidden: [], position: [], oracle: [], returns: [] };

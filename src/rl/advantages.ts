@@ -32,7 +32,7 @@
  */
 import type { Backend } from '../engine/backend';
 import { ADV_EPS, fixedGroups } from '../engine/ops/advantage';
-import type { TokenStream } from './batch';
+import { turnSpans, type TokenStream } from './batch';
 import type { DialogueRollout } from './rollout';
 
 export interface CreditOptions {
@@ -201,15 +201,6 @@ export async function computeCredit(
   const penaltySum = penalties.map((ps) => ps.reduce((a, b) => a + b, 0));
   const earned = Float32Array.from(emotion, (r, d) => r + penaltySum[d]);
   const lastToken = (d: number) => (stream.offsets[d + 1] > stream.offsets[d] ? stream.offsets[d + 1] - 1 : -1);
-  /** Each turn's stream tokens [from, to]: the turn's last token and the one after the previous turn's. */
-  const turnSpans = (d: number) => {
-    let from = stream.offsets[d];
-    return stream.turnEnds[d].map((at) => {
-      const span = [from, at] as const;
-      from = Math.max(from, at + 1);
-      return span;
-    });
-  };
   const advantages = new Float32Array(N);
   let returns: Float32Array = new Float32Array(N);
   let explainedVariance = NaN;
@@ -235,7 +226,7 @@ export async function computeCredit(
     if (useTurn) {
       const a = turnAdvantages(turnRewards, dGroups, o.algo);
       for (let d = 0; d < D; d++)
-        turnSpans(d).forEach(([from, to], k) => {
+        turnSpans(stream, d).forEach(([from, to], k) => {
           for (let i = from; i <= to; i++) advantages[i] += a[d][k];
         });
     }

@@ -74,6 +74,19 @@ export function buildSequences(dialogues: readonly DialogueRollout[]): {
 }
 
 /**
+ * Each turn's stream tokens of dialogue d as an inclusive span [from, to]: from the token after
+ * the previous turn's last to the turn's own last (an empty turn gives from > to).
+ */
+export function turnSpans(stream: TokenStream, d: number): (readonly [number, number])[] {
+  let from = stream.offsets[d];
+  return stream.turnEnds[d].map((at) => {
+    const span = [from, at] as const;
+    from = Math.max(from, at + 1);
+    return span;
+  });
+}
+
+/**
  * What to do with a turn cut at maxTurnTokens, whose closing <|end|> was forced rather than sampled:
  * 'train' it as if sampled, 'mask-end' leave the forced token out of the losses (its log-prob says
  * nothing of what the policy chose), 'mask-turn' leave the whole turn out (TRL's
@@ -89,16 +102,13 @@ export function truncationMask(
 ): Float32Array {
   const mask = new Float32Array(stream.N).fill(1);
   if (mode === 'train') return mask;
-  dialogues.forEach((d, di) => {
-    let from = stream.offsets[di];
-    d.turns.forEach((t, k) => {
-      const at = stream.turnEnds[di][k];
-      if (t.truncated && t.response.length > 0) {
-        if (mode === 'mask-end') mask[at] = 0;
-        else for (let i = from; i <= at; i++) mask[i] = 0;
-      }
-      from = Math.max(from, at + 1);
-    });
-  });
+  dialogues.forEach((d, di) =>
+    turnSpans(stream, di).forEach(([from, at], k) => {
+      const t = d.turns[k];
+      if (!t.truncated || t.response.length === 0) return;
+      if (mode === 'mask-end') mask[at] = 0;
+      else for (let i = from; i <= at; i++) mask[i] = 0;
+    }),
+  );
   return mask;
 }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../engine/rng';
 import { benchmarkProfiles } from '../persona/sets';
-import { createSimulatedUser } from '../persona/user';
-import type { DialogueRollout } from './rollout';
+import { playScripted } from './testing/scripted';
 import { repliesOutOfView, SLIDE_TO, slideWindow, summariseRepeats, summariseWindow } from './window';
 
 /** The sliding window as it was written before window.ts: a start index over whole pairs. */
@@ -130,25 +129,8 @@ describe('the context window', () => {
 
 describe('window and repeat figures', () => {
   const profile = benchmarkProfiles()[1];
-  function play(replies: readonly string[], hidden: number[], slides: number): DialogueRollout {
-    const user = createSimulatedUser(profile, { seed: 0, difficulty: 'moderate', mode: 'benchmark' });
-    const d: DialogueRollout = {
-      profileId: profile.id,
-      opening: user.opening,
-      turns: [],
-      finalEmotion: user.state.emotion,
-      reward: 0,
-      endReason: 'cap',
-      transcript: [{ role: 'user', text: user.opening }],
-      window: { slides, hidden },
-    };
-    for (const reply of replies) {
-      const result = user.respond(reply);
-      d.turns.push({ prompt: [], response: [], reply, think: null, wellFormed: true, truncated: false, result });
-      d.finalEmotion = result.emotion;
-    }
-    return d;
-  }
+  const play = (replies: readonly string[], hidden: number[], slides: number) =>
+    playScripted(profile, replies, { slides, hidden });
   const same = 'That sounds really hard, I am so sorry you went through that.';
   const other = 'What was the hardest part of that moment for you?';
   const third = 'It was not your fault; anyone in your place would have been shaken.';
