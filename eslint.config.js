@@ -26,7 +26,18 @@ const DOM_GLOBALS = [
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', '.device/', 'device-out/', 'test-results/', 'playwright-report/', 'public/'],
+    ignores: [
+      'node_modules/',
+      'dist/',
+      '.device/',
+      'device-out/',
+      'test-results/',
+      'playwright-report/',
+      'public/',
+      // AssemblyScript (compiled by asc, not tsc) and its generated output.
+      'src/engine/wasm/asm/',
+      'src/engine/wasm/gen/',
+    ],
   },
   {
     files: ['**/*.{ts,tsx,js,mjs}'],

@@ -21,7 +21,7 @@
  */
 
 export type DType = 'f32' | 'i32';
-export type BackendName = 'cpu' | 'webgpu';
+export type BackendName = 'cpu' | 'webgpu' | 'wasm';
 
 export interface Tensor {
   readonly shape: readonly number[];

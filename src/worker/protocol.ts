@@ -3,6 +3,7 @@
  * buffers; it sends requests and receives plain, structured-cloneable results.
  */
 import type { AdapterSummary, GpuFailure } from '../engine/gpu/context';
+import type { BackendName } from '../engine/backend';
 
 import type { PresetName } from '../engine/model/config';
 import type { WarmStartProgress } from '../experiment/warmstart';
@@ -87,7 +88,7 @@ export interface DemoReport {
 }
 
 export interface WarmStartReport {
-  backend: 'webgpu' | 'cpu';
+  backend: BackendName;
   seconds: number;
   perplexityBefore: number;
   perplexityAfter: number;
@@ -174,7 +175,7 @@ export interface SelfTest {
 export type FromWorker =
   | {
       type: 'backend';
-      backend: 'webgpu' | 'cpu';
+      backend: BackendName;
       /** The one line the lab shows about where it runs. */
       line: string;
       adapter: AdapterSummary | null;

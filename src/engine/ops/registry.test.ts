@@ -1,8 +1,10 @@
-/** The op registry is complete: every op of the contract has an implementation per backend, and both backends route it. */
+/** The op registry is complete: every op of the contract has an implementation per backend, and every backend routes it. */
 import { describe, expect, it } from 'vitest';
 import { OP_NAMES, type BackendName } from '../backend';
 import { CpuBackend } from '../cpu/backend';
 import { WebGpuBackend } from '../gpu/backend';
+import { WasmBackend } from '../wasm/backend';
+import { WASM_OPS } from '../wasm/ops';
 import { OPS } from './registry';
 
 const BACKENDS: readonly BackendName[] = ['cpu', 'webgpu'];
@@ -21,14 +23,21 @@ describe('op registry', () => {
     });
   }
 
+  it('every op of the contract has a wasm implementation', () => {
+    const table: Partial<Record<string, unknown>> = WASM_OPS;
+    expect(OP_NAMES.filter((name) => typeof table[name] !== 'function')).toEqual([]);
+  });
+
   it('registers no op outside the contract', () => {
     const contract = new Set<string>(OP_NAMES);
     expect(Object.keys(OPS).filter((name) => !contract.has(name))).toEqual([]);
+    expect(Object.keys(WASM_OPS).filter((name) => !contract.has(name))).toEqual([]);
   });
 
   for (const [backend, proto] of [
     ['cpu', CpuBackend.prototype],
     ['webgpu', WebGpuBackend.prototype],
+    ['wasm', WasmBackend.prototype],
   ] as const) {
     it(`the ${backend} backend has a method for every op`, () => {
       const methods: object = proto;

@@ -8,13 +8,17 @@
  * Adding an op: declare its method (with its doc) in `BackendOps` and its name in `OP_NAMES`
  * (../backend.ts); write it in its own ./<op>.ts (CPU reference, WGSL, and an exported table
  * `{ myOp: { cpu(be, ...) {...}, webgpu(be, ...) {...} } } satisfies OpEntries`, whose parameters
- * the compiler types from the contract); spread that table into `OPS` below. The compiler rejects
+ * the compiler types from the contract); spread that table into `OPS` below; add its `wasm` entry
+ * to the table of ../wasm/ops (a kernel, or `reference(op)`). The compiler rejects
  * an op with no entry or an entry with a backend missing, and registry.test.ts checks the same at
- * run time. A new backend is one more name in `BackendOf` and one more field in every entry.
+ * run time. A new backend is one more name in `BackendOf` and one more field in every entry (or, like
+ * wasm, a table of its own).
  */
 import type { BackendName, BackendOps, OpName } from '../backend';
 import type { CpuBackend } from '../cpu/backend';
+import type { WasmBackend } from '../wasm/backend';
 import type { WebGpuBackend } from '../gpu/backend';
+import { WASM_OPS } from '../wasm/ops';
 import { adamwOps } from './adamw';
 import { advantageOps } from './advantage';
 import { attentionOps } from './attention';
@@ -31,15 +35,23 @@ import { policyLossOps } from './policyloss';
 import { softmaxOps } from './softmax';
 import { valueLossOps } from './valueloss';
 
-/** The class each backend's implementations receive as their first argument. */
+/**
+ * The class each backend's implementations receive as their first argument. The op files hold the
+ * `cpu` and `webgpu` entries; the `wasm` entries, glue for kernels written in AssemblyScript, are in
+ * ../wasm/ops (a table of the same shape, merged below).
+ */
 interface BackendOf {
   cpu: CpuBackend;
   webgpu: WebGpuBackend;
+  wasm: WasmBackend;
 }
 
-/** One op's implementations: for each backend, the op method's parameters after the backend. */
+/** The backends whose entries the op files hold. */
+type OpFileBackend = 'cpu' | 'webgpu';
+
+/** One op's implementations in its op file: for each backend, the op method's parameters after the backend. */
 export type OpImpls<K extends OpName> = {
-  [B in BackendName]: (be: BackendOf[B], ...args: Parameters<BackendOps[K]>) => void;
+  [B in OpFileBackend]: (be: BackendOf[B], ...args: Parameters<BackendOps[K]>) => void;
 };
 
 /** A complete registry: every op of the contract with its implementations. */
@@ -77,11 +89,12 @@ type Routed<B extends BackendName> = (be: BackendOf[B], ...args: unknown[]) => v
  */
 export function routeOps<B extends BackendName>(backend: B): new () => BackendOps {
   class Routes {}
-  const table: Record<string, Record<BackendName, (be: never, ...args: never[]) => void>> = OPS;
+  const table: Record<string, Record<OpFileBackend, (be: never, ...args: never[]) => void>> = OPS;
+  const wasm: Record<string, (be: never, ...args: never[]) => void> = WASM_OPS;
   for (const name of Object.keys(table)) {
     // OpTable pairs each name with implementations of that op's own parameters, which a loop over
     // names cannot express: each is called with the arguments its method was given.
-    const impl = table[name][backend] as Routed<B>;
+    const impl = (backend === 'wasm' ? wasm[name] : table[name][backend as OpFileBackend]) as Routed<B>;
     Object.defineProperty(Routes.prototype, name, {
       value: function (this: BackendOf[B], ...args: unknown[]): void {
         impl(this, ...args);

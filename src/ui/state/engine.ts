@@ -2,6 +2,7 @@
  * Store: where the engine runs (WebGPU adapter or CPU fallback), as reported by the worker.
  * Components select narrowly from this store.
  */
+import type { BackendName } from '../../engine/backend';
 import { create } from 'zustand';
 import type { AdapterSummary, GpuFailure } from '../../engine/gpu/context';
 import type { SelfTest } from '../../worker/protocol';
@@ -11,7 +12,7 @@ type EnginePhase = 'checking' | 'ready' | 'lost' | 'error';
 
 interface EngineState {
   phase: EnginePhase;
-  backend: 'webgpu' | 'cpu' | null;
+  backend: BackendName | null;
   line: string;
   adapter: AdapterSummary | null;
   failure: GpuFailure | null;

@@ -1,0 +1,75 @@
+/**
+ * The wasm backend's memory manager: blocks of the module's linear memory, in size classes of
+ * `ladderSize` elements (multiples of 256 bytes), each class with its own free list, above a bump
+ * pointer that grows the memory when it runs out. Released blocks are reused by the next request of
+ * their class; nothing is coalesced (a training step asks for the same sizes every time). Addresses
+ * below HEAP_START hold the kernels' static data and the thread pool's control block.
+ */
+import { ladderSize } from '../backend';
+
+/** Where tensors start: 1 MiB (the module's data sits at 64 KiB, the pool's control block at 0). */
+const HEAP_START = 1 << 20;
+const PAGE = 65536;
+
+export class Heap {
+  private top = HEAP_START;
+  private readonly free = new Map<number, number[]>();
+  /** Bytes in blocks handed out and not yet released. */
+  inUse = 0;
+  private view: ArrayBuffer | SharedArrayBuffer;
+
+  constructor(readonly memory: WebAssembly.Memory) {
+    this.view = memory.buffer;
+  }
+
+  /** The memory's current buffer (a new object after every growth). */
+  get buffer(): ArrayBuffer | SharedArrayBuffer {
+    if (this.view.byteLength !== this.memory.buffer.byteLength) this.view = this.memory.buffer;
+    return this.view;
+  }
+
+  /** The block size a request of `elements` 4-byte elements gets. */
+  static blockBytes(elements: number): number {
+    return ladderSize(Math.max(1, elements)) * 4;
+  }
+
+  /** A block of `bytes` (a value of blockBytes), its address; the memory grows when needed. */
+  alloc(bytes: number): number {
+    const list = this.free.get(bytes);
+    const reused = list?.pop();
+    this.inUse += bytes;
+    if (reused !== undefined) return reused;
+    const ptr = this.top;
+    const end = ptr + bytes;
+    const have = this.memory.buffer.byteLength;
+    if (end > have) {
+      const pages = Math.ceil((end - have) / PAGE);
+      try {
+        this.memory.grow(Math.max(pages, Math.min(256, have / PAGE / 8) | 0));
+      } catch {
+        try {
+          this.memory.grow(pages);
+        } catch {
+          this.inUse -= bytes;
+          throw new Error(
+            `wasm backend: out of memory (${(end / 2 ** 20).toFixed(0)} MiB asked of a memory that cannot grow past ${(have / 2 ** 20).toFixed(0)} MiB)`,
+          );
+        }
+      }
+    }
+    this.top = end;
+    return ptr;
+  }
+
+  release(ptr: number, bytes: number): void {
+    this.inUse -= bytes;
+    let list = this.free.get(bytes);
+    if (!list) this.free.set(bytes, (list = []));
+    list.push(ptr);
+  }
+
+  /** Bytes of memory the heap has taken from the module (its high-water mark above HEAP_START). */
+  get reserved(): number {
+    return this.top - HEAP_START;
+  }
+}
