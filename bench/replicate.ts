@@ -1,9 +1,11 @@
 /**
- * `npm run replicate -- [--preset ci] [--seeds 1,2,3] [--steps N] [--jobs J] [--only NAME,...] [--out DIR]`:
+ * `npm run replicate -- [--preset ci] [--seeds 1,2,3] [--steps N] [--jobs J] [--only NAME,...] [--out DIR]
+ *   [--backend B]`:
  * the replication grid of docs/RESULTS.md at our scale. Each variant changes one thing from the
  * baseline (GRPO, no think, moderate training users): think vs non-think, PPO vs GRPO, strict vs
- * moderate. Every (variant, seed) is one `npm run experiment` in its own process (J at a time; one
- * per core is right on the CPU backend); finished runs are kept, so an interrupted grid resumes.
+ * moderate. Every (variant, seed) is one `npm run experiment` in its own process (J at a time, each
+ * given the machine's cores / J wasm threads; `--backend` is passed on); finished runs are kept, so
+ * an interrupted grid resumes.
  * Prints a markdown table of benchmark score, success and failure (mean ± sample std over seeds)
  * before and after, the gain, perplexity and the reward-hacking share, and writes it with every
  * run's summary to DIR/summary.json. The starting policy's benchmark is played once per think mode and
@@ -11,6 +13,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 const argv = process.argv.slice(2);
@@ -24,6 +27,8 @@ const steps = flag('steps', '');
 const jobs = Number(flag('jobs', '2'));
 const root = flag('out', join('runs', `replicate-${preset}`));
 const only = flag('only', '');
+const backend = flag('backend', '');
+const threads = Math.max(1, Math.floor(availableParallelism() / Math.max(1, jobs)));
 
 const VARIANTS: { name: string; args: string[] }[] = [
   { name: 'grpo', args: ['--algo', 'grpo'] },
@@ -64,6 +69,8 @@ function run(job: (typeof jobsList)[number]): Promise<Summary> {
     join(root, '.cache'),
     '--json',
     ...(steps ? ['--steps', steps] : []),
+    ...(backend ? ['--backend', backend] : []),
+    ...(backend === '' || backend === 'wasm' ? ['--threads', String(threads)] : []),
   ];
   return new Promise((resolve, reject) => {
     const p = spawn('npx', args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -35,6 +35,14 @@ test('?backend=cpu runs on the CPU backend with a visible notice', async ({ page
   await page.goto('/?backend=cpu');
   await expect(page.getByTestId('cpu-notice')).toContainText('Running on the CPU backend');
   await expect(page.locator('.badge')).toHaveText('CPU');
+  // The dev server sends the isolation headers, so the wasm backend has its threads.
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  await expect(page.getByTestId('adapter-line')).toHaveText(
+    cores > 1
+      ? `CPU (WebAssembly SIMD, ${Math.min(16, cores)} threads) (chosen in the URL: ?backend=cpu)`
+      : 'CPU (WebAssembly SIMD, 1 thread) (chosen in the URL: ?backend=cpu)',
+  );
 });
 
 test('without WebGPU enabled, the lab explains why and falls back to the CPU', async ({ baseURL }) => {

@@ -8,10 +8,10 @@
  * encodeTrainingExamples); hacking is the share of replies flagged as spam, non-language or talking
  * to the scorer (src/rl/hacking.ts); repeats, the share of replies the user found repeating an
  * earlier one (and how many repeated one that had left the policy's context window); window, how
- * often the context window slid (src/rl/window.ts). CPU backend in Node.
+ * often the context window slid (src/rl/window.ts). `--backend wasm|cpu|webgpu` (./backend.ts;
+ * default: WebGPU on a hardware GPU, else wasm).
  */
 import { readFileSync } from 'node:fs';
-import { CpuBackend } from '../engine/cpu/backend';
 import { encodeTrainingExamples } from '../engine/model/format';
 import { perplexity } from '../engine/model/sft';
 import { Tokenizer } from '../engine/model/tokenizer';
@@ -26,6 +26,7 @@ import { DEFAULT_WINDOW, summariseRepeats, summariseWindow } from '../rl/window'
 import { thinkFormat, type ThinkFormat } from '../rl/think-format';
 
 import { commandFlags, die, readCheckpointFile } from './args';
+import { BACKEND_FLAGS, chooseBackend } from './backend';
 
 const SPEC = {
   checkpoint: { type: 'string', help: 'checkpoint file (required)' },
@@ -45,6 +46,7 @@ const SPEC = {
     help: `what leaves a full context first: replies (old user lines, then old replies) or pairs (default ${DEFAULT_WINDOW})`,
   },
   show: { type: 'number', help: 'print the first N dialogues with every change (default 1 without --json)' },
+  ...BACKEND_FLAGS,
   json: { type: 'boolean', help: 'print the figures as JSON' },
   help: { type: 'boolean', help: 'this message' },
 } as const;
@@ -77,10 +79,9 @@ async function main(): Promise<void> {
     profiles = parsed.profiles;
   }
   if (f.limit) profiles = profiles.slice(0, f.limit);
-  const be = new CpuBackend();
-  console.error(
-    `backend: ${be.description}; ${profiles.length} dialogues, ${difficulty}${f.think ? ', think mode' : ''}`,
-  );
+  const chosen = await chooseBackend(f);
+  const be = chosen.be;
+  console.error(`${chosen.line}; ${profiles.length} dialogues, ${difficulty}${f.think ? ', think mode' : ''}`);
   const tok = Tokenizer.fromJSON(ck.tokenizer);
   const model = new Transformer(be, ck.config, ck.weights, { frozen: true });
   const t0 = performance.now();
@@ -159,6 +160,7 @@ async function main(): Promise<void> {
       out(`  user> ${t.result.line}`);
     }
   }
+  chosen.close();
 }
 
 main().catch((e) => die(e instanceof Error ? e.message : String(e)));

@@ -4,15 +4,14 @@
  * trains headless from the preset's warm start (public/warmstart-<preset>.bin, or --init FILE, or a
  * fresh warm start when neither exists), plays the 100 benchmark profiles before and after, and
  * writes config.json, metrics.csv, metrics.json, transcripts.jsonl and checkpoint.bin to DIR. With
- * --json the last line on stdout is {before, after, steps, seconds, backend, ...}.
- * WebGPU where the runtime has an adapter, else the CPU backend, saying which.
+ * --json the last line on stdout is {before, after, steps, seconds, backend, threads, ...}.
+ * `--backend wasm|cpu|webgpu`; by default WebGPU through Dawn on a hardware GPU, else wasm on all
+ * cores (./backend.ts), saying which.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Backend } from '../engine/backend';
-import { CpuBackend } from '../engine/cpu/backend';
-import { acquireGpu } from '../engine/gpu/context';
-import { WebGpuBackend } from '../engine/gpu/backend';
+import { WasmBackend } from '../engine/wasm/backend';
 import { CheckpointError, loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { PRESETS, type PresetName } from '../engine/model/config';
 import { encodeTrainingExamples } from '../engine/model/format';
@@ -26,6 +25,7 @@ import { Trainer, TrainingStopped, type EvalResult } from '../rl/trainer';
 import type { DialogueRollout } from '../rl/rollout';
 import { checkRewardHacking } from '../rl/hacking';
 import { commandFlags, die } from './args';
+import { BACKEND_FLAGS, chooseBackend } from './backend';
 
 const SPEC = {
   config: { type: 'string', help: "run config JSON (fields not given take the preset's defaults; flags override it)" },
@@ -47,6 +47,7 @@ const SPEC = {
     type: 'string',
     help: "folder to keep the starting policy's benchmark and perplexity in, reused by runs from the same start (npm run replicate uses it)",
   },
+  ...BACKEND_FLAGS,
   json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
   help: { type: 'boolean', help: 'this message' },
 } as const;
@@ -128,13 +129,9 @@ async function main(): Promise<void> {
     );
 
   // The starting policy.
-  const acq = await acquireGpu();
-  const be: Backend = acq.ok ? new WebGpuBackend(acq.ctx) : new CpuBackend();
-  console.error(
-    acq.ok
-      ? `backend: ${be.description}`
-      : `backend: ${be.description} — no WebGPU here (${acq.failure.kind}); the lab's worker runs the same trainer on WebGPU`,
-  );
+  const chosen = await chooseBackend(f);
+  const be: Backend = chosen.be;
+  console.error(chosen.line);
   const t0 = performance.now();
   const initPath = f.init ?? `public/warmstart-${config.preset}.bin`;
   let start: Checkpoint;
@@ -291,12 +288,14 @@ async function main(): Promise<void> {
     steps: trainer.stepsDone,
     seconds: Math.round(seconds),
     backend: be.name,
+    threads: be instanceof WasmBackend ? be.threads : 1,
     perplexity: f['no-eval'] ? null : { before: round(perplexityBefore, 2), after: round(perplexityAfter, 2) },
     out,
     ...(stopped ? { stopped } : {}),
   };
   if (f.json) console.log(JSON.stringify(summary));
   trainer.release();
+  chosen.close();
   if (stopped) process.exitCode = 3;
 }
 

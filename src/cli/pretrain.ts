@@ -1,17 +1,16 @@
 /**
- * `npm run pretrain -- [--preset P] [--seed S] [--steps N] [--out FILE] [--json]`: the supervised
- * warm start from the command line, on WebGPU where the runtime has an adapter and on the CPU
- * backend otherwise (Node.js has no WebGPU), saying which. On the CPU backend the same flags give
- * the same checkpoint, byte for byte.
+ * `npm run pretrain -- [--preset P] [--seed S] [--steps N] [--out FILE] [--backend B] [--json]`: the
+ * supervised warm start from the command line, on the backend ./backend.ts chooses (WebGPU through
+ * Dawn on a hardware GPU, else wasm on all cores; `--backend cpu` the JavaScript reference), saying
+ * which. On one backend (and machine) the same flags give the same checkpoint, byte for byte; the
+ * shipped warm starts were made with `--backend cpu`.
  */
 import { writeFileSync } from 'node:fs';
-import type { Backend } from '../engine/backend';
-import { CpuBackend } from '../engine/cpu/backend';
-import { acquireGpu } from '../engine/gpu/context';
-import { WebGpuBackend } from '../engine/gpu/backend';
+import { WasmBackend } from '../engine/wasm/backend';
 import { PRESETS, type PresetName } from '../engine/model/config';
 import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
 import { commandFlags } from './args';
+import { BACKEND_FLAGS, chooseBackend } from './backend';
 
 const SPEC = {
   preset: { type: 'string', help: `model preset: ${Object.keys(PRESETS).join(', ')} (default micro)` },
@@ -19,6 +18,7 @@ const SPEC = {
   steps: { type: 'number', help: "training steps (default: the preset's)" },
   dialogues: { type: 'number', help: "dialogues in the generated corpus (default: the preset's)" },
   out: { type: 'string', help: 'checkpoint file to write (default public/warmstart-<preset>.bin)' },
+  ...BACKEND_FLAGS,
   json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
   help: { type: 'boolean', help: 'this message' },
 } as const;
@@ -38,14 +38,9 @@ async function main(): Promise<void> {
   }
   const seed = flags.seed ?? 1;
   const out = flags.out ?? `public/warmstart-${preset}.bin`;
-  // WebGPU where this runtime offers an adapter (Node.js itself does not; Deno does), else the CPU.
-  const acq = await acquireGpu();
-  const be: Backend = acq.ok ? new WebGpuBackend(acq.ctx) : new CpuBackend();
-  console.error(
-    acq.ok
-      ? `backend: ${be.description}`
-      : `backend: ${be.description} — no WebGPU here (${acq.failure.kind}); the lab's worker runs the same pipeline on WebGPU`,
-  );
+  const chosen = await chooseBackend(flags);
+  const be = chosen.be;
+  console.error(chosen.line);
   const t0 = performance.now();
   const result = await runWarmStart(
     be,
@@ -76,6 +71,7 @@ async function main(): Promise<void> {
     out,
     bytes: result.checkpoint.length,
     backend: be.name,
+    threads: be instanceof WasmBackend ? be.threads : 1,
     seconds: Math.round(seconds),
     perplexityBefore: result.perplexityBefore,
     perplexityAfter: result.perplexityAfter,
@@ -87,6 +83,7 @@ async function main(): Promise<void> {
     `wrote ${out} (${(result.checkpoint.length / 1e6).toFixed(2)} MB) in ${seconds.toFixed(0)} s; held-out perplexity ${result.perplexityBefore.toFixed(1)} -> ${result.perplexityAfter.toFixed(2)} (uniform ${result.uniformPerplexity})`,
   );
   if (flags.json) console.log(JSON.stringify(summary, null, 2));
+  chosen.close();
 }
 
 main().catch((e) => {

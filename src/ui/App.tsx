@@ -78,11 +78,13 @@ export function App() {
   useShortcuts();
   useEffect(() => {
     const query = new URLSearchParams(window.location.search);
-    const forceCpu = query.get('backend') === 'cpu';
+    // ?backend=cpu: the CPU path; ?backend=webgpu: WebGPU even on a software adapter.
+    const asked = query.get('backend');
+    const force = asked === 'cpu' || asked === 'webgpu' ? asked : null;
     // Lose the GPU device on purpose, as a driver reset would: for the device-lost test.
     if (query.get('testHooks') === '1')
       window.__labTest = { loseDevice: () => sendToWorker({ type: 'test-lose-device' }) };
-    start(forceCpu);
+    start(force);
     void useRuns.getState().refresh();
     const read = () => useUi.getState().readFragment(window.location.hash);
     read();

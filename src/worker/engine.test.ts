@@ -65,14 +65,17 @@ describe('the engine', () => {
       },
       fetchBytes: async () => CI,
     });
-    engine.handle({ type: 'probe', forceCpu: false });
+    engine.handle({ type: 'probe', force: null });
     engine.handle({
       type: 'train-start',
       request: { runId: 'r1', config: { ...TINY, steps: 1 }, start: 'http://lab.test/warmstart-ci.bin', mode: 'run' },
     });
     await until(() => progressOf(got).some((m) => m.state === 'done' || m.state === 'failed'));
     const backend = got.find((m) => m.type === 'backend');
-    expect(backend).toMatchObject({ type: 'backend', backend: 'cpu', failure: { kind: 'adapter-error' } });
+    expect(backend).toMatchObject({ type: 'backend', backend: 'wasm', failure: { kind: 'adapter-error' } });
+    expect(backend?.type === 'backend' && backend.line).toMatch(
+      /^CPU \(WebAssembly SIMD, \d+ threads?\) \(checking the GPU failed\)$/,
+    );
     expect(backend?.type === 'backend' && backend.failure?.message).toContain('adapter exploded');
     expect(progressOf(got).at(-1)).toMatchObject({ state: 'done', step: 1 });
     expect(got.some((m) => m.type === 'train-error')).toBe(false);
@@ -89,7 +92,7 @@ describe('the engine', () => {
       type: 'train-start',
       request: { runId: 'r2', config: { ...TINY, steps: 1 }, start: 'http://lab.test/warmstart-ci.bin', mode: 'step' },
     });
-    engine.handle({ type: 'probe', forceCpu: false });
+    engine.handle({ type: 'probe', force: null });
     await until(() => progressOf(got).some((m) => m.state === 'paused' || m.state === 'failed' || m.state === 'done'));
     expect(progressOf(got).at(-1)?.state).not.toBe('failed');
   });

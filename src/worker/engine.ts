@@ -16,6 +16,9 @@ import { acquireGpu, adapterLine, lostMessage, type GpuAcquisition, type GpuCont
 import { WebGpuBackend } from '../engine/gpu/backend';
 import { CpuBackend } from '../engine/cpu/backend';
 import type { Backend } from '../engine/backend';
+import { WasmBackend } from '../engine/wasm/backend';
+import { PRESETS } from '../engine/model/config';
+import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
 import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
 import { LAB_MATMUL_TUNING, tuneMatmuls } from '../engine/ops/matmul';
@@ -37,6 +40,8 @@ export interface EngineIO {
   acquire?(): Promise<GpuAcquisition>;
   /** Bytes of a checkpoint URL on the lab's origin (fetch in the worker). */
   fetchBytes?(url: string): Promise<Uint8Array>;
+  /** The CPU path's backend (WasmBackend.create in the browser; tests pass their own). */
+  createWasm?(): Promise<Backend>;
   /** The worker's own origin: checkpoints load only from it. */
   origin?: string;
 }
@@ -51,6 +56,29 @@ const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** A run that failed this shortly before the device was reported lost is counted as lost with it. */
 const LOSS_ATTRIBUTION_MS = 10_000;
+
+/**
+ * Milliseconds of one short forward pass of the ci model (B = 1, T = 32) on `be`, after one
+ * untimed pass (which compiles a GPU's pipelines): how the lab compares a software WebGPU adapter
+ * with the CPU before it chooses.
+ */
+async function timeShortStep(be: Backend): Promise<number> {
+  const model = Transformer.create(be, PRESETS.ci, 'probe');
+  const T = 32;
+  const ids = be.fromArray(
+    Int32Array.from({ length: T }, (_, i) => (i * 37) % PRESETS.ci.vocabSize),
+    [1, T],
+  );
+  try {
+    await be.read(model.forward(ids, 1, T).logits);
+    const t0 = performance.now();
+    await be.read(model.forward(ids, 1, T).logits);
+    return performance.now() - t0;
+  } finally {
+    be.release(ids);
+    model.release();
+  }
+}
 
 /** A residual add and a scale on 1,000 random values, on both backends; must agree to f32 rounding. */
 async function selfTest(gpu: Backend): Promise<SelfTest> {
@@ -111,8 +139,17 @@ export function createEngine(io: EngineIO): Engine {
     backendChosen(be);
   };
 
-  const toCpu = (
-    line: string,
+  /** The CPU path: the wasm backend (threads where the page is cross-origin isolated), else the JavaScript one. */
+  const cpuBackend = async (): Promise<Backend> => {
+    try {
+      return await (io.createWasm ?? (() => WasmBackend.create()))();
+    } catch {
+      return new CpuBackend();
+    }
+  };
+
+  const toCpu = async (
+    why: string,
     failure: {
       kind: 'no-webgpu' | 'no-adapter' | 'adapter-error' | 'limits' | 'device-error';
       message: string;
@@ -120,13 +157,21 @@ export function createEngine(io: EngineIO): Engine {
     },
   ) => {
     gpu = null;
-    choose(new CpuBackend());
-    post({ type: 'backend', backend: 'cpu', line, adapter: null, failure, selfTest: null });
+    const be = await cpuBackend();
+    choose(be);
+    post({
+      type: 'backend',
+      backend: be.name,
+      line: `${be.description} (${why})`,
+      adapter: null,
+      failure,
+      selfTest: null,
+    });
   };
 
-  async function probe(forceCpu: boolean): Promise<void> {
-    if (forceCpu) {
-      toCpu('CPU backend (chosen in the URL: ?backend=cpu)', {
+  async function probe(force: 'cpu' | 'webgpu' | null): Promise<void> {
+    if (force === 'cpu') {
+      await toCpu('chosen in the URL: ?backend=cpu', {
         kind: 'no-adapter',
         message: 'The CPU backend was requested in the URL (?backend=cpu); remove it to use WebGPU.',
       });
@@ -137,13 +182,13 @@ export function createEngine(io: EngineIO): Engine {
     try {
       acq = await acquire();
       if (!acq.ok) {
-        toCpu('CPU backend (no WebGPU)', acq.failure);
+        await toCpu('no WebGPU', acq.failure);
         return;
       }
       be = new WebGpuBackend(acq.ctx);
     } catch (e) {
       // Not "no adapter" but a throw: still a choice, or a run asked for now would wait for ever.
-      toCpu('CPU backend (checking the GPU failed)', {
+      await toCpu('checking the GPU failed', {
         kind: 'adapter-error',
         message: `Checking the GPU failed with an error (${messageOf(e)}); the lab runs on the CPU backend meanwhile. Reload to try the GPU again.`,
         detail: e instanceof Error && e.stack ? e.stack : messageOf(e),
@@ -160,6 +205,33 @@ export function createEngine(io: EngineIO): Engine {
       test = await selfTest(be);
     } catch (e) {
       test = { ok: false, maxAbsErr: Infinity, detail: `GPU self-test failed: ${messageOf(e)}` };
+    }
+    if (ctx.summary.isFallback && force !== 'webgpu') {
+      // A software adapter: train where one short step is faster (SwiftShader is often slower than the CPU).
+      const cpu = await cpuBackend();
+      const [gpuMs, cpuMs] = [await timeShortStep(be), await timeShortStep(cpu)];
+      const timing = `one short step: ${cpuMs.toFixed(0)} ms on the CPU, ${gpuMs.toFixed(0)} ms on the adapter`;
+      const chosen = cpuMs < gpuMs ? cpu : be;
+      const choice = { chose: chosen.name, cpuMs, gpuMs, adapter: adapterLine(ctx.summary) };
+      const line =
+        chosen === cpu
+          ? `${cpu.description}, faster here than the software WebGPU adapter (${timing})`
+          : `${adapterLine(ctx.summary)}; faster here than the CPU (${timing})`;
+      if (chosen === cpu) {
+        gpu = null;
+        ctx.device.destroy();
+      } else if (cpu instanceof WasmBackend) cpu.dispose();
+      choose(chosen);
+      post({
+        type: 'backend',
+        backend: chosen.name,
+        line,
+        adapter: ctx.summary,
+        failure: null,
+        selfTest: test,
+        choice,
+      });
+      return;
     }
     choose(be);
     // Rollouts on this device sample with f16 KV caches and half copies of the weights
@@ -193,7 +265,7 @@ export function createEngine(io: EngineIO): Engine {
     post({ type: 'device-lost', message, ...(victim ? { runId: victim.runId, step: victim.step } : {}) });
     // Queued work of the lost device settles first; then a new device (or the CPU) takes over.
     const next = open ? open.finished : Promise.resolve();
-    void next.then(() => probe(false)).catch((e) => post({ type: 'error', message: messageOf(e) }));
+    void next.then(() => probe(null)).catch((e) => post({ type: 'error', message: messageOf(e) }));
   }
 
   /** The supervised warm start on this worker's backend, with progress at most ~10 times a second. */
@@ -325,7 +397,7 @@ export function createEngine(io: EngineIO): Engine {
     },
     handle(msg) {
       if (msg.type === 'probe') {
-        probe(msg.forceCpu).catch((e) => post({ type: 'error', message: messageOf(e) }));
+        probe(msg.force).catch((e) => post({ type: 'error', message: messageOf(e) }));
       } else if (msg.type === 'warm-start') {
         warmStart(msg.request).catch((e) => post({ type: 'warm-start-failed', message: messageOf(e) }));
       } else if (msg.type === 'demo-dialogue') {

@@ -59,7 +59,7 @@ export interface TrainStartRequest {
 export type TrainAction = 'pause' | 'resume' | 'step' | 'stop' | 'reset';
 
 export type ToWorker =
-  | { type: 'probe'; forceCpu: boolean }
+  | { type: 'probe'; force: BackendForce }
   | { type: 'warm-start'; request: WarmStartRequest }
   | { type: 'demo-dialogue'; request: DemoRequest }
   | { type: 'train-start'; request: TrainStartRequest }
@@ -172,6 +172,18 @@ export interface SelfTest {
   detail: string;
 }
 
+/** What the page asks the probe for: the CPU path, WebGPU even on a software adapter, or the best (null). */
+export type BackendForce = 'cpu' | 'webgpu' | null;
+
+/** A software WebGPU adapter against the CPU: one short forward pass timed on each. */
+export interface BackendChoice {
+  chose: BackendName;
+  cpuMs: number;
+  gpuMs: number;
+  /** The software adapter's line. */
+  adapter: string;
+}
+
 export type FromWorker =
   | {
       type: 'backend';
@@ -182,6 +194,8 @@ export type FromWorker =
       /** Why the lab is on the CPU, when it is. */
       failure: GpuFailure | null;
       selfTest: SelfTest | null;
+      /** Where the only adapter is a software one: the timed comparison that chose the backend. */
+      choice?: BackendChoice;
     }
   | { type: 'warm-start-progress'; phase: WarmStartProgress['phase']; step: number; steps: number; loss: number | null }
   | { type: 'warm-start-done'; report: WarmStartReport }

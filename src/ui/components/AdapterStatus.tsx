@@ -1,19 +1,25 @@
 /**
  * Where the lab runs: the WebGPU adapter line, a badge ("GPU", "software GPU", "CPU"), the reason
- * for a fallback with what to do, a lost-device notice, and a "copy diagnostics" button for reports.
+ * for a fallback with what to do, where the only adapter is a software one the timing that chose
+ * between it and the CPU (with a link to the other), a lost-device notice, and a "copy diagnostics"
+ * button for reports.
  */
 import { useState } from 'react';
-import { useEngine } from '../state/engine';
+import { isCpu, useEngine } from '../state/engine';
 
 export function AdapterStatus() {
-  const { phase, backend, line, adapter, failure, selfTest, problem } = useEngine();
+  const { phase, backend, line, adapter, failure, selfTest, choice, problem } = useEngine();
   const [copied, setCopied] = useState(false);
 
   const badge =
-    phase === 'checking' ? 'checking' : backend === 'cpu' ? 'CPU' : adapter?.isFallback ? 'software GPU' : 'GPU';
+    phase === 'checking' ? 'checking' : isCpu(backend) ? 'CPU' : adapter?.isFallback ? 'software GPU' : 'GPU';
 
   const diagnostics = () =>
-    JSON.stringify({ userAgent: navigator.userAgent, backend, line, adapter, failure, selfTest, problem }, null, 2);
+    JSON.stringify(
+      { userAgent: navigator.userAgent, backend, line, adapter, failure, selfTest, choice, problem },
+      null,
+      2,
+    );
 
   const copy = async () => {
     try {
@@ -38,12 +44,26 @@ export function AdapterStatus() {
           Only the smallest presets are practical here.
         </p>
       )}
-      {backend === 'cpu' && failure && (
+      {choice && (
+        <p className="notice" data-testid="backend-choice">
+          The only WebGPU adapter here is a software one. One short step took {choice.gpuMs.toFixed(0)} ms on it and{' '}
+          {choice.cpuMs.toFixed(0)} ms on the CPU, so the lab trains on the{' '}
+          {choice.chose === 'webgpu' ? 'software GPU' : 'CPU'}.{' '}
+          <a href={`?backend=${choice.chose === 'webgpu' ? 'cpu' : 'webgpu'}`} data-testid="backend-switch">
+            Use the {choice.chose === 'webgpu' ? 'CPU' : 'software GPU'} instead
+          </a>
+        </p>
+      )}
+      {isCpu(backend) && failure && (
         <div className="notice notice-warn" data-testid="cpu-notice" role="status">
           <p>
             <strong>Running on the CPU backend.</strong> {failure.message}
           </p>
-          <p>The CPU backend computes exactly the same thing, slowly: use the smallest presets.</p>
+          <p>
+            It computes the same thing as a GPU would
+            {backend === 'wasm' ? ', with WebAssembly SIMD on every thread the page may use' : ''}, more slowly: the
+            smallest presets suit it.
+          </p>
         </div>
       )}
       {selfTest && (

@@ -6,7 +6,7 @@
 import { useMemo, useState } from 'react';
 import type { PresetName } from '../../engine/model/config';
 import { WARM_START_DEFAULTS } from '../../experiment/warmstart';
-import { useEngine } from '../state/engine';
+import { isCpu, useEngine } from '../state/engine';
 import { PRESET_CHOICES, useWarmStart } from '../state/warmstart';
 
 const LIMITS = { steps: [1, 5000], dialogues: [50, 8000], seed: [0, 2 ** 31 - 1] } as const;
@@ -132,7 +132,7 @@ export function WarmStartPanel() {
           {errors.join('; ')}.
         </p>
       )}
-      {preset !== 'ci' && backend === 'cpu' && (
+      {preset !== 'ci' && isCpu(backend) && (
         <p className="notice notice-warn">This preset is slow on the CPU backend: expect hours.</p>
       )}
       {ws.status !== 'idle' && (

@@ -4,7 +4,7 @@
  * The status line is a polite live region; the buttons and the keyboard do the same things.
  */
 import { useMemo, useState } from 'react';
-import { useEngine } from '../state/engine';
+import { isCpu, useEngine } from '../state/engine';
 import { useConfig } from '../state/config';
 import { isOpen, useTraining, type MetricsRow } from '../state/training';
 import { useUi } from '../state/ui';
@@ -40,7 +40,7 @@ const number = (x: number, digits = 2) => (x >= 100 ? Math.round(x).toLocaleStri
 
 function useBadge(): string | null {
   return useEngine((s) =>
-    s.phase === 'checking' ? null : s.backend === 'cpu' ? 'CPU' : s.adapter?.isFallback ? 'software GPU' : 'GPU',
+    s.phase === 'checking' ? null : isCpu(s.backend) ? 'CPU' : s.adapter?.isFallback ? 'software GPU' : 'GPU',
   );
 }
 

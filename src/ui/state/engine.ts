@@ -1,11 +1,11 @@
 /**
  * Store: where the engine runs (WebGPU adapter or CPU fallback), as reported by the worker.
- * Components select narrowly from this store.
+ * Components select narrowly from this store. `isCpu` says whether a backend is a CPU one.
  */
 import type { BackendName } from '../../engine/backend';
 import { create } from 'zustand';
 import type { AdapterSummary, GpuFailure } from '../../engine/gpu/context';
-import type { SelfTest } from '../../worker/protocol';
+import type { BackendChoice, BackendForce, SelfTest } from '../../worker/protocol';
 import { onWorkerError, onWorkerMessage, sendToWorker } from './worker';
 
 type EnginePhase = 'checking' | 'ready' | 'lost' | 'error';
@@ -17,8 +17,10 @@ interface EngineState {
   adapter: AdapterSummary | null;
   failure: GpuFailure | null;
   selfTest: SelfTest | null;
+  /** Where the only adapter is a software one: how the backend was chosen. */
+  choice: BackendChoice | null;
   problem: string | null;
-  start(forceCpu: boolean): void;
+  start(force: BackendForce): void;
 }
 
 let started = false;
@@ -30,8 +32,9 @@ export const useEngine = create<EngineState>((set) => ({
   adapter: null,
   failure: null,
   selfTest: null,
+  choice: null,
   problem: null,
-  start(forceCpu) {
+  start(force) {
     if (started) return;
     started = true;
     onWorkerMessage((m) => {
@@ -43,6 +46,7 @@ export const useEngine = create<EngineState>((set) => ({
           adapter: m.adapter,
           failure: m.failure,
           selfTest: m.selfTest,
+          choice: m.choice ?? null,
         });
       } else if (m.type === 'device-lost') {
         set({ phase: 'lost', problem: m.message });
@@ -51,6 +55,11 @@ export const useEngine = create<EngineState>((set) => ({
       }
     });
     onWorkerError((message) => set({ phase: 'error', problem: message }));
-    sendToWorker({ type: 'probe', forceCpu });
+    sendToWorker({ type: 'probe', force });
   },
 }));
+
+/** Whether the lab runs on the CPU (the wasm backend, or the JavaScript one where wasm cannot start). */
+export function isCpu(backend: BackendName | null): boolean {
+  return backend === 'wasm' || backend === 'cpu';
+}
