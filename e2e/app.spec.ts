@@ -1,12 +1,13 @@
 /**
  * The built lab end to end in headless Chromium: it finds the WebGPU adapter (SwiftShader here),
- * says plainly that it is a software fallback, checks the GPU against the CPU, falls back to the
- * CPU backend with a visible notice where there is no adapter, requests nothing beyond its own
- * origin, and leaves a screenshot in e2e/screenshots/.
+ * says plainly that it is a software fallback, checks the GPU against the CPU, times the software
+ * adapter against the CPU and trains on the faster with a link to the other, falls back to the CPU
+ * backend with a visible notice where there is no adapter, requests nothing beyond its own origin,
+ * and leaves a screenshot in e2e/screenshots/.
  */
 import { test, expect, chromium, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
-import { CHROMIUM_ARGS, findChromium } from './chromium';
+import { CHROMIUM_ARGS, findChromium, onWebGpu } from './chromium';
 
 const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
 mkdirSync(SHOTS, { recursive: true });
@@ -17,7 +18,7 @@ test('the lab shows the adapter it runs on, and a screenshot is saved', async ({
     const u = new URL(r.url());
     if (!['data:', 'blob:'].includes(u.protocol) && u.origin !== new URL(baseURL!).origin) foreign.push(r.url());
   });
-  await page.goto('/');
+  await page.goto(onWebGpu());
   const line = page.getByTestId('adapter-line');
   await expect(line).toContainText('WebGPU adapter:');
   await expect(page.getByTestId('self-test')).toContainText('match the CPU reference');
@@ -29,6 +30,28 @@ test('the lab shows the adapter it runs on, and a screenshot is saved', async ({
   }
   await page.screenshot({ path: `${SHOTS}lab.png`, fullPage: true });
   expect(foreign, "requests beyond the lab's own origin").toEqual([]);
+});
+
+test('on a software adapter the lab times it against the CPU, trains on the faster, and links to the other', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const choice = page.getByTestId('backend-choice');
+  await expect(choice).toContainText(
+    /One short step took \d+ ms on it and \d+ ms on the CPU, so the lab trains on the (CPU|software GPU)\./,
+    {
+      timeout: 60_000,
+    },
+  );
+  const onCpu = /trains on the CPU/.test((await choice.textContent()) ?? '');
+  await expect(page.locator('.badge')).toHaveText(onCpu ? 'CPU' : 'software GPU');
+  await expect(page.getByTestId('adapter-line')).toContainText(
+    onCpu ? 'faster here than the software WebGPU adapter' : 'faster here than the CPU',
+  );
+  await page.screenshot({ path: `${SHOTS}lab-backend-choice.png`, fullPage: true });
+  await page.getByTestId('backend-switch').click();
+  await expect(page).toHaveURL(onCpu ? /\?backend=webgpu$/ : /\?backend=cpu$/);
+  await expect(page.locator('.badge')).toHaveText(onCpu ? 'software GPU' : 'CPU');
 });
 
 test('?backend=cpu runs on the CPU backend with a visible notice', async ({ page }) => {
@@ -69,7 +92,7 @@ async function openWarmStartView(page: Page): Promise<void> {
 }
 
 test('the warm start trains in the engine worker on WebGPU and offers the checkpoint', async ({ page }) => {
-  await page.goto('/');
+  await page.goto(onWebGpu());
   await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
   await openWarmStartView(page);
   await page.getByLabel('Steps').fill('0');
@@ -98,7 +121,7 @@ test('the warm start trains in the engine worker on WebGPU and offers the checkp
 });
 
 test('the shipped warm start loads in the browser and writes readable replies', async ({ page }) => {
-  await page.goto('/');
+  await page.goto(onWebGpu());
   await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
   await openWarmStartView(page);
   await page.getByRole('combobox', { name: 'Replies' }).selectOption('2');

@@ -62,3 +62,13 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
   '--disable-dev-shm-usage',
 ];
+
+/**
+ * `path` with `backend=webgpu` in its query: the lab on the WebGPU adapter even where it is a
+ * software one (which the lab would otherwise time against the CPU), for tests of the WebGPU path.
+ */
+export function onWebGpu(path = '/'): string {
+  const u = new URL(path, 'http://lab.test');
+  u.searchParams.set('backend', 'webgpu');
+  return `${u.pathname}${u.search}${u.hash}`;
+}

@@ -7,6 +7,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, type Page } from '@playwright/test';
+import { onWebGpu } from './chromium';
 import { mkdirSync, readFileSync } from 'node:fs';
 
 const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
@@ -25,7 +26,7 @@ const TINY: [label: string, value: string][] = [
 ];
 
 async function openLab(page: Page, path = '/'): Promise<void> {
-  await page.goto(path);
+  await page.goto(onWebGpu(path));
   // No adapter, no test: the lab would fall back to the CPU and this would not test WebGPU.
   await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
 }

@@ -5,6 +5,7 @@
  * same user through the engine worker (SwiftShader or the CPU here). Screenshot: e2e/screenshots/play.png.
  */
 import { test, expect } from '@playwright/test';
+import { onWebGpu } from './chromium';
 import { mkdirSync } from 'node:fs';
 
 const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
@@ -130,7 +131,7 @@ test('a user written in Play is used for training: the run trains on them, and t
   baseURL,
 }) => {
   test.setTimeout(240_000);
-  await page.goto('/');
+  await page.goto(onWebGpu());
   await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Play' }).click();
   await page.getByRole('button', { name: 'Write a user of your own…' }).click();

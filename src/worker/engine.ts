@@ -210,13 +210,12 @@ export function createEngine(io: EngineIO): Engine {
       // A software adapter: train where one short step is faster (SwiftShader is often slower than the CPU).
       const cpu = await cpuBackend();
       const [gpuMs, cpuMs] = [await timeShortStep(be), await timeShortStep(cpu)];
-      const timing = `one short step: ${cpuMs.toFixed(0)} ms on the CPU, ${gpuMs.toFixed(0)} ms on the adapter`;
       const chosen = cpuMs < gpuMs ? cpu : be;
       const choice = { chose: chosen.name, cpuMs, gpuMs, adapter: adapterLine(ctx.summary) };
       const line =
         chosen === cpu
-          ? `${cpu.description}, faster here than the software WebGPU adapter (${timing})`
-          : `${adapterLine(ctx.summary)}; faster here than the CPU (${timing})`;
+          ? `${cpu.description}, faster here than the software WebGPU adapter`
+          : `${adapterLine(ctx.summary)}; faster here than the CPU`;
       if (chosen === cpu) {
         gpu = null;
         ctx.device.destroy();
