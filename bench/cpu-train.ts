@@ -81,41 +81,54 @@ async function tfjsRunner(): Promise<TfjsRunner> {
     mod.tfjsWasmTrainSteps(wasmDir, undefined, config, weights, B, T, ids, targets, o);
 }
 
+/** What bench/wasm-matmul.ts's matmulFigures returns (GFLOP/s of n×n×n f32 matmuls, the SIMD peak). */
+interface MatmulFigures {
+  threads: number;
+  peakGflops: number;
+  rows: { n: number; gflops1: number; gflopsAll: number }[];
+  ratio512?: { one: number; all: number };
+}
+
 /**
  * Hook: the matmul figures of bench/wasm-matmul.ts (written separately), imported only where the
- * file exists: `export async function matmulFigures(o)`, called with { sizes, threads, quick };
- * whatever it returns goes into the JSON as `matmul` and into the table (its rows where it has
- * any). Absent: the rows are skipped, and the run says so.
+ * file exists: `export async function matmulFigures(sizes)`, the square matmuls on 1 and on all
+ * threads and the measured single-core SIMD peak. They go into the JSON as `matmul` and into the
+ * table. Absent (or failing): those rows are skipped, and the run says so.
  */
-async function matmulFigures(threads: number, quick: boolean): Promise<unknown> {
+async function matmulFigures(): Promise<MatmulFigures | null> {
   const file = resolve(HERE, 'wasm-matmul.ts');
   if (!existsSync(file)) {
     out('matmul figures: skipped (bench/wasm-matmul.ts is not in this tree)');
     return null;
   }
   const mod = (await import(pathToFileURL(file).href)) as {
-    matmulFigures?: (o: { sizes: number[]; threads: number; quick: boolean }) => Promise<unknown>;
+    matmulFigures?: (sizes?: readonly number[]) => Promise<MatmulFigures>;
   };
   if (typeof mod.matmulFigures !== 'function') {
     out('matmul figures: skipped (bench/wasm-matmul.ts exports no matmulFigures)');
     return null;
   }
+  out('matmul figures (bench/wasm-matmul.ts)');
   try {
-    return await mod.matmulFigures({ sizes: [128, 256, 512, 1024], threads, quick });
+    return await mod.matmulFigures([128, 256, 512, 1024]);
   } catch (e) {
     out(`matmul figures failed: ${e instanceof Error ? e.message : String(e)}`);
     return null;
   }
 }
 
-function matmulText(m: unknown): string {
-  if (m === null || typeof m !== 'object') return '';
-  const rows = Array.isArray(m) ? m : (m as { rows?: unknown }).rows;
-  const lines = ['matmul (bench/wasm-matmul.ts):'];
-  if (Array.isArray(rows)) for (const r of rows) lines.push(`  ${JSON.stringify(r)}`);
-  for (const [k, v] of Object.entries(m as Record<string, unknown>))
-    if (k !== 'rows' && !Array.isArray(m)) lines.push(`  ${k}: ${JSON.stringify(v)}`);
-  return lines.join('\n');
+function matmulText(m: MatmulFigures): string {
+  const g = (x: number) => x.toFixed(1).padStart(9);
+  return [
+    `wasm matmul, f32, n×n×n (GFLOP/s); single-core f32x4 peak (measured): ${m.peakGflops.toFixed(1)} GFLOP/s`,
+    `     n  1 thread  ${m.threads} threads`,
+    ...m.rows.map((r) => `${String(r.n).padStart(6)} ${g(r.gflops1)} ${g(r.gflopsAll)}`),
+    ...(m.ratio512
+      ? [
+          `at 512: ${(100 * m.ratio512.one).toFixed(0)}% of the peak on 1 thread, ${(100 * m.ratio512.all).toFixed(0)}% per thread on ${m.threads}`,
+        ]
+      : []),
+  ].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -143,7 +156,7 @@ async function main(): Promise<void> {
     tfjs,
     log: (msg) => void process.stderr.write(`${msg}\n`),
   });
-  const matmul = await matmulFigures(threads, quick);
+  const matmul = await matmulFigures();
   out('');
   out(cpuTable(r));
   if (matmul !== null) out(matmulText(matmul));

@@ -27,7 +27,6 @@ import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
 import type { BenchResult, BenchRow } from './kernels';
 import type { CheckResult, PeersOptions, PeersResult } from './peers';
 import type { CpuBenchOptions } from './cpu-rows';
-import { cpuTable, CPU_QUICK, CPU_SMALL } from './cpu-rows';
 import { savedAttentionText } from './saved-attention';
 import { profileText } from './peers-profile';
 
@@ -250,6 +249,7 @@ async function runPeers(page: import('@playwright/test').Page, base: string): Pr
 
 /** --cpu: the CPU rows in the page; the CPU's name comes from Node (a page cannot read it). */
 async function runCpu(page: import('@playwright/test').Page, base: string): Promise<number> {
+  const { cpuTable, CPU_QUICK, CPU_SMALL } = await import('./cpu-rows');
   await page.goto(`${base}/bench/cpu.html`);
   await page.waitForFunction(() => Boolean(window.__cpu), null, { timeout: 120_000 });
   const presets = flagValue('--preset')?.split(',');
