@@ -13,7 +13,8 @@
  * clip_grad_norm_, eps 1e-6), then AdamW exactly as ops/adamw.ts (decoupled decay, bias-corrected
  * moments), written with TFJS ops (TFJS ships Adam but no AdamW). The value head is not used by
  * the loss, so it is not a TFJS variable (our engine's AdamW also decays its two tensors: noise).
- * Bench code only: TFJS is a dev dependency and never reaches the app.
+ * Bench code only: TFJS is a dev dependency and never reaches the app. The CPU benchmark runs the
+ * same class on TFJS's wasm backend (bench/peers-tfjs-wasm.ts starts that backend).
  */
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-core/dist/register_all_gradients';

@@ -8,12 +8,16 @@
  * --saved-attention [--preset P] [--batch B] [--tokens T] [--train-steps N] a training step with the
  * attention probabilities saved in halves vs f32 (bench/saved-attention.ts).
  * `npm run bench -- --users-server [--json] [--workers N]`: load on the simulated-users server (bench/users-server.ts).
+ * `npm run bench -- --cpu [--json] [--quick] [--small] [--preset ci|micro] [--no-tfjs]`: the CPU benchmark's rows
+ * (bench/cpu-rows.ts, as `npm run bench:cpu` in Node) in the page bench/cpu.html: JS backend, wasm backend on 1 and
+ * on all threads, TensorFlow.js's wasm backend; the page is served cross-origin isolated (COOP/COEP) for threads.
  * Starts a Vite dev server on a free port (root = the repo), opens bench/kernels.html in Chromium
  * with WebGPU enabled (the SwiftShader software adapter where there is no GPU), runs
  * `window.__bench.run()` and prints a table, or with --json one JSON object on stdout (progress
  * always goes to stderr). Exits non-zero when there is no adapter, the page fails, or a required
  * row (the matmul naive/tiled comparison) fails. Node only; nothing here is a test.
  */
+import { cpus } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +26,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
 import type { BenchResult, BenchRow } from './kernels';
 import type { CheckResult, PeersOptions, PeersResult } from './peers';
+import type { CpuBenchOptions } from './cpu-rows';
 import { savedAttentionText } from './saved-attention';
 import { profileText } from './peers-profile';
 
@@ -32,6 +37,7 @@ const JSON_OUT = args.has('--json');
 const QUICK = args.has('--quick');
 const PEERS = args.has('--peers');
 const CHECK = args.has('--check');
+const CPU = args.has('--cpu');
 const flagValue = (name: string): string | undefined => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : undefined;
@@ -241,6 +247,29 @@ async function runPeers(page: import('@playwright/test').Page, base: string): Pr
   return r.training.tfjs && r.forward?.ort ? 0 : 1;
 }
 
+/** --cpu: the CPU rows in the page; the CPU's name comes from Node (a page cannot read it). */
+async function runCpu(page: import('@playwright/test').Page, base: string): Promise<number> {
+  const { cpuTable, CPU_QUICK, CPU_SMALL } = await import('./cpu-rows');
+  await page.goto(`${base}/bench/cpu.html`);
+  await page.waitForFunction(() => Boolean(window.__cpu), null, { timeout: 120_000 });
+  const presets = flagValue('--preset')?.split(',');
+  for (const p of presets ?? [])
+    if (p !== 'ci' && p !== 'micro') throw new Error(`--preset takes ci or micro, got ${p}`);
+  const o: Partial<CpuBenchOptions> & { cpu: string } = {
+    cpu: cpus()[0]?.model ?? 'unknown CPU',
+    ...(QUICK ? CPU_QUICK : {}),
+    ...(args.has('--small') ? CPU_SMALL : {}),
+    ...(presets ? { presets: presets as CpuBenchOptions['presets'] } : {}),
+    ...(args.has('--no-tfjs') ? { noTfjs: true } : {}),
+  };
+  const r = await page.evaluate((x) => window.__cpu.run(x), o);
+  if (JSON_OUT) {
+    progress(cpuTable(r));
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+  } else process.stdout.write(`${cpuTable(r)}\n`);
+  return r.rows.some((x) => x.backend !== 'tfjs-wasm' && x.ms === null) ? 1 : 0;
+}
+
 async function main(): Promise<number> {
   let server: ViteDevServer | null = null;
   let browser: Browser | null = null;
@@ -265,11 +294,33 @@ async function main(): Promise<number> {
             },
           }
         : {}),
+      // --cpu: cross-origin isolation, so the page has SharedArrayBuffer and the wasm backends threads.
+      ...(CPU
+        ? {
+            cacheDir: 'node_modules/.vite-bench-cpu',
+            server: {
+              port: 0,
+              host: '127.0.0.1',
+              strictPort: false,
+              hmr: false,
+              headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+            },
+            optimizeDeps: {
+              entries: ['bench/cpu.html'],
+              include: [
+                '@tensorflow/tfjs-core',
+                '@tensorflow/tfjs-core/dist/register_all_gradients',
+                '@tensorflow/tfjs-backend-webgpu',
+                '@tensorflow/tfjs-backend-wasm',
+              ],
+            },
+          }
+        : {}),
     });
     await server.listen();
     const port = (server.httpServer?.address() as AddressInfo | null)?.port;
     if (!port) throw new Error('the Vite dev server did not report a port');
-    const url = `http://127.0.0.1:${port}/bench/${PEERS ? 'peers' : 'kernels'}.html`;
+    const url = `http://127.0.0.1:${port}/bench/${PEERS ? 'peers' : CPU ? 'cpu' : 'kernels'}.html`;
     progress(`bench: ${url}`);
     // WebGPU developer features: unrounded timestamps for the profiles (Chrome rounds them to 100 µs otherwise).
     browser = await chromium.launch({
@@ -281,6 +332,7 @@ async function main(): Promise<number> {
     page.on('console', (m) => progress(m.text()));
     page.on('pageerror', (e) => progress(`[page error] ${e.message}`));
     if (PEERS) return await runPeers(page, `http://127.0.0.1:${port}`);
+    if (CPU) return await runCpu(page, `http://127.0.0.1:${port}`);
     await page.goto(url);
     await page.waitForFunction(() => Boolean(window.__bench), null, { timeout: 60_000 });
     const result = await page.evaluate((quick) => window.__bench.run({ quick }), QUICK);
