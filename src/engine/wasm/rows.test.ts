@@ -357,6 +357,21 @@ describe('wasm row kernels on 1 and 4 threads', () => {
       });
     }
     {
+      // narrower than the parts: 3 columns are one group, so parts 1 to 3 of the column sums get none
+      const [N, C] = [50001, 3];
+      const [x, w, g] = [randn(rng, N * C, 2, 1), randn(rng, C), randn(rng, N * C)];
+      await check('narrow column sums', (be) => {
+        const [out, mean, rstd] = [be.zeros([N, C]), be.zeros([N]), be.zeros([N])];
+        const [xt, wt] = [be.fromArray(x, [N, C]), be.fromArray(w, [C])];
+        be.layerNorm(out, mean, rstd, xt, wt, be.fromArray(w, [C]));
+        const [dx, dw, db] = [be.fromArray(g, [N, C]), be.fromArray(w, [C]), be.fromArray(w, [C])];
+        be.layerNormBackward(dx, dw, db, be.fromArray(g, [N, C]), xt, mean, rstd, wt);
+        const dBias = be.fromArray(w, [C]);
+        be.biasBackward(dBias, be.fromArray(g, [N, C]));
+        return [out, dx, dw, db, dBias];
+      });
+    }
+    {
       const [N, V, C] = [601, 7, 257];
       const [table, g] = [randn(rng, V * C), randn(rng, N * C)];
       const ids = Int32Array.from({ length: N }, () => rng.int(-1, V));

@@ -630,19 +630,22 @@ export function row_crossEntropy(
 
 /**
  * dLogits (N, V) += (softmax(logits) − onehot(t))·dLosses[n] per row (p = e^(x − max) / Σ, the
- * target's (p − 1)·dL computed as such); rows whose target is outside [0, V) add nothing.
- * Threaded over rows.
+ * target's (p − 1)·dL computed as such); rows whose target is outside [0, V) add nothing. The
+ * exponentials are kept in `scratch` (V floats per part, at part · V) between the sum and the
+ * update. Threaded over rows.
  */
 export function row_crossEntropyBackward(
   dLogits: usize,
   logits: usize,
   targets: usize,
   dLosses: usize,
+  scratch: usize,
   N: i32,
   V: i32,
   part: i32,
   parts: i32,
 ): void {
+  const e = scratch + ((<usize>part * <usize>V) << 2);
   const to = splitFrom(N, part + 1, parts);
   for (let r = splitFrom(N, part, parts); r < to; r++) {
     const t = load<i32>(targets + ((<usize>r) << 2));
@@ -651,9 +654,8 @@ export function row_crossEntropyBackward(
     const xr = logits + o;
     const dr = dLogits + o;
     const m = rowMax(xr, V);
-    const s = rowExpSum(0, xr, m, V);
+    const s = rowExpSum(e, xr, m, V);
     const dl = load<f32>(dLosses + ((<usize>r) << 2));
-    const mv = f32x4.splat(m);
     const sv = f32x4.splat(s);
     const dv = f32x4.splat(dl);
     const qt = (<usize>t) << 2;
@@ -661,16 +663,13 @@ export function row_crossEntropyBackward(
     let i = 0;
     for (; i + 4 <= V; i += 4) {
       const q = (<usize>i) << 2;
-      const p = f32x4.div(expv(f32x4.sub(v128.load(xr + q), mv)), sv);
+      const p = f32x4.div(v128.load(e + q), sv);
       v128.store(dr + q, f32x4.add(v128.load(dr + q), f32x4.mul(p, dv)));
     }
-    if (i < V) {
+    for (; i < V; i++) {
       const q = (<usize>i) << 2;
-      const k = V - i;
-      const p = f32x4.div(expv(f32x4.sub(loadPart(xr + q, k), mv)), sv);
-      storePart(dr + q, f32x4.add(loadPart(dr + q, k), f32x4.mul(p, dv)), k);
+      store<f32>(dr + q, load<f32>(dr + q) + (load<f32>(e + q) / s) * dl);
     }
-    const pt = f32x4.extract_lane(expv(f32x4.splat(load<f32>(xr + qt) - m)), 0) / s;
-    store<f32>(dr + qt, before + (pt - 1) * dl);
+    store<f32>(dr + qt, before + (load<f32>(e + qt) / s - 1) * dl);
   }
 }

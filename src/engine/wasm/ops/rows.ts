@@ -138,6 +138,8 @@ export const rowsWasm = {
     const { N, V } = ceRows(logits, targets, dLosses, 'crossEntropyBackward');
     assertSize(dLogits, logits.size, 'crossEntropyBackward dLogits');
     const p = [f32Ptr(be, dLogits), f32Ptr(be, logits), i32Ptr(be, targets), f32Ptr(be, dLosses)];
-    be.par('row_crossEntropyBackward', 2 * EXP_WORK * N * V, ...p, N, V);
+    const exps = be.scratch([be.threads * V]); // one row of exponentials per part
+    be.par('row_crossEntropyBackward', EXP_WORK * N * V, ...p, be.ptr(exps), N, V);
+    be.release(exps);
   },
 } satisfies WasmEntries;
