@@ -1,19 +1,145 @@
-/** Row ops on the wasm backend: bias, embedding, LayerNorm, GELU, softmax, log-softmax, cross-entropy. */
-import { reference, type WasmEntries } from './reference';
+/**
+ * Row ops on the wasm backend (asm/rows.ts): bias, embedding, LayerNorm, GELU, softmax,
+ * log-softmax, cross-entropy. Row ops are threaded over rows; the sums over rows (dBias, LayerNorm's
+ * dWeight and dBias, the embedding scatter-add) over columns, so 1 and N threads give the same bits.
+ * Shapes are checked as by the CPU entry points (src/engine/ops/<op>.ts).
+ */
+import { assertSize, type Tensor } from '../../backend';
+import { LAYER_NORM_EPS } from '../../ops/layernorm';
+import { rowsOf } from '../../ops/rowreduce';
+import { f32Ptr, i32Ptr } from './elementwise';
+import type { WasmEntries } from './reference';
+
+/** Work (≈ multiply-adds) per element of a pass that takes an exponential. */
+const EXP_WORK = 8;
+
+/** (N, C) of x (N, C) against a bias of C, as ops/bias.ts checks it. */
+function biasDims(x: Tensor, bias: Tensor, what: string): { N: number; C: number } {
+  if (bias.shape.length !== 1) throw new Error(`${what}: bias must be 1-D (C), got [${bias.shape.join(', ')}]`);
+  const C = bias.size;
+  const last = x.shape[x.shape.length - 1];
+  if (x.shape.length < 1 || last !== C)
+    throw new Error(`${what}: the last dim of [${x.shape.join(', ')}] must equal the bias length ${C}`);
+  return { N: C === 0 ? 0 : x.size / C, C };
+}
+
+/** V, C, N of an embedding, as ops/embedding.ts checks them. */
+function embeddingDims(rows: Tensor, table: Tensor, ids: Tensor, what: string): { V: number; C: number; N: number } {
+  if (table.shape.length !== 2) throw new Error(`${what}: table must be 2-D (V, C), got [${table.shape.join(', ')}]`);
+  if (ids.dtype !== 'i32') throw new Error(`${what}: ids must be i32, got ${ids.dtype}`);
+  const [V, C] = table.shape;
+  const N = ids.size;
+  if (rows.size !== N * C || rows.shape[rows.shape.length - 1] !== C)
+    throw new Error(
+      `${what}: expected (${N}, ${C}) rows for ${N} ids and table [${V}, ${C}], got [${rows.shape.join(', ')}]`,
+    );
+  return { V, C, N };
+}
+
+/** Rows of two same-size (…, V) tensors. */
+function sameRows(out: Tensor, x: Tensor, what: string): { N: number; V: number } {
+  const { N, V } = rowsOf(x.shape, x.size, what);
+  assertSize(out, x.size, `${what} output`);
+  return { N, V };
+}
+
+/** Rows of dx, y, dy (…, V). */
+function backwardRows(dx: Tensor, y: Tensor, dy: Tensor, what: string): { N: number; V: number } {
+  const { N, V } = rowsOf(y.shape, y.size, what);
+  assertSize(dy, y.size, `${what} dy`);
+  assertSize(dx, y.size, `${what} dx`);
+  return { N, V };
+}
+
+/** Rows of cross-entropy's logits, with targets (i32) and a per-row tensor of N. */
+function ceRows(logits: Tensor, targets: Tensor, perRow: Tensor, what: string): { N: number; V: number } {
+  const { N, V } = rowsOf(logits.shape, logits.size, what);
+  if (targets.dtype !== 'i32') throw new Error(`${what}: targets must be i32, got ${targets.dtype}`);
+  assertSize(targets, N, `${what} targets (one per row of logits [${logits.shape.join(', ')}])`);
+  assertSize(perRow, N, `${what} per-row losses`);
+  return { N, V };
+}
+
+/** LayerNorm's (N, C) from x, checking the other tensors' sizes. */
+function layerNormDims(x: Tensor, perRow: Tensor[], perCol: Tensor[], same: Tensor[], what: string) {
+  const { N, V: C } = rowsOf(x.shape, x.size, `${what} x`);
+  for (const t of same) assertSize(t, x.size, `${what} (N, C) tensor`);
+  for (const t of perRow) assertSize(t, N, `${what} mean / rstd (one per row)`);
+  for (const t of perCol) assertSize(t, C, `${what} weight / bias (last dim of x)`);
+  return { N, C };
+}
 
 export const rowsWasm = {
-  addBias: reference('addBias'),
-  biasBackward: reference('biasBackward'),
-  embedding: reference('embedding'),
-  embeddingBackward: reference('embeddingBackward'),
-  layerNorm: reference('layerNorm'),
-  layerNormBackward: reference('layerNormBackward'),
-  gelu: reference('gelu'),
-  geluBackward: reference('geluBackward'),
-  softmax: reference('softmax'),
-  softmaxBackward: reference('softmaxBackward'),
-  logSoftmax: reference('logSoftmax'),
-  logSoftmaxBackward: reference('logSoftmaxBackward'),
-  crossEntropy: reference('crossEntropy'),
-  crossEntropyBackward: reference('crossEntropyBackward'),
+  addBias(be, out, x, bias) {
+    const { N, C } = biasDims(x, bias, 'addBias');
+    assertSize(out, x.size, 'addBias out');
+    be.par('row_addBias', N * C, f32Ptr(be, out), f32Ptr(be, x), f32Ptr(be, bias), N, C);
+  },
+  biasBackward(be, dBias, dOut) {
+    const { N, C } = biasDims(dOut, dBias, 'biasBackward');
+    if (N === 0 || C === 0) return;
+    const acc = be.scratch([2 * C]); // C f64 sums
+    be.par('row_biasBackward', N * C, f32Ptr(be, dBias), f32Ptr(be, dOut), be.ptr(acc), N, C);
+    be.release(acc);
+  },
+  embedding(be, out, table, ids) {
+    const { V, C, N } = embeddingDims(out, table, ids, 'embedding');
+    be.par('row_embedding', N * C, f32Ptr(be, out), f32Ptr(be, table), i32Ptr(be, ids), N, V, C);
+  },
+  embeddingBackward(be, dTable, dOut, ids) {
+    const { V, C, N } = embeddingDims(dOut, dTable, ids, 'embeddingBackward');
+    if (V === 0 || C === 0) return;
+    be.par('row_embeddingBackward', N * C, f32Ptr(be, dTable), f32Ptr(be, dOut), i32Ptr(be, ids), N, V, C);
+  },
+  layerNorm(be, out, mean, rstd, x, weight, bias, eps = LAYER_NORM_EPS) {
+    const { N, C } = layerNormDims(x, [mean, rstd], [weight, bias], [out], 'layerNorm');
+    const p = [out, mean, rstd, x, weight, bias].map((t) => f32Ptr(be, t));
+    be.par('row_layerNorm', 4 * N * C, ...p, N, C, eps);
+  },
+  layerNormBackward(be, dx, dWeight, dBias, dOut, x, mean, rstd, weight) {
+    const what = 'layerNormBackward';
+    const { N, C } = layerNormDims(x, [mean, rstd], [weight, dWeight, dBias], [dx, dOut], what);
+    const [pdx, pdw, pdb, pg, px, pm, ps, pw] = [dx, dWeight, dBias, dOut, x, mean, rstd, weight].map((t) =>
+      f32Ptr(be, t),
+    );
+    be.par('row_layerNormBackwardDx', 4 * N * C, pdx, pg, px, pm, ps, pw, N, C);
+    be.par('row_layerNormBackwardParams', 2 * N * C, pdw, pdb, pg, px, pm, ps, N, C);
+  },
+  gelu(be, out, x) {
+    assertSize(out, x.size, 'gelu out');
+    be.par('row_gelu', EXP_WORK * x.size, f32Ptr(be, out), f32Ptr(be, x), x.size);
+  },
+  geluBackward(be, dx, x, dOut) {
+    assertSize(dx, x.size, 'geluBackward dx');
+    assertSize(dOut, x.size, 'geluBackward dOut');
+    be.par('row_geluBackward', EXP_WORK * x.size, f32Ptr(be, dx), f32Ptr(be, x), f32Ptr(be, dOut), x.size);
+  },
+  softmax(be, out, x) {
+    const { N, V } = sameRows(out, x, 'softmax');
+    be.par('row_softmax', EXP_WORK * N * V, f32Ptr(be, out), f32Ptr(be, x), N, V);
+  },
+  softmaxBackward(be, dx, y, dy) {
+    const { N, V } = backwardRows(dx, y, dy, 'softmaxBackward');
+    be.par('row_softmaxBackward', 2 * N * V, f32Ptr(be, dx), f32Ptr(be, y), f32Ptr(be, dy), N, V);
+  },
+  logSoftmax(be, out, x) {
+    const { N, V } = sameRows(out, x, 'logSoftmax');
+    be.par('row_logSoftmax', EXP_WORK * N * V, f32Ptr(be, out), f32Ptr(be, x), N, V);
+  },
+  logSoftmaxBackward(be, dx, y, dy) {
+    const { N, V } = backwardRows(dx, y, dy, 'logSoftmaxBackward');
+    be.par('row_logSoftmaxBackward', EXP_WORK * N * V, f32Ptr(be, dx), f32Ptr(be, y), f32Ptr(be, dy), N, V);
+  },
+  crossEntropy(be, losses, logits, targets) {
+    const { N, V } = ceRows(logits, targets, losses, 'crossEntropy');
+    be.par('row_crossEntropy', EXP_WORK * N * V, f32Ptr(be, losses), f32Ptr(be, logits), i32Ptr(be, targets), N, V);
+  },
+  crossEntropyBackward(be, dLogits, logits, targets, dLosses) {
+    const { N, V } = ceRows(logits, targets, dLosses, 'crossEntropyBackward');
+    assertSize(dLogits, logits.size, 'crossEntropyBackward dLogits');
+    const p = [f32Ptr(be, dLogits), f32Ptr(be, logits), i32Ptr(be, targets), f32Ptr(be, dLosses)];
+    const exps = be.scratch([be.threads * V]); // one row of exponentials per part
+    be.par('row_crossEntropyBackward', EXP_WORK * N * V, ...p, be.ptr(exps), N, V);
+    be.release(exps);
+  },
 } satisfies WasmEntries;
