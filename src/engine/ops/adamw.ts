@@ -26,7 +26,7 @@ import type { OpEntries } from './registry';
 const WG = 256;
 
 /** The per-step scalars of the update, from the options (float64 on the host). */
-function adamwScalars(o: AdamWOptions): { decay: number; stepSize: number; bc2Sqrt: number } {
+export function adamwScalars(o: AdamWOptions): { decay: number; stepSize: number; bc2Sqrt: number } {
   if (!(o.step >= 1) || !Number.isInteger(o.step))
     throw new Error(`adamw: step must be an integer >= 1 (1-based), got ${o.step}`);
   for (const [k, x] of [
@@ -118,7 +118,7 @@ ${wgslRowReduce(ROW_WG)}
 
 // ---- entry points ------------------------------------------------------------------------------------
 
-function checkSizes(p: Tensor, g: Tensor, m: Tensor, v: Tensor, o: AdamWOptions): void {
+export function checkSizes(p: Tensor, g: Tensor, m: Tensor, v: Tensor, o: AdamWOptions): void {
   assertSize(g, p.size, 'adamw grad');
   assertSize(m, p.size, 'adamw m');
   assertSize(v, p.size, 'adamw v');
@@ -130,7 +130,7 @@ function checkFlag(flag: Tensor, what: string): void {
     throw new Error(`${what}: expected one f32 value, got ${flag.dtype} shape [${flag.shape.join(', ')}]`);
 }
 
-function checkFlagArgs(flag: Tensor, x: Tensor): void {
+export function checkFlagArgs(flag: Tensor, x: Tensor): void {
   checkFlag(flag, 'flagNonFinite flag');
   if (x.dtype !== 'f32') throw new Error(`flagNonFinite: x must be f32, got ${x.dtype}`);
 }

@@ -201,7 +201,7 @@ fn valid(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u
 
 // ---- entry points ------------------------------------------------------------------------------------
 
-function checkGae(
+export function checkGae(
   advantages: Tensor,
   returns: Tensor,
   rewards: Tensor,
@@ -269,7 +269,7 @@ function gaeOnGpu(
   );
 }
 
-function checkGroup(advantages: Tensor, rewards: Tensor, groups: Tensor): number {
+export function checkGroup(advantages: Tensor, rewards: Tensor, groups: Tensor): number {
   const D = advantages.size;
   assertSize(rewards, D, 'groupAdvantages rewards');
   if (groups.dtype !== 'i32') throw new Error(`groupAdvantages: groups must be i32, got ${groups.dtype}`);

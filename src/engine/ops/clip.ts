@@ -40,7 +40,7 @@ export function clipGradNormRef(grad: Vec, maxNorm: number): number {
   return norm;
 }
 
-function checkArgs(norm: Tensor, maxNorm: number): void {
+export function checkArgs(norm: Tensor, maxNorm: number): void {
   if (norm.size !== 1) throw new Error(`clipGradNorm: norm must hold one value, got shape [${norm.shape.join(', ')}]`);
   if (!(maxNorm > 0)) throw new Error(`clipGradNorm: maxNorm must be > 0, got ${maxNorm}`);
 }

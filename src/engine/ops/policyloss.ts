@@ -38,7 +38,7 @@ import type { OpEntries } from './registry';
 /** The log-ratio is clamped to ±20 before exp, as verl's compute_policy_loss (ratio <= e^20). */
 export const LOG_RATIO_CLAMP = 20;
 /** verl clamps the k3 ("low_var_kl") estimate to [−10, 10] (k3 >= 0, so only the top binds). */
-const KL_CLAMP = 10;
+export const KL_CLAMP = 10;
 
 /** Columns of the per-row diagnostics of policyLoss. */
 export const POLICY_STAT = {
@@ -332,14 +332,14 @@ ${ENTRY}
 
 // ---- entry points ------------------------------------------------------------------------------------
 
-function checkRows(logits: Tensor, actions: Tensor, what: string): { N: number; V: number } {
+export function checkRows(logits: Tensor, actions: Tensor, what: string): { N: number; V: number } {
   const { N, V } = rowsOf(logits.shape, logits.size, what);
   if (actions.dtype !== 'i32') throw new Error(`${what}: actions must be i32, got ${actions.dtype}`);
   assertSize(actions, N, `${what} actions (one per row of logits [${logits.shape.join(', ')}])`);
   return { N, V };
 }
 
-function checkPolicy(
+export function checkPolicy(
   dLogits: Tensor,
   stats: Tensor,
   logits: Tensor,

@@ -89,7 +89,7 @@ ${WGSL_LINEAR_INDEX}
 
 // ---- entry points ------------------------------------------------------------------------------------
 
-function checkValue(valueStats: Tensor, dValues: Tensor, ins: Tensor[], o: ValueLossOptions): number {
+export function checkValue(valueStats: Tensor, dValues: Tensor, ins: Tensor[], o: ValueLossOptions): number {
   const N = dValues.size;
   assertSize(valueStats, N * VALUE_STATS, `valueLoss valueStats (N, ${VALUE_STATS})`);
   ins.forEach((t, i) => assertSize(t, N, `valueLoss ${['values', 'oldValues', 'returns', 'responseMask'][i]}`));

@@ -11,3 +11,4 @@
  */
 export * from './elementwise';
 export * from './rows';
+export * from './optim';
