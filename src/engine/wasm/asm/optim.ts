@@ -23,6 +23,7 @@
  * order, so they give the reference's bits.
  */
 import { splitFrom } from './split';
+import { expv, hmax, hsum } from './simd';
 
 // ---- helpers --------------------------------------------------------------------------------------
 
@@ -30,44 +31,9 @@ function at(base: usize, i: i32): usize {
   return base + ((<usize>i) << 2);
 }
 
-/**
- * e^x on four lanes (Cephes expf: x = n ln2 + r, a degree-6 polynomial in r, n into the exponent),
- * ~1 ulp for x in [−87.3, 88]; 0 below −87.3 (where e^x is denormal or 0), NaN for NaN.
- */
-function expF32x4(x: v128): v128 {
-  const lo = f32x4.splat(-87.33654);
-  const xc = f32x4.min(f32x4.max(x, lo), f32x4.splat(88.0));
-  const fx = f32x4.nearest(f32x4.mul(xc, f32x4.splat(1.44269504089)));
-  let r = f32x4.sub(xc, f32x4.mul(fx, f32x4.splat(0.693359375)));
-  r = f32x4.sub(r, f32x4.mul(fx, f32x4.splat(-2.1219444e-4)));
-  let y = f32x4.splat(1.98756915e-4);
-  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(1.3981999507e-3));
-  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(8.3334519073e-3));
-  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(4.1665795894e-2));
-  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(1.6666665459e-1));
-  y = f32x4.add(f32x4.mul(y, r), f32x4.splat(5.0000001201e-1));
-  y = f32x4.add(f32x4.add(f32x4.mul(f32x4.mul(y, r), r), r), f32x4.splat(1.0));
-  const n = i32x4.trunc_sat_f32x4_s(fx);
-  const scale = i32x4.shl(i32x4.add(n, i32x4.splat(127)), 23);
-  const e = f32x4.mul(y, scale);
-  return v128.bitselect(f32x4.splat(0), e, f32x4.lt(x, lo));
-}
-
 /** The same function on one value (row tails), so a row's lanes and tail agree. */
 function expF32(x: f32): f32 {
-  return f32x4.extract_lane(expF32x4(f32x4.splat(x)), 0);
-}
-
-/** Horizontal sum of four f32 lanes in a fixed order: (l0 + l1) + (l2 + l3). */
-function sumLanes(v: v128): f32 {
-  return f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1) + (f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3));
-}
-
-function maxLanes(v: v128): f32 {
-  return Mathf.max(
-    Mathf.max(f32x4.extract_lane(v, 0), f32x4.extract_lane(v, 1)),
-    Mathf.max(f32x4.extract_lane(v, 2), f32x4.extract_lane(v, 3)),
-  );
+  return f32x4.extract_lane(expv(f32x4.splat(x)), 0);
 }
 
 // ---- AdamW ---------------------------------------------------------------------------------------
@@ -236,7 +202,7 @@ function rowMax(o: usize, V: i32): f32 {
   let mv = f32x4.splat(-Infinity);
   let i = 0;
   for (; i + 4 <= V; i += 4) mv = f32x4.max(mv, v128.load(at(o, i)));
-  let m = maxLanes(mv);
+  let m = hmax(mv);
   for (; i < V; i++) m = Mathf.max(m, load<f32>(at(o, i)));
   return m;
 }
@@ -249,12 +215,12 @@ function rowSums(o: usize, V: i32, m: f32): v128 {
   let i = 0;
   for (; i + 4 <= V; i += 4) {
     const d = f32x4.sub(v128.load(at(o, i)), mv);
-    const e = expF32x4(d);
+    const e = expv(d);
     sv = f32x4.add(sv, e);
     tv = f32x4.add(tv, f32x4.mul(e, d));
   }
-  let s = sumLanes(sv);
-  let t = sumLanes(tv);
+  let s = hsum(sv);
+  let t = hsum(tv);
   for (; i < V; i++) {
     const d = load<f32>(at(o, i)) - m;
     const e = expF32(d);
@@ -399,7 +365,7 @@ export function opt_policy_loss(
     let i = 0;
     for (; i + 4 <= V; i += 4) {
       const lp = f32x4.sub(f32x4.sub(v128.load(at(o, i)), mv), lsv);
-      const p = expF32x4(lp);
+      const p = expv(lp);
       const hot = v128.and(i32x4.eq(idx, av), one);
       const term = f32x4.add(f32x4.mul(gv, f32x4.sub(hot, p)), f32x4.mul(f32x4.mul(cv, p), f32x4.add(lp, ev)));
       v128.store(at(dz, i), f32x4.add(v128.load(at(dz, i)), f32x4.mul(wv, term)));

@@ -10,43 +10,9 @@
  * (loaded lane by lane), so exp and GELU give the same bits there as in a SIMD lane.
  */
 import { splitFrom } from './split';
+import { expv, hmax, hsum } from './simd';
 
 // ---- helpers --------------------------------------------------------------------------------------
-
-/**
- * e^x per lane (Cephes expf: x = n ln 2 + r, a degree-6 polynomial in r, times 2^n); ~2 ulp.
- * n = x·log2 e rounded to nearest even by adding 1.5·2^23, whose low bits are then n itself. The
- * clamps are pmin/pmax (one instruction each; a NaN passes through).
- */
-function expv(x: v128): v128 {
-  const y = f32x4.pmin(f32x4.pmax(x, f32x4.splat(-87.33654)), f32x4.splat(88.0));
-  const k = f32x4.add(f32x4.mul(y, f32x4.splat(1.44269504089)), f32x4.splat(12582912));
-  const n = f32x4.sub(k, f32x4.splat(12582912));
-  let r = f32x4.sub(y, f32x4.mul(n, f32x4.splat(0.693359375)));
-  r = f32x4.sub(r, f32x4.mul(n, f32x4.splat(-2.1219444e-4)));
-  let p = f32x4.splat(1.98756915e-4);
-  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(1.3981999507e-3));
-  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(8.3334519073e-3));
-  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(4.1665795894e-2));
-  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(1.6666665459e-1));
-  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(5.0000001201e-1));
-  p = f32x4.add(f32x4.add(f32x4.mul(p, f32x4.mul(r, r)), r), f32x4.splat(1));
-  const scale = i32x4.shl(i32x4.add(k, i32x4.splat(127)), 23); // 2^n
-  // below ln(2^-126) the result is flushed to 0 (the reference's e^x there is < 1.2e-38)
-  return v128.andnot(f32x4.mul(p, scale), f32x4.lt(x, f32x4.splat(-87.33654)));
-}
-
-/** The sum of a vector's lanes, ((0 + 1) + (2 + 3)). */
-function hsum(v: v128): f32 {
-  return f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1) + (f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3));
-}
-
-function hmax(v: v128): f32 {
-  return Mathf.max(
-    Mathf.max(f32x4.extract_lane(v, 0), f32x4.extract_lane(v, 1)),
-    Mathf.max(f32x4.extract_lane(v, 2), f32x4.extract_lane(v, 3)),
-  );
-}
 
 /** k (1–3) floats from p in lanes 0 … k − 1, zeros above. */
 function loadPart(p: usize, k: i32): v128 {
