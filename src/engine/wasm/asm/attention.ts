@@ -107,6 +107,208 @@ function dotHalf(q: usize, k: usize, n: i32): f32 {
   return s;
 }
 
+/**
+ * dst[u] = (q · k_u)·scale for u < n, k_u = k0 + u·stride (bytes), hs channels; returns the max.
+ * Four positions at a time (four independent sums sharing the q loads); each score is summed
+ * exactly as dotF32 sums it.
+ */
+function scoresF32(dst: usize, q: usize, k0: usize, stride: usize, n: i32, hs: i32, scale: f32): f32 {
+  let max: f32 = -Infinity;
+  let u = 0;
+  for (; u + 4 <= n; u += 4) {
+    const k = k0 + <usize>u * stride;
+    let a0 = f32x4.splat(0);
+    let a1 = f32x4.splat(0);
+    let a2 = f32x4.splat(0);
+    let a3 = f32x4.splat(0);
+    let i = 0;
+    for (; i + 4 <= hs; i += 4) {
+      const o = (<usize>i) << 2;
+      const x = v128.load(q + o);
+      a0 = f32x4.add(a0, f32x4.mul(x, v128.load(k + o)));
+      a1 = f32x4.add(a1, f32x4.mul(x, v128.load(k + stride + o)));
+      a2 = f32x4.add(a2, f32x4.mul(x, v128.load(k + 2 * stride + o)));
+      a3 = f32x4.add(a3, f32x4.mul(x, v128.load(k + 3 * stride + o)));
+    }
+    let s0 = hsum(a0);
+    let s1 = hsum(a1);
+    let s2 = hsum(a2);
+    let s3 = hsum(a3);
+    for (; i < hs; i++) {
+      const o = (<usize>i) << 2;
+      const x = load<f32>(q + o);
+      s0 += x * load<f32>(k + o);
+      s1 += x * load<f32>(k + stride + o);
+      s2 += x * load<f32>(k + 2 * stride + o);
+      s3 += x * load<f32>(k + 3 * stride + o);
+    }
+    const d = dst + ((<usize>u) << 2);
+    s0 *= scale;
+    s1 *= scale;
+    s2 *= scale;
+    s3 *= scale;
+    store<f32>(d, s0);
+    store<f32>(d + 4, s1);
+    store<f32>(d + 8, s2);
+    store<f32>(d + 12, s3);
+    max = Mathf.max(Mathf.max(Mathf.max(max, s0), s1), Mathf.max(s2, s3));
+  }
+  for (; u < n; u++) {
+    const v = dotF32(q, k0 + <usize>u * stride, hs) * scale;
+    store<f32>(dst + ((<usize>u) << 2), v);
+    max = Mathf.max(max, v);
+  }
+  return max;
+}
+
+/** scoresF32 over a cache of halves (hs even; stride in bytes), each score summed as dotHalf. */
+function scoresHalf(dst: usize, q: usize, k0: usize, stride: usize, n: i32, hs: i32, scale: f32): f32 {
+  let max: f32 = -Infinity;
+  let u = 0;
+  for (; u + 4 <= n; u += 4) {
+    const k = k0 + <usize>u * stride;
+    let a0 = f32x4.splat(0);
+    let a1 = f32x4.splat(0);
+    let a2 = f32x4.splat(0);
+    let a3 = f32x4.splat(0);
+    let i = 0;
+    for (; i + 4 <= hs; i += 4) {
+      const x = v128.load(q + ((<usize>i) << 2));
+      const o = (<usize>i) << 1;
+      a0 = f32x4.add(a0, f32x4.mul(x, halves4(k + o)));
+      a1 = f32x4.add(a1, f32x4.mul(x, halves4(k + stride + o)));
+      a2 = f32x4.add(a2, f32x4.mul(x, halves4(k + 2 * stride + o)));
+      a3 = f32x4.add(a3, f32x4.mul(x, halves4(k + 3 * stride + o)));
+    }
+    let s0 = hsum(a0);
+    let s1 = hsum(a1);
+    let s2 = hsum(a2);
+    let s3 = hsum(a3);
+    for (; i < hs; i++) {
+      const x = load<f32>(q + ((<usize>i) << 2));
+      const o = (<usize>i) << 1;
+      s0 += x * halfToF32(load<u16>(k + o));
+      s1 += x * halfToF32(load<u16>(k + stride + o));
+      s2 += x * halfToF32(load<u16>(k + 2 * stride + o));
+      s3 += x * halfToF32(load<u16>(k + 3 * stride + o));
+    }
+    const d = dst + ((<usize>u) << 2);
+    s0 *= scale;
+    s1 *= scale;
+    s2 *= scale;
+    s3 *= scale;
+    store<f32>(d, s0);
+    store<f32>(d + 4, s1);
+    store<f32>(d + 8, s2);
+    store<f32>(d + 12, s3);
+    max = Mathf.max(Mathf.max(Mathf.max(max, s0), s1), Mathf.max(s2, s3));
+  }
+  for (; u < n; u++) {
+    const v = dotHalf(q, k0 + <usize>u * stride, hs) * scale;
+    store<f32>(dst + ((<usize>u) << 2), v);
+    max = Mathf.max(max, v);
+  }
+  return max;
+}
+
+/**
+ * o[i] (+)= Σ_u w[u]·v_u[i] for i < hs, v_u = v0 + u·stride (bytes, f32 rows; `add`: onto o).
+ * Sixteen channels at a time (four independent sums), then four, then one; every element sums
+ * over u = 0, 1, … in order.
+ */
+function weightedF32(o: usize, w: usize, v0: usize, stride: usize, n: i32, hs: i32, add: bool): void {
+  let i = 0;
+  for (; i + 16 <= hs; i += 16) {
+    let a0 = f32x4.splat(0);
+    let a1 = f32x4.splat(0);
+    let a2 = f32x4.splat(0);
+    let a3 = f32x4.splat(0);
+    let v = v0 + ((<usize>i) << 2);
+    for (let u = 0; u < n; u++) {
+      const x = f32x4.splat(load<f32>(w + ((<usize>u) << 2)));
+      a0 = f32x4.add(a0, f32x4.mul(x, v128.load(v)));
+      a1 = f32x4.add(a1, f32x4.mul(x, v128.load(v + 16)));
+      a2 = f32x4.add(a2, f32x4.mul(x, v128.load(v + 32)));
+      a3 = f32x4.add(a3, f32x4.mul(x, v128.load(v + 48)));
+      v += stride;
+    }
+    const at = o + ((<usize>i) << 2);
+    if (add) {
+      a0 = f32x4.add(v128.load(at), a0);
+      a1 = f32x4.add(v128.load(at + 16), a1);
+      a2 = f32x4.add(v128.load(at + 32), a2);
+      a3 = f32x4.add(v128.load(at + 48), a3);
+    }
+    v128.store(at, a0);
+    v128.store(at + 16, a1);
+    v128.store(at + 32, a2);
+    v128.store(at + 48, a3);
+  }
+  for (; i + 4 <= hs; i += 4) {
+    let acc = f32x4.splat(0);
+    let v = v0 + ((<usize>i) << 2);
+    for (let u = 0; u < n; u++) {
+      acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(w + ((<usize>u) << 2))), v128.load(v)));
+      v += stride;
+    }
+    const at = o + ((<usize>i) << 2);
+    v128.store(at, add ? f32x4.add(v128.load(at), acc) : acc);
+  }
+  for (; i < hs; i++) {
+    let acc: f32 = 0;
+    let v = v0 + ((<usize>i) << 2);
+    for (let u = 0; u < n; u++) {
+      acc += load<f32>(w + ((<usize>u) << 2)) * load<f32>(v);
+      v += stride;
+    }
+    const at = o + ((<usize>i) << 2);
+    store<f32>(at, add ? load<f32>(at) + acc : acc);
+  }
+}
+
+/** o[i] = Σ_u w[u]·v_u[i] over a cache of halves (hs even, stride in bytes), as weightedF32. */
+function weightedHalf(o: usize, w: usize, v0: usize, stride: usize, n: i32, hs: i32): void {
+  let i = 0;
+  for (; i + 16 <= hs; i += 16) {
+    let a0 = f32x4.splat(0);
+    let a1 = f32x4.splat(0);
+    let a2 = f32x4.splat(0);
+    let a3 = f32x4.splat(0);
+    let v = v0 + ((<usize>i) << 1);
+    for (let u = 0; u < n; u++) {
+      const x = f32x4.splat(load<f32>(w + ((<usize>u) << 2)));
+      a0 = f32x4.add(a0, f32x4.mul(x, halves4(v)));
+      a1 = f32x4.add(a1, f32x4.mul(x, halves4(v + 8)));
+      a2 = f32x4.add(a2, f32x4.mul(x, halves4(v + 16)));
+      a3 = f32x4.add(a3, f32x4.mul(x, halves4(v + 24)));
+      v += stride;
+    }
+    const at = o + ((<usize>i) << 2);
+    v128.store(at, a0);
+    v128.store(at + 16, a1);
+    v128.store(at + 32, a2);
+    v128.store(at + 48, a3);
+  }
+  for (; i + 4 <= hs; i += 4) {
+    let acc = f32x4.splat(0);
+    let v = v0 + ((<usize>i) << 1);
+    for (let u = 0; u < n; u++) {
+      acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(w + ((<usize>u) << 2))), halves4(v)));
+      v += stride;
+    }
+    v128.store(o + ((<usize>i) << 2), acc);
+  }
+  for (; i < hs; i++) {
+    let acc: f32 = 0;
+    let v = v0 + ((<usize>i) << 1);
+    for (let u = 0; u < n; u++) {
+      acc += load<f32>(w + ((<usize>u) << 2)) * halfToF32(load<u16>(v));
+      v += stride;
+    }
+    store<f32>(o + ((<usize>i) << 2), acc);
+  }
+}
+
 /** p[u] = exp(p[u] − max) for u < n; returns Σ (in f64, in order u = 0, 1, …). */
 function expRow(p: usize, n: i32, max: f32): f64 {
   let sum: f64 = 0;
@@ -153,12 +355,7 @@ export function attn_forward(
     const v0 = qkv + tok0 * stride + ((<usize>(2 * C + h * hs)) << 2);
     const a = att + ((<usize>bh * tri + ((<usize>t * <usize>(t + 1)) >> 1)) << 2);
     const n2 = t + 1;
-    let max: f32 = -Infinity;
-    for (let t2 = 0; t2 < n2; t2++) {
-      const s = dotF32(q, k0 + <usize>t2 * stride, hs) * scale;
-      store<f32>(a + ((<usize>t2) << 2), s);
-      max = Mathf.max(max, s);
-    }
+    const max = scoresF32(a, q, k0, stride, n2, hs, scale);
     const sum = <f32>expRow(a, n2, max);
     const vs = f32x4.splat(sum);
     let t2 = 0;
@@ -170,27 +367,8 @@ export function attn_forward(
       const at = a + ((<usize>t2) << 2);
       store<f32>(at, load<f32>(at) / sum);
     }
-    // out = Σ att · v, four channels at a time
-    const o = out + ((tok0 + <usize>t) * <usize>C + <usize>(h * hs)) * 4;
-    let i = 0;
-    for (; i + 4 <= hs; i += 4) {
-      let acc = f32x4.splat(0);
-      let v = v0 + ((<usize>i) << 2);
-      for (let u = 0; u < n2; u++) {
-        acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(a + ((<usize>u) << 2))), v128.load(v)));
-        v += stride;
-      }
-      v128.store(o + ((<usize>i) << 2), acc);
-    }
-    for (; i < hs; i++) {
-      let acc: f32 = 0;
-      let v = v0 + ((<usize>i) << 2);
-      for (let u = 0; u < n2; u++) {
-        acc += load<f32>(a + ((<usize>u) << 2)) * load<f32>(v);
-        v += stride;
-      }
-      store<f32>(o + ((<usize>i) << 2), acc);
-    }
+    // out = Σ att · v
+    weightedF32(out + ((tok0 + <usize>t) * <usize>C + <usize>(h * hs)) * 4, a, v0, stride, n2, hs, false);
   }
 }
 
@@ -244,11 +422,9 @@ export function attn_backward(
       const tokT = (tok0 + <usize>t) * stride;
       const o = dout + ((tok0 + <usize>t) * <usize>C + <usize>(h * hs)) * 4;
       // datt = dOut · v; dv += att · dOut
-      for (let u = 0; u < n2; u++) {
-        const tokU = (tok0 + <usize>u) * stride;
-        store<f32>(ds + ((<usize>u) << 2), dotF32(o, qkv + tokU + vOff, hs));
-        axpy(dqkv + tokU + vOff, load<f32>(p + ((<usize>u) << 2)), o, hs);
-      }
+      scoresF32(ds, o, qkv + tok0 * stride + vOff, stride, n2, hs, 1);
+      for (let u = 0; u < n2; u++)
+        axpy(dqkv + (tok0 + <usize>u) * stride + vOff, load<f32>(p + ((<usize>u) << 2)), o, hs);
       // dscores = att ⊙ (datt − Σ att⊙datt), times the scale
       const dot = dotF32(p, ds, n2);
       const vdot = f32x4.splat(dot);
@@ -262,30 +438,8 @@ export function attn_backward(
         const o1 = (<usize>u) << 2;
         store<f32>(ds + o1, load<f32>(p + o1) * (load<f32>(ds + o1) - dot) * scale);
       }
-      // dq[t] += Σ dscores · k, four channels at a time
-      const dq = dqkv + tokT + qOff;
-      const k0 = qkv + tok0 * stride + kOff;
-      let i = 0;
-      for (; i + 4 <= hs; i += 4) {
-        let acc = f32x4.splat(0);
-        let k = k0 + ((<usize>i) << 2);
-        for (let w = 0; w < n2; w++) {
-          acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(ds + ((<usize>w) << 2))), v128.load(k)));
-          k += stride;
-        }
-        const at = dq + ((<usize>i) << 2);
-        v128.store(at, f32x4.add(v128.load(at), acc));
-      }
-      for (; i < hs; i++) {
-        let acc: f32 = 0;
-        let k = k0 + ((<usize>i) << 2);
-        for (let w = 0; w < n2; w++) {
-          acc += load<f32>(ds + ((<usize>w) << 2)) * load<f32>(k);
-          k += stride;
-        }
-        const at = dq + ((<usize>i) << 2);
-        store<f32>(at, load<f32>(at) + acc);
-      }
+      // dq[t] += Σ dscores · k
+      weightedF32(dqkv + tokT + qOff, ds, qkv + tok0 * stride + kOff, stride, n2, hs, true);
       // dk[u] += dscores[u] · q[t]
       const q = qkv + tokT + qOff;
       for (let w = 0; w < n2; w++) {
@@ -383,41 +537,19 @@ export function attn_kv_attend(
     const k0 = kc + first;
     const v0 = vc + first;
     const n2 = pos + 1;
-    let max: f32 = -Infinity;
-    for (let u = 0; u < n2; u++) {
-      const k = k0 + <usize>u * row;
-      const s = (f16 ? dotHalf(q, k, hs) : dotF32(q, k, hs)) * scale;
-      store<f32>(sc + ((<usize>u) << 2), s);
-      max = Mathf.max(max, s);
-    }
+    const max = f16 ? scoresHalf(sc, q, k0, row, n2, hs, scale) : scoresF32(sc, q, k0, row, n2, hs, scale);
     const sum = <f32>expRow(sc, n2, max);
+    if (f16) weightedHalf(o, sc, v0, row, n2, hs);
+    else weightedF32(o, sc, v0, row, n2, hs, false);
     const vs = f32x4.splat(sum);
     let i = 0;
     for (; i + 4 <= hs; i += 4) {
-      let acc = f32x4.splat(0);
-      let v = v0 + ((<usize>i) << eb);
-      if (f16) {
-        for (let u = 0; u < n2; u++) {
-          acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(sc + ((<usize>u) << 2))), halves4(v)));
-          v += row;
-        }
-      } else {
-        for (let u = 0; u < n2; u++) {
-          acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(sc + ((<usize>u) << 2))), v128.load(v)));
-          v += row;
-        }
-      }
-      v128.store(o + ((<usize>i) << 2), f32x4.div(acc, vs));
+      const at = o + ((<usize>i) << 2);
+      v128.store(at, f32x4.div(v128.load(at), vs));
     }
     for (; i < hs; i++) {
-      let acc: f32 = 0;
-      let v = v0 + ((<usize>i) << eb);
-      for (let u = 0; u < n2; u++) {
-        const x = f16 ? halfToF32(load<u16>(v)) : load<f32>(v);
-        acc += load<f32>(sc + ((<usize>u) << 2)) * x;
-        v += row;
-      }
-      store<f32>(o + ((<usize>i) << 2), acc / sum);
+      const at = o + ((<usize>i) << 2);
+      store<f32>(at, load<f32>(at) / sum);
     }
   }
 }
