@@ -13,8 +13,8 @@
  *             every sum into the pair's channels and adds its rows in order t = 0, 1, …;
  *   cached    queries (b, s, h).
  * The loops of an output never depend on the split: the bits are the same on any number of threads.
- * Scratch (the backward's dscores row, the cached scores) is one region per part, passed in by the
- * glue (parts ≤ threads), and only ever holds the current row.
+ * Scratch (the backward's dscores triangle of the current pair, the cached scores of the current
+ * query) is one region per part, passed in by the glue (parts ≤ threads).
  */
 import { splitFrom } from './split';
 
@@ -38,20 +38,6 @@ function dotF32(a: usize, b: usize, n: i32): f32 {
     s += load<f32>(a + o) * load<f32>(b + o);
   }
   return s;
-}
-
-/** y[i] += alpha·x[i], i < n. */
-function axpy(y: usize, alpha: f32, x: usize, n: i32): void {
-  const a = f32x4.splat(alpha);
-  let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const o = (<usize>i) << 2;
-    v128.store(y + o, f32x4.add(v128.load(y + o), f32x4.mul(a, v128.load(x + o))));
-  }
-  for (; i < n; i++) {
-    const o = (<usize>i) << 2;
-    store<f32>(y + o, load<f32>(y + o) + alpha * load<f32>(x + o));
-  }
 }
 
 /** The f32 value of the half with bits h (exact: subnormals, ±Infinity and NaN included). */
@@ -376,8 +362,10 @@ export function attn_forward(
 
 /**
  * dqkv (B, T, 3C) += from dOut (B, T, C), qkv and att (f32 triangles, or packed halves where `half`
- * is 1): the (b, h) pairs of part `part`. `scratch` holds 2T floats per part: the row's dscores
- * and, with halves, the row's probabilities unpacked.
+ * is 1): the (b, h) pairs of part `part`, each in two passes. Rows t: dscores (kept, a triangle like
+ * att's) and dq[t]. Columns u: dv[u] += Σ_t att[t, u]·dOut[t] and dk[u] += Σ_t dscores[t, u]·q[t],
+ * t = u … T−1 in order. `scratch` holds T(T+1)/2 + 3T floats per part: the dscores triangle, a row
+ * of probabilities unpacked from halves, and two gathered columns.
  */
 export function attn_backward(
   dqkv: usize,
@@ -396,55 +384,62 @@ export function attn_backward(
 ): void {
   const hs = C / H;
   const stride = (<usize>(3 * C)) << 2;
+  const dstride = (<usize>C) << 2; // bytes from one token's dOut to the next
   const tri = (<usize>T * <usize>(T + 1)) >> 1;
-  const ds = scratch + ((<usize>part * <usize>(2 * T)) << 2); // dscores of the current row
-  const ph = ds + ((<usize>T) << 2); // the current row's probabilities, from halves
+  const ds = scratch + ((<usize>part * (tri + 3 * <usize>T)) << 2); // dscores, the causal triangle
+  const ph = ds + (tri << 2); // a row's probabilities, from halves
+  const ca = ph + ((<usize>T) << 2); // column u of att
+  const cd = ca + ((<usize>T) << 2); // column u of dscores
+  const vsc = f32x4.splat(scale);
   const n = B * H;
   const to = splitFrom(n, part + 1, parts);
   for (let bh = splitFrom(n, part, parts); bh < to; bh++) {
     const b = bh / H;
     const h = bh % H;
     const tok0 = <usize>b * <usize>T;
-    const qOff = (<usize>(h * hs)) << 2;
-    const kOff = (<usize>(C + h * hs)) << 2;
-    const vOff = (<usize>(2 * C + h * hs)) << 2;
+    const q0 = qkv + tok0 * stride + ((<usize>(h * hs)) << 2);
+    const k0 = qkv + tok0 * stride + ((<usize>(C + h * hs)) << 2);
+    const v0 = qkv + tok0 * stride + ((<usize>(2 * C + h * hs)) << 2);
+    const o0 = dout + (tok0 * <usize>C + <usize>(h * hs)) * 4;
+    const base = <usize>bh * tri; // index of (t = 0, u = 0) of this pair in att
+    // rows: dscores[t] = att ⊙ (datt − Σ att⊙datt)·scale, datt = dOut[t]·v; dq[t] += Σ dscores·k
     for (let t = 0; t < T; t++) {
       const n2 = t + 1;
-      const first = <usize>bh * tri + ((<usize>t * <usize>(t + 1)) >> 1); // index of (t, 0) in att
-      let p = att + (first << 2);
+      const first = (<usize>t * <usize>(t + 1)) >> 1; // (t, 0) within the pair
+      let p = att + ((base + first) << 2);
       if (half) {
-        for (let u = 0; u < n2; u++) {
-          const idx = first + <usize>u;
-          store<f32>(ph + ((<usize>u) << 2), halfToF32(load<u16>(att + (idx << 1))));
-        }
+        for (let u = 0; u < n2; u++)
+          store<f32>(ph + ((<usize>u) << 2), halfToF32(load<u16>(att + ((base + first + <usize>u) << 1))));
         p = ph;
       }
-      const tokT = (tok0 + <usize>t) * stride;
-      const o = dout + ((tok0 + <usize>t) * <usize>C + <usize>(h * hs)) * 4;
-      // datt = dOut · v; dv += att · dOut
-      scoresF32(ds, o, qkv + tok0 * stride + vOff, stride, n2, hs, 1);
-      for (let u = 0; u < n2; u++)
-        axpy(dqkv + (tok0 + <usize>u) * stride + vOff, load<f32>(p + ((<usize>u) << 2)), o, hs);
-      // dscores = att ⊙ (datt − Σ att⊙datt), times the scale
-      const dot = dotF32(p, ds, n2);
+      const d = ds + (first << 2);
+      scoresF32(d, o0 + <usize>t * dstride, v0, stride, n2, hs, 1);
+      const dot = dotF32(p, d, n2);
       const vdot = f32x4.splat(dot);
-      const vsc = f32x4.splat(scale);
       let u = 0;
       for (; u + 4 <= n2; u += 4) {
         const o4 = (<usize>u) << 2;
-        v128.store(ds + o4, f32x4.mul(f32x4.mul(v128.load(p + o4), f32x4.sub(v128.load(ds + o4), vdot)), vsc));
+        v128.store(d + o4, f32x4.mul(f32x4.mul(v128.load(p + o4), f32x4.sub(v128.load(d + o4), vdot)), vsc));
       }
       for (; u < n2; u++) {
         const o1 = (<usize>u) << 2;
-        store<f32>(ds + o1, load<f32>(p + o1) * (load<f32>(ds + o1) - dot) * scale);
+        store<f32>(d + o1, load<f32>(p + o1) * (load<f32>(d + o1) - dot) * scale);
       }
-      // dq[t] += Σ dscores · k
-      weightedF32(dqkv + tokT + qOff, ds, qkv + tok0 * stride + kOff, stride, n2, hs, true);
-      // dk[u] += dscores[u] · q[t]
-      const q = qkv + tokT + qOff;
-      for (let w = 0; w < n2; w++) {
-        axpy(dqkv + (tok0 + <usize>w) * stride + kOff, load<f32>(ds + ((<usize>w) << 2)), q, hs);
+      weightedF32(q0 - qkv + dqkv + <usize>t * stride, d, k0, stride, n2, hs, true);
+    }
+    // columns: dv[u] += Σ_t att[t, u]·dOut[t], dk[u] += Σ_t dscores[t, u]·q[t]
+    for (let u = 0; u < T; u++) {
+      const m = T - u;
+      let at = ((<usize>u * <usize>(u + 1)) >> 1) + <usize>u; // (t = u, u)
+      for (let w = 0; w < m; w++) {
+        const a = base + at;
+        const pv = half ? halfToF32(load<u16>(att + (a << 1))) : load<f32>(att + (a << 2));
+        store<f32>(ca + ((<usize>w) << 2), pv);
+        store<f32>(cd + ((<usize>w) << 2), load<f32>(ds + (at << 2)));
+        at += <usize>(u + w + 1); // row t + 1 starts t + 1 later
       }
+      weightedF32(v0 - qkv + dqkv + <usize>u * stride, ca, o0 + <usize>u * dstride, dstride, m, hs, true);
+      weightedF32(k0 - qkv + dqkv + <usize>u * stride, cd, q0 + <usize>u * stride, stride, m, hs, true);
     }
   }
 }

@@ -37,7 +37,8 @@ export const attentionWasm = {
     if (half) assertSize(att, Math.ceil(n / 2), 'attentionBackward att as packed halves (⌈B·H·T(T+1)/2 / 2⌉ words)');
     else assertSize(att, n, 'attentionBackward att (the causal triangles: B·H·T(T+1)/2 values)');
     assertSize(dqkv, qkv.size, 'attentionBackward dqkv (like qkv)');
-    const scratch = be.scratch([be.threads * 2 * T]); // per part: a row's dscores, its unpacked probabilities
+    // per part: the dscores triangle of a (b, h) pair, a row of unpacked probabilities, two columns
+    const scratch = be.scratch([be.threads * ((T * (T + 1)) / 2 + 3 * T)]);
     const work = n * (4 * (C / H) + 8);
     be.par(
       'attn_backward',
