@@ -12,3 +12,4 @@
 export * from './elementwise';
 export * from './rows';
 export * from './optim';
+export * from './attention';
