@@ -10,3 +10,4 @@
  * bits do not depend on the number of threads.
  */
 export * from './elementwise';
+export * from './matmul';

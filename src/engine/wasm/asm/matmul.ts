@@ -1,0 +1,566 @@
+/**
+ * Matmul kernels: out (Z, M, N) (+)= op(a) · op(b) with the fused epilogues of MatmulOptions.
+ *
+ * op(b) is read in panels of NR = 8 columns, k-major (panel[k * 8 + c] = op(b)[k, n0 + c]): either
+ * packed into scratch by `mm_pack` (transposed b, packed halves, or a row count that pays for it;
+ * the last partial panel padded with zeros), or straight from a row-major b whose rows hold the
+ * panel's 8 values at a stride of N (then only a partial last panel is packed). op(a) is read at
+ * any element strides (transA is a stride swap). The micro-kernel keeps a 4 × 8 block of outputs in
+ * eight f32x4 accumulators; each k adds a[m, k] · b[k, n0..n0+8) for its 4 rows.
+ *
+ * Numbers: every output is acc = 0, then acc = acc + a[m, k] · b[k, n] in ascending k, each product
+ * and each add rounded to f32 (no FMA in wasm SIMD): the 4-row block, the 1-row tail and every
+ * split compute it the same way, so the bits do not depend on the tiling or on the thread count.
+ * The epilogue then follows the reference's order: gelu'(pre) · v (f64, as geluBackward), out + v
+ * (accumulate), + bias, residual + v, and gelu(v) (f64, as the gelu op) into geluOut.
+ */
+import { splitFrom } from './split';
+
+/** Epilogue flags (ops/matmul.ts sets them). */
+const ACC = 1;
+const BIAS = 2;
+const GELU = 4;
+const GGRAD = 8;
+const RESID = 16;
+
+const NR = 8;
+
+// ---- GELU (tanh form, f64 as the CPU reference) ---------------------------------------------------
+
+function geluF(x: f64): f64 {
+  const u = 0.7978845608028654 * (x + 0.044715 * x * x * x);
+  return 0.5 * x * (1 + Math.tanh(u));
+}
+
+function geluGradF(x: f64): f64 {
+  const u = 0.7978845608028654 * (x + 0.044715 * x * x * x);
+  const th = Math.tanh(u);
+  const sech2 = 1 - th * th;
+  return 0.5 * (1 + th) + 0.5 * x * sech2 * 0.7978845608028654 * (1 + 3 * 0.044715 * x * x);
+}
+
+// ---- half → f32 ---------------------------------------------------------------------------------
+
+/** The f32 value of the IEEE half with bits h (exact; NaN stays NaN). */
+function halfToF32(h: u32): f32 {
+  const s = (h & 0x8000) << 16;
+  const e = (h >> 10) & 0x1f;
+  const m = h & 0x3ff;
+  if (e == 0) {
+    const v = <f32>m * 5.9604644775390625e-8; // m · 2^-24
+    return s ? -v : v;
+  }
+  if (e == 31) return reinterpret<f32>(s | 0x7f800000 | (m << 13));
+  return reinterpret<f32>(s | ((e + 112) << 23) | (m << 13));
+}
+
+// ---- packing ----------------------------------------------------------------------------------------
+
+/**
+ * Packs op(b) into panels for `mm_f32`: dst[z][p - p0][k * 8 + c] = op(b)[z][k, p * 8 + c] (0 past
+ * column N) for panels p in [p0, ⌈N / 8⌉) of each of the Z batch entries. b is (Z, K, N) or with
+ * transB (Z, N, K); with half != 0 it holds packed IEEE halves (element i = the i-th 16-bit word).
+ * Threaded over (z, panel).
+ */
+export function mm_pack(
+  dst: usize,
+  b: usize,
+  Z: i32,
+  K: i32,
+  N: i32,
+  transB: i32,
+  half: i32,
+  p0: i32,
+  part: i32,
+  parts: i32,
+): void {
+  const NB = (N + NR - 1) / NR;
+  const per = NB - p0;
+  const items = Z * per;
+  const from = splitFrom(items, part, parts);
+  const to = splitFrom(items, part + 1, parts);
+  for (let it = from; it < to; it++) {
+    const z = it / per;
+    const p = p0 + (it - z * per);
+    const n0 = p * NR;
+    const cnt = min(NR, N - n0);
+    const d = dst + (((<usize>it * <usize>K) << 3) << 2);
+    const zb = <usize>z * <usize>K * <usize>N;
+    if (!transB && !half && cnt == NR) {
+      let src = b + ((zb + <usize>n0) << 2);
+      const stride = (<usize>N) << 2;
+      for (let k = 0; k < K; k++) {
+        const q = d + ((<usize>k) << 5);
+        v128.store(q, v128.load(src));
+        v128.store(q, v128.load(src, 16), 16);
+        src += stride;
+      }
+      continue;
+    }
+    for (let k = 0; k < K; k++) {
+      const q = d + ((<usize>k) << 5);
+      for (let c = 0; c < NR; c++) {
+        let v: f32 = 0;
+        if (c < cnt) {
+          const n = n0 + c;
+          const idx = zb + (transB ? <usize>n * <usize>K + <usize>k : <usize>k * <usize>N + <usize>n);
+          v = half ? halfToF32(<u32>load<u16>(b + (idx << 1))) : load<f32>(b + (idx << 2));
+        }
+        store<f32>(q + ((<usize>c) << 2), v);
+      }
+    }
+  }
+}
+
+// ---- epilogue -------------------------------------------------------------------------------------
+
+/** Lane l (0..7) of the pair (lo, hi). */
+function lane8(lo: v128, hi: v128, l: i32): f32 {
+  switch (l) {
+    case 0:
+      return f32x4.extract_lane(lo, 0);
+    case 1:
+      return f32x4.extract_lane(lo, 1);
+    case 2:
+      return f32x4.extract_lane(lo, 2);
+    case 3:
+      return f32x4.extract_lane(lo, 3);
+    case 4:
+      return f32x4.extract_lane(hi, 0);
+    case 5:
+      return f32x4.extract_lane(hi, 1);
+    case 6:
+      return f32x4.extract_lane(hi, 2);
+    default:
+      return f32x4.extract_lane(hi, 3);
+  }
+}
+
+/** The epilogue of one output: element o of out (column n) from its sum s. */
+function epiOne(
+  out: usize,
+  o: usize,
+  n: usize,
+  s: f32,
+  flags: i32,
+  bias: usize,
+  gout: usize,
+  pre: usize,
+  resid: usize,
+): void {
+  const p = out + (o << 2);
+  let v = s;
+  if (flags & GGRAD) {
+    let w = geluGradF(<f64>load<f32>(pre + (o << 2))) * <f64>s;
+    if (flags & ACC) w = <f64>load<f32>(p) + w;
+    v = <f32>w;
+  } else if (flags & ACC) {
+    v = load<f32>(p) + v;
+  }
+  if (flags & BIAS) v = v + load<f32>(bias + (n << 2));
+  if (flags & RESID) v = load<f32>(resid + (o << 2)) + v;
+  store<f32>(p, v);
+  if (flags & GELU) store<f32>(gout + (o << 2), <f32>geluF(<f64>v));
+}
+
+/** Stores the first `cnt` of 8 sums (lo, hi) of one row through the epilogue, at element o (column n). */
+function storeRow(
+  out: usize,
+  o: usize,
+  n: usize,
+  cnt: i32,
+  lo: v128,
+  hi: v128,
+  flags: i32,
+  bias: usize,
+  gout: usize,
+  pre: usize,
+  resid: usize,
+): void {
+  if (cnt == NR && (flags & (GELU | GGRAD)) == 0) {
+    const p = out + (o << 2);
+    let v0 = lo;
+    let v1 = hi;
+    if (flags & ACC) {
+      v0 = f32x4.add(v128.load(p), v0);
+      v1 = f32x4.add(v128.load(p, 16), v1);
+    }
+    if (flags & BIAS) {
+      const q = bias + (n << 2);
+      v0 = f32x4.add(v0, v128.load(q));
+      v1 = f32x4.add(v1, v128.load(q, 16));
+    }
+    if (flags & RESID) {
+      const q = resid + (o << 2);
+      v0 = f32x4.add(v128.load(q), v0);
+      v1 = f32x4.add(v128.load(q, 16), v1);
+    }
+    v128.store(p, v0);
+    v128.store(p, v1, 16);
+    return;
+  }
+  for (let l = 0; l < cnt; l++)
+    epiOne(out, o + <usize>l, n + <usize>l, lane8(lo, hi, l), flags, bias, gout, pre, resid);
+}
+
+// ---- micro-kernels ----------------------------------------------------------------------------------
+
+/**
+ * 4 rows × 8 columns, op(a) row-major (a[m, k] at a + 4 (m · ars + k)): rows at pa .. pa + 3 · ars
+ * bytes, k unrolled by 4 with immediate offsets. b: the panel, bk bytes per k.
+ */
+function tile4r(
+  pa: usize,
+  ars: usize,
+  pb: usize,
+  bk: usize,
+  K: i32,
+  out: usize,
+  o: usize,
+  N: usize,
+  n: usize,
+  cnt: i32,
+  flags: i32,
+  bias: usize,
+  gout: usize,
+  pre: usize,
+  resid: usize,
+): void {
+  let c00 = f32x4.splat(0);
+  let c01 = c00;
+  let c10 = c00;
+  let c11 = c00;
+  let c20 = c00;
+  let c21 = c00;
+  let c30 = c00;
+  let c31 = c00;
+  let p0 = pa;
+  let p1 = pa + ars;
+  let p2 = p1 + ars;
+  let p3 = p2 + ars;
+  let k = 0;
+  for (; k + 4 <= K; k += 4) {
+    let b0 = v128.load(pb);
+    let b1 = v128.load(pb, 16);
+    let x = v128.load32_splat(p0);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(p1);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(p2);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(p3);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    pb += bk;
+    b0 = v128.load(pb);
+    b1 = v128.load(pb, 16);
+    x = v128.load32_splat(p0, 4);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(p1, 4);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(p2, 4);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(p3, 4);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    pb += bk;
+    b0 = v128.load(pb);
+    b1 = v128.load(pb, 16);
+    x = v128.load32_splat(p0, 8);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(p1, 8);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(p2, 8);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(p3, 8);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    pb += bk;
+    b0 = v128.load(pb);
+    b1 = v128.load(pb, 16);
+    x = v128.load32_splat(p0, 12);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(p1, 12);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(p2, 12);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(p3, 12);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    pb += bk;
+    p0 += 16;
+    p1 += 16;
+    p2 += 16;
+    p3 += 16;
+  }
+  for (; k < K; k++) {
+    const b0 = v128.load(pb);
+    const b1 = v128.load(pb, 16);
+    let x = v128.load32_splat(p0);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(p1);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(p2);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(p3);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    pb += bk;
+    p0 += 4;
+    p1 += 4;
+    p2 += 4;
+    p3 += 4;
+  }
+  storeRow(out, o, n, cnt, c00, c01, flags, bias, gout, pre, resid);
+  storeRow(out, o + N, n, cnt, c10, c11, flags, bias, gout, pre, resid);
+  storeRow(out, o + 2 * N, n, cnt, c20, c21, flags, bias, gout, pre, resid);
+  storeRow(out, o + 3 * N, n, cnt, c30, c31, flags, bias, gout, pre, resid);
+}
+
+/**
+ * 4 rows × 8 columns, op(a) column-major (transA: a[m, k] at a + 4 (m + k · M)): the 4 rows' values
+ * of one k are adjacent at pa, and acs bytes apart from one k to the next.
+ */
+function tile4c(
+  pa: usize,
+  acs: usize,
+  pb: usize,
+  bk: usize,
+  K: i32,
+  out: usize,
+  o: usize,
+  N: usize,
+  n: usize,
+  cnt: i32,
+  flags: i32,
+  bias: usize,
+  gout: usize,
+  pre: usize,
+  resid: usize,
+): void {
+  let c00 = f32x4.splat(0);
+  let c01 = c00;
+  let c10 = c00;
+  let c11 = c00;
+  let c20 = c00;
+  let c21 = c00;
+  let c30 = c00;
+  let c31 = c00;
+  for (let k = 0; k < K; k++) {
+    const b0 = v128.load(pb);
+    const b1 = v128.load(pb, 16);
+    let x = v128.load32_splat(pa);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(pa, 4);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(pa, 8);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(pa, 12);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    pb += bk;
+    pa += acs;
+  }
+  storeRow(out, o, n, cnt, c00, c01, flags, bias, gout, pre, resid);
+  storeRow(out, o + N, n, cnt, c10, c11, flags, bias, gout, pre, resid);
+  storeRow(out, o + 2 * N, n, cnt, c20, c21, flags, bias, gout, pre, resid);
+  storeRow(out, o + 3 * N, n, cnt, c30, c31, flags, bias, gout, pre, resid);
+}
+
+/** 1 row × 8 columns: a[m, k] at pa + k · acs bytes. */
+function tile1(
+  pa: usize,
+  acs: usize,
+  pb: usize,
+  bk: usize,
+  K: i32,
+  out: usize,
+  o: usize,
+  n: usize,
+  cnt: i32,
+  flags: i32,
+  bias: usize,
+  gout: usize,
+  pre: usize,
+  resid: usize,
+): void {
+  let c0 = f32x4.splat(0);
+  let c1 = c0;
+  for (let k = 0; k < K; k++) {
+    const x = v128.load32_splat(pa);
+    c0 = f32x4.add(c0, f32x4.mul(x, v128.load(pb)));
+    c1 = f32x4.add(c1, f32x4.mul(x, v128.load(pb, 16)));
+    pb += bk;
+    pa += acs;
+  }
+  storeRow(out, o, n, cnt, c0, c1, flags, bias, gout, pre, resid);
+}
+
+// ---- the matmul -------------------------------------------------------------------------------------
+
+/**
+ * out (Z, M, N) (+)= op(a) · op(b) and the epilogue `flags` (ACC 1, BIAS 2, GELU 4, GGRAD 8,
+ * RESID 16; bias (N), gout / pre / resid of out's size).
+ *
+ * a: op(a)[z][m, k] at a + 4 (z · az + m · ars + k · acs) (ars = 1 or acs = 1).
+ * b: panel p (< ⌈N / 8⌉ - 1, or the last one when it is full) of batch z at
+ * bFull + z · bz + p · bp bytes, bk bytes per k; a partial last panel at bTail + z · btz (8 values a
+ * k). Threaded over blocks of 4 rows ((z, block) pairs), or with splitCols over panels.
+ */
+export function mm_f32(
+  out: usize,
+  a: usize,
+  Z: i32,
+  M: i32,
+  N: i32,
+  K: i32,
+  az: i32,
+  ars: i32,
+  acs: i32,
+  bFull: usize,
+  bz: usize,
+  bp: usize,
+  bk: usize,
+  bTail: usize,
+  btz: usize,
+  flags: i32,
+  bias: usize,
+  gout: usize,
+  pre: usize,
+  resid: usize,
+  splitCols: i32,
+  part: i32,
+  parts: i32,
+): void {
+  const NB = (N + NR - 1) / NR;
+  const MB = (M + 3) >> 2;
+  const full = N % NR == 0 ? NB : NB - 1;
+  let pFrom = 0;
+  let pTo = NB;
+  let iFrom = 0;
+  let iTo = Z * MB;
+  if (splitCols) {
+    pFrom = splitFrom(NB, part, parts);
+    pTo = splitFrom(NB, part + 1, parts);
+  } else {
+    iFrom = splitFrom(Z * MB, part, parts);
+    iTo = splitFrom(Z * MB, part + 1, parts);
+  }
+  if (pFrom >= pTo || iFrom >= iTo) return;
+  // Rows per chunk: the chunk's op(a) (≤ ~128 KiB) stays in cache while each panel sweeps it.
+  const chunk = max(1, 8192 / max(K, 1));
+  const rowMajor = acs == 1;
+  const arsB = (<usize>ars) << 2;
+  const acsB = (<usize>acs) << 2;
+  const Nu = <usize>N;
+  for (let z = iFrom / MB; z <= (iTo - 1) / MB; z++) {
+    const b0 = max(iFrom - z * MB, 0);
+    const b1 = min(iTo - z * MB, MB);
+    const za = a + ((<usize>z * <usize>az) << 2);
+    const zo = <usize>z * <usize>M * Nu;
+    for (let c0 = b0; c0 < b1; c0 += chunk) {
+      const c1 = min(c0 + chunk, b1);
+      for (let p = pFrom; p < pTo; p++) {
+        const n0 = p * NR;
+        const cnt = min(NR, N - n0);
+        let pb: usize;
+        let bkp: usize;
+        if (p < full) {
+          pb = bFull + <usize>z * bz + <usize>p * bp;
+          bkp = bk;
+        } else {
+          pb = bTail + <usize>z * btz;
+          bkp = 32;
+        }
+        for (let blk = c0; blk < c1; blk++) {
+          const m0 = blk << 2;
+          const rows = min(4, M - m0);
+          const pa = za + <usize>m0 * arsB;
+          const o = zo + <usize>m0 * Nu + <usize>n0;
+          if (rows == 4) {
+            if (rowMajor) tile4r(pa, arsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
+            else tile4c(pa, acsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
+          } else {
+            for (let r = 0; r < rows; r++)
+              tile1(
+                pa + <usize>r * arsB,
+                acsB,
+                pb,
+                bkp,
+                K,
+                out,
+                o + <usize>r * Nu,
+                <usize>n0,
+                cnt,
+                flags,
+                bias,
+                gout,
+                pre,
+                resid,
+              );
+          }
+        }
+      }
+    }
+  }
+}
+
+// ---- peak ---------------------------------------------------------------------------------------------
+
+/**
+ * The single-core SIMD peak probe: 12 independent chains x = x · m + c of f32x4 (8 flops each an
+ * iteration, 96 in all), `iters` times; returns a sum of the chains so none can be dropped.
+ */
+export function mm_peak(iters: i32): f32 {
+  const m = f32x4.splat(0.999);
+  const c = f32x4.splat(0.001);
+  let x0 = f32x4.splat(0.1);
+  let x1 = f32x4.splat(0.2);
+  let x2 = f32x4.splat(0.3);
+  let x3 = f32x4.splat(0.4);
+  let x4 = f32x4.splat(0.5);
+  let x5 = f32x4.splat(0.6);
+  let x6 = f32x4.splat(0.7);
+  let x7 = f32x4.splat(0.8);
+  let x8 = f32x4.splat(0.9);
+  let x9 = f32x4.splat(1.1);
+  let x10 = f32x4.splat(1.2);
+  let x11 = f32x4.splat(1.3);
+  for (let i = 0; i < iters; i++) {
+    x0 = f32x4.add(f32x4.mul(x0, m), c);
+    x1 = f32x4.add(f32x4.mul(x1, m), c);
+    x2 = f32x4.add(f32x4.mul(x2, m), c);
+    x3 = f32x4.add(f32x4.mul(x3, m), c);
+    x4 = f32x4.add(f32x4.mul(x4, m), c);
+    x5 = f32x4.add(f32x4.mul(x5, m), c);
+    x6 = f32x4.add(f32x4.mul(x6, m), c);
+    x7 = f32x4.add(f32x4.mul(x7, m), c);
+    x8 = f32x4.add(f32x4.mul(x8, m), c);
+    x9 = f32x4.add(f32x4.mul(x9, m), c);
+    x10 = f32x4.add(f32x4.mul(x10, m), c);
+    x11 = f32x4.add(f32x4.mul(x11, m), c);
+  }
+  const s = f32x4.add(
+    f32x4.add(f32x4.add(f32x4.add(x0, x1), f32x4.add(x2, x3)), f32x4.add(f32x4.add(x4, x5), f32x4.add(x6, x7))),
+    f32x4.add(f32x4.add(x8, x9), f32x4.add(x10, x11)),
+  );
+  return f32x4.extract_lane(s, 0) + f32x4.extract_lane(s, 1) + f32x4.extract_lane(s, 2) + f32x4.extract_lane(s, 3);
+}
