@@ -332,6 +332,133 @@ function tile4r(
   storeRow(out, o + 3 * N, n, cnt, c30, c31, flags, bias, gout, pre, resid);
 }
 
+/** 6 rows × 8 columns, op(a) row-major: as tile4r with two more rows (12 accumulators). */
+function tile6r(
+  pa: usize,
+  ars: usize,
+  pb: usize,
+  bk: usize,
+  K: i32,
+  out: usize,
+  o: usize,
+  N: usize,
+  n: usize,
+  cnt: i32,
+  flags: i32,
+  bias: usize,
+  gout: usize,
+  pre: usize,
+  resid: usize,
+): void {
+  let c00 = f32x4.splat(0);
+  let c01 = c00;
+  let c10 = f32x4.splat(0);
+  let c11 = c10;
+  let c20 = f32x4.splat(0);
+  let c21 = c20;
+  let c30 = f32x4.splat(0);
+  let c31 = c30;
+  let c40 = f32x4.splat(0);
+  let c41 = c40;
+  let c50 = f32x4.splat(0);
+  let c51 = c50;
+  let p0 = pa;
+  let p1 = p0 + ars;
+  let p2 = p1 + ars;
+  let p3 = p2 + ars;
+  let p4 = p3 + ars;
+  let p5 = p4 + ars;
+  let b0: v128;
+  let b1: v128;
+  let x: v128;
+  let k = 0;
+  for (; k + 2 <= K; k += 2) {
+    b0 = v128.load(pb);
+    b1 = v128.load(pb, 16);
+    x = v128.load32_splat(p0);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(p1);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(p2);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(p3);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    x = v128.load32_splat(p4);
+    c40 = f32x4.add(c40, f32x4.mul(x, b0));
+    c41 = f32x4.add(c41, f32x4.mul(x, b1));
+    x = v128.load32_splat(p5);
+    c50 = f32x4.add(c50, f32x4.mul(x, b0));
+    c51 = f32x4.add(c51, f32x4.mul(x, b1));
+    pb += bk;
+    b0 = v128.load(pb);
+    b1 = v128.load(pb, 16);
+    x = v128.load32_splat(p0, 4);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(p1, 4);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(p2, 4);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(p3, 4);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    x = v128.load32_splat(p4, 4);
+    c40 = f32x4.add(c40, f32x4.mul(x, b0));
+    c41 = f32x4.add(c41, f32x4.mul(x, b1));
+    x = v128.load32_splat(p5, 4);
+    c50 = f32x4.add(c50, f32x4.mul(x, b0));
+    c51 = f32x4.add(c51, f32x4.mul(x, b1));
+    pb += bk;
+    p0 += 8;
+    p1 += 8;
+    p2 += 8;
+    p3 += 8;
+    p4 += 8;
+    p5 += 8;
+  }
+  for (; k < K; k++) {
+    b0 = v128.load(pb);
+    b1 = v128.load(pb, 16);
+    x = v128.load32_splat(p0);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(p1);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(p2);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(p3);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    x = v128.load32_splat(p4);
+    c40 = f32x4.add(c40, f32x4.mul(x, b0));
+    c41 = f32x4.add(c41, f32x4.mul(x, b1));
+    x = v128.load32_splat(p5);
+    c50 = f32x4.add(c50, f32x4.mul(x, b0));
+    c51 = f32x4.add(c51, f32x4.mul(x, b1));
+    pb += bk;
+    p0 += 4;
+    p1 += 4;
+    p2 += 4;
+    p3 += 4;
+    p4 += 4;
+    p5 += 4;
+  }
+  storeRow(out, o + 0 * N, n, cnt, c00, c01, flags, bias, gout, pre, resid);
+  storeRow(out, o + 1 * N, n, cnt, c10, c11, flags, bias, gout, pre, resid);
+  storeRow(out, o + 2 * N, n, cnt, c20, c21, flags, bias, gout, pre, resid);
+  storeRow(out, o + 3 * N, n, cnt, c30, c31, flags, bias, gout, pre, resid);
+  storeRow(out, o + 4 * N, n, cnt, c40, c41, flags, bias, gout, pre, resid);
+  storeRow(out, o + 5 * N, n, cnt, c50, c51, flags, bias, gout, pre, resid);
+}
+
 /**
  * 4 rows × 8 columns, op(a) column-major (transA: a[m, k] at a + 4 (m + k · M)): the 4 rows' values
  * of one k are adjacent at pa, and acs bytes apart from one k to the next.
@@ -451,7 +578,9 @@ export function mm_f32(
   parts: i32,
 ): void {
   const NB = (N + NR - 1) / NR;
-  const MB = (M + 3) >> 2;
+  const rowMajor = acs == 1;
+  const MR = rowMajor ? 6 : 4;
+  const MB = (M + MR - 1) / MR;
   const full = N % NR == 0 ? NB : NB - 1;
   let pFrom = 0;
   let pTo = NB;
@@ -467,7 +596,6 @@ export function mm_f32(
   if (pFrom >= pTo || iFrom >= iTo) return;
   // Rows per chunk: the chunk's op(a) (≤ ~128 KiB) stays in cache while each panel sweeps it.
   const chunk = max(1, 8192 / max(K, 1));
-  const rowMajor = acs == 1;
   const arsB = (<usize>ars) << 2;
   const acsB = (<usize>acs) << 2;
   const Nu = <usize>N;
@@ -491,32 +619,36 @@ export function mm_f32(
           bkp = 32;
         }
         for (let blk = c0; blk < c1; blk++) {
-          const m0 = blk << 2;
-          const rows = min(4, M - m0);
+          const m0 = blk * MR;
+          const rows = min(MR, M - m0);
           const pa = za + <usize>m0 * arsB;
           const o = zo + <usize>m0 * Nu + <usize>n0;
-          if (rows == 4) {
+          let r = 0;
+          if (rows == 6) {
+            tile6r(pa, arsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
+            r = 6;
+          } else if (rows >= 4) {
             if (rowMajor) tile4r(pa, arsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
             else tile4c(pa, acsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
-          } else {
-            for (let r = 0; r < rows; r++)
-              tile1(
-                pa + <usize>r * arsB,
-                acsB,
-                pb,
-                bkp,
-                K,
-                out,
-                o + <usize>r * Nu,
-                <usize>n0,
-                cnt,
-                flags,
-                bias,
-                gout,
-                pre,
-                resid,
-              );
+            r = 4;
           }
+          for (; r < rows; r++)
+            tile1(
+              pa + <usize>r * arsB,
+              acsB,
+              pb,
+              bkp,
+              K,
+              out,
+              o + <usize>r * Nu,
+              <usize>n0,
+              cnt,
+              flags,
+              bias,
+              gout,
+              pre,
+              resid,
+            );
         }
       }
     }
