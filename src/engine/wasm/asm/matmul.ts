@@ -54,6 +54,62 @@ function halfToF32(h: u32): f32 {
   return reinterpret<f32>(s | ((e + 112) << 23) | (m << 13));
 }
 
+/** f32 values of the 4 IEEE halves in the low 16 bits of h's lanes (exact; as halfToF32). */
+function halves4(h: v128): v128 {
+  const e = v128.and(h, i32x4.splat(0x7fff));
+  const sign = i32x4.shl(v128.and(h, i32x4.splat(0x8000)), 16);
+  // e << 13 is the half's bit pattern in f32's layout with f32's bias: scaling by 2^112 rebiases
+  // it, subnormals included; Infinity and NaN get the all-ones exponent instead.
+  const shifted = i32x4.shl(e, 13);
+  const scaled = f32x4.mul(shifted, f32x4.splat(reinterpret<f32>(0x77800000)));
+  const special = i32x4.ge_u(e, i32x4.splat(0x7c00));
+  return v128.or(v128.bitselect(v128.or(shifted, i32x4.splat(0x7f800000)), scaled, special), sign);
+}
+
+/** Packs a full panel of b (K, N) at src (row stride N values) stored as halves: 8 halves a k. */
+function packHalfRows(d: usize, src: usize, K: i32, N: i32): void {
+  const stride = (<usize>N) << 1;
+  for (let k = 0; k < K; k++) {
+    const h = v128.load(src);
+    const q = d + ((<usize>k) << 5);
+    v128.store(q, halves4(i32x4.extend_low_i16x8_u(h)));
+    v128.store(q, halves4(i32x4.extend_high_i16x8_u(h)), 16);
+    src += stride;
+  }
+}
+
+/**
+ * Packs a full panel of b (N, K) at src (rows n0.. of b, K values each), transposed: 4 k of 8 rows
+ * at a time through two 4 × 4 shuffles, the k tail one value at a time.
+ */
+function packTransRows(d: usize, src: usize, K: i32): void {
+  const rs = (<usize>K) << 2;
+  let k = 0;
+  for (; k + 4 <= K; k += 4) {
+    const s = src + ((<usize>k) << 2);
+    const q = d + ((<usize>k) << 5);
+    for (let h = 0; h < 2; h++) {
+      const s0 = s + <usize>(4 * h) * rs;
+      const r0 = v128.load(s0);
+      const r1 = v128.load(s0 + rs);
+      const r2 = v128.load(s0 + 2 * rs);
+      const r3 = v128.load(s0 + 3 * rs);
+      const t0 = i32x4.shuffle(r0, r1, 0, 4, 1, 5);
+      const t1 = i32x4.shuffle(r2, r3, 0, 4, 1, 5);
+      const t2 = i32x4.shuffle(r0, r1, 2, 6, 3, 7);
+      const t3 = i32x4.shuffle(r2, r3, 2, 6, 3, 7);
+      const qh = q + <usize>(16 * h);
+      v128.store(qh, i32x4.shuffle(t0, t1, 0, 1, 4, 5));
+      v128.store(qh + 32, i32x4.shuffle(t0, t1, 2, 3, 6, 7));
+      v128.store(qh + 64, i32x4.shuffle(t2, t3, 0, 1, 4, 5));
+      v128.store(qh + 96, i32x4.shuffle(t2, t3, 2, 3, 6, 7));
+    }
+  }
+  for (; k < K; k++)
+    for (let c = 0; c < NR; c++)
+      store<f32>(d + ((<usize>k) << 5) + ((<usize>c) << 2), load<f32>(src + <usize>c * rs + ((<usize>k) << 2)));
+}
+
 // ---- packing ----------------------------------------------------------------------------------------
 
 /**
@@ -95,6 +151,14 @@ export function mm_pack(
         v128.store(q, v128.load(src, 16), 16);
         src += stride;
       }
+      continue;
+    }
+    if (cnt == NR && !half) {
+      packTransRows(d, b + ((zb + <usize>n0 * <usize>K) << 2), K);
+      continue;
+    }
+    if (cnt == NR && !transB) {
+      packHalfRows(d, b + ((zb + <usize>n0) << 1), K, N);
       continue;
     }
     for (let k = 0; k < K; k++) {
@@ -512,6 +576,68 @@ function tile4c(
   storeRow(out, o + 3 * N, n, cnt, c30, c31, flags, bias, gout, pre, resid);
 }
 
+/** 6 rows × 8 columns, op(a) column-major (transA): as tile4c with two more rows. */
+function tile6c(
+  pa: usize,
+  acs: usize,
+  pb: usize,
+  bk: usize,
+  K: i32,
+  out: usize,
+  o: usize,
+  N: usize,
+  n: usize,
+  cnt: i32,
+  flags: i32,
+  bias: usize,
+  gout: usize,
+  pre: usize,
+  resid: usize,
+): void {
+  let c00 = f32x4.splat(0);
+  let c01 = c00;
+  let c10 = f32x4.splat(0);
+  let c11 = c10;
+  let c20 = f32x4.splat(0);
+  let c21 = c20;
+  let c30 = f32x4.splat(0);
+  let c31 = c30;
+  let c40 = f32x4.splat(0);
+  let c41 = c40;
+  let c50 = f32x4.splat(0);
+  let c51 = c50;
+  for (let k = 0; k < K; k++) {
+    const b0 = v128.load(pb);
+    const b1 = v128.load(pb, 16);
+    let x = v128.load32_splat(pa);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(pa, 4);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(pa, 8);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(pa, 12);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    x = v128.load32_splat(pa, 16);
+    c40 = f32x4.add(c40, f32x4.mul(x, b0));
+    c41 = f32x4.add(c41, f32x4.mul(x, b1));
+    x = v128.load32_splat(pa, 20);
+    c50 = f32x4.add(c50, f32x4.mul(x, b0));
+    c51 = f32x4.add(c51, f32x4.mul(x, b1));
+    pb += bk;
+    pa += acs;
+  }
+  storeRow(out, o + 0 * N, n, cnt, c00, c01, flags, bias, gout, pre, resid);
+  storeRow(out, o + 1 * N, n, cnt, c10, c11, flags, bias, gout, pre, resid);
+  storeRow(out, o + 2 * N, n, cnt, c20, c21, flags, bias, gout, pre, resid);
+  storeRow(out, o + 3 * N, n, cnt, c30, c31, flags, bias, gout, pre, resid);
+  storeRow(out, o + 4 * N, n, cnt, c40, c41, flags, bias, gout, pre, resid);
+  storeRow(out, o + 5 * N, n, cnt, c50, c51, flags, bias, gout, pre, resid);
+}
+
 /** 1 row × 8 columns: a[m, k] at pa + k · acs bytes. */
 function tile1(
   pa: usize,
@@ -539,6 +665,56 @@ function tile1(
     pa += acs;
   }
   storeRow(out, o, n, cnt, c0, c1, flags, bias, gout, pre, resid);
+}
+
+/**
+ * 1 row × 32 columns (4 full panels, bp bytes apart: 32 when b is read in place, so the 32 values
+ * of a k are adjacent): decoding's matrix-vector products, each k one splat for 8 products.
+ */
+function tile1x32(
+  pa: usize,
+  acs: usize,
+  pb: usize,
+  bk: usize,
+  bp: usize,
+  K: i32,
+  out: usize,
+  o: usize,
+  n: usize,
+  flags: i32,
+  bias: usize,
+  gout: usize,
+  pre: usize,
+  resid: usize,
+): void {
+  let c00 = f32x4.splat(0);
+  let c01 = c00;
+  let c10 = f32x4.splat(0);
+  let c11 = c10;
+  let c20 = f32x4.splat(0);
+  let c21 = c20;
+  let c30 = f32x4.splat(0);
+  let c31 = c30;
+  const q1 = bp;
+  const q2 = bp + bp;
+  const q3 = q2 + bp;
+  for (let k = 0; k < K; k++) {
+    const x = v128.load32_splat(pa);
+    c00 = f32x4.add(c00, f32x4.mul(x, v128.load(pb)));
+    c01 = f32x4.add(c01, f32x4.mul(x, v128.load(pb, 16)));
+    c10 = f32x4.add(c10, f32x4.mul(x, v128.load(pb + q1)));
+    c11 = f32x4.add(c11, f32x4.mul(x, v128.load(pb + q1, 16)));
+    c20 = f32x4.add(c20, f32x4.mul(x, v128.load(pb + q2)));
+    c21 = f32x4.add(c21, f32x4.mul(x, v128.load(pb + q2, 16)));
+    c30 = f32x4.add(c30, f32x4.mul(x, v128.load(pb + q3)));
+    c31 = f32x4.add(c31, f32x4.mul(x, v128.load(pb + q3, 16)));
+    pb += bk;
+    pa += acs;
+  }
+  storeRow(out, o + 0, n + 0, NR, c00, c01, flags, bias, gout, pre, resid);
+  storeRow(out, o + 8, n + 8, NR, c10, c11, flags, bias, gout, pre, resid);
+  storeRow(out, o + 16, n + 16, NR, c20, c21, flags, bias, gout, pre, resid);
+  storeRow(out, o + 24, n + 24, NR, c30, c31, flags, bias, gout, pre, resid);
 }
 
 // ---- the matmul -------------------------------------------------------------------------------------
@@ -579,7 +755,7 @@ export function mm_f32(
 ): void {
   const NB = (N + NR - 1) / NR;
   const rowMajor = acs == 1;
-  const MR = rowMajor ? 6 : 4;
+  const MR = 6;
   const MB = (M + MR - 1) / MR;
   const full = N % NR == 0 ? NB : NB - 1;
   let pFrom = 0;
@@ -599,6 +775,30 @@ export function mm_f32(
   const arsB = (<usize>ars) << 2;
   const acsB = (<usize>acs) << 2;
   const Nu = <usize>N;
+  if (M < 4) {
+    // Few rows (decoding): each row against 4 panels at a time, the rest one panel at a time.
+    for (let z = iFrom / MB; z <= (iTo - 1) / MB; z++) {
+      const za = a + ((<usize>z * <usize>az) << 2);
+      const zo = <usize>z * <usize>M * Nu;
+      for (let m = 0; m < M; m++) {
+        const pa = za + <usize>m * arsB;
+        const o = zo + <usize>m * Nu;
+        let p = pFrom;
+        for (; p + 4 <= min(pTo, full); p += 4) {
+          const n0 = <usize>(p * NR);
+          const pb = bFull + <usize>z * bz + <usize>p * bp;
+          tile1x32(pa, acsB, pb, bk, bp, K, out, o + n0, n0, flags, bias, gout, pre, resid);
+        }
+        for (; p < pTo; p++) {
+          const n0 = p * NR;
+          const pb = p < full ? bFull + <usize>z * bz + <usize>p * bp : bTail + <usize>z * btz;
+          const bkp = p < full ? bk : 32;
+          tile1(pa, acsB, pb, bkp, K, out, o + <usize>n0, <usize>n0, min(NR, N - n0), flags, bias, gout, pre, resid);
+        }
+      }
+    }
+    return;
+  }
   for (let z = iFrom / MB; z <= (iTo - 1) / MB; z++) {
     const b0 = max(iFrom - z * MB, 0);
     const b1 = min(iTo - z * MB, MB);
@@ -625,7 +825,8 @@ export function mm_f32(
           const o = zo + <usize>m0 * Nu + <usize>n0;
           let r = 0;
           if (rows == 6) {
-            tile6r(pa, arsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
+            if (rowMajor) tile6r(pa, arsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
+            else tile6c(pa, acsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
             r = 6;
           } else if (rows >= 4) {
             if (rowMajor) tile4r(pa, arsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
