@@ -193,6 +193,37 @@ describe('wasm matmul', () => {
     await check(cases);
   });
 
+  it('reads every finite half exactly: subnormals, signed zeros, the largest', async () => {
+    const { one } = await wasmBackends();
+    for (const [K, N, transB] of [
+      [6, 16, false],
+      [7, 18, false],
+      [8, 16, true],
+      [10, 9, true],
+    ] as const) {
+      const rng = new Rng(K * N);
+      // Random bit patterns with a finite exponent, and a few chosen ones.
+      const bits = Array.from({ length: K * N }, () => {
+        const h = rng.nextU32() & 0xffff;
+        return (h & 0x7c00) === 0x7c00 ? h & 0x83ff : h;
+      });
+      [0x0000, 0x8000, 0x0001, 0x83ff, 0x7bff, 0xfbff, 0x0400].forEach((h, i) => (bits[i] = h));
+      const words = new Uint32Array((K * N) / 2);
+      for (let i = 0; i < words.length; i++) words[i] = bits[2 * i] | (bits[2 * i + 1] << 16);
+      const packed = new Float32Array(words.buffer);
+      // a = I: out = op(b) exactly, in both sums.
+      const a = Float32Array.from({ length: K * K }, (_, i) => (i % (K + 1) === 0 ? 1 : 0));
+      const bShape = transB ? [N, K / 2] : [K, N / 2];
+      const run = (be: Backend) => {
+        const out = be.zeros([K, N]);
+        be.matmul(out, be.fromArray(a, [K, K]), be.fromArray(packed, bShape), { transB, bHalf: true });
+        return [out];
+      };
+      const reports = await sameOnWasm(one, ['out'], run, { abs: 0, rel: 0 });
+      expect(reports.filter((r) => !r.ok).map((r) => r.summary)).toEqual([]);
+    }
+  });
+
   it('matches the reference on decoding shapes (few rows, K = N = 128)', async () => {
     const cases: Case[] = [];
     for (const M of [1, 8, 16, 64])
