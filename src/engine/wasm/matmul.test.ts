@@ -174,6 +174,26 @@ describe('wasm matmul', () => {
     await check(cases);
   });
 
+  it('matches the reference when k runs in blocks (K beyond 256)', async () => {
+    const cases: Case[] = [];
+    for (const [M, K, N] of [
+      [4, 257, 9],
+      [13, 300, 17],
+      [7, 513, 8],
+      [65, 600, 33],
+    ])
+      for (const [transA, transB] of TRANS) {
+        const base = { Z: null, M, K, N, transA, transB };
+        cases.push(base);
+        cases.push({ ...base, accumulate: true, bias: true, gelu: true });
+        cases.push({ ...base, geluGrad: true, accumulate: true });
+        cases.push({ ...base, resid: 'out', bias: true });
+      }
+    cases.push({ Z: 2, M: 13, K: 300, N: 18, bBatched: true, transA: true, bHalf: true });
+    cases.push({ Z: 3, M: 5, K: 300, N: 18, bHalf: true, accumulate: true });
+    await check(cases);
+  });
+
   it('matches the reference with b in packed halves', async () => {
     const cases: Case[] = [];
     // The packed (last, contiguous) dim is N, or K with transB: even.
@@ -247,6 +267,8 @@ describe('wasm matmul', () => {
     cases.push({ Z: null, M: 200, K: 96, N: 130, resid: 'out', bias: true });
     cases.push({ Z: null, M: 200, K: 96, N: 130, bHalf: true, transB: true });
     cases.push({ Z: 3, M: 67, K: 96, N: 130, bBatched: true, transA: true });
+    cases.push({ Z: null, M: 100, K: 600, N: 70, accumulate: true, bias: true });
+    cases.push({ Z: null, M: 100, K: 600, N: 70, transA: true, transB: true, resid: 'out' });
     for (const M of [1, 8, 16, 64]) {
       cases.push({ Z: null, M, K: 128, N: 128 });
       cases.push({ Z: null, M, K: 128, N: 128, transB: true, bias: true });

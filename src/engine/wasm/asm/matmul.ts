@@ -6,11 +6,14 @@
  * the last partial panel padded with zeros), or straight from a row-major b whose rows hold the
  * panel's 8 values at a stride of N (then only a partial last panel is packed). op(a) is read at
  * any element strides (transA is a stride swap). The micro-kernel keeps a 4 × 8 block of outputs in
- * eight f32x4 accumulators; each k adds a[m, k] · b[k, n0..n0+8) for its 4 rows.
+ * f32x4 accumulators: 6 × 8 (12 accumulators; 4 × 8 and 1 × 8 for the last rows, 1 × 32 for
+ * fewer than 4 rows); each k adds a[m, k] · b[k, n0..n0+8) for its rows. For K beyond `kc` the k
+ * range runs in blocks, the partial sums stored in a scratch between blocks (f32 in, f32 out: exact).
  *
  * Numbers: every output is acc = 0, then acc = acc + a[m, k] · b[k, n] in ascending k, each product
  * and each add rounded to f32 (no FMA in wasm SIMD): the 4-row block, the 1-row tail and every
  * split compute it the same way, so the bits do not depend on the tiling or on the thread count.
+ * A partial sum stored between k blocks and loaded back is the same f32, so blocking moves nothing.
  * The epilogue then follows the reference's order: gelu'(pre) · v (f64, as geluBackward), out + v
  * (accumulate), + bias, residual + v, and gelu(v) (f64, as the gelu op) into geluOut.
  */
@@ -279,6 +282,7 @@ function tile4r(
   pb: usize,
   bk: usize,
   K: i32,
+  ini: usize,
   out: usize,
   o: usize,
   N: usize,
@@ -298,6 +302,17 @@ function tile4r(
   let c21 = c00;
   let c30 = c00;
   let c31 = c00;
+  if (ini) {
+    const rs = N << 2;
+    c00 = v128.load(ini);
+    c01 = v128.load(ini, 16);
+    c10 = v128.load(ini + rs);
+    c11 = v128.load(ini + rs, 16);
+    c20 = v128.load(ini + 2 * rs);
+    c21 = v128.load(ini + 2 * rs, 16);
+    c30 = v128.load(ini + 3 * rs);
+    c31 = v128.load(ini + 3 * rs, 16);
+  }
   let p0 = pa;
   let p1 = pa + ars;
   let p2 = p1 + ars;
@@ -403,6 +418,7 @@ function tile6r(
   pb: usize,
   bk: usize,
   K: i32,
+  ini: usize,
   out: usize,
   o: usize,
   N: usize,
@@ -426,6 +442,21 @@ function tile6r(
   let c41 = c40;
   let c50 = f32x4.splat(0);
   let c51 = c50;
+  if (ini) {
+    const rs = N << 2;
+    c00 = v128.load(ini);
+    c01 = v128.load(ini, 16);
+    c10 = v128.load(ini + rs);
+    c11 = v128.load(ini + rs, 16);
+    c20 = v128.load(ini + 2 * rs);
+    c21 = v128.load(ini + 2 * rs, 16);
+    c30 = v128.load(ini + 3 * rs);
+    c31 = v128.load(ini + 3 * rs, 16);
+    c40 = v128.load(ini + 4 * rs);
+    c41 = v128.load(ini + 4 * rs, 16);
+    c50 = v128.load(ini + 5 * rs);
+    c51 = v128.load(ini + 5 * rs, 16);
+  }
   let p0 = pa;
   let p1 = p0 + ars;
   let p2 = p1 + ars;
@@ -533,6 +564,7 @@ function tile4c(
   pb: usize,
   bk: usize,
   K: i32,
+  ini: usize,
   out: usize,
   o: usize,
   N: usize,
@@ -552,6 +584,17 @@ function tile4c(
   let c21 = c00;
   let c30 = c00;
   let c31 = c00;
+  if (ini) {
+    const rs = N << 2;
+    c00 = v128.load(ini);
+    c01 = v128.load(ini, 16);
+    c10 = v128.load(ini + rs);
+    c11 = v128.load(ini + rs, 16);
+    c20 = v128.load(ini + 2 * rs);
+    c21 = v128.load(ini + 2 * rs, 16);
+    c30 = v128.load(ini + 3 * rs);
+    c31 = v128.load(ini + 3 * rs, 16);
+  }
   for (let k = 0; k < K; k++) {
     const b0 = v128.load(pb);
     const b1 = v128.load(pb, 16);
@@ -583,6 +626,7 @@ function tile6c(
   pb: usize,
   bk: usize,
   K: i32,
+  ini: usize,
   out: usize,
   o: usize,
   N: usize,
@@ -606,6 +650,21 @@ function tile6c(
   let c41 = c40;
   let c50 = f32x4.splat(0);
   let c51 = c50;
+  if (ini) {
+    const rs = N << 2;
+    c00 = v128.load(ini);
+    c01 = v128.load(ini, 16);
+    c10 = v128.load(ini + rs);
+    c11 = v128.load(ini + rs, 16);
+    c20 = v128.load(ini + 2 * rs);
+    c21 = v128.load(ini + 2 * rs, 16);
+    c30 = v128.load(ini + 3 * rs);
+    c31 = v128.load(ini + 3 * rs, 16);
+    c40 = v128.load(ini + 4 * rs);
+    c41 = v128.load(ini + 4 * rs, 16);
+    c50 = v128.load(ini + 5 * rs);
+    c51 = v128.load(ini + 5 * rs, 16);
+  }
   for (let k = 0; k < K; k++) {
     const b0 = v128.load(pb);
     const b1 = v128.load(pb, 16);
@@ -645,6 +704,7 @@ function tile1(
   pb: usize,
   bk: usize,
   K: i32,
+  ini: usize,
   out: usize,
   o: usize,
   n: usize,
@@ -657,6 +717,10 @@ function tile1(
 ): void {
   let c0 = f32x4.splat(0);
   let c1 = c0;
+  if (ini) {
+    c0 = v128.load(ini);
+    c1 = v128.load(ini, 16);
+  }
   for (let k = 0; k < K; k++) {
     const x = v128.load32_splat(pa);
     c0 = f32x4.add(c0, f32x4.mul(x, v128.load(pb)));
@@ -726,7 +790,8 @@ function tile1x32(
  * a: op(a)[z][m, k] at a + 4 (z · az + m · ars + k · acs) (ars = 1 or acs = 1).
  * b: panel p (< ⌈N / 8⌉ - 1, or the last one when it is full) of batch z at
  * bFull + z · bz + p · bp bytes, bk bytes per k; a partial last panel at bTail + z · btz (8 values a
- * k). Threaded over blocks of 4 rows ((z, block) pairs), or with splitCols over panels.
+ * k). sums: a scratch of out's size (+ 8) for the partial sums when K > kc, else 0 (no blocking).
+ * Threaded over blocks of 6 rows ((z, block) pairs), or with splitCols over panels.
  */
 export function mm_f32(
   out: usize,
@@ -749,6 +814,8 @@ export function mm_f32(
   gout: usize,
   pre: usize,
   resid: usize,
+  sums: usize,
+  kc: i32,
   splitCols: i32,
   part: i32,
   parts: i32,
@@ -770,8 +837,10 @@ export function mm_f32(
     iTo = splitFrom(Z * MB, part + 1, parts);
   }
   if (pFrom >= pTo || iFrom >= iTo) return;
-  // Rows per chunk: the chunk's op(a) (≤ ~128 KiB) stays in cache while each panel sweeps it.
-  const chunk = max(1, 8192 / max(K, 1));
+  // k in blocks of kc (all of K without a `sums` buffer), partial sums kept in `sums`.
+  const KC = sums ? kc : max(K, 1);
+  // Blocks of rows per chunk: the chunk's op(a) (≤ ~200 KiB) stays in cache while each panel sweeps it.
+  const chunk = max(1, 8192 / min(K > 0 ? K : 1, KC));
   const arsB = (<usize>ars) << 2;
   const acsB = (<usize>acs) << 2;
   const Nu = <usize>N;
@@ -793,7 +862,7 @@ export function mm_f32(
           const n0 = p * NR;
           const pb = p < full ? bFull + <usize>z * bz + <usize>p * bp : bTail + <usize>z * btz;
           const bkp = p < full ? bk : 32;
-          tile1(pa, acsB, pb, bkp, K, out, o + <usize>n0, <usize>n0, min(NR, N - n0), flags, bias, gout, pre, resid);
+          tile1(pa, acsB, pb, bkp, K, 0, out, o + <usize>n0, <usize>n0, min(NR, N - n0), flags, bias, gout, pre, resid);
         }
       }
     }
@@ -806,51 +875,64 @@ export function mm_f32(
     const zo = <usize>z * <usize>M * Nu;
     for (let c0 = b0; c0 < b1; c0 += chunk) {
       const c1 = min(c0 + chunk, b1);
-      for (let p = pFrom; p < pTo; p++) {
-        const n0 = p * NR;
-        const cnt = min(NR, N - n0);
-        let pb: usize;
-        let bkp: usize;
-        if (p < full) {
-          pb = bFull + <usize>z * bz + <usize>p * bp;
-          bkp = bk;
-        } else {
-          pb = bTail + <usize>z * btz;
-          bkp = 32;
-        }
-        for (let blk = c0; blk < c1; blk++) {
-          const m0 = blk * MR;
-          const rows = min(MR, M - m0);
-          const pa = za + <usize>m0 * arsB;
-          const o = zo + <usize>m0 * Nu + <usize>n0;
-          let r = 0;
-          if (rows == 6) {
-            if (rowMajor) tile6r(pa, arsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
-            else tile6c(pa, acsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
-            r = 6;
-          } else if (rows >= 4) {
-            if (rowMajor) tile4r(pa, arsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
-            else tile4c(pa, acsB, pb, bkp, K, out, o, Nu, <usize>n0, cnt, flags, bias, gout, pre, resid);
-            r = 4;
+      for (let k0 = 0; k0 < K || k0 == 0; k0 += KC) {
+        const kn = min(KC, K - k0);
+        const last = k0 + KC >= K;
+        // Partial sums go to `sums` (raw), the last block through the epilogue to out.
+        const dst = last ? out : sums;
+        const fl = last ? flags : 0;
+        for (let p = pFrom; p < pTo; p++) {
+          const n0 = p * NR;
+          const cnt = min(NR, N - n0);
+          let pb: usize;
+          let bkp: usize;
+          if (p < full) {
+            pb = bFull + <usize>z * bz + <usize>p * bp;
+            bkp = bk;
+          } else {
+            pb = bTail + <usize>z * btz;
+            bkp = 32;
           }
-          for (; r < rows; r++)
-            tile1(
-              pa + <usize>r * arsB,
-              acsB,
-              pb,
-              bkp,
-              K,
-              out,
-              o + <usize>r * Nu,
-              <usize>n0,
-              cnt,
-              flags,
-              bias,
-              gout,
-              pre,
-              resid,
-            );
+          pb += <usize>k0 * bkp;
+          for (let blk = c0; blk < c1; blk++) {
+            const m0 = blk * MR;
+            const rows = min(MR, M - m0);
+            const pa = za + <usize>m0 * arsB + <usize>k0 * acsB;
+            const o = zo + <usize>m0 * Nu + <usize>n0;
+            const ini = k0 > 0 ? sums + (o << 2) : 0;
+            let r = 0;
+            if (rows == 6) {
+              if (rowMajor) tile6r(pa, arsB, pb, bkp, kn, ini, dst, o, Nu, <usize>n0, cnt, fl, bias, gout, pre, resid);
+              else tile6c(pa, acsB, pb, bkp, kn, ini, dst, o, Nu, <usize>n0, cnt, fl, bias, gout, pre, resid);
+              r = 6;
+            } else if (rows >= 4) {
+              if (rowMajor) tile4r(pa, arsB, pb, bkp, kn, ini, dst, o, Nu, <usize>n0, cnt, fl, bias, gout, pre, resid);
+              else tile4c(pa, acsB, pb, bkp, kn, ini, dst, o, Nu, <usize>n0, cnt, fl, bias, gout, pre, resid);
+              r = 4;
+            }
+            for (; r < rows; r++) {
+              const or = o + <usize>r * Nu;
+              tile1(
+                pa + <usize>r * arsB,
+                acsB,
+                pb,
+                bkp,
+                kn,
+                k0 > 0 ? sums + (or << 2) : 0,
+                dst,
+                or,
+                <usize>n0,
+                cnt,
+                fl,
+                bias,
+                gout,
+                pre,
+                resid,
+              );
+            }
+          }
         }
+        if (K <= 0) break;
       }
     }
   }

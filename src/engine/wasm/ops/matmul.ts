@@ -1,11 +1,11 @@
 /**
  * Matmul on the wasm backend (asm/matmul.ts): batched and broadcast shapes, transA, transB,
  * accumulate, packed-half b and the fused epilogues (bias, geluOut, geluGradOf, residual, in place
- * too), on f32x4 4 × 8 register blocks.
+ * too), on f32x4 6 × 8 register blocks (k in blocks of KC for long K).
  *
  * op(b) is packed into k-major panels of 8 columns (`mm_pack`, threaded over panels) unless b is
  * plain row-major f32 and op(a) has few rows (decoding): then the kernel reads b's rows in place and
- * only a partial last panel is packed. The product is split over blocks of 4 rows, or over panels
+ * only a partial last panel is packed. The product is split over blocks of 6 rows, or over panels
  * when there are too few blocks to keep the threads busy; either way each output is summed by one
  * part in ascending k, so the bits do not depend on the thread count.
  *
@@ -22,6 +22,12 @@ import { type WasmEntries } from './reference';
 const NR = 8;
 /** Rows of op(a) per batch entry at or below which a row-major f32 b is read in place. */
 const DIRECT_ROWS = 32;
+/**
+ * k per block for K beyond it (not for fewer than 4 rows): a block's panel slice (KC × 8) and
+ * rows of op(a) stay in L1, the partial sums go to a scratch (f32 stores and loads are exact, so
+ * blocking does not move a result).
+ */
+const KC = 256;
 
 const ACC = 1;
 const BIAS = 2;
@@ -67,8 +73,11 @@ export const matmulWasm = {
       (e.geluGrad ? GGRAD : 0) |
       (e.resid !== 'none' ? RESID : 0);
     const ptr = (t: typeof out | undefined) => (t ? be.ptr(t) : 0);
+    // + NR: a partial last panel's partial sums are loaded 8 at a time.
+    const sums = K > KC && M >= 4 ? be.scratch([Z * M * N + NR]) : null;
     // Few row blocks for the threads: split the columns instead.
-    const splitCols = Z * Math.ceil(M / 4) < 4 * be.threads && NB > Z * Math.ceil(M / 4) ? 1 : 0;
+    const blocks = Z * Math.ceil(M / 6);
+    const splitCols = blocks < 4 * be.threads && NB > blocks ? 1 : 0;
     be.par(
       'mm_f32',
       Z * M * N * K,
@@ -92,8 +101,11 @@ export const matmulWasm = {
       ptr(opts.geluOut),
       ptr(opts.geluGradOf),
       ptr(opts.residual),
+      ptr(sums ?? undefined),
+      KC,
       splitCols,
     );
     if (scratch) be.release(scratch);
+    if (sums) be.release(sums);
   },
 } satisfies WasmEntries;
