@@ -2,7 +2,7 @@
  * `npx tsx bench/wasm-matmul.ts [--json]`: GFLOP/s of square f32 matmuls (128, 256, 512, 1024) on
  * the wasm backend with 1 thread and with all threads, the machine's single-core f32x4 peak
  * (asm/matmul.ts `mm_peak`: independent mul + add chains) and the share of that peak each thread
- * reaches at 512. Best of a few timed repeats after a warm-up (the best, not the median: on a busy
+ * reaches at 512. Best of many short timed repeats after a warm-up (the best, not the median: on a busy
  * machine the fastest run is the one least disturbed). The measuring functions are exported for
  * other benches.
  */
@@ -15,7 +15,7 @@ export const MATMUL_SIZES = [128, 256, 512, 1024] as const;
 const PEAK_FLOPS_PER_ITER = 96;
 
 /** Single-core f32x4 peak in GFLOP/s: the best of `repeats` runs of `mm_peak`. */
-export function simdPeak(be: WasmBackend, iters = 2e7, repeats = 5): number {
+export function simdPeak(be: WasmBackend, iters = 4e6, repeats = 25): number {
   be.call('mm_peak', iters / 10); // warm-up (tier-up)
   let best = Infinity;
   for (let r = 0; r < repeats; r++) {
