@@ -5,13 +5,13 @@
  * packed into scratch by `mm_pack` (transposed b, packed halves, or a row count that pays for it;
  * the last partial panel padded with zeros), or straight from a row-major b whose rows hold the
  * panel's 8 values at a stride of N (then only a partial last panel is packed). op(a) is read at
- * any element strides (transA is a stride swap). The micro-kernel keeps a 4 × 8 block of outputs in
+ * any element strides (transA is a stride swap). The micro-kernels keep a block of outputs in
  * f32x4 accumulators: 6 × 8 (12 accumulators; 4 × 8 and 1 × 8 for the last rows, 1 × 32 for
  * fewer than 4 rows); each k adds a[m, k] · b[k, n0..n0+8) for its rows. For K beyond `kc` the k
  * range runs in blocks, the partial sums stored in a scratch between blocks (f32 in, f32 out: exact).
  *
  * Numbers: every output is acc = 0, then acc = acc + a[m, k] · b[k, n] in ascending k, each product
- * and each add rounded to f32 (no FMA in wasm SIMD): the 4-row block, the 1-row tail and every
+ * and each add rounded to f32 (no FMA in wasm SIMD): every block size, the 1-row tails and every
  * split compute it the same way, so the bits do not depend on the tiling or on the thread count.
  * A partial sum stored between k blocks and loaded back is the same f32, so blocking moves nothing.
  * The epilogue then follows the reference's order: gelu'(pre) · v (f64, as geluBackward), out + v
