@@ -13,3 +13,4 @@ export * from './elementwise';
 export * from './rows';
 export * from './optim';
 export * from './attention';
+export * from './matmul';
