@@ -295,4 +295,37 @@ describe('wasm matmul', () => {
     const out = one.zeros([3, 4]);
     expect(() => one.matmul(out, one.zeros([3, 5]), one.zeros([6, 4]))).toThrow(/inner dims differ/);
   });
+
+  it('fuses its GELU epilogues to the bits of the wasm gelu ops after the product', async () => {
+    const { many } = await wasmBackends();
+    const rng = new Rng('mm fused gelu');
+    const rand = (n: number) => Float32Array.from({ length: n }, () => rng.normal());
+    for (const [M, K, N] of [
+      [16, 128, 512],
+      [7, 33, 13],
+      [130, 48, 67],
+    ]) {
+      const [a, b, pre, dOut] = [rand(M * K), rand(K * N), rand(M * N), rand(M * N)];
+      const ta = many.fromArray(a, [M, K]);
+      const tb = many.fromArray(b, [K, N]);
+      // forward: matmul with geluOut against matmul then gelu
+      const out1 = many.zeros([M, N]);
+      const g1 = many.zeros([M, N]);
+      many.matmul(out1, ta, tb, { geluOut: g1 });
+      const out2 = many.zeros([M, N]);
+      const g2 = many.zeros([M, N]);
+      many.matmul(out2, ta, tb);
+      many.gelu(g2, out2);
+      expect(Array.from(many.f32(g1)), `geluOut ${M}x${K}x${N}`).toEqual(Array.from(many.f32(g2)));
+      // backward: geluGradOf (accumulating) against the product into a scratch then geluBackward
+      const tpre = many.fromArray(pre, [M, N]);
+      const d1 = many.fromArray(dOut, [M, N]);
+      many.matmul(d1, ta, tb, { geluGradOf: tpre, accumulate: true });
+      const d2 = many.fromArray(dOut, [M, N]);
+      const prod = many.zeros([M, N]);
+      many.matmul(prod, ta, tb);
+      many.geluBackward(d2, tpre, prod);
+      expect(Array.from(many.f32(d1)), `geluGradOf ${M}x${K}x${N}`).toEqual(Array.from(many.f32(d2)));
+    }
+  });
 });

@@ -26,7 +26,7 @@ const FAILED = 6; // set by a worker whose kernel threw
 const ARGS_F64 = 8;
 const MAX_ARGS = 24;
 /** Atomics.load polls before a thread sleeps in Atomics.wait: calls come in quick runs. */
-const SPINS = 4000;
+const SPINS = 50000;
 
 const WORKER_SOURCE = `
 'use strict';

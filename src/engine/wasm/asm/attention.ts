@@ -17,12 +17,10 @@
  * query) is one region per part, passed in by the glue (parts ≤ threads).
  */
 import { splitFrom } from './split';
+import { expv, hsum } from './simd';
+import { f32ToHalf, halfToF32, halvesAt } from './half';
 
 // ---- helpers -------------------------------------------------------------------------------------
-
-function hsum(v: v128): f32 {
-  return f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1) + (f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3));
-}
 
 /** Σ a[i]·b[i], i < n (f32 rows at byte addresses a, b). */
 function dotF32(a: usize, b: usize, n: i32): f32 {
@@ -40,54 +38,12 @@ function dotF32(a: usize, b: usize, n: i32): f32 {
   return s;
 }
 
-/** The f32 value of the half with bits h (exact: subnormals, ±Infinity and NaN included). */
-function halfToF32(h: u32): f32 {
-  const e = h & 0x7fff;
-  let bits = reinterpret<u32>(reinterpret<f32>(e << 13) * reinterpret<f32>(0x77800000)); // · 2^112
-  if (e >= 0x7c00) bits |= 0x7f800000;
-  return reinterpret<f32>(bits | ((h & 0x8000) << 16));
-}
-
-/** Four halves at byte address p (element 2i the low half of word i) as f32 lanes, as halfToF32. */
-function halves4(p: usize): v128 {
-  const h = i32x4.extend_low_i16x8_u(v128.load64_zero(p));
-  const e = v128.and(h, i32x4.splat(0x7fff));
-  const f = f32x4.mul(i32x4.shl(e, 13), f32x4.splat(reinterpret<f32>(0x77800000)));
-  const special = v128.and(i32x4.ge_u(e, i32x4.splat(0x7c00)), i32x4.splat(0x7f800000));
-  return v128.or(v128.or(f, special), i32x4.shl(v128.and(h, i32x4.splat(0x8000)), 16));
-}
-
-/** The half nearest x after the clamp to ±65504 (ties to even; NaN → 0x7e00), as ops/half.ts halfBits. */
-function f32ToHalf(x: f32): u32 {
-  if (x != x) return 0x7e00;
-  const c = Mathf.min(Mathf.max(x, -65504), 65504);
-  const b = reinterpret<u32>(c);
-  const sign = (b >> 16) & 0x8000;
-  const exp = <i32>((b >> 23) & 0xff);
-  const mant = b & 0x7fffff;
-  if (exp >= 113) {
-    let h = ((<u32>(exp - 112)) << 10) | (mant >> 13);
-    const rest = mant & 0x1fff;
-    if (rest > 0x1000 || (rest == 0x1000 && (h & 1) == 1)) h++;
-    return sign | h;
-  }
-  if (exp == 0 || exp < 102) return sign; // below half the smallest subnormal (2^-25): ±0
-  const shift = <u32>(126 - exp); // 14 … 24
-  const m = mant | 0x800000;
-  let k = m >> shift;
-  const one: u32 = 1;
-  const rest = m & ((one << shift) - 1);
-  const halfway = one << (shift - 1);
-  if (rest > halfway || (rest == halfway && (k & 1) == 1)) k++;
-  return sign | k;
-}
-
 /** Σ q[i]·k[i], i < n, q f32 and k halves (n even, k word-aligned). */
 function dotHalf(q: usize, k: usize, n: i32): f32 {
   let acc = f32x4.splat(0);
   let i = 0;
   for (; i + 4 <= n; i += 4)
-    acc = f32x4.add(acc, f32x4.mul(v128.load(q + ((<usize>i) << 2)), halves4(k + ((<usize>i) << 1))));
+    acc = f32x4.add(acc, f32x4.mul(v128.load(q + ((<usize>i) << 2)), halvesAt(k + ((<usize>i) << 1))));
   let s = hsum(acc);
   for (; i < n; i++) s += load<f32>(q + ((<usize>i) << 2)) * halfToF32(load<u16>(k + ((<usize>i) << 1)));
   return s;
@@ -161,10 +117,10 @@ function scoresHalf(dst: usize, q: usize, k0: usize, stride: usize, n: i32, hs: 
     for (; i + 4 <= hs; i += 4) {
       const x = v128.load(q + ((<usize>i) << 2));
       const o = (<usize>i) << 1;
-      a0 = f32x4.add(a0, f32x4.mul(x, halves4(k + o)));
-      a1 = f32x4.add(a1, f32x4.mul(x, halves4(k + stride + o)));
-      a2 = f32x4.add(a2, f32x4.mul(x, halves4(k + 2 * stride + o)));
-      a3 = f32x4.add(a3, f32x4.mul(x, halves4(k + 3 * stride + o)));
+      a0 = f32x4.add(a0, f32x4.mul(x, halvesAt(k + o)));
+      a1 = f32x4.add(a1, f32x4.mul(x, halvesAt(k + stride + o)));
+      a2 = f32x4.add(a2, f32x4.mul(x, halvesAt(k + 2 * stride + o)));
+      a3 = f32x4.add(a3, f32x4.mul(x, halvesAt(k + 3 * stride + o)));
     }
     let s0 = hsum(a0);
     let s1 = hsum(a1);
@@ -263,10 +219,10 @@ function weightedHalf(o: usize, w: usize, v0: usize, stride: usize, n: i32, hs: 
     let v = v0 + ((<usize>i) << 1);
     for (let u = 0; u < n; u++) {
       const x = f32x4.splat(load<f32>(w + ((<usize>u) << 2)));
-      a0 = f32x4.add(a0, f32x4.mul(x, halves4(v)));
-      a1 = f32x4.add(a1, f32x4.mul(x, halves4(v + 8)));
-      a2 = f32x4.add(a2, f32x4.mul(x, halves4(v + 16)));
-      a3 = f32x4.add(a3, f32x4.mul(x, halves4(v + 24)));
+      a0 = f32x4.add(a0, f32x4.mul(x, halvesAt(v)));
+      a1 = f32x4.add(a1, f32x4.mul(x, halvesAt(v + 8)));
+      a2 = f32x4.add(a2, f32x4.mul(x, halvesAt(v + 16)));
+      a3 = f32x4.add(a3, f32x4.mul(x, halvesAt(v + 24)));
       v += stride;
     }
     const at = o + ((<usize>i) << 2);
@@ -279,7 +235,7 @@ function weightedHalf(o: usize, w: usize, v0: usize, stride: usize, n: i32, hs: 
     let acc = f32x4.splat(0);
     let v = v0 + ((<usize>i) << 1);
     for (let u = 0; u < n; u++) {
-      acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(w + ((<usize>u) << 2))), halves4(v)));
+      acc = f32x4.add(acc, f32x4.mul(f32x4.splat(load<f32>(w + ((<usize>u) << 2))), halvesAt(v)));
       v += stride;
     }
     v128.store(o + ((<usize>i) << 2), acc);
@@ -298,9 +254,20 @@ function weightedHalf(o: usize, w: usize, v0: usize, stride: usize, n: i32, hs: 
 /** p[u] = exp(p[u] − max) for u < n; returns Σ (in f64, in order u = 0, 1, …). */
 function expRow(p: usize, n: i32, max: f32): f64 {
   let sum: f64 = 0;
-  for (let u = 0; u < n; u++) {
+  const m = f32x4.splat(max);
+  let u = 0;
+  for (; u + 4 <= n; u += 4) {
     const at = p + ((<usize>u) << 2);
-    const e = Mathf.exp(load<f32>(at) - max);
+    const e = expv(f32x4.sub(v128.load(at), m));
+    v128.store(at, e);
+    sum += <f64>f32x4.extract_lane(e, 0);
+    sum += <f64>f32x4.extract_lane(e, 1);
+    sum += <f64>f32x4.extract_lane(e, 2);
+    sum += <f64>f32x4.extract_lane(e, 3);
+  }
+  for (; u < n; u++) {
+    const at = p + ((<usize>u) << 2);
+    const e = f32x4.extract_lane(expv(f32x4.splat(load<f32>(at) - max)), 0);
     store<f32>(at, e);
     sum += <f64>e;
   }

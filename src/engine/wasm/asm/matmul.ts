@@ -14,10 +14,12 @@
  * and each add rounded to f32 (no FMA in wasm SIMD): every block size, the 1-row tails and every
  * split compute it the same way, so the bits do not depend on the tiling or on the thread count.
  * A partial sum stored between k blocks and loaded back is the same f32, so blocking moves nothing.
- * The epilogue then follows the reference's order: gelu'(pre) · v (f64, as geluBackward), out + v
- * (accumulate), + bias, residual + v, and gelu(v) (f64, as the gelu op) into geluOut.
+ * The epilogue then follows the reference's order: gelu'(pre) · v (as the wasm geluBackward), out + v
+ * (accumulate), + bias, residual + v, and gelu(v) (as the wasm gelu op) into geluOut.
  */
 import { splitFrom } from './split';
+import { geluGradV, geluV } from './simd';
+import { halfToF32, halves4 } from './half';
 
 /** Epilogue flags (ops/matmul.ts sets them). */
 const ACC = 1;
@@ -28,46 +30,18 @@ const RESID = 16;
 
 const NR = 8;
 
-// ---- GELU (tanh form, f64 as the CPU reference) ---------------------------------------------------
+// ---- GELU: simd.ts's, so a fused epilogue gives the bits of the gelu ops after the product --------
 
-function geluF(x: f64): f64 {
-  const u = 0.7978845608028654 * (x + 0.044715 * x * x * x);
-  return 0.5 * x * (1 + Math.tanh(u));
+/** gelu(x) for one value: lane 0 of the four-lane function (so tails and full strips agree). */
+function geluOne(x: f32): f32 {
+  return f32x4.extract_lane(geluV(f32x4.splat(x)), 0);
 }
 
-function geluGradF(x: f64): f64 {
-  const u = 0.7978845608028654 * (x + 0.044715 * x * x * x);
-  const th = Math.tanh(u);
-  const sech2 = 1 - th * th;
-  return 0.5 * (1 + th) + 0.5 * x * sech2 * 0.7978845608028654 * (1 + 3 * 0.044715 * x * x);
+function geluGradOne(x: f32): f32 {
+  return f32x4.extract_lane(geluGradV(f32x4.splat(x)), 0);
 }
 
 // ---- half → f32 ---------------------------------------------------------------------------------
-
-/** The f32 value of the IEEE half with bits h (exact; NaN stays NaN). */
-function halfToF32(h: u32): f32 {
-  const s = (h & 0x8000) << 16;
-  const e = (h >> 10) & 0x1f;
-  const m = h & 0x3ff;
-  if (e == 0) {
-    const v = <f32>m * 5.9604644775390625e-8; // m · 2^-24
-    return s ? -v : v;
-  }
-  if (e == 31) return reinterpret<f32>(s | 0x7f800000 | (m << 13));
-  return reinterpret<f32>(s | ((e + 112) << 23) | (m << 13));
-}
-
-/** f32 values of the 4 IEEE halves in the low 16 bits of h's lanes (exact; as halfToF32). */
-function halves4(h: v128): v128 {
-  const e = v128.and(h, i32x4.splat(0x7fff));
-  const sign = i32x4.shl(v128.and(h, i32x4.splat(0x8000)), 16);
-  // e << 13 is the half's bit pattern in f32's layout with f32's bias: scaling by 2^112 rebiases
-  // it, subnormals included; Infinity and NaN get the all-ones exponent instead.
-  const shifted = i32x4.shl(e, 13);
-  const scaled = f32x4.mul(shifted, f32x4.splat(reinterpret<f32>(0x77800000)));
-  const special = i32x4.ge_u(e, i32x4.splat(0x7c00));
-  return v128.or(v128.bitselect(v128.or(shifted, i32x4.splat(0x7f800000)), scaled, special), sign);
-}
 
 /** Packs a full panel of b (K, N) at src (row stride N values) stored as halves: 8 halves a k. */
 function packHalfRows(d: usize, src: usize, K: i32, N: i32): void {
@@ -217,17 +191,12 @@ function epiOne(
 ): void {
   const p = out + (o << 2);
   let v = s;
-  if (flags & GGRAD) {
-    let w = geluGradF(<f64>load<f32>(pre + (o << 2))) * <f64>s;
-    if (flags & ACC) w = <f64>load<f32>(p) + w;
-    v = <f32>w;
-  } else if (flags & ACC) {
-    v = load<f32>(p) + v;
-  }
+  if (flags & GGRAD) v = geluGradOne(load<f32>(pre + (o << 2))) * v;
+  if (flags & ACC) v = load<f32>(p) + v;
   if (flags & BIAS) v = v + load<f32>(bias + (n << 2));
   if (flags & RESID) v = load<f32>(resid + (o << 2)) + v;
   store<f32>(p, v);
-  if (flags & GELU) store<f32>(gout + (o << 2), <f32>geluF(<f64>v));
+  if (flags & GELU) store<f32>(gout + (o << 2), geluOne(v));
 }
 
 /** Stores the first `cnt` of 8 sums (lo, hi) of one row through the epilogue, at element o (column n). */
@@ -244,10 +213,15 @@ function storeRow(
   pre: usize,
   resid: usize,
 ): void {
-  if (cnt == NR && (flags & (GELU | GGRAD)) == 0) {
+  if (cnt == NR) {
     const p = out + (o << 2);
     let v0 = lo;
     let v1 = hi;
+    if (flags & GGRAD) {
+      const q = pre + (o << 2);
+      v0 = f32x4.mul(geluGradV(v128.load(q)), v0);
+      v1 = f32x4.mul(geluGradV(v128.load(q, 16)), v1);
+    }
     if (flags & ACC) {
       v0 = f32x4.add(v128.load(p), v0);
       v1 = f32x4.add(v128.load(p, 16), v1);
@@ -264,6 +238,11 @@ function storeRow(
     }
     v128.store(p, v0);
     v128.store(p, v1, 16);
+    if (flags & GELU) {
+      const q = gout + (o << 2);
+      v128.store(q, geluV(v0));
+      v128.store(q, geluV(v1), 16);
+    }
     return;
   }
   for (let l = 0; l < cnt; l++)

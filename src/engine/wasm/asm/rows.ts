@@ -10,7 +10,7 @@
  * (loaded lane by lane), so exp and GELU give the same bits there as in a SIMD lane.
  */
 import { splitFrom } from './split';
-import { expv, hmax, hsum } from './simd';
+import { expv, geluGradV, geluV, hmax, hsum } from './simd';
 
 // ---- helpers --------------------------------------------------------------------------------------
 
@@ -396,33 +396,6 @@ export function row_layerNormBackwardParams(
 }
 
 // ---- GELU -------------------------------------------------------------------------------------------
-
-const GELU_SCALE: f32 = 0.7978845608028654; // √(2/π)
-const GELU_CUBIC: f32 = 0.044715;
-
-/** σ(2u) = (1 + tanh u) / 2 for u = √(2/π)(x + 0.044715x³), per lane, without tanh's cancellation. */
-function geluSigma(x: v128): v128 {
-  const x2 = f32x4.mul(x, x);
-  const u = f32x4.mul(f32x4.splat(GELU_SCALE), f32x4.add(x, f32x4.mul(f32x4.splat(GELU_CUBIC), f32x4.mul(x2, x))));
-  const e = expv(f32x4.mul(u, f32x4.splat(-2)));
-  return f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), e));
-}
-
-/** gelu(x) = ½x(1 + tanh u) = x·σ(2u). */
-function geluV(x: v128): v128 {
-  return f32x4.mul(x, geluSigma(x));
-}
-
-/** gelu'(x) = ½(1 + tanh u) + ½x·sech²u·√(2/π)(1 + 3·0.044715x²) = σ + 2xσ(1 − σ)·√(2/π)(1 + 0.134145x²). */
-function geluGradV(x: v128): v128 {
-  const sg = geluSigma(x);
-  const du = f32x4.mul(
-    f32x4.splat(GELU_SCALE),
-    f32x4.add(f32x4.splat(1), f32x4.mul(f32x4.splat(3 * GELU_CUBIC), f32x4.mul(x, x))),
-  );
-  const t = f32x4.mul(f32x4.mul(f32x4.add(x, x), f32x4.mul(sg, f32x4.sub(f32x4.splat(1), sg))), du);
-  return f32x4.add(sg, t);
-}
 
 /** out[i] = gelu(x[i]) for i in [0, n), threaded over elements. */
 export function row_gelu(out: usize, x: usize, n: i32, part: i32, parts: i32): void {

@@ -1,4 +1,4 @@
-/** SIMD helpers the kernel files share: e^x on four lanes and fixed-order horizontal sums and maxima. */
+/** SIMD helpers the kernel files share: e^x and GELU on four lanes, fixed-order horizontal sums and maxima. */
 
 /**
  * e^x per lane (Cephes expf: x = n ln 2 + r, a degree-6 polynomial in r, times 2^n); ~2 ulp.
@@ -34,4 +34,33 @@ export function hmax(v: v128): f32 {
     Mathf.max(f32x4.extract_lane(v, 0), f32x4.extract_lane(v, 1)),
     Mathf.max(f32x4.extract_lane(v, 2), f32x4.extract_lane(v, 3)),
   );
+}
+
+// ---- GELU, tanh form (ops/gelu.ts), per lane: the gelu ops and the matmul epilogues share it ----
+
+const GELU_SCALE: f32 = 0.7978845608028654; // √(2/π)
+const GELU_CUBIC: f32 = 0.044715;
+
+/** σ(2u) = (1 + tanh u) / 2 for u = √(2/π)(x + 0.044715x³), per lane, without tanh's cancellation. */
+function geluSigma(x: v128): v128 {
+  const x2 = f32x4.mul(x, x);
+  const u = f32x4.mul(f32x4.splat(GELU_SCALE), f32x4.add(x, f32x4.mul(f32x4.splat(GELU_CUBIC), f32x4.mul(x2, x))));
+  const e = expv(f32x4.mul(u, f32x4.splat(-2)));
+  return f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), e));
+}
+
+/** gelu(x) = ½x(1 + tanh u) = x·σ(2u). */
+export function geluV(x: v128): v128 {
+  return f32x4.mul(x, geluSigma(x));
+}
+
+/** gelu'(x) = ½(1 + tanh u) + ½x·sech²u·√(2/π)(1 + 3·0.044715x²) = σ + 2xσ(1 − σ)·√(2/π)(1 + 0.134145x²). */
+export function geluGradV(x: v128): v128 {
+  const sg = geluSigma(x);
+  const du = f32x4.mul(
+    f32x4.splat(GELU_SCALE),
+    f32x4.add(f32x4.splat(1), f32x4.mul(f32x4.splat(3 * GELU_CUBIC), f32x4.mul(x, x))),
+  );
+  const t = f32x4.mul(f32x4.mul(f32x4.add(x, x), f32x4.mul(sg, f32x4.sub(f32x4.splat(1), sg))), du);
+  return f32x4.add(sg, t);
 }
