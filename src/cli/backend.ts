@@ -14,6 +14,7 @@ import { CpuBackend } from '../engine/cpu/backend';
 import { acquireGpu } from '../engine/gpu/context';
 import { WebGpuBackend } from '../engine/gpu/backend';
 import { WasmBackend } from '../engine/wasm/backend';
+import { die } from './args';
 
 export const BACKEND_FLAGS = {
   backend: {
@@ -50,13 +51,17 @@ async function dawnBackend(): Promise<{ be: WebGpuBackend } | { why: string }> {
   return { be: new WebGpuBackend(acq.ctx) };
 }
 
-/** The backend `flags` ask for, or the fastest available; exits with a message when one asked for cannot run. */
+/**
+ * The backend `flags` ask for, or the fastest available. A bad flag ends the command as a usage
+ * error (exit 2); a backend asked for that cannot run here, as a failure (exit 1).
+ */
 export async function chooseBackend(flags: { backend?: string; threads?: number }): Promise<ChosenBackend> {
   const asked = flags.backend;
   if (asked !== undefined && !['wasm', 'cpu', 'webgpu'].includes(asked))
-    throw new Error(`--backend must be wasm, cpu or webgpu, got "${asked}"`);
-  if (flags.threads !== undefined && asked !== undefined && asked !== 'wasm')
-    throw new Error('--threads is for --backend wasm');
+    die(`--backend must be wasm, cpu or webgpu, got "${asked}"`, 2);
+  if (flags.threads !== undefined && asked !== undefined && asked !== 'wasm') die('--threads is for --backend wasm', 2);
+  if (flags.threads !== undefined && !(Number.isInteger(flags.threads) && flags.threads >= 1 && flags.threads <= 256))
+    die(`--threads must be an integer from 1 to 256, got ${flags.threads}`, 2);
   const wasm = async (why: string): Promise<ChosenBackend> => {
     const be = await WasmBackend.create(flags.threads === undefined ? {} : { threads: flags.threads });
     return { be, line: `backend: ${be.description}${why}`, close: () => be.dispose() };
@@ -72,7 +77,7 @@ export async function chooseBackend(flags: { backend?: string; threads?: number 
     held.length = 0;
   };
   if (name === 'webgpu') {
-    if ('why' in gpu) throw new Error(`--backend webgpu: ${gpu.why}`);
+    if ('why' in gpu) die(`--backend webgpu: ${gpu.why}`);
     return { be: gpu.be, line: `backend: ${gpu.be.description}`, close: drop };
   }
   if ('why' in gpu) return wasm(` (${gpu.why})`);

@@ -1,6 +1,7 @@
 /**
  * `npm run experiment` as a person uses it (real spawns of the entry point): a bad config names the
- * bad field and exits 2; a tiny ci run writes the five files and prints its JSON summary last.
+ * bad field and exits 2, as do a bad backend and threads where they do not apply; a tiny ci run
+ * (on wasm, the default without a hardware GPU) writes the five files and prints its JSON summary last.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,12 @@ describe('npm run experiment', () => {
     const u = run('--colour', 'red');
     expect(u.status).toBe(2);
     expect(u.stderr).toContain('usage: npm run experiment');
+    const b = run('--backend', 'vibes');
+    expect(b.status).toBe(2);
+    expect(b.stderr).toContain('--backend must be wasm, cpu or webgpu, got "vibes"');
+    const t = run('--backend', 'cpu', '--threads', '2');
+    expect(t.status).toBe(2);
+    expect(t.stderr).toContain('--threads is for --backend wasm');
   }, 240_000);
 
   it('trains a tiny ci run and writes config, metrics, transcripts and the checkpoint', () => {
@@ -46,7 +53,8 @@ describe('npm run experiment', () => {
     const r = run('--config', cfg, '--steps', '2', '--seed', '3', '--no-eval', '--out', out, '--json');
     expect(r.status, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout.trim().split('\n').pop()!);
-    expect(summary).toMatchObject({ steps: 2, backend: 'cpu', before: null, after: null });
+    expect(summary).toMatchObject({ steps: 2, backend: 'wasm', before: null, after: null });
+    expect(summary.threads).toBeGreaterThanOrEqual(1);
     for (const f of ['config.json', 'metrics.csv', 'metrics.json', 'transcripts.jsonl', 'checkpoint.bin'])
       expect(existsSync(join(out, f)), f).toBe(true);
     const config = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8'));
@@ -60,6 +68,7 @@ describe('npm run experiment', () => {
       .map((l) => JSON.parse(l));
     expect(transcripts).toHaveLength(4);
     expect(transcripts[0]).toMatchObject({ phase: 'train', step: 1 });
-    expect(r.stderr).toMatch(/backend: CPU/);
+    // No hardware GPU here: the default is the wasm backend on every core.
+    expect(r.stderr).toMatch(/backend: CPU \(WebAssembly SIMD, \d+ threads?\)/);
   }, 240_000);
 });
