@@ -3,7 +3,8 @@
  * adapter): configure a tiny ci run through the form, train, watch the status, the reward chart and
  * the transcripts fill in, pause, copy the share link and reproduce the run from it in a fresh
  * browser context (same first-step reward), reload mid-run and find the run in the run list, and
- * export and import it, open a damaged link. Screenshots of each view go to e2e/screenshots/.
+ * export and import it, open a damaged link; the same tiny run on the CPU (wasm, threads) with
+ * ?backend=cpu. Screenshots of each view go to e2e/screenshots/.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, type Page } from '@playwright/test';
@@ -191,6 +192,24 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   await page.getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
   await expect(page.getByRole('alert')).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}lab-dark.png`, fullPage: true });
+});
+
+test('with ?backend=cpu the lab trains on WebAssembly SIMD with threads, and says so', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.goto('/?backend=cpu');
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const threads = Math.min(16, cores);
+  await expect(page.getByTestId('adapter-line')).toContainText(
+    `CPU (WebAssembly SIMD, ${threads} thread${threads === 1 ? '' : 's'})`,
+  );
+  await field(page, 'Preset').selectOption('ci');
+  await page.getByText(/^Advanced \(/).click();
+  for (const [label, value] of TINY) await field(page, label).fill(value);
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(status(page)).toContainText('Step 2 of 30', { timeout: 180_000 });
+  await expect(status(page)).toContainText('CPU');
+  await expect(rewardRows(page)).not.toHaveCount(0);
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
 });
 
 test('a lost GPU device: an alert, then Resume from the last checkpoint loses nothing; the breakdown stays with the saved run', async ({
