@@ -39,6 +39,19 @@ describe('wasm backend', () => {
     expect(() => one.fromArray(new Float32Array(2), [3])).toThrow(/2 values for shape \[3\]/);
   });
 
+  it('reuses a released block of up to twice the size asked for, and no larger', async () => {
+    const be = await WasmBackend.create({ threads: 1 });
+    const big = be.zeros([1000]);
+    be.release(big);
+    const fits = be.zeros([600]); // 640-element class: the 1,024-element block is within 2x
+    expect(be.ptr(fits)).toBe(be.ptr(big));
+    expect(be.bytesInUse).toBe(1024 * 4);
+    be.release(fits);
+    const small = be.zeros([100]); // 128-element class: the 1,024-element block is too large
+    expect(be.ptr(small)).not.toBe(be.ptr(big));
+    be.dispose();
+  });
+
   it('gives views into a tensor, and refuses one outside it', async () => {
     const { one } = await wasmBackends();
     const base = one.fromArray(

@@ -198,8 +198,7 @@ export class WasmBackend extends routeOps('wasm') implements Backend {
 
   scratch(shape: readonly number[], dtype: DType = 'f32'): Tensor {
     const n = sizeOf(shape);
-    const block = Heap.blockBytes(n);
-    const ptr = this.heap.alloc(block);
+    const { ptr, block } = this.heap.alloc(Heap.blockBytes(n));
     const t = new WasmTensor(shape, dtype, n, ptr, block, null);
     this.finalizer.register(t, { ptr, block }, t);
     return t;

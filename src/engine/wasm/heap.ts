@@ -1,9 +1,10 @@
 /**
  * The wasm backend's memory manager: blocks of the module's linear memory, in size classes of
  * `ladderSize` elements (multiples of 256 bytes), each class with its own free list, above a bump
- * pointer that grows the memory when it runs out. Released blocks are reused by the next request of
- * their class; nothing is coalesced (a training step asks for the same sizes every time). Addresses
- * below HEAP_START hold the kernels' static data and the thread pool's control block.
+ * pointer that grows the memory when it runs out. A request takes a released block of its class,
+ * else the smallest released block of up to twice its size (RL steps ask for sizes that change
+ * with the rollouts' lengths), else new memory; nothing is coalesced. Addresses below HEAP_START
+ * hold the kernels' static data and the thread pool's control block.
  */
 import { ladderSize } from '../backend';
 
@@ -33,12 +34,23 @@ export class Heap {
     return ladderSize(Math.max(1, elements)) * 4;
   }
 
-  /** A block of `bytes` (a value of blockBytes), its address; the memory grows when needed. */
-  alloc(bytes: number): number {
-    const list = this.free.get(bytes);
-    const reused = list?.pop();
-    this.inUse += bytes;
-    if (reused !== undefined) return reused;
+  /**
+   * A block for `bytes` (a value of blockBytes): its address and its size (`bytes`, or that of the
+   * larger released block it reuses); the memory grows when needed.
+   */
+  alloc(bytes: number): { ptr: number; block: number } {
+    let size = bytes;
+    let reused = this.free.get(bytes)?.pop();
+    if (reused === undefined) {
+      let best = Infinity;
+      for (const [s, list] of this.free) if (s > bytes && s <= 2 * bytes && s < best && list.length) best = s;
+      if (best !== Infinity) {
+        size = best;
+        reused = this.free.get(best)!.pop();
+      }
+    }
+    this.inUse += size;
+    if (reused !== undefined) return { ptr: reused, block: size };
     const ptr = this.top;
     const end = ptr + bytes;
     const have = this.memory.buffer.byteLength;
@@ -58,7 +70,7 @@ export class Heap {
       }
     }
     this.top = end;
-    return ptr;
+    return { ptr, block: bytes };
   }
 
   release(ptr: number, bytes: number): void {
