@@ -9,7 +9,7 @@
  * (../backend.ts); write it in its own ./<op>.ts (CPU reference, WGSL, and an exported table
  * `{ myOp: { cpu(be, ...) {...}, webgpu(be, ...) {...} } } satisfies OpEntries`, whose parameters
  * the compiler types from the contract); spread that table into `OPS` below; add its `wasm` entry
- * to the table of ../wasm/ops (a kernel, or `reference(op)`). The compiler rejects
+ * to the table of ../wasm/ops (glue for its kernels). The compiler rejects
  * an op with no entry or an entry with a backend missing, and registry.test.ts checks the same at
  * run time. A new backend is one more name in `BackendOf` and one more field in every entry (or, like
  * wasm, a table of its own).

@@ -4,7 +4,8 @@
  * page), on one thread elsewhere. Tensors live in the module's linear memory (./heap.ts), so a step
  * moves no data between JavaScript and wasm: kernels read and write tensors in place, and `read` is
  * the only copy out. Ops route through the registry like the other backends' (ops/index.ts holds the
- * wasm entries; the few ops without a kernel run the CPU reference on the same memory, ./host.ts).
+ * wasm entries; matmul's emulated f16 arithmetic alone runs the CPU reference on the same memory,
+ * ./host.ts).
  * Work runs eagerly and synchronously; `read` resolves at once.
  *
  * Numbers: a kernel sums in SIMD lanes, so results differ from the CPU reference's by rounding (held
@@ -76,7 +77,7 @@ export class WasmBackend extends routeOps('wasm') implements Backend {
   readonly defaultDecodeWeights = 'f32' as const;
   /** f16 matmul math runs on the CPU reference (emulated halves), as on the cpu backend. */
   readonly hasF16Math = true;
-  /** The CPU reference on this memory, for ops without a kernel. */
+  /** The CPU reference on this memory (matmul's f16 arithmetic runs there). */
   readonly host: HostBackend;
   private readonly heap: Heap;
   private readonly kernels = new Map<string, { index: number; fn: KernelFn }>();

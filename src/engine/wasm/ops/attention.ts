@@ -5,7 +5,7 @@
  * with f32 or packed-half caches and f32 or packed-half saved probabilities.
  */
 import { assertSize, attentionSize, type AttentionShape } from '../../backend';
-import type { WasmEntries } from './reference';
+import type { WasmEntries } from './types';
 
 /** The longest cache attentionCached accepts (as the other backends). */
 const MAX_CACHED_T = 3072;

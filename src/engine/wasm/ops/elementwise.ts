@@ -1,7 +1,7 @@
 /** Elementwise ops on the wasm backend (asm/elementwise.ts), each threaded over its elements. */
 import { assertSize, type Tensor } from '../../backend';
 import type { WasmBackend } from '../backend';
-import type { WasmEntries } from './reference';
+import type { WasmEntries } from './types';
 
 /** The address of an f32 tensor (throwing for an i32 one, as the CPU reference does). */
 export function f32Ptr(be: WasmBackend, t: Tensor): number {

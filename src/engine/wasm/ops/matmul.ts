@@ -17,7 +17,7 @@ import { logicalBShape, matmulDims } from '../../ops/matmul/dims';
 import { epilogueOf } from '../../ops/matmul/epilogue';
 import { f16MathOf } from '../../ops/matmul/reference';
 import type { WasmBackend } from '../backend';
-import { type WasmEntries } from './reference';
+import type { WasmEntries } from './types';
 
 const NR = 8;
 /** Rows of op(a) per batch entry at or below which a row-major f32 b is read in place. */

@@ -17,10 +17,10 @@ import { checkArgs as checkClip, CLIP_EPS } from '../../ops/clip';
 import { checkPolicy, checkRows, KL_CLAMP, LOG_RATIO_CLAMP } from '../../ops/policyloss';
 import { assertSize } from '../../backend';
 import { checkValue } from '../../ops/valueloss';
-import type { WasmEntries } from './reference';
+import type { WasmEntries } from './types';
 
 /** Elements per partial of the chunked reductions (a multiple of 8, the kernels' run; fixed, so sums do not depend on threads). */
-export const OPT_CHUNK = 4096;
+const OPT_CHUNK = 4096;
 
 export const optimWasm = {
   adamw(be, param, grad, m, v, opts) {

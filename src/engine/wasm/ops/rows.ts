@@ -8,7 +8,7 @@ import { assertSize, type Tensor } from '../../backend';
 import { LAYER_NORM_EPS } from '../../ops/layernorm';
 import { rowsOf } from '../../ops/rowreduce';
 import { f32Ptr, i32Ptr } from './elementwise';
-import type { WasmEntries } from './reference';
+import type { WasmEntries } from './types';
 
 /** Work (≈ multiply-adds) per element of a pass that takes an exponential. */
 const EXP_WORK = 8;
