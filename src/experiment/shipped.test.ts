@@ -1,9 +1,10 @@
 /**
  * The shipped warm starts (public/warmstart-micro.bin, the lab's default, and public/warmstart-ci.bin,
- * the start of CPU-sized RL runs) are what `npm run pretrain [-- --preset ci]` makes with its
- * defaults: same config, same tokenizer (retrained here from the seed-1 corpus), same provenance.
- * The ci one is remade in about 3 minutes (`npm run pretrain -- --preset ci --out /tmp/ci.bin`); the
- * micro byte-for-byte rerun takes an hour on one core: `npm run pretrain -- --out /tmp/m.bin`
+ * the start of CPU-sized RL runs) are what `npm run pretrain [-- --preset ci] --backend cpu` makes
+ * with its defaults: same config, same tokenizer (retrained here from the seed-1 corpus), same
+ * provenance. The ci one is remade in about 3 minutes (`npm run pretrain -- --preset ci --backend
+ * cpu --out /tmp/ci.bin`); the micro byte-for-byte rerun takes an hour on one core:
+ * `npm run pretrain -- --backend cpu --out /tmp/m.bin`
  * then `cmp /tmp/m.bin public/warmstart-micro.bin`.
  */
 import { readFileSync } from 'node:fs';

@@ -48,14 +48,18 @@ describe('a short warm start and RL run on the wasm backend', () => {
     const logits = async (be: Backend) => {
       const model = new Transformer(be, ck.config, ck.weights, { frozen: true });
       const T = 24;
-      const ids = be.fromArray(Int32Array.from({ length: 2 * T }, (_, i) => (i * 31) % ck.config.vocabSize), [2, T]);
+      const ids = be.fromArray(
+        Int32Array.from({ length: 2 * T }, (_, i) => (i * 31) % ck.config.vocabSize),
+        [2, T],
+      );
       const out = await be.read(model.forward(ids, 2, T).logits);
       model.release();
       return out;
     };
     const [want, got] = [await logits(new CpuBackend()), await logits(one)];
     let worst = 0;
-    for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]) / (1e-4 + Math.abs(want[i])));
+    for (let i = 0; i < want.length; i++)
+      worst = Math.max(worst, Math.abs(got[i] - want[i]) / (1e-4 + Math.abs(want[i])));
     expect(worst).toBeLessThan(1e-2);
   }, 300_000);
 
