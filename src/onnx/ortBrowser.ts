@@ -2,8 +2,9 @@
  * onnxruntime-web for the browser, served from our own origin: the default ESM bundle (wasm + the
  * WebGPU execution provider, JSEP) carries its JS glue inline, and the one file it fetches, the
  * JSEP wasm binary (~28 MB), is emitted by Vite as an asset of this app (`?url`) and pointed to by
- * env.wasm.wasmPaths, so no request goes to a CDN. Single-threaded: the app is not
- * cross-origin isolated (no SharedArrayBuffer), and the proxy worker stays off.
+ * env.wasm.wasmPaths, so no request goes to a CDN. Single-threaded (the page is cross-origin
+ * isolated, but ORT's threads would be more workers beside the engine's, which use the cores), and
+ * the proxy worker stays off.
  *
  * Import this module lazily (`await import('./ortBrowser')`): it pulls in ORT's ~400 KB of JS.
  */
