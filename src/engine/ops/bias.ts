@@ -38,7 +38,7 @@ export function biasBackwardRef(dBias: Vec, dOut: Vec, N: number, C: number): vo
 }
 
 /** (N, C) from out/x and bias, with errors that name the shapes. */
-function biasDims(x: Tensor, bias: Tensor, what: string): { N: number; C: number } {
+export function biasDims(x: Tensor, bias: Tensor, what: string): { N: number; C: number } {
   if (bias.shape.length !== 1) throw new Error(`${what}: bias must be 1-D (C), got [${bias.shape.join(', ')}]`);
   const C = bias.size;
   const last = x.shape[x.shape.length - 1];

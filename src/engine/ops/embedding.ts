@@ -44,7 +44,12 @@ export function embeddingBackwardRef(dTable: Vec, dOut: Vec, ids: Int32Array, V:
 }
 
 /** V, C, N from the table and ids, checking out / dOut is (N, C). */
-function embeddingDims(rows: Tensor, table: Tensor, ids: Tensor, what: string): { V: number; C: number; N: number } {
+export function embeddingDims(
+  rows: Tensor,
+  table: Tensor,
+  ids: Tensor,
+  what: string,
+): { V: number; C: number; N: number } {
   if (table.shape.length !== 2) throw new Error(`${what}: table must be 2-D (V, C), got [${table.shape.join(', ')}]`);
   if (ids.dtype !== 'i32') throw new Error(`${what}: ids must be i32, got ${ids.dtype}`);
   const [V, C] = table.shape;

@@ -125,13 +125,13 @@ const LOG_SOFTMAX_BWD: Kernel = {
 
 // ---- entry points ------------------------------------------------------------------------------------
 
-function rows(out: Tensor, x: Tensor, what: string): { N: number; V: number } {
+export function rows(out: Tensor, x: Tensor, what: string): { N: number; V: number } {
   const { N, V } = rowsOf(x.shape, x.size, what);
   assertSize(out, x.size, `${what} output`);
   return { N, V };
 }
 
-function backwardRows(dx: Tensor, y: Tensor, dy: Tensor, what: string): { N: number; V: number } {
+export function backwardRows(dx: Tensor, y: Tensor, dy: Tensor, what: string): { N: number; V: number } {
   const { N, V } = rowsOf(y.shape, y.size, what);
   assertSize(dy, y.size, `${what} dy`);
   assertSize(dx, y.size, `${what} dx`);

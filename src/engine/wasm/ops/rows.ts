@@ -6,50 +6,15 @@
  */
 import { assertSize, type Tensor } from '../../backend';
 import { LAYER_NORM_EPS } from '../../ops/layernorm';
+import { biasDims } from '../../ops/bias';
+import { embeddingDims } from '../../ops/embedding';
 import { rowsOf } from '../../ops/rowreduce';
+import { backwardRows, rows as sameRows } from '../../ops/softmax';
 import { f32Ptr, i32Ptr } from './elementwise';
 import type { WasmEntries } from './types';
 
 /** Work (≈ multiply-adds) per element of a pass that takes an exponential. */
 const EXP_WORK = 8;
-
-/** (N, C) of x (N, C) against a bias of C, as ops/bias.ts checks it. */
-function biasDims(x: Tensor, bias: Tensor, what: string): { N: number; C: number } {
-  if (bias.shape.length !== 1) throw new Error(`${what}: bias must be 1-D (C), got [${bias.shape.join(', ')}]`);
-  const C = bias.size;
-  const last = x.shape[x.shape.length - 1];
-  if (x.shape.length < 1 || last !== C)
-    throw new Error(`${what}: the last dim of [${x.shape.join(', ')}] must equal the bias length ${C}`);
-  return { N: C === 0 ? 0 : x.size / C, C };
-}
-
-/** V, C, N of an embedding, as ops/embedding.ts checks them. */
-function embeddingDims(rows: Tensor, table: Tensor, ids: Tensor, what: string): { V: number; C: number; N: number } {
-  if (table.shape.length !== 2) throw new Error(`${what}: table must be 2-D (V, C), got [${table.shape.join(', ')}]`);
-  if (ids.dtype !== 'i32') throw new Error(`${what}: ids must be i32, got ${ids.dtype}`);
-  const [V, C] = table.shape;
-  const N = ids.size;
-  if (rows.size !== N * C || rows.shape[rows.shape.length - 1] !== C)
-    throw new Error(
-      `${what}: expected (${N}, ${C}) rows for ${N} ids and table [${V}, ${C}], got [${rows.shape.join(', ')}]`,
-    );
-  return { V, C, N };
-}
-
-/** Rows of two same-size (…, V) tensors. */
-function sameRows(out: Tensor, x: Tensor, what: string): { N: number; V: number } {
-  const { N, V } = rowsOf(x.shape, x.size, what);
-  assertSize(out, x.size, `${what} output`);
-  return { N, V };
-}
-
-/** Rows of dx, y, dy (…, V). */
-function backwardRows(dx: Tensor, y: Tensor, dy: Tensor, what: string): { N: number; V: number } {
-  const { N, V } = rowsOf(y.shape, y.size, what);
-  assertSize(dy, y.size, `${what} dy`);
-  assertSize(dx, y.size, `${what} dx`);
-  return { N, V };
-}
 
 /** Rows of cross-entropy's logits, with targets (i32) and a per-row tensor of N. */
 function ceRows(logits: Tensor, targets: Tensor, perRow: Tensor, what: string): { N: number; V: number } {
