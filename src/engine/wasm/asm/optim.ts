@@ -23,7 +23,7 @@
  * order, so they give the reference's bits.
  */
 import { splitFrom } from './split';
-import { expv, hmax, hsum } from './simd';
+import { expv, hsum, rowMax } from './simd';
 
 // ---- helpers --------------------------------------------------------------------------------------
 
@@ -196,16 +196,6 @@ export function opt_scale_f64(x: usize, n: i32, s: f64, part: i32, parts: i32): 
 }
 
 // ---- row statistics -----------------------------------------------------------------------------
-
-/** The max of row [o, o + V). */
-function rowMax(o: usize, V: i32): f32 {
-  let mv = f32x4.splat(-Infinity);
-  let i = 0;
-  for (; i + 4 <= V; i += 4) mv = f32x4.max(mv, v128.load(at(o, i)));
-  let m = hmax(mv);
-  for (; i < V; i++) m = Mathf.max(m, load<f32>(at(o, i)));
-  return m;
-}
 
 /** (Σ e^{z−m}, Σ e^{z−m}(z − m)) of row [o, o + V) in lanes 0 and 1: four lanes each, then the tail. */
 function rowSums(o: usize, V: i32, m: f32): v128 {

@@ -10,7 +10,7 @@
  * (loaded lane by lane), so exp and GELU give the same bits there as in a SIMD lane.
  */
 import { splitFrom } from './split';
-import { expv, geluGradV, geluV, hmax, hsum } from './simd';
+import { expv, geluGradV, geluV, hmax, hsum, rowMax } from './simd';
 
 // ---- helpers --------------------------------------------------------------------------------------
 
@@ -54,25 +54,6 @@ function rowSum(p: usize, n: i32): f32 {
   let s = hsum(f32x4.add(a0, a1));
   for (; i < n; i++) s += load<f32>(p + ((<usize>i) << 2));
   return s;
-}
-
-/** max p[0 … n) (n ≥ 1; NaN if any is NaN). */
-function rowMax(p: usize, n: i32): f32 {
-  let a0 = f32x4.splat(-Infinity);
-  let a1 = f32x4.splat(-Infinity);
-  let i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const q = p + ((<usize>i) << 2);
-    a0 = f32x4.max(a0, v128.load(q));
-    a1 = f32x4.max(a1, v128.load(q, 16));
-  }
-  if (i + 4 <= n) {
-    a0 = f32x4.max(a0, v128.load(p + ((<usize>i) << 2)));
-    i += 4;
-  }
-  let m = hmax(f32x4.max(a0, a1));
-  for (; i < n; i++) m = Mathf.max(m, load<f32>(p + ((<usize>i) << 2)));
-  return m;
 }
 
 /** Σ e^(p[i] − m) over [0, n); with `out` ≠ 0 the exponentials are also stored there. */

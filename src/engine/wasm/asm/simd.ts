@@ -64,3 +64,22 @@ export function geluGradV(x: v128): v128 {
   const t = f32x4.mul(f32x4.mul(f32x4.add(x, x), f32x4.mul(sg, f32x4.sub(f32x4.splat(1), sg))), du);
   return f32x4.add(sg, t);
 }
+
+/** max p[0 … n) (n ≥ 1; NaN if any is NaN). */
+export function rowMax(p: usize, n: i32): f32 {
+  let a0 = f32x4.splat(-Infinity);
+  let a1 = f32x4.splat(-Infinity);
+  let i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const q = p + ((<usize>i) << 2);
+    a0 = f32x4.max(a0, v128.load(q));
+    a1 = f32x4.max(a1, v128.load(q, 16));
+  }
+  if (i + 4 <= n) {
+    a0 = f32x4.max(a0, v128.load(p + ((<usize>i) << 2)));
+    i += 4;
+  }
+  let m = hmax(f32x4.max(a0, a1));
+  for (; i < n; i++) m = Mathf.max(m, load<f32>(p + ((<usize>i) << 2)));
+  return m;
+}
