@@ -205,11 +205,16 @@ test('with ?backend=cpu the lab trains on WebAssembly SIMD with threads, and say
   await field(page, 'Preset').selectOption('ci');
   await page.getByText(/^Advanced \(/).click();
   for (const [label, value] of TINY) await field(page, label).fill(value);
+  // On wasm a tiny step takes a fraction of a second: enough steps that Pause lands mid-run.
+  await field(page, 'Steps').fill('2000');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText('Step 2 of 30', { timeout: 180_000 });
+  await expect(status(page)).toContainText(/Step ([2-9]|\d{2,}) of 2000/, { timeout: 180_000 });
   await expect(status(page)).toContainText('CPU');
   await expect(rewardRows(page)).not.toHaveCount(0);
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(status(page)).toContainText(/Paused after step \d+/, { timeout: 60_000 });
+  const pausedAt = (await status(page).locator('.run-step').textContent())!;
+  expect(Number(/Step (\d+)/.exec(pausedAt)?.[1])).toBeLessThan(2000);
 });
 
 test('a lost GPU device: an alert, then Resume from the last checkpoint loses nothing; the breakdown stays with the saved run', async ({
