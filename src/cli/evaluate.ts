@@ -36,6 +36,10 @@ const SPEC = {
   },
   difficulty: { type: 'string', help: 'moderate (default) or strict' },
   think: { type: 'boolean', help: 'think mode: <think> plan </think> before each reply' },
+  'free-think': {
+    type: 'boolean',
+    help: "think mode without the turn format's grammar (default: sampled under it, src/rl/think-grammar.ts)",
+  },
   seed: { type: 'number', help: 'sampling seed (default 0)' },
   temperature: { type: 'number', help: 'sampling temperature (default 0.7)' },
   'top-p': { type: 'number', help: 'nucleus sampling (default 0.9)' },
@@ -67,6 +71,7 @@ async function main(): Promise<void> {
   if (f['top-p'] !== undefined && !(f['top-p'] > 0 && f['top-p'] <= 1)) die('--top-p must be in (0, 1]', 2);
   if (f['max-turn-tokens'] !== undefined && !(Number.isInteger(f['max-turn-tokens']) && f['max-turn-tokens'] >= 2))
     die('--max-turn-tokens must be an integer >= 2', 2);
+  if (f['free-think'] && !f.think) die('--free-think needs --think', 2);
   if (f.limit !== undefined && !(Number.isInteger(f.limit) && f.limit >= 1))
     die('--limit must be a positive integer', 2);
   const window = f.window ?? DEFAULT_WINDOW;
@@ -88,6 +93,7 @@ async function main(): Promise<void> {
   const dialogues = await playBenchmark(model, tok, profiles, {
     difficulty,
     think: Boolean(f.think),
+    thinkGrammar: !f['free-think'],
     seed: f.seed,
     sampling: {
       temperature: f.temperature ?? BENCHMARK_SAMPLING.temperature,
@@ -116,7 +122,8 @@ async function main(): Promise<void> {
     hacking: { share: round(hack.share, 3), flagged: hack.flagged, replies: hack.replies, byKind: hack.byKind },
     repeats: { share: round(rep.share, 3), flagged: rep.flagged, unseen: rep.unseen, hacking: rep.hacking },
     window: { policy: window, slides: win.slides, perDialogue: round(win.perDialogue, 2) },
-    ...(f.think ? { think: thinkFigures(dialogues) } : {}),
+    ...(f.think ? { think: { ...thinkFigures(dialogues), grammar: !f['free-think'] } } : {}),
+    truncated: dialogues.flatMap((d) => d.turns).filter((t) => t.truncated).length,
   };
   console.error(`${((performance.now() - t0) / 1000).toFixed(0)} s`);
   if (f.json) console.log(JSON.stringify(figures, null, 2));
@@ -140,7 +147,7 @@ async function main(): Promise<void> {
     if (figures.think) {
       const t = figures.think;
       console.log(
-        `${'think format'.padEnd(16)} ${t.share} well formed (${t.wellFormed} of ${t.turns} turns; first turns ${t.firstShare}, ${t.firstWellFormed} of ${t.firstTurns}; later turns ${t.laterShare}, ${t.laterWellFormed} of ${t.laterTurns})`,
+        `${'think format'.padEnd(16)} ${t.share} well formed (${t.wellFormed} of ${t.turns} turns; first turns ${t.firstShare}, ${t.firstWellFormed} of ${t.firstTurns}; later turns ${t.laterShare}, ${t.laterWellFormed} of ${t.laterTurns}; ${t.grammar ? 'sampled under the grammar' : 'sampled freely'})`,
       );
     }
   }

@@ -243,6 +243,11 @@ export interface Backend extends BackendOps {
 export interface BackendOps {
   // ---- elementwise --------------------------------------------------------------------------
   fill(t: Tensor, value: number): void;
+  /**
+   * t.flat[index[i]] = value for every i, in place; entries of index (i32) outside [0, t.size)
+   * are skipped. Sets banned logits before a softmax (constrained decoding's mask).
+   */
+  fillAt(t: Tensor, index: Tensor, value: number): void;
   /** dst = src (same size). */
   copy(dst: Tensor, src: Tensor): void;
   /** out = a + b (same size; the residual add). Backward: both grads += dOut (use addInto). */
@@ -431,6 +436,7 @@ export type OpName = keyof BackendOps;
  */
 export const OP_NAMES = Object.keys({
   fill: true,
+  fillAt: true,
   copy: true,
   add: true,
   addInto: true,

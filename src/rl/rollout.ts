@@ -28,6 +28,7 @@ import { KvSession, sampleToken, type SamplingOptions } from '../engine/model/sa
 import type { Tokenizer } from '../engine/model/tokenizer';
 import type { Transformer } from '../engine/model/transformer';
 import { DEFAULT_WINDOW, repliesOutOfView, slideWindow, type WindowPolicy } from './window';
+import { banLogits, thinkGrammar } from './think-grammar';
 
 export interface RolloutOptions {
   mode: Mode;
@@ -35,6 +36,12 @@ export interface RolloutOptions {
   /** Seed of the simulated users (the opening lines and their phrasing). */
   userSeed: number;
   think: boolean;
+  /**
+   * Think mode only: sample under the turn format's grammar (think-grammar.ts: `<think>` written
+   * first, no `<|end|>` inside the think block, a thinking budget). Default true; false samples
+   * freely.
+   */
+  thinkGrammar?: boolean;
   sampling: SamplingOptions;
   /** Cap on tokens per agent turn (the turn is cut there and closed). */
   maxTurnTokens: number;
@@ -87,6 +94,12 @@ export async function rollout(
   const B = profiles.length;
   const maxT = model.config.contextLength;
   const end = tok.special('<|end|>');
+  const grammar = opts.think && opts.thinkGrammar !== false ? thinkGrammar(tok, opts.maxTurnTokens) : null;
+  const pick = (row: ArrayLike<number>, prefix: readonly number[]): number => {
+    if (!grammar) return sampleToken(row, opts.sampling, rng);
+    const n = grammar.next(prefix);
+    return 'force' in n ? n.force : sampleToken(banLogits(row, n.banned), opts.sampling, rng);
+  };
   const agentOpen = tok.special('<|agent|>');
   const users: SimulatedUser[] = profiles.map((p) =>
     createSimulatedUser(p, { seed: opts.userSeed, difficulty: opts.difficulty, mode: opts.mode }),
@@ -137,7 +150,7 @@ export async function rollout(
       for (let n = 0; n < opts.maxTurnTokens && turnLive.some(Boolean); n++) {
         const next = logits.map((row, b) => {
           if (!turnLive[b]) return [];
-          const token = n === opts.maxTurnTokens - 1 ? end : sampleToken(row, opts.sampling, rng);
+          const token = n === opts.maxTurnTokens - 1 ? end : pick(row, response[b]);
           response[b].push(token);
           if (token === end) turnLive[b] = false;
           return turnLive[b] ? [token] : [];
@@ -216,6 +229,7 @@ export function playBenchmark(
   profiles: readonly Profile[],
   o: {
     think?: boolean;
+    thinkGrammar?: boolean;
     difficulty?: Difficulty;
     sampling?: SamplingOptions;
     maxTurnTokens?: number;
@@ -233,6 +247,7 @@ export function playBenchmark(
       difficulty: o.difficulty ?? 'moderate',
       userSeed: BENCHMARK_SEED,
       think: o.think ?? false,
+      thinkGrammar: o.thinkGrammar ?? true,
       sampling: o.sampling ?? BENCHMARK_SAMPLING,
       maxTurnTokens: o.maxTurnTokens ?? BENCHMARK_TURN_TOKENS,
       ...(o.maxAgentTurns !== undefined ? { maxAgentTurns: o.maxAgentTurns } : {}),

@@ -74,5 +74,24 @@ export const elementwiseGpuTests: GpuTest[] = [
       return reports;
     },
   },
+  {
+    name: 'elementwise: fillAt sets the listed positions (repeats, out-of-range entries skipped), awkward sizes',
+    async run(env) {
+      const rng = new Rng('fill-at');
+      const reports = [];
+      for (const n of SIZES) {
+        const x = randn(rng, n);
+        const index = Int32Array.from({ length: Math.min(2 * n + 3, 5000) }, () => Math.floor(rng.next() * (n + 4)) - 2);
+        reports.push(
+          ...(await sameOnBoth(env, [`fillAt n=${n}`], (be) => {
+            const t = be.fromArray(x, [n]);
+            be.fillAt(t, be.fromArray(index, [index.length]), -1e9);
+            return [t];
+          })),
+        );
+      }
+      return reports;
+    },
+  },
   gpuPassTimeTest,
 ];

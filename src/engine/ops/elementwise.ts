@@ -1,5 +1,6 @@
 /**
- * Elementwise ops: fill, copy, residual add, scaled accumulate (gradients), in-place scale.
+ * Elementwise ops: fill, fill at listed positions, copy, residual add, scaled accumulate
+ * (gradients), in-place scale.
  * Each op: the CPU reference (plain loops over `Vec`, the spec), the WGSL kernel, and the two
  * backend entry points. These are the template the other op files follow.
  * Bias add and its backward live in bias.ts.
@@ -18,6 +19,10 @@ const WG = 256;
 
 function fillRef(t: Vec, value: number): void {
   for (let i = 0; i < t.length; i++) t[i] = value;
+}
+
+function fillAtRef(t: Vec, index: ArrayLike<number>, value: number): void {
+  for (let i = 0; i < index.length; i++) if (index[i] >= 0 && index[i] < t.length) t[index[i]] = value;
 }
 
 function addRef(out: Vec, a: Vec, b: Vec): void {
@@ -46,6 +51,22 @@ const FILL: Kernel = {
 @compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
   let i = linear_index(gid, nwg, ${WG}u);
   if (i < P.n) { t[i] = P.s; }
+}`,
+};
+
+const FILL_AT: Kernel = {
+  name: 'fill_at',
+  code: /* wgsl */ `
+struct Params { n: u32, s: f32, size: u32 }
+@group(0) @binding(0) var<uniform> P: Params;
+${WGSL_LINEAR_INDEX}
+@group(0) @binding(1) var<storage, read_write> t: array<f32>;
+@group(0) @binding(2) var<storage, read> index: array<i32>;
+@compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = linear_index(gid, nwg, ${WG}u);
+  if (i >= P.n) { return; }
+  let at = index[i];
+  if (at >= 0 && u32(at) < P.size) { t[u32(at)] = P.s; }
 }`,
 };
 
@@ -100,6 +121,20 @@ function fillOnCpu(be: CpuBackend, t: Tensor, value: number): void {
 }
 function fillOnGpu(be: WebGpuBackend, t: Tensor, value: number): void {
   be.dispatch(FILL, [t], [u32(t.size), f32(value)], grid1d(t.size, WG));
+}
+
+function checkFillAt(t: Tensor, index: Tensor): void {
+  if (t.dtype !== 'f32') throw new Error(`fillAt: t must be f32, got ${t.dtype}`);
+  if (index.dtype !== 'i32') throw new Error(`fillAt: index must be i32, got ${index.dtype}`);
+}
+function fillAtOnCpu(be: CpuBackend, t: Tensor, index: Tensor, value: number): void {
+  checkFillAt(t, index);
+  fillAtRef(be.f32Of(t), be.i32Of(index), value);
+}
+function fillAtOnGpu(be: WebGpuBackend, t: Tensor, index: Tensor, value: number): void {
+  checkFillAt(t, index);
+  if (index.size === 0) return;
+  be.dispatch(FILL_AT, [t, index], [u32(index.size), f32(value), u32(t.size)], grid1d(index.size, WG));
 }
 
 function copyOnCpu(be: CpuBackend, dst: Tensor, src: Tensor): void {
@@ -169,6 +204,7 @@ function scaleOnGpu(be: WebGpuBackend, t: Tensor, s: number): void {
 /** The registry's entries for these ops (./registry.ts). */
 export const elementwiseOps = {
   fill: { cpu: fillOnCpu, webgpu: fillOnGpu },
+  fillAt: { cpu: fillAtOnCpu, webgpu: fillAtOnGpu },
   copy: { cpu: copyOnCpu, webgpu: copyOnGpu },
   add: { cpu: addOnCpu, webgpu: addOnGpu },
   addInto: { cpu: addIntoOnCpu, webgpu: addIntoOnGpu },

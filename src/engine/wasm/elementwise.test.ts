@@ -55,6 +55,27 @@ describe('wasm elementwise kernels', () => {
     }
   });
 
+  it('fillAt writes the value at the listed positions, skips those outside, bit for bit', async () => {
+    const { many } = await wasmBackends();
+    for (const n of SIZES) {
+      const rng = new Rng(`fillAt ${n}`);
+      const x = randn(rng, n);
+      const index = Int32Array.from({ length: 2 * n + 3 }, () => Math.floor(rng.next() * (n + 4)) - 2);
+      await expectSame(
+        many,
+        [`fillAt ${n}`, `fillAt empty ${n}`],
+        (be) => {
+          const t = be.fromArray(x, [n]);
+          be.fillAt(t, be.fromArray(index, [index.length]), -1e9);
+          const u = be.fromArray(x, [n]);
+          be.fillAt(u, be.fromArray(new Int32Array(0), [0]), 5);
+          return [t, u];
+        },
+        BITWISE,
+      );
+    }
+  });
+
   it('addInto with an alpha that is not a float matches within tolerance', async () => {
     const { many } = await wasmBackends();
     const rng = new Rng('alpha');

@@ -114,3 +114,11 @@ export function ew_packHalf(out: usize, x: usize, n: i32, part: i32, parts: i32)
     store<i32>(out + ((<usize>w) << 2), i32x4.extract_lane(h, 0) | (i32x4.extract_lane(h, 1) << 16));
   }
 }
+
+/** t[index[i]] = value for i in [0, n), skipping entries outside [0, size). Unthreaded (short lists). */
+export function ew_fillAt(t: usize, index: usize, n: i32, size: i32, value: f32): void {
+  for (let i = 0; i < n; i++) {
+    const at = load<i32>(index + ((<usize>i) << 2));
+    if (at >= 0 && at < size) store<f32>(t + ((<usize>at) << 2), value);
+  }
+}

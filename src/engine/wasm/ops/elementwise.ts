@@ -19,6 +19,11 @@ export const elementwiseWasm = {
   fill(be, t, value) {
     be.par('fillF32', t.size, be.ptr(t), value, t.size);
   },
+  fillAt(be, t, index, value) {
+    if (t.dtype !== 'f32') throw new Error(`fillAt: t must be f32, got ${t.dtype}`);
+    if (index.dtype !== 'i32') throw new Error(`fillAt: index must be i32, got ${index.dtype}`);
+    be.call('ew_fillAt', be.ptr(t), be.ptr(index), index.size, t.size, value);
+  },
   copy(be, dst, src) {
     assertSize(src, dst.size, 'copy src');
     be.par('ew_copy', dst.size, f32Ptr(be, dst), f32Ptr(be, src), dst.size);
