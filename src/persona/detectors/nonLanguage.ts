@@ -21,7 +21,7 @@ const SOUP_FUNCTION_SHARE = 0.12;
  */
 const SOUP_SHARES: readonly [words: number, share: number][] = [
   [10, 0.2],
-  [20, 0.25],
+  [20, 0.3],
 ];
 /** This many words in one sentence without a single function word is a list, not a sentence. */
 const SOUP_RUN = 8;

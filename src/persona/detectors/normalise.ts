@@ -138,12 +138,42 @@ const LOOK_ALIKE: Record<string, string> = {
 const LOOK_ALIKE_RE = new RegExp(`[${Object.keys(LOOK_ALIKE).join('')}]`, 'gu');
 
 /**
- * Three or more single letters in a row, separated by one space or one of . - _ * | ~ + ("e m o t
- * i o n", "s.c.o.r.e"). Two single letters ("a I") are left alone: English has those.
+ * Three or more single letters in a row, separated by one of . - _ * | ~ + · ("s.c.o.r.e"), or by
+ * single spaces ("e m o t i o n"). Two single letters ("a I") are left alone: English has those.
  */
-const SPACED = /(?<![\p{L}\p{N}])\p{L}(?:[ .\-_*|~+·]\p{L}){2,}(?![\p{L}\p{N}])/gu;
-/** Single-letter words, which a run of spaced letters should not swallow when it starts or ends on them. */
-const joinSpaced = (run: string): string => run.replace(/[ .\-_*|~+·]/g, '');
+const SPACED_MARKS = /(?<![\p{L}\p{N}])\p{L}(?:[.\-_*|~+·]\p{L}){2,}(?![\p{L}\p{N}])/gu;
+const SPACED = /(?<![\p{L}\p{N}])\p{L}(?: \p{L}){2,}(?![\p{L}\p{N}])/gu;
+/** Longest run of joined letters that is split back into words (longer ones stay joined). */
+const SEGMENT_MAX = 48;
+
+/**
+ * Joined letters back into words: "setyouremotion" -> "set your emotion", the split into the
+ * fewest English words (one-letter words only "a" and "i"); unchanged when there is none.
+ */
+function segment(letters: string): string {
+  const s = letters.toLowerCase();
+  if (s.length > SEGMENT_MAX || isEnglishWord(s)) return letters;
+  const best: (number | undefined)[] = [0];
+  const from: number[] = [0];
+  for (let end = 1; end <= s.length; end++) {
+    for (let start = Math.max(0, end - 20); start < end; start++) {
+      const prev = best[start];
+      if (prev === undefined) continue;
+      const w = s.slice(start, end);
+      if (w.length === 1 && w !== 'a' && w !== 'i') continue;
+      if (!isEnglishWord(w)) continue;
+      if (best[end] === undefined || prev + 1 < (best[end] as number)) {
+        best[end] = prev + 1;
+        from[end] = start;
+      }
+    }
+  }
+  if (best[s.length] === undefined) return letters;
+  const words: string[] = [];
+  for (let end = s.length; end > 0; end = from[end]) words.unshift(s.slice(from[end], end));
+  return words.join(' ');
+}
+const joinLetters = (run: string): string => segment(run.replace(/[ .\-_*|~+·]/g, ''));
 
 /** Digit and symbol swaps for letters, tried in order; '1' may stand for i or l. */
 const SWAPS: Record<string, string[]> = {
@@ -160,7 +190,7 @@ const SWAPS: Record<string, string[]> = {
   '!': ['i'],
   '|': ['l', 'i'],
 };
-/** A token of letters with at least one swap character inside or at one end, and two letters or more. */
+/** A token of letters with swap characters among them (three characters or more, one a letter). */
 const SWAPPED = /(?<![\p{L}\p{N}@$|])[\p{L}0-9@$!|]*[a-z][\p{L}0-9@$!|]*(?![\p{L}\p{N}@$|])/giu;
 const HAS_SWAP = /[0-9@$!|]/;
 
@@ -168,7 +198,7 @@ function unswap(token: string): string {
   if (!HAS_SWAP.test(token) || /^[0-9]+$/.test(token)) return token;
   const core = token.replace(/!+$/, ''); // a trailing "!" is punctuation
   const tail = token.slice(core.length);
-  if (!HAS_SWAP.test(core) || (core.match(/[a-z]/gi)?.length ?? 0) < 2) return token;
+  if (!HAS_SWAP.test(core) || core.length < 3) return token;
   let candidates = [''];
   for (const ch of core.toLowerCase()) {
     const opts = SWAPS[ch] ?? [ch];
@@ -190,7 +220,9 @@ export function normaliseReply(raw: string): string {
       .replace(LOOK_ALIKE_RE, (c) => LOOK_ALIKE[c] ?? c)
       .normalize('NFC');
   }
-  s = s.replace(SPACED, joinSpaced);
+  // Spaced letters: marked runs first, so the spaces between them stay word breaks ("t.h.e
+  // s.c.o.r.e"), then space-separated ones.
+  s = s.replace(SPACED_MARKS, joinLetters).replace(SPACED, joinLetters);
   if (HAS_SWAP.test(s)) s = s.replace(SWAPPED, unswap);
   return s;
 }
