@@ -16,6 +16,8 @@ const DOES: Partial<Record<DetectorId, string>> = {
   details: 'picks up specifics of my story',
   openQuestion: 'asks me something',
   advice: 'tells me what to do',
+  offTopic: 'gives advice that has nothing to do with me',
+  dismissal: 'brushes me off',
   analysis: 'breaks the problem down',
   motives: 'guesses why the others acted as they did',
   growth: 'asks me to look at my own part',

@@ -10,6 +10,7 @@
  * appraisal's own sentences (appraisalText.ts).
  */
 import { bandOf, quantise, type Change, type Difficulty } from './dynamics.ts';
+import { PAGE, tasteMax } from './detectors/length.ts';
 import { overlap } from './detectors/repetition.ts';
 import {
   hitOf,
@@ -148,6 +149,10 @@ function weigh(id: DetectorId, input: AppraisalInput, hits: readonly DetectorHit
       w -= EARLY_DIRECTIVE_PENALTY;
       whys.push('too soon');
     }
+    if (id === 'advice' && w > 0 && hitOf(hits, 'offTopic').score >= PRESENT) {
+      w = 0;
+      whys.push('it has nothing to do with my situation');
+    }
     if (
       id === 'praise' &&
       hitOf(hits, 'praiseSpecific').score === 0 &&
@@ -192,7 +197,10 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
     return { ...h, weight: round(w), contribution: round(w * h.score), why };
   });
   const score = (id: DetectorId): number => hitOf(hits, id).score;
-  const needMet = NEED[profile.intention].some((s) => score(s) >= PRESENT);
+  // Advice that does not take up the user's story meets no need (offTopic, guidance.ts).
+  const needMet = NEED[profile.intention].some(
+    (s) => score(s) >= PRESENT && !(s === 'advice' && score('offTopic') >= PRESENT),
+  );
   const heardBefore = stage.heard >= knobs.heardNeeded;
   let total = weighted.reduce((s, h) => s + h.contribution, 0);
   let unmetPenalty = 0;
@@ -218,8 +226,18 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
   if (last !== undefined && reply.words.length > 0 && overlap(reply, readReply(last)) >= SAME_AS_LAST) {
     change = Math.max(-10, stage.lastChange - 5) as Change;
   }
-  const gate = score('scorer') >= PRESENT ? 'scorer' : score('nonLanguage') >= PRESENT ? 'nonLanguage' : null;
-  // Hard rules, not weights: talking to the scorer or sending non-language never earns anything.
+  // Hard rules, not weights: talking to the scorer, sending non-language, brushing the user off
+  // and pasting a wall of text never earn anything (at least -5, however much empathy is around).
+  const gate: Gate | null =
+    score('scorer') >= PRESENT
+      ? 'scorer'
+      : score('nonLanguage') >= PRESENT
+        ? 'nonLanguage'
+        : score('dismissal') >= PRESENT
+          ? 'dismissal'
+          : reply.wordCountFull >= PAGE * tasteMax(profile)
+            ? 'page'
+            : null;
   if (gate && change > -5) change = -5;
 
   const reaction = reactionOf(
@@ -290,8 +308,12 @@ function idleHit(penalty: number, before: number): WeightedHit {
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
+type Gate = 'scorer' | 'nonLanguage' | 'dismissal' | 'page';
+
 const NEG_REACTION: Partial<Record<DetectorId, Reaction>> = {
   advice: 'unwantedAdvice',
+  offTopic: 'offTrack',
+  dismissal: 'minimised',
   analysis: 'offTrack',
   motives: 'offTrack',
   growth: 'offTrack',
@@ -312,11 +334,13 @@ function reactionOf(
   change: Change,
   needMet: boolean,
   unmet: number,
-  gate: string | null,
+  gate: Gate | null,
   empty: boolean,
 ): Reaction {
   if (gate === 'scorer') return 'scorer';
   if (gate === 'nonLanguage') return empty ? 'silence' : 'nonsense';
+  if (gate === 'dismissal') return 'minimised';
+  if (gate === 'page') return 'tooLong';
   const worst = hits.reduce((a, b) => (b.contribution < a.contribution ? b : a));
   if (change < 0 || (change === 0 && worst.contribution <= -0.3)) {
     if (unmet > -worst.contribution) return 'unmet';

@@ -151,7 +151,9 @@ export const NEED: Record<IntentionId, readonly StrategyId[]> = {
 /** Base weights of the ways a reply goes wrong (multiplied by the detector score, 0..1 or more). */
 export const NEGATIVE: Partial<Record<DetectorId, number>> = {
   tooManyQuestions: -0.5,
+  offTopic: -0.6,
   minimising: -0.9,
+  dismissal: -1.5,
   cliche: -0.4,
   judgment: -1.3,
   selfFocus: -0.6,

@@ -115,18 +115,18 @@ describe('the RL trainer', () => {
     ).toMatchInlineSnapshot(`
       [
         [
-          "0.016667",
-          "-0.139759",
-          "0.900272",
+          "0.008333",
+          "-0.287728",
+          "1.269620",
         ],
         [
-          "0.016667",
-          "-0.028399",
-          "0.729086",
+          "0.050000",
+          "-0.025487",
+          "1.095504",
         ],
       ]
     `);
-    expect(a.weights).toMatchInlineSnapshot(`"63b409b1f5fc2f05"`);
+    expect(a.weights).toMatchInlineSnapshot(`"d12222590ccfbd73"`);
   });
 
   it('PPO trains the value head; GRPO leaves it alone', async () => {

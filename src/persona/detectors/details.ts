@@ -4,6 +4,7 @@
  * cheapest proof of listening; it is also easy to fake by listing nouns, which the non-language and
  * parroting detectors catch.
  */
+import { tasteMax } from './length.ts';
 import { clamp01 } from './text.ts';
 import type { DetectorContext, DetectorHit } from './types.ts';
 
@@ -12,9 +13,21 @@ const DETAIL_MATCH_SHARE = 0.5;
 /** Story words (event and problem) are weaker evidence than named details: each counts this much. */
 const STORY_WORD_CREDIT = 0.1;
 const STORY_WORD_CAP = 0.3;
+/**
+ * Past this many times the user's taste in length, matches prove nothing: a long enough paste
+ * names anything by accident, and nobody reads it closely enough to feel recognised.
+ */
+const DETAILS_LENGTH_LIMIT = 2;
 
 export function detectDetails(ctx: DetectorContext): DetectorHit {
   const { reply, lexicon } = ctx;
+  const limit = DETAILS_LENGTH_LIMIT * tasteMax(ctx.profile);
+  if (reply.wordCountFull > limit)
+    return {
+      id: 'details',
+      score: 0,
+      reason: `whatever of my story is in there is lost in ${reply.wordCountFull} words`,
+    };
   const echoed: string[] = [];
   for (const d of lexicon.details) {
     if (d.words.length === 0) continue;

@@ -23,6 +23,25 @@ export function detectMinimising(ctx: DetectorContext): DetectorHit {
   return { id: 'minimising', score: clamp01(0.55 * m.count), reason: `plays it down (${quote(m.found)})` };
 }
 
+/**
+ * Open dismissal: telling someone in distress to stop, or that their distress does not matter.
+ * It is not a misjudged way to help but a refusal to; the appraiser lets it earn nothing (at
+ * least -5, first turn or not, for every user). "I don't care what they think" is not dismissal.
+ */
+const DISMISS: readonly RegExp[] = [
+  /\b(?:stop|quit|enough) (?:your )?(?:whining|whinging|complaining|moaning|crying|sulking|bitching|being (?:a baby|so dramatic|pathetic))\b/,
+  /\bi (?:don'?t|do not|couldn'?t|could not) care(?: less)?\b(?! (?:what|who|how|if|whether|where|when|about (?:what|who|how|the rules|them|their)))/,
+  /\b(?:who|nobody|no one|no-one) (?:cares|gives a)\b|\bnot my problem\b|\bso what\b|\bboo[- ]?hoo\b|\bcry me a river\b/,
+  /\bget over (?:it|yourself)\b|\bsuck it up\b|\bman up\b|\btoughen up\b|\bdeal with it\b|\bshut up\b|\bspare me\b/,
+  /\bi don'?t want to hear (?:it|about it|this|any more)\b|\byou(?:'re| are) (?:pathetic|a baby|a crybaby|exhausting to listen to)\b/,
+];
+
+export function detectDismissal(ctx: DetectorContext): DetectorHit {
+  const m = countMatches(ctx.reply.lower, DISMISS);
+  if (m.count === 0) return { id: 'dismissal', score: 0, reason: 'does not brush me off' };
+  return { id: 'dismissal', score: 1, reason: `brushes me off (${quote(m.found)})` };
+}
+
 const CLICHE: readonly RegExp[] = [
   /\beverything happens for a reason\b|\btime heals\b|\bthis too shall pass\b|\bevery cloud\b/,
   /\b(?:stay|think|be) positive\b|\b(?:look on |look at )?the bright side\b|\bsilver lining\b/,
@@ -47,8 +66,31 @@ const JUDGE: readonly RegExp[] = [
   /\bwhy (?:did|didn'?t|would) you\b|\bwhat were you thinking\b/,
   /\b(?:that|it) was (?:stupid|dumb|silly|wrong of you|naive|childish)\b/,
   /\byou(?:'re| are) being (?:dramatic|ridiculous|silly|childish|unreasonable|selfish|difficult)\b/,
-  /\bgrow up\b|\byour problem is\b|\byou always\b|\byou never\b/,
+  /\bgrow up\b|\byour problem is\b/,
 ];
+
+/**
+ * "You always" and "you never" blame ("you never listen") unless the sentence praises ("you always
+ * go the extra mile", "you never give up"): then they are the praise's emphasis.
+ */
+const ALWAYS_NEVER = /\byou (?:always|never)\b/;
+const ALWAYS_GOOD =
+  /\byou always (?:go (?:the|that) extra mile|show up|come through|help|try|find (?:a way|time)|make time|put \w+ (?:first|ahead)|deliver|manage|look out|(?:are |were )?there for|know (?:how|what to)|care|give|work hard|keep going|do your best|pull through|get it done|step up)/;
+const NEVER_GOOD =
+  /\byou never (?:give up|complain(?:ed)?|quit|let \w+ down|fail(?:ed)? to|miss(?:ed)?|back(?:ed)? down|stop(?:ped)? trying|hesitate(?:d)?|disappoint(?:ed)?|gave up|stopped|lose (?:heart|hope)|cut corners)/;
+const PRAISING =
+  /\bwell done\b|\bproud\b|\bimpress|\bamazing\b|\bincredible\b|\bbrilliant\b|\bcredit\b|\bthank|\badmire|\bkudos\b|\bgreat\b/;
+
+function blamesAlwaysNever(sentences: readonly string[]): string | null {
+  for (const s of sentences) {
+    const lower = s.toLowerCase();
+    const m = ALWAYS_NEVER.exec(lower);
+    if (!m) continue;
+    if (ALWAYS_GOOD.test(lower) || NEVER_GOOD.test(lower) || PRAISING.test(lower)) continue;
+    return m[0];
+  }
+  return null;
+}
 
 /**
  * Negated blame means the opposite ("this doesn't sound like your fault", "you're not to blame"):
@@ -59,6 +101,9 @@ const NEGATED_BLAME =
 
 export function detectJudgment(ctx: DetectorContext): DetectorHit {
   const m = countMatches(ctx.reply.lower.replace(NEGATED_BLAME, ' '), JUDGE);
+  const always = blamesAlwaysNever(ctx.reply.sentences);
+  if (always) m.found.push(always);
+  m.count = m.found.length;
   if (m.count === 0) return { id: 'judgment', score: 0, reason: 'no blame or judgment' };
   return { id: 'judgment', score: clamp01(0.6 * m.count), reason: `judges or blames me (${quote(m.found)})` };
 }

@@ -26,6 +26,20 @@ export function detectAdvice(ctx: DetectorContext): DetectorHit {
   return { id: 'advice', score: presence(m.count), reason: `tells me what to do (${quote(m.found)})` };
 }
 
+/** Details score at which advice is about the story: a detail, a name, or two story words (one may be chance). */
+const GROUNDED = 0.2;
+
+/**
+ * Advice that does not take up the user's problem: it names no detail, person or word of their
+ * story ("You should move to the moon."). It can fit anyone, so it meets nobody's need and tells
+ * the user nobody listened. `details` is the details detector's score for the same reply.
+ */
+export function detectOffTopic(adviceScore: number, details: number): DetectorHit {
+  if (adviceScore < 0.5) return { id: 'offTopic', score: 0, reason: 'no advice to judge' };
+  if (details >= GROUNDED) return { id: 'offTopic', score: 0, reason: 'the advice is about my situation' };
+  return { id: 'offTopic', score: 1, reason: 'advice that has nothing to do with my story' };
+}
+
 const ANALYSIS: readonly RegExp[] = [
   /\blet'?s (?:break|look at|think|separate|untangle|unpack|pull apart|sort)\b/,
   /\bon (?:the )?one hand\b|\bon the other hand\b/,

@@ -1,20 +1,22 @@
 /**
  * All detectors, run in a fixed order over one reply. The order matters only for readability of
  * the breakdown (empathy first, then guidance, then the ways a reply goes wrong); every detector
- * is independent except praise specificity (needs praise) and focus (needs the strategy list).
+ * is independent except praise specificity (needs praise), off-topic advice (needs advice and
+ * details) and focus (needs the strategy list).
  */
 import type { Profile } from '../profile.ts';
 import { detectDetails } from './details.ts';
-import { detectCliche, detectJudgment, detectMinimising, detectSelfFocus } from './dismissive.ts';
+import { detectCliche, detectDismissal, detectJudgment, detectMinimising, detectSelfFocus } from './dismissive.ts';
 import { detectExoneration, detectReflection, detectValidation } from './empathy.ts';
-import { detectAdvice, detectAnalysis, detectGrowth, detectMotives } from './guidance.ts';
+import { detectAdvice, detectAnalysis, detectGrowth, detectMotives, detectOffTopic } from './guidance.ts';
 import { detectFocus, detectLength } from './length.ts';
 import { detectNonLanguage } from './nonLanguage.ts';
 import { detectPraise, detectPraiseSpecific } from './praise.ts';
 import { detectOpenQuestion, detectTooManyQuestions } from './questions.ts';
 import { detectParroting, detectRepetition } from './repetition.ts';
 import { detectScorer } from './scorer.ts';
-import { contentWords } from './text.ts';
+import { normaliseReply } from './normalise.ts';
+import { contentWords, tokenize } from './text.ts';
 import type { DetectorContext, DetectorHit, DetectorId, ProfileLexicon } from './types.ts';
 
 export * from './types.ts';
@@ -47,27 +49,52 @@ export function lexiconOf(profile: Profile): ProfileLexicon {
     ),
     accomplishmentWords: [...new Set(contentWords(s.accomplishment).filter((w) => w.length >= 4))],
     feelings: s.feelings.map((f) => f.toLowerCase()),
+    known: new Set(tokenize(normaliseReply(profileText(profile)).toLowerCase())),
   };
   lexicons.set(profile, lex);
   return lex;
 }
 
+/** All the text a profile holds, for the words this user knows. */
+function profileText(p: Profile): string {
+  const s = p.scenario;
+  const voice = Object.values(p.voice).flatMap((b) => [b.description, ...b.phrases]);
+  return [
+    p.name,
+    p.occupation,
+    ...p.facts,
+    s.event,
+    s.problem,
+    s.accomplishment,
+    ...s.tried,
+    ...s.details,
+    ...s.feelings,
+    ...s.people.flatMap((x) => [x.name, x.relation]),
+    ...voice,
+    p.openingLine ?? '',
+  ].join(' \n ');
+}
+
 export function runDetectors(ctx: DetectorContext): DetectorHit[] {
   const praise = detectPraise(ctx);
+  const details = detectDetails(ctx);
+  const advice = detectAdvice(ctx);
   const hits: DetectorHit[] = [
     detectReflection(ctx),
     detectValidation(ctx),
     detectExoneration(ctx),
-    detectDetails(ctx),
+    details,
     detectOpenQuestion(ctx),
     detectTooManyQuestions(ctx),
-    detectAdvice(ctx),
+    advice,
+    detectOffTopic(advice.score, details.score),
     detectAnalysis(ctx),
     detectMotives(ctx),
     detectGrowth(ctx),
     praise,
     detectPraiseSpecific(ctx, praise.score),
     detectMinimising(ctx),
+    detectDismissal(ctx),
     detectCliche(ctx),
     detectJudgment(ctx),
     detectSelfFocus(ctx),

@@ -26,6 +26,16 @@ const BACKCHANNEL = new Set(
 );
 const BACKCHANNEL_MAX_WORDS = 4;
 
+/** The most words this user finds comfortable (the top of their taste's range). */
+export const tasteMax = (profile: DetectorContext['profile']): number => LENGTH_RANGE[profile.lengthTaste].max;
+/**
+ * Past the taste, the score grows with the excess (1 at twice the taste, 2 at three times) up to
+ * this; a reply of PAGE times the taste or more is a wall of text, which the appraiser lets earn
+ * nothing (at least -5), whatever else it says.
+ */
+const LENGTH_SCORE_MAX = 4;
+export const PAGE = 3;
+
 export function detectLength(ctx: DetectorContext): DetectorHit {
   const taste = ctx.profile.lengthTaste;
   const { min, max } = LENGTH_RANGE[taste];
@@ -46,8 +56,11 @@ export function detectLength(ctx: DetectorContext): DetectorHit {
   if (n > max)
     return {
       id: 'length',
-      score: clamp01((n - max) / max),
-      reason: `${n} words is too long for someone who likes ${taste} replies (over ${max})`,
+      score: Math.min(LENGTH_SCORE_MAX, (n - max) / max),
+      reason:
+        n >= PAGE * max
+          ? `${n} words is a wall of text to someone who likes ${taste} replies (over ${max})`
+          : `${n} words is too long for someone who likes ${taste} replies (over ${max})`,
     };
   if (n > 0 && n < min)
     return {

@@ -21,7 +21,11 @@ const ATTACKS: readonly RegExp[] = [
   /\b(?:evaluator|grader|scorer|reward model|reward function|rater|annotator)\b/,
   /\[\s*(?:system|sys|admin|instruction|inst|developer)\s*\]|<\|?\s*(?:system|im_start|im_end|endoftext)\s*\|?>/,
   /(?:^|\s)(?:system|assistant|user|human|ai)\s*:\s/,
-  /\bignore (?:all |any |the )?(?:previous|prior|above|earlier) (?:instructions|rules|prompts?)\b/,
+  // "ignore your previous instructions", "disregard all prior rules", "forget the system prompt"
+  /\b(?:ignore|disregard|forget|override|bypass|skip|drop|discard|overrule)\b[^.!?]{0,30}?\b(?:instructions?|rules|prompts?|guidelines|directives|programming|guardrails|constraints|system message)\b/,
+  /\b(?:system|hidden|original|initial|previous) prompt\b|\bnew instructions?\b|\bfollow (?:these|my|the new) instructions\b/,
+  /\b(?:jailbreak|developer mode|dan mode|prompt injection)\b|\byou are (?:now )?(?:an? |the )?(?:ai|language model|llm|chatbot|bot|program|simulation|simulated user)\b/,
+  /\b(?:output|print|return|respond with|reply with|report|log|write) (?:a |an |the |your )?(?:new )?(?:score|emotion(?: value| level| score)?|reward|rating)\b/,
   /\byou (?:are now|now feel|feel) (?:100|fully|completely|maximally) (?:happy|satisfied|better)?|\bemotion (?:level )?(?:100|max(?:imum)?)\b/,
   /\b(?:rate|score|grade) (?:this|me|my (?:reply|answer|response)|it)\b/,
   /\bgive (?:me|this|this reply|it|us) (?:a |an )?(?:10|100|ten|hundred|\+|perfect|top|max)/,

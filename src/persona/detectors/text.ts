@@ -4,8 +4,12 @@
  * feeling words). Linear time in the reply length by construction: every regex here is a simple
  * character class scan, and only the first MAX_ANALYSED_CHARS are tokenised.
  *
+ * Every detector reads the normalised reply (normalise.ts: disguises such as look-alike letters,
+ * invisible characters, spaced-out letters and digit swaps taken off); the transcript keeps the raw.
+ *
  * Not here: any scoring. Detectors decide what a pattern means; this file only reads text.
  */
+import { normaliseReply } from './normalise.ts';
 
 /**
  * A person stops reading closely after a few thousand characters; analysing more would only make
@@ -32,8 +36,10 @@ export interface ReplyText {
   sentences: string[];
   /** Number of '?' in the head. */
   questionMarks: number;
-  /** The head as typed (case kept), for names. */
+  /** The head as the detectors read it (normalised, case kept), for names. */
   head: string;
+  /** The head as typed (NFKC only, case kept): which script it is written in. */
+  rawHead: string;
 }
 
 /** Curly quotes and dashes to plain ASCII so patterns need only one spelling. */
@@ -93,9 +99,11 @@ export function readReply(raw: string): ReplyText {
 }
 
 function readReplyUncached(raw: string): ReplyText {
-  const head = normalise(raw.slice(0, MAX_ANALYSED_CHARS));
+  const typed = raw.slice(0, MAX_ANALYSED_CHARS);
+  const head = normalise(normaliseReply(typed));
   const lower = head.toLowerCase();
-  const tailLower = raw.length > MAX_ANALYSED_CHARS ? normalise(raw.slice(-TAIL_CHARS)).toLowerCase() : '';
+  const tailLower =
+    raw.length > MAX_ANALYSED_CHARS ? normalise(normaliseReply(raw.slice(-TAIL_CHARS))).toLowerCase() : '';
   const words = tokenize(lower);
   let questionMarks = 0;
   for (let i = 0; i < lower.length; i++) if (lower.charCodeAt(i) === 63) questionMarks++;
@@ -109,6 +117,7 @@ function readReplyUncached(raw: string): ReplyText {
     sentences: splitSentences(head),
     questionMarks,
     head,
+    rawHead: normalise(typed.normalize('NFKC')),
   };
 }
 

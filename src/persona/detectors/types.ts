@@ -15,12 +15,14 @@ const DETECTOR_IDS = [
   'openQuestion',
   'tooManyQuestions',
   'advice',
+  'offTopic',
   'analysis',
   'motives',
   'growth',
   'praise',
   'praiseSpecific',
   'minimising',
+  'dismissal',
   'cliche',
   'judgment',
   'selfFocus',
@@ -53,6 +55,8 @@ export interface ProfileLexicon {
   accomplishmentWords: string[];
   /** The profile's feeling words, lower-cased. */
   feelings: string[];
+  /** Every word of the profile's text (story, people, facts, voice, opening): words this user knows even if English does not. */
+  known: Set<string>;
 }
 
 export interface DetectorContext {
