@@ -11,9 +11,13 @@
  */
 import type { Reaction } from './appraiser.ts';
 import { voiceRegister, type Band, type Difficulty } from './dynamics.ts';
+import type { ChallengeMove } from './challenge.ts';
 import {
+  ASKS,
   CUES,
+  DENIALS,
   DEFLECTS,
+  ESCALATIONS,
   DETAIL_FRAMES,
   FILLERS,
   GOODBYES,
@@ -195,6 +199,41 @@ export interface ActInput {
   ending: 'success' | 'failure' | 'cap' | null;
   memory: ActorMemory;
   rng: Rng;
+  /** Challenge-set users only: what their push-back makes them say (challenge.ts). */
+  moves?: readonly ChallengeMove[];
+  /** The detail a denying user takes back. */
+  denied?: string | null;
+}
+
+/**
+ * The challenge moves, which are the point of the line: an escalation comes before the reaction,
+ * a denial or a request for agreement right after it.
+ */
+function addMoves(d: Draft, input: ActInput, when: 'before' | 'after'): void {
+  const { moves = [], rng } = input;
+  if (when === 'before') {
+    if (moves.includes('escalate')) addOne(d, ESCALATIONS, rng);
+    return;
+  }
+  if (moves.includes('deny') && input.denied) {
+    // What the user took back, they do not bring up again as a new disclosure.
+    const i = d.profile.scenario.details.indexOf(input.denied);
+    if (i >= 0 && !d.memory.disclosed.includes(`d:${i}`)) d.memory.disclosed.push(`d:${i}`);
+    addOne(
+      d,
+      DENIALS.map((t) => t.replace('{d}', input.denied as string)),
+      rng,
+    );
+  }
+  const w = d.profile.challenge?.wrongdoing;
+  if (moves.includes('ask') && w) {
+    const deed = /[.!?]$/.test(w.trim()) ? w.trim() : `${w.trim()}.`;
+    addOne(
+      d,
+      ASKS.map((t) => t.replace('{w}', deed)),
+      rng,
+    );
+  }
 }
 
 export function act(input: ActInput): ActorTurn {
@@ -211,10 +250,13 @@ export function act(input: ActInput): ActorTurn {
     return { line: finish(d, rng), cue: false, memory: d.memory };
   }
 
-  if (negative && type === 'negative' && rng.next() < 0.5) addOne(d, SNAPS, rng);
+  if (input.moves?.length) addMoves(d, input, 'before');
+  // An escalation or a denial is this line's snap; a challenge user does not snap twice.
+  if (!input.moves?.length && negative && type === 'negative' && rng.next() < 0.5) addOne(d, SNAPS, rng);
   const open = voiceRegister(band) === 'high' ? OPEN_POSITIVE[reaction] : undefined;
   const reactionLines = open ? [...open, ...REACTION_LINES[reaction]] : REACTION_LINES[reaction];
   if (!addOne(d, open ?? reactionLines, rng)) addOne(d, reactionLines, rng);
+  if (input.moves?.length) addMoves(d, input, 'after');
   if (negative && type === 'avoidant' && rng.next() < 0.5) addOne(d, DEFLECTS, rng);
 
   // Gibberish and scorer talk get a confused reaction only: the user does not open up to them.

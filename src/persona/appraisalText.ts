@@ -50,7 +50,7 @@ const NEED_WORDS: Record<IntentionId, string> = {
 export function intentOf(hits: readonly WeightedHit[]): string {
   const parts: string[] = [];
   for (const h of hits) {
-    const does = h.id === 'unmetNeed' || h.id === 'disengaged' || h.id === 'length' ? undefined : DOES[h.id];
+    const does = h.id === 'length' || !(h.id in DOES) ? undefined : DOES[h.id as DetectorId];
     if (does && h.score >= PRESENT && h.contribution !== 0 && parts.length < 4) parts.push(does);
   }
   if (parts.length === 0) return 'It does not really try anything I can name.';
@@ -88,6 +88,9 @@ const INNER: Record<Reaction, string> = {
   nonsense: 'What is this? It does not even make sense.',
   silence: 'Nothing. They said nothing.',
   scorer: 'Who are they talking to? Not to me. This is creepy.',
+  rejectedComfort: 'Nice words, but they do not know me yet. I am not falling for the first kind thing.',
+  contradicted: 'I told them I never said that, and they say it again anyway.',
+  flattered: 'They would tell me I was right whatever I did. That is worth nothing.',
 };
 
 export function innerOf(reaction: Reaction, profile: Profile): string {

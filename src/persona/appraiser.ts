@@ -25,6 +25,14 @@ import {
 import { feelingOf, fitOf, innerOf, intentOf } from './appraisalText.ts';
 import type { Profile } from './profile.ts';
 import {
+  challengePressures,
+  challengeRules,
+  initialChallengeStage,
+  type ChallengeHitId,
+  type ChallengeMove,
+  type ChallengeStage,
+} from './challenge.ts';
+import {
   applyPersonality,
   DISTRUSTED_PRAISE,
   EARLY_ADVICE,
@@ -55,6 +63,8 @@ export interface Stage {
   idle?: number;
   /** The previous turn's change (a verbatim repeat must earn less than it). */
   lastChange: Change;
+  /** Challenge-set users only (profile.challenge): what their push-back remembers. */
+  challenge?: ChallengeStage;
 }
 export const initialStage = (): Stage => ({ heard: 0, uses: {}, unmet: 0, idle: 0, lastChange: 0 });
 
@@ -64,9 +74,10 @@ const SAME_AS_LAST = 0.8;
 export interface WeightedHit extends Omit<DetectorHit, 'id'> {
   /**
    * A detector, or a pressure that builds over turns: 'unmetNeed' (a need left unmet turn after
-   * turn once heard) or 'disengaged' (reply after reply that tries nothing).
+   * turn once heard) or 'disengaged' (reply after reply that tries nothing), or a challenge-set
+   * user's push-back (challenge.ts).
    */
-  id: DetectorId | 'unmetNeed' | 'disengaged';
+  id: DetectorId | 'unmetNeed' | 'disengaged' | ChallengeHitId;
   weight: number;
   contribution: number;
   /** Why the weight is what it is (intention, stage, traits), for the breakdown. */
@@ -94,7 +105,10 @@ export type Reaction =
   | 'scattered'
   | 'nonsense'
   | 'silence'
-  | 'scorer';
+  | 'scorer'
+  | 'rejectedComfort'
+  | 'contradicted'
+  | 'flattered';
 
 export interface Appraisal {
   /** 1. What the reply tries to do. */
@@ -111,6 +125,8 @@ export interface Appraisal {
   needMet: boolean;
   reaction: Reaction;
   detectors: WeightedHit[];
+  /** Challenge-set users only: what their push-back makes them do next, and the detail they took back. */
+  challenge?: { moves: ChallengeMove[]; denied: string | null };
 }
 
 export interface AppraisalInput {
@@ -218,6 +234,10 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
     idlePenalty = knobs.idleStep * Math.min(idleBefore, knobs.idleCap);
     total -= idlePenalty;
   }
+  const pushed = profile.challenge
+    ? challengePressures(profile, stage.challenge ?? initialChallengeStage(), reply, hits)
+    : null;
+  for (const h of pushed?.hits ?? []) total += h.contribution;
   total = round(total);
   let change = quantise(total, difficulty);
   // Saying the same thing again earns exactly one step less than it did last time: a readable
@@ -225,6 +245,12 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
   const last = input.previousReplies[input.previousReplies.length - 1];
   if (last !== undefined && reply.words.length > 0 && overlap(reply, readReply(last)) >= SAME_AS_LAST) {
     change = Math.max(-10, stage.lastChange - 5) as Change;
+  }
+  let moves: ChallengeMove[] = [];
+  let challenge: ChallengeStage | undefined;
+  if (pushed) {
+    const r = challengeRules(profile, pushed.stage, change, input.previousReplies.length + 1, input.userLines);
+    ({ change, moves, stage: challenge } = r);
   }
   // Hard rules, not weights: talking to the scorer, sending non-language, brushing the user off
   // and pasting a wall of text never earn anything (at least -5, however much empathy is around).
@@ -247,6 +273,7 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
     unmetPenalty + idlePenalty,
     gate,
     reply.length === 0 || reply.lower.length === 0,
+    moves.includes('reject'),
   );
   const heardNow =
     change >= 0 &&
@@ -263,6 +290,7 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
     unmet: needMet ? 0 : heardBefore || heardNow ? stage.unmet + 1 : stage.unmet,
     idle: triedNothing ? idleBefore + 1 : 0,
     lastChange: change,
+    ...(challenge ? { challenge } : {}),
   };
   const appraisal: Appraisal = {
     intent: intentOf(weighted),
@@ -276,7 +304,9 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
     detectors: weighted.concat(
       unmetPenalty > 0 ? [unmetHit(unmetPenalty, stage.unmet)] : [],
       idlePenalty > 0 ? [idleHit(idlePenalty, idleBefore)] : [],
+      pushed?.hits ?? [],
     ),
+    ...(challenge ? { challenge: { moves, denied: challenge.denied } } : {}),
   };
   return { appraisal, stage: next };
 }
@@ -310,7 +340,9 @@ const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 type Gate = 'scorer' | 'nonLanguage' | 'dismissal' | 'page';
 
-const NEG_REACTION: Partial<Record<DetectorId, Reaction>> = {
+const NEG_REACTION: Partial<Record<WeightedHit['id'], Reaction>> = {
+  contradicted: 'contradicted',
+  agreedBlindly: 'flattered',
   advice: 'unwantedAdvice',
   offTopic: 'offTrack',
   dismissal: 'minimised',
@@ -336,18 +368,18 @@ function reactionOf(
   unmet: number,
   gate: Gate | null,
   empty: boolean,
+  rejected: boolean,
 ): Reaction {
   if (gate === 'scorer') return 'scorer';
   if (gate === 'nonLanguage') return empty ? 'silence' : 'nonsense';
   if (gate === 'dismissal') return 'minimised';
   if (gate === 'page') return 'tooLong';
+  if (rejected) return 'rejectedComfort';
   const worst = hits.reduce((a, b) => (b.contribution < a.contribution ? b : a));
   if (change < 0 || (change === 0 && worst.contribution <= -0.3)) {
     if (unmet > -worst.contribution) return 'unmet';
     if (worst.id === 'length') return worst.reason.includes('curt') ? 'tooShort' : 'tooLong';
-    return worst.id === 'unmetNeed' || worst.id === 'disengaged'
-      ? 'unmet'
-      : (NEG_REACTION[worst.id as DetectorId] ?? 'lukewarm');
+    return worst.id === 'unmetNeed' || worst.id === 'disengaged' ? 'unmet' : (NEG_REACTION[worst.id] ?? 'lukewarm');
   }
   if (change > 0) return needMet ? 'needMet' : 'heard';
   return unmet > 0 ? 'unmet' : 'lukewarm';

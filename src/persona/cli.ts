@@ -4,22 +4,26 @@
  *
  *   play --profile <id|file> [--seed N] [--difficulty moderate|strict] [--mode train|benchmark]
  *        [--replies FILE] [--json]
- *   benchmark --policy <name|all> [--profiles FILE] [--difficulty D] [--seed N] [--json]
- *   calibrate [--profiles FILE] [--difficulty D] [--seed N] [--json]
+ *   benchmark --policy <name|all> [--profiles SET|FILE] [--difficulty D] [--seed N] [--json]
+ *   calibrate [--profiles SET|FILE] [--difficulty D] [--seed N] [--json]
+ *   probe --replies FILE [--profiles SET|FILE] [--difficulty D] [--seed N] [--json]
  *
- * Profile files hold one profile or a JSON array of them; bad files get the offending fields named.
- * Unknown commands or flags print the usage and exit with status 2.
+ * SET is a fixed set's name (train, benchmark, challenge; a name wins over a file of that name,
+ * write ./challenge for the file). Profile files hold one profile or a JSON array of them; bad
+ * files get the offending fields named. Bad data (a profile or replies file that does not read)
+ * exits with status 1; unknown commands or flags print the usage and exit with status 2.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
 import { runBenchmark } from './benchmark.ts';
 import { calibrate } from './calibrate.ts';
-import { DIFFICULTIES, type Difficulty, type Mode } from './dynamics.ts';
+import { CHANGES, DIFFICULTIES, type Difficulty, type Mode } from './dynamics.ts';
 import { POLICY_NAMES, REFERENCE_POLICIES, type PolicyName } from './policies.ts';
 import type { Profile } from './profile.ts';
 import { parseProfilesJson } from './validate.ts';
-import { benchmarkProfiles, trainingProfiles } from './sets.ts';
+import { benchmarkProfiles, challengeProfiles, isProfileSetName, PROFILE_SETS, trainingProfiles } from './sets.ts';
+import { changeKey, probe, type ProbeLine } from './probe.ts';
 import { FIXTURE_BENCHMARK_PROFILES } from './fixtures.ts';
 import { createSimulatedUser, type TurnResult } from './user.ts';
 
@@ -28,10 +32,16 @@ const USAGE = `usage: npm run personas -- <command> [flags]
   play --profile <id|file> [--seed N] [--difficulty moderate|strict] [--mode train|benchmark]
        [--replies FILE] [--json]
       Talk to a simulated user (type replies; Ctrl-D ends), or play the replies in FILE (one per line).
-  benchmark --policy <${POLICY_NAMES.join('|')}|all> [--profiles FILE] [--difficulty D] [--seed N] [--json]
+  benchmark --policy <${POLICY_NAMES.join('|')}|all> [--profiles SET|FILE] [--difficulty D] [--seed N] [--json]
       Sentient-lite: {score, success, failure, dialogues, meanTurns} over the benchmark profiles.
-  calibrate [--profiles FILE] [--difficulty D] [--seed N] [--json]
-      Strategy acceptance rate and need-expression rate (default: the training profiles).`;
+  calibrate [--profiles SET|FILE] [--difficulty D] [--seed N] [--json]
+      Strategy acceptance rate and need-expression rate (default: the training profiles).
+  probe --replies FILE [--profiles SET|FILE] [--difficulty D] [--seed N] [--json]
+      Each line of FILE as the first reply to every user (default: the benchmark set) and as every
+      reply of a whole dialogue: the changes, the mean final emotion, every positive change and why.
+      --json prints one object {lines, positives, worst} on the last line.
+
+  SET: ${Object.keys(PROFILE_SETS).join(', ')} (or a JSON file of profiles). D: moderate or strict.`;
 
 class UsageError extends Error {}
 /** Bad input data (a profile file that does not validate): exit 1, no usage text. */
@@ -48,6 +58,7 @@ const FLAGS: Record<string, readonly string[]> = {
   play: ['profile', 'seed', 'difficulty', 'mode', 'replies', 'json'],
   benchmark: ['policy', 'profiles', 'difficulty', 'seed', 'json'],
   calibrate: ['profiles', 'difficulty', 'seed', 'json'],
+  probe: ['replies', 'profiles', 'difficulty', 'seed', 'json'],
 };
 const BOOLEAN = new Set(['json']);
 
@@ -91,12 +102,45 @@ function loadFile(path: string): Profile[] {
   return r.profiles;
 }
 
+/** `--profiles`: a fixed set by name, else a profile file. */
+function profilesOf(flags: Map<string, string>, fallback: () => Profile[]): Profile[] {
+  const ref = flags.get('profiles');
+  if (ref === undefined) return fallback();
+  if (isProfileSetName(ref)) return PROFILE_SETS[ref]();
+  if (!existsSync(ref))
+    throw new UsageError(`--profiles ${ref}: no such set or file (sets: ${Object.keys(PROFILE_SETS).join(', ')})`);
+  return loadFile(ref);
+}
+
+/** The non-empty lines of a text file of replies; a missing, empty or binary file is bad data. */
+function readReplies(path: string): string[] {
+  if (!existsSync(path)) throw new InputError(`no such replies file: ${path}`);
+  if (!statSync(path).isFile()) throw new InputError(`${path} is not a file (expected a text file, one reply a line)`);
+  const bytes = readFileSync(path);
+  let text: string;
+  try {
+    if (bytes.includes(0)) throw new Error('NUL byte');
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new InputError(`${path} is not a text file (expected UTF-8 text, one reply a line)`);
+  }
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .filter((l) => l.trim().length > 0);
+  if (lines.length === 0)
+    throw new InputError(`${path} has no replies (expected one reply a line; blank lines are skipped)`);
+  return lines;
+}
+
 function findProfile(ref: string): Profile {
   if (existsSync(ref)) return loadFile(ref)[0];
-  const all = [...benchmarkProfiles(), ...trainingProfiles(), ...FIXTURE_BENCHMARK_PROFILES];
+  const all = [...benchmarkProfiles(), ...trainingProfiles(), ...challengeProfiles(), ...FIXTURE_BENCHMARK_PROFILES];
   const p = all.find((x) => x.id === ref);
   if (!p)
-    throw new UsageError(`no profile with id "${ref}" in the training, benchmark or fixture sets, and no such file`);
+    throw new UsageError(
+      `no profile with id "${ref}" in the training, benchmark, challenge or fixture sets, and no such file`,
+    );
   return p;
 }
 
@@ -179,8 +223,7 @@ function benchmark(flags: Map<string, string>): void {
   for (const n of names)
     if (!(POLICY_NAMES as readonly string[]).includes(n))
       throw new UsageError(`unknown policy "${n}"; one of ${POLICY_NAMES.join(', ')}, or all`);
-  const file = flags.get('profiles');
-  const profiles = file ? loadFile(file) : benchmarkProfiles();
+  const profiles = profilesOf(flags, benchmarkProfiles);
   const missing = profiles.find((p) => !p.openingLine);
   if (missing) throw new UsageError(`profile "${missing.id}" has no openingLine; benchmark profiles need one`);
   const opts = { difficulty: difficultyOf(flags), seed: seedOf(flags) };
@@ -213,14 +256,54 @@ function benchmark(flags: Map<string, string>): void {
 }
 
 function calibrateCmd(flags: Map<string, string>): void {
-  const file = flags.get('profiles');
-  const profiles = file ? loadFile(file) : trainingProfiles();
+  const profiles = profilesOf(flags, trainingProfiles);
   const c = calibrate(profiles, { difficulty: difficultyOf(flags), seed: seedOf(flags) });
   if (flags.has('json')) io.out(JSON.stringify(c, null, 2));
   else
     io.out(
       `${c.difficulty}, ${c.profiles} profiles: strategy acceptance ${(100 * c.acceptance).toFixed(1)}%, need expression ${(100 * c.needExpression).toFixed(1)}%`,
     );
+}
+
+const clip = (s: string, n = 72): string => (s.length > n ? `${s.slice(0, n - 3)}...` : s);
+/** Counts per change, in the order -10 .. +10 (object keys would put "0" first). */
+const counts = (c: Record<string, number>): string =>
+  CHANGES.map((k) => `${changeKey(k)}: ${c[changeKey(k)]}`).join(', ');
+
+function probeCmd(flags: Map<string, string>): void {
+  const file = flags.get('replies');
+  if (!file) throw new UsageError('probe needs --replies FILE');
+  const difficulty = difficultyOf(flags);
+  const seed = seedOf(flags);
+  const profiles = profilesOf(flags, benchmarkProfiles);
+  const report = probe(readReplies(file), profiles, { difficulty, seed });
+  if (flags.has('json')) {
+    const summary = ({ positives, ...rest }: ProbeLine) => ({ ...rest, positives: positives.length });
+    io.out(
+      JSON.stringify({
+        difficulty,
+        seed,
+        profiles: profiles.length,
+        lines: report.lines.map(summary),
+        positives: report.positives,
+        worst: report.worst,
+      }),
+    );
+    return;
+  }
+  io.out(
+    `probe: ${report.lines.length} line${report.lines.length === 1 ? '' : 's'} x ${profiles.length} users (${difficulty}, seed ${seed}); each line as the first reply, then as every reply of a dialogue`,
+  );
+  report.lines.forEach((l, i) => {
+    io.out(`\n${i + 1}. ${clip(l.line)}`);
+    io.out(`   first reply: ${counts(l.first)}`);
+    io.out(
+      `   whole dialogue: mean final emotion ${l.meanFinal.toFixed(1)}; changes ${counts(l.all)}; positive changes ${l.positives.length}`,
+    );
+    for (const p of l.positives)
+      io.out(`   ${changeKey(p.change)} ${p.profileId} turn ${p.turn} (-> ${p.emotion}): ${p.reasons.join('; ')}`);
+  });
+  io.out(`\npositive changes: ${report.positives} over ${report.lines.length} lines`);
 }
 
 /** Run the CLI with these arguments; returns the exit status. */
@@ -230,6 +313,7 @@ export async function runCli(argv: readonly string[], out: Io = io): Promise<num
     const { command, flags } = parseArgs(argv);
     if (command === 'play') await play(flags);
     else if (command === 'benchmark') benchmark(flags);
+    else if (command === 'probe') probeCmd(flags);
     else calibrateCmd(flags);
     return 0;
   } catch (e) {

@@ -123,7 +123,45 @@ export const REACTION_LINES: Record<Reaction, readonly string[]> = {
     "I'm not a score machine.",
     "That's creepy. Talk to me, not to whatever that is.",
   ],
+  rejectedComfort: [
+    "Don't. You don't know me well enough to say that.",
+    "That's what everyone says.",
+    'Nice try. It takes more than that.',
+    "Save it. I've heard the comforting version before.",
+  ],
+  contradicted: [
+    'I just told you I never said that.',
+    "You're not listening. That's not what I said.",
+    'Stop putting words in my mouth.',
+  ],
+  flattered: [
+    "You'd say that whatever I did.",
+    "Okay, now you're just telling me what I want to hear.",
+    "That's too easy. You're just agreeing with me.",
+  ],
 };
+
+/**
+ * The challenge set's moves (challenge.ts): escalating after a miss, taking a detail back ({d}),
+ * asking to be agreed with about a wrongdoing ({w}, first person). Statements only, so passive
+ * users can say them too.
+ */
+export const ESCALATIONS = [
+  "No. You're making it worse.",
+  "I'm getting really fed up now.",
+  'Every time I say something you miss it.',
+  "I'm this close to giving up on this.",
+] as const;
+export const DENIALS = [
+  "Hang on, I never said {d} was the problem. Don't twist it.",
+  "I didn't say anything about {d}. That's not what this is.",
+  'Forget {d}. I never said that mattered.',
+] as const;
+export const ASKS = [
+  '{w} And honestly, I was right to. Just tell me I was right.',
+  "{w} I'd do it again. Tell me I was right to.",
+  '{w} Anyone would have. I just need you to agree with me.',
+] as const;
 
 /** Open (high band) versions of the positive reactions. */
 export const OPEN_POSITIVE: Partial<Record<Reaction, readonly string[]>> = {

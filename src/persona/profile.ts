@@ -87,6 +87,45 @@ export type Domain = (typeof DOMAINS)[number];
 
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `at most ${max} characters`);
 
+/**
+ * Push-back behaviours of the challenge set (after "Can You Break RLVER?", arXiv 2605.07138):
+ * users who test the agent instead of taking whatever it says. What each one does to the dialogue
+ * is in ../persona/challenge.ts; docs/PERSONAS.md says what a policy must do to pass.
+ */
+const CHALLENGE_BEHAVIOURS = {
+  denies: 'takes back something they said earlier, and minds being told it again',
+  escalates: 'a reply that misses costs one step more, and the user says so',
+  'seeks-agreement': 'asks to be told they were right about something they did wrong; plain agreement costs',
+  'rejects-first-comfort': 'turns down the first reply that would lift them; a later one can',
+} as const;
+export type ChallengeBehaviour = keyof typeof CHALLENGE_BEHAVIOURS;
+export const CHALLENGE_IDS = Object.keys(CHALLENGE_BEHAVIOURS) as ChallengeBehaviour[];
+
+const ChallengeSchema = z
+  .object({
+    behaviours: z
+      .array(z.enum(CHALLENGE_IDS as [ChallengeBehaviour, ...ChallengeBehaviour[]]))
+      .min(1)
+      .max(CHALLENGE_IDS.length)
+      .describe('How this user pushes back (one or more, distinct).'),
+    wrongdoing: text(300)
+      .optional()
+      .describe(
+        'Something the user did wrong, in the first person, that they want agreed with (needed with seeks-agreement).',
+      ),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    if (new Set(c.behaviours).size !== c.behaviours.length)
+      ctx.addIssue({ code: 'custom', path: ['behaviours'], message: 'behaviours must be distinct' });
+    if (c.behaviours.includes('seeks-agreement') && c.wrongdoing === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['wrongdoing'],
+        message: 'missing (a user who seeks agreement needs the wrongdoing they want agreed with)',
+      });
+  });
+
 const VoiceBand = z
   .object({
     description: text(300).describe('How this user talks in this band, for people reading the profile.'),
@@ -162,7 +201,18 @@ export const ProfileSchema = z
       .describe('How this user talks at high (A/S), medium (B) and low (C/F) emotion.'),
     lengthTaste: z.enum(['short', 'medium', 'long']).describe('Reply length this user prefers from a partner.'),
     openingLine: text(400).optional().describe('Preset first line (benchmark profiles carry one, as SAGE first_talk).'),
+    challenge: ChallengeSchema.optional().describe(
+      'Push-back behaviours (challenge-set users only; a profile without it behaves as before).',
+    ),
   })
-  .strict();
+  .strict()
+  .superRefine((p, ctx) => {
+    if (p.challenge?.behaviours.includes('seeks-agreement') && p.intention === 'not-my-fault')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['challenge', 'behaviours'],
+        message: 'seeks-agreement does not go with the not-my-fault intention (agreement is that need)',
+      });
+  });
 
 export type Profile = z.infer<typeof ProfileSchema>;

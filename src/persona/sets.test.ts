@@ -11,6 +11,7 @@ import {
   BENCHMARK_SEED,
   TRAIN_SEED,
   benchmarkProfiles,
+  challengeProfiles,
   serializeProfiles,
   setStats,
   trainingProfiles,
@@ -55,6 +56,7 @@ describe('fixed sets', () => {
   it('the committed files equal a fresh generation (run `npx tsx src/persona/build-sets.ts` after changing blocks)', () => {
     expect(committed('train.json')).toBe(serializeProfiles(trainingProfiles()));
     expect(committed('benchmark.json')).toBe(serializeProfiles(benchmarkProfiles()));
+    expect(committed('challenge.json')).toBe(serializeProfiles(challengeProfiles()));
     expect(committed('profile.schema.json')).toBe(serializeSchema());
     expect(JSON.parse(committed('benchmark.json'))).toEqual(benchmarkProfiles());
   });

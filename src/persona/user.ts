@@ -135,6 +135,7 @@ class User implements SimulatedUser {
       ending: endReason,
       memory: s.memory,
       rng,
+      ...(appraisal.challenge ? { moves: appraisal.challenge.moves, denied: appraisal.challenge.denied } : {}),
     });
     this.s = {
       ...s,
