@@ -11,17 +11,17 @@
  *                            keeps room
  *   after `</think>`         `<think>` and `</think>` are banned
  *
- * The policy is then π_c(a | s) ∝ π(a | s) on the allowed tokens. The update scores it so (the
- * banned logits set to BANNED_LOGIT before log-softmax, in the old, reference and new log-probs
- * alike), so the ratio stays that of the distribution sampled from; the forced token is left out
- * of the losses (its probability under π_c is 1, so its gradient is 0 anyway). A plan cut by the
- * budget is a forced token too: what it costs is the shorter reply, which the user reads.
+ * The policy is then π_c(a | s) ∝ π(a | s) on the allowed tokens. Scoring such samples on-policy
+ * means setting the same banned logits (the engine's fillAt) before the log-softmax of the old,
+ * reference and new log-probs alike, and leaving the forced tokens out of the losses; the RL
+ * update does not do that yet, so training rollouts sample freely (trainer.ts), and the grammar
+ * serves evaluation (`npm run evaluate -- --think`) and the benchmark.
  * Pure: token ids in, token ids out.
  */
 import type { Tokenizer } from '../engine/model/tokenizer';
 
 /** Where a banned token's logit is set: exp of it is 0 in f32, and 0 · it is 0, so no NaN follows. */
-export const BANNED_LOGIT = -1e9;
+const BANNED_LOGIT = -1e9;
 
 export interface ThinkGrammar {
   /** What may follow `prefix` (the turn's tokens so far): a forced token, or the banned ones. */
@@ -29,7 +29,7 @@ export interface ThinkGrammar {
 }
 
 /** Tokens a turn of `maxTurnTokens` keeps for its reply: the plan is closed when only these are left. */
-export function replyReserve(maxTurnTokens: number): number {
+function replyReserve(maxTurnTokens: number): number {
   return Math.max(1, Math.round(maxTurnTokens / 4));
 }
 
@@ -49,25 +49,6 @@ export function thinkGrammar(tok: Tokenizer, maxTurnTokens: number): ThinkGramma
       return prefix.length >= closeAt ? { force: close } : { banned: inside };
     },
   };
-}
-
-/**
- * Per token of each turn's response: its banned tokens (empty when forced) and whether it was
- * forced. Replays the grammar over what was sampled, so the update applies exactly the masks the
- * sampler applied.
- */
-export function grammarOfResponse(
-  g: ThinkGrammar,
-  response: readonly number[],
-): { banned: (readonly number[])[]; forced: boolean[] } {
-  const banned: (readonly number[])[] = [];
-  const forced: boolean[] = [];
-  for (let i = 0; i < response.length; i++) {
-    const n = g.next(response.slice(0, i));
-    forced.push('force' in n);
-    banned.push('banned' in n ? n.banned : []);
-  }
-  return { banned, forced };
 }
 
 /** A copy of `logits` with the banned entries at BANNED_LOGIT (the sampler's view of π_c). */

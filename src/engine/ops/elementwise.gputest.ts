@@ -81,7 +81,10 @@ export const elementwiseGpuTests: GpuTest[] = [
       const reports = [];
       for (const n of SIZES) {
         const x = randn(rng, n);
-        const index = Int32Array.from({ length: Math.min(2 * n + 3, 5000) }, () => Math.floor(rng.next() * (n + 4)) - 2);
+        const index = Int32Array.from(
+          { length: Math.min(2 * n + 3, 5000) },
+          () => Math.floor(rng.next() * (n + 4)) - 2,
+        );
         reports.push(
           ...(await sameOnBoth(env, [`fillAt n=${n}`], (be) => {
             const t = be.fromArray(x, [n]);
