@@ -17,7 +17,7 @@ const tok = Tokenizer.train(
   profiles.flatMap((p) => [p.scenario.event, p.scenario.problem, ...p.scenario.details]),
   400,
 );
-const [open, close, end] = ['<think>', '</think>', '<|end|>'].map((s) => tok.special(s));
+const [open, close, end] = (['<think>', '</think>', '<|end|>'] as const).map((s) => tok.special(s));
 
 describe('think grammar', () => {
   it('forces <think>, bans the format breakers, closes the plan on budget', () => {
