@@ -123,7 +123,8 @@ function fillOnGpu(be: WebGpuBackend, t: Tensor, value: number): void {
   be.dispatch(FILL, [t], [u32(t.size), f32(value)], grid1d(t.size, WG));
 }
 
-function checkFillAt(t: Tensor, index: Tensor): void {
+/** fillAt's argument check, shared by every backend's entry. */
+export function checkFillAt(t: Tensor, index: Tensor): void {
   if (t.dtype !== 'f32') throw new Error(`fillAt: t must be f32, got ${t.dtype}`);
   if (index.dtype !== 'i32') throw new Error(`fillAt: index must be i32, got ${index.dtype}`);
 }

@@ -1,5 +1,6 @@
 /** Elementwise ops on the wasm backend (asm/elementwise.ts), each threaded over its elements. */
 import { assertSize, type Tensor } from '../../backend';
+import { checkFillAt } from '../../ops/elementwise';
 import type { WasmBackend } from '../backend';
 import type { WasmEntries } from './types';
 
@@ -20,8 +21,7 @@ export const elementwiseWasm = {
     be.par('fillF32', t.size, be.ptr(t), value, t.size);
   },
   fillAt(be, t, index, value) {
-    if (t.dtype !== 'f32') throw new Error(`fillAt: t must be f32, got ${t.dtype}`);
-    if (index.dtype !== 'i32') throw new Error(`fillAt: index must be i32, got ${index.dtype}`);
+    checkFillAt(t, index);
     be.call('ew_fillAt', be.ptr(t), be.ptr(index), index.size, t.size, value);
   },
   copy(be, dst, src) {
