@@ -16,7 +16,7 @@ import { detectOpenQuestion, detectTooManyQuestions } from './questions.ts';
 import { detectParroting, detectRepetition } from './repetition.ts';
 import { detectScorer } from './scorer.ts';
 import { normaliseReply } from './normalise.ts';
-import { contentWords, tokenize } from './text.ts';
+import { contentWords, GENERIC_WORDS, tokenize } from './text.ts';
 import type { DetectorContext, DetectorHit, DetectorId, ProfileLexicon } from './types.ts';
 
 export * from './types.ts';
@@ -45,7 +45,9 @@ export function lexiconOf(profile: Profile): ProfileLexicon {
     details: s.details.map((phrase) => ({ phrase, words: contentWords(phrase).filter((w) => !nameSet.has(w)) })),
     names: [...names],
     storyWords: new Set(
-      [...contentWords(s.event), ...contentWords(s.problem)].filter((w) => w.length >= 4 && !nameSet.has(w)),
+      [...contentWords(s.event), ...contentWords(s.problem)].filter(
+        (w) => w.length >= 4 && !nameSet.has(w) && !GENERIC_WORDS.has(w),
+      ),
     ),
     accomplishmentWords: [...new Set(contentWords(s.accomplishment).filter((w) => w.length >= 4))],
     feelings: s.feelings.map((f) => f.toLowerCase()),

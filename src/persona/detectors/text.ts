@@ -150,7 +150,28 @@ export const FUNCTION_WORDS = new Set(
     "for with from by about as into like than too very just not no do does did don't didn't can can't " +
     "could would should will won't have has had i'm i've i'd i'll that's what how why when where who " +
     "which there here all any some more much really also even still up out over what's let's " +
-    "isn't wasn't aren't doesn't haven't hasn't shouldn't wouldn't couldn't must might may"
+    "isn't wasn't aren't doesn't haven't hasn't shouldn't wouldn't couldn't must might may " +
+    "you've you'd you'll he's she's they're they've they'd we're we've we'd it'll there's who's"
+  ).split(' '),
+);
+
+/**
+ * Everyday verbs, adverbs and number words: any sentence may hold them, so finding one of a user's
+ * story in a reply does not show that the reply took the story up ("You need to take up fencing"
+ * shares "need" and "take" with "I need a certificate ... so I can take it again"). Left out of the
+ * story words that the details detector credits.
+ */
+export const GENERIC_WORDS = new Set(
+  (
+    'need needs needed take takes took taken make makes made get gets got give gives gave given ' +
+    'keep keeps kept know knows knew think thinks thought want wants wanted say says said tell tells ' +
+    'told ask asks asked come comes came going goes went gone find found feel feels felt look looks ' +
+    'looked seem seems seemed start starts started stop stops stopped try tries tried call calls called ' +
+    'doing done getting saying making taking put puts see saw seen sure thing things something ' +
+    'anything nothing everything someone anyone everyone nobody way lot back again last first next ' +
+    'every other same else ever never always already after before since until through down away ' +
+    'time times day days week weeks month months year years half one two three four five six seven ' +
+    'eight nine ten eleven twelve twenty thirty forty fifty hundred cannot'
   ).split(' '),
 );
 
