@@ -4,6 +4,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import {
+  CHALLENGE_IDS,
   DOMAINS,
   INTENTION_IDS,
   INTENTIONS,
@@ -67,6 +68,18 @@ const FIELDS: FieldSpec[] = [
   { key: 'voice.medium.phrases', label: 'Phrases in between', kind: 'lines' },
   { key: 'voice.low.description', label: 'Voice when down (C)', kind: 'long' },
   { key: 'voice.low.phrases', label: 'Phrases when down', kind: 'lines' },
+  {
+    key: 'challenge.behaviours',
+    label: 'Pushes back (challenge users)',
+    kind: 'lines',
+    help: `optional, one a line: ${CHALLENGE_IDS.join(', ')}`,
+  },
+  {
+    key: 'challenge.wrongdoing',
+    label: 'What they want agreed with',
+    kind: 'long',
+    help: 'first person; needed with seeks-agreement',
+  },
 ];
 
 export function ProfileFormPanel() {

@@ -31,6 +31,8 @@ const FORM_KEYS = [
   'voice.medium.phrases',
   'voice.low.description',
   'voice.low.phrases',
+  'challenge.behaviours',
+  'challenge.wrongdoing',
 ] as const;
 export type FormKey = (typeof FORM_KEYS)[number];
 export type ProfileForm = Record<FormKey, string>;
@@ -69,7 +71,20 @@ export function formOf(p: Profile): ProfileForm {
     'voice.medium.phrases': p.voice.medium.phrases.join('\n'),
     'voice.low.description': p.voice.low.description,
     'voice.low.phrases': p.voice.low.phrases.join('\n'),
+    'challenge.behaviours': (p.challenge?.behaviours ?? []).join('\n'),
+    'challenge.wrongdoing': p.challenge?.wrongdoing ?? '',
   };
+}
+
+/**
+ * The challenge block as the schema reads it: absent when the form names no behaviour and no
+ * wrongdoing (an ordinary user), else whatever was typed, for the schema to judge.
+ */
+function challengeOf(f: ProfileForm): unknown {
+  const behaviours = lines(f['challenge.behaviours']);
+  const wrongdoing = f['challenge.wrongdoing'].trim();
+  if (behaviours.length === 0 && wrongdoing === '') return undefined;
+  return { behaviours, ...(wrongdoing !== '' ? { wrongdoing } : {}) };
 }
 
 /** The form as the object the schema checks (nothing coerced beyond numbers and lists). */
@@ -106,6 +121,7 @@ function objectOf(f: ProfileForm): unknown {
     voice: { high: voice('high'), medium: voice('medium'), low: voice('low') },
     lengthTaste: f.lengthTaste,
     ...(f.openingLine.trim() !== '' ? { openingLine: f.openingLine } : {}),
+    ...(challengeOf(f) !== undefined ? { challenge: challengeOf(f) } : {}),
   };
 }
 
