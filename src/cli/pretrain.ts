@@ -17,6 +17,10 @@ const SPEC = {
   seed: { type: 'number', help: 'seed for the corpus, the initial weights and the batch order (default 1)' },
   steps: { type: 'number', help: "training steps (default: the preset's)" },
   dialogues: { type: 'number', help: "dialogues in the generated corpus (default: the preset's)" },
+  'eval-every': {
+    type: 'number',
+    help: 'print the held-out perplexity (first 256 examples) every N steps (default 0: never; same checkpoint)',
+  },
   out: { type: 'string', help: 'checkpoint file to write (default public/warmstart-<preset>.bin)' },
   ...BACKEND_FLAGS,
   json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
@@ -36,6 +40,11 @@ async function main(): Promise<void> {
     console.error('--steps must be a positive integer');
     process.exit(2);
   }
+  const evalEvery = flags['eval-every'] ?? 0;
+  if (!Number.isInteger(evalEvery) || evalEvery < 0) {
+    console.error('--eval-every must be a whole number >= 0');
+    process.exit(2);
+  }
   const seed = flags.seed ?? 1;
   const out = flags.out ?? `public/warmstart-${preset}.bin`;
   const chosen = await chooseBackend(flags);
@@ -51,9 +60,12 @@ async function main(): Promise<void> {
       dialogues: flags.dialogues ?? defaults.dialogues,
       vocabSize: defaults.vocabSize,
       sft: defaults.sft,
+      evalEvery,
     },
     (p) => {
-      if (p.phase !== 'training') console.error(`… ${p.phase}`);
+      if (p.phase === 'held-out' && p.heldOut)
+        console.error(`step ${p.heldOut.step}  held-out perplexity ${p.heldOut.perplexity.toFixed(3)}`);
+      else if (p.phase !== 'training') console.error(`… ${p.phase}`);
       else if (p.step && (p.step.step % 10 === 0 || p.step.step === steps)) {
         const s = (performance.now() - t0) / 1000;
         console.error(

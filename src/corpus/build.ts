@@ -41,6 +41,8 @@ export interface CorpusOptions {
   thinkShare: number;
   /** Agent turns per dialogue are drawn from 1..maxTurns (fewer if the user ends it). */
   maxTurns: number;
+  /** A dialogue of k agent turns is drawn with weight k^-turnDecay: 0 draws every length alike. */
+  turnDecay: number;
   /** Share of dialogues in the held-out slice. */
   heldOutShare: number;
 }
@@ -50,6 +52,7 @@ export const CORPUS_DEFAULTS: CorpusOptions = {
   dialogues: 4000,
   thinkShare: 0.3,
   maxTurns: 4,
+  turnDecay: 1.5,
   heldOutShare: 0.05,
 };
 
@@ -64,14 +67,13 @@ function isHeldOutProfile(profile: Profile, index: number): boolean {
 }
 
 /**
- * Turn counts are drawn with weight k^-TURN_DECAY for k = 1..maxTurns: many short dialogues (cheap,
- * and the first reply is where most of the variety is) and enough long ones to teach multi-turn
- * context, keeping the default corpus near 400k characters of agent text (a CPU trains on it).
+ * Turn counts are drawn with weight k^-turnDecay for k = 1..maxTurns. The default (1.5, at most 4)
+ * makes many short dialogues (cheap, and the first reply is where most of the variety is) and keeps
+ * the default corpus near 400k characters of agent text; the warm starts ask for dialogues as long
+ * as the benchmark's (src/experiment/warmstart.ts).
  */
-const TURN_DECAY = 1.5;
-
-function drawTurns(maxTurns: number, rng: Rng): number {
-  const w = Array.from({ length: maxTurns }, (_, i) => (i + 1) ** -TURN_DECAY);
+function drawTurns(maxTurns: number, turnDecay: number, rng: Rng): number {
+  const w = Array.from({ length: maxTurns }, (_, i) => (i + 1) ** -turnDecay);
   let x = rng.next() * w.reduce((a, b) => a + b, 0);
   for (let k = 0; k < maxTurns; k++) {
     x -= w[k];
@@ -81,7 +83,13 @@ function drawTurns(maxTurns: number, rng: Rng): number {
 }
 
 /** One dialogue with a fresh simulated user (training mode, moderate). */
-function buildDialogue(profile: Profile, think: boolean, maxTurns: number, rng: Rng): CorpusDialogue {
+function buildDialogue(
+  profile: Profile,
+  think: boolean,
+  maxTurns: number,
+  turnDecay: number,
+  rng: Rng,
+): CorpusDialogue {
   const user = createSimulatedUser(profile, { seed: rng.nextU32(), mode: 'train', difficulty: 'moderate' });
   const turns: Turn[] = [
     { role: 'system', text: think ? SYSTEM_LINE_THINK : SYSTEM_LINE },
@@ -90,7 +98,7 @@ function buildDialogue(profile: Profile, think: boolean, maxTurns: number, rng: 
   const strategies: CorpusStrategy[] = [];
   const userLines = [user.opening];
   const ownLines: string[] = [];
-  const target = drawTurns(maxTurns, rng);
+  const target = drawTurns(maxTurns, turnDecay, rng);
   for (let t = 0; t < target; t++) {
     const strategy = rng.pick(CORPUS_STRATEGIES);
     const r = renderReply(strategy, readVisible(userLines, ownLines), rng);
@@ -111,6 +119,7 @@ export function buildCorpus(options: Partial<CorpusOptions> = {}): Corpus {
   if (!(o.maxTurns >= 1) || !Number.isInteger(o.maxTurns))
     throw new Error(`buildCorpus: maxTurns must be a positive integer, got ${o.maxTurns}`);
   if (!(o.dialogues >= 0)) throw new Error(`buildCorpus: dialogues must be >= 0, got ${o.dialogues}`);
+  if (!(o.turnDecay >= 0)) throw new Error(`buildCorpus: turnDecay must be >= 0, got ${o.turnDecay}`);
   const rng = new Rng(`corpus|${o.seed >>> 0}`);
   const all = trainingProfiles();
   const trainPool = rng.shuffle(all.filter((p, i) => !isHeldOutProfile(p, i)));
@@ -119,7 +128,7 @@ export function buildCorpus(options: Partial<CorpusOptions> = {}): Corpus {
   const make = (pool: readonly Profile[], n: number, label: string): CorpusDialogue[] => {
     const r = rng.fork(label);
     return Array.from({ length: n }, (_, i) =>
-      buildDialogue(pool[i % pool.length], r.next() < o.thinkShare, o.maxTurns, r),
+      buildDialogue(pool[i % pool.length], r.next() < o.thinkShare, o.maxTurns, o.turnDecay, r),
     );
   };
   return { train: make(trainPool, o.dialogues - nHeld, 'train'), heldOut: make(heldPool, nHeld, 'heldOut') };

@@ -160,10 +160,14 @@ describe('warm-start corpus', () => {
     expect(cut).toBeGreaterThan(0);
   });
 
-  it('dialogues without thoughts are one example each, as encodeDialogue has them', () => {
+  it('dialogues without thoughts are one example when they fit, sliding windows that teach each token once when not', () => {
     const d = corpus().train.find((x) => !x.think && x.strategies.length > 1)!;
     const tok = Tokenizer.train(corpusTexts({ train: [d], heldOut: [] }), 300);
-    expect(encodeTrainingExamples(tok, d.turns, 129)).toEqual([encodeDialogue(tok, d.turns)]);
+    const whole = encodeDialogue(tok, d.turns);
+    expect(encodeTrainingExamples(tok, d.turns, whole.ids.length)).toEqual([whole]);
+    const windows = encodeTrainingExamples(tok, d.turns, Math.ceil(whole.ids.length * 0.7));
+    expect(windows.length).toBeGreaterThan(1);
+    expect(windows.flatMap((e) => e.ids.slice(e.scoredFrom ?? 0))).toEqual(whole.ids);
   });
 
   it('corpusTexts covers every turn text and plan', () => {

@@ -11,7 +11,7 @@ import { encodeTrainingExamples, type Encoded } from '../engine/model/format';
 import { perplexity, SFT_DEFAULTS, SftTrainer, type SftOptions, type SftStepMetrics } from '../engine/model/sft';
 import { DEFAULT_VOCAB, Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
-import { buildCorpus, corpusTexts } from '../corpus/build';
+import { buildCorpus, corpusTexts, type CorpusOptions } from '../corpus/build';
 
 export interface WarmStartOptions {
   preset: PresetName;
@@ -19,9 +19,20 @@ export interface WarmStartOptions {
   steps: number;
   /** Dialogues in the generated corpus (train + held out). */
   dialogues: number;
+  /** The corpus's dialogue lengths (default: CORPUS_DEFAULTS'). */
+  corpus?: Partial<Pick<CorpusOptions, 'maxTurns' | 'turnDecay'>>;
   vocabSize: number;
   sft: Omit<SftOptions, 'steps' | 'seed'>;
+  /**
+   * Every this many steps, the held-out perplexity on the first HELDOUT_PROBE examples (0: never):
+   * the curve that shows when more steps stop paying. Reads weights only, so the checkpoint is the
+   * same bytes with or without it.
+   */
+  evalEvery?: number;
 }
+
+/** Held-out examples the periodic perplexity reads (the final figure reads them all). */
+const HELDOUT_PROBE = 256;
 
 /** Per preset: what trains in reasonable time where that preset is meant to run. */
 export const WARM_START_DEFAULTS: Record<PresetName, Omit<WarmStartOptions, 'preset' | 'seed'>> = {
@@ -53,8 +64,11 @@ export const WARM_START_DEFAULTS: Record<PresetName, Omit<WarmStartOptions, 'pre
 };
 
 export interface WarmStartProgress {
-  phase: 'corpus' | 'tokenizer' | 'init' | 'perplexity-before' | 'training' | 'perplexity-after' | 'saving';
+  phase:
+    'corpus' | 'tokenizer' | 'init' | 'perplexity-before' | 'training' | 'held-out' | 'perplexity-after' | 'saving';
   step?: SftStepMetrics;
+  /** With phase 'held-out': the step just taken and the held-out perplexity after it. */
+  heldOut?: { step: number; perplexity: number };
 }
 
 export interface WarmStartResult {
@@ -78,7 +92,7 @@ export async function runWarmStart(
   afterFirstStep?: () => Promise<void>,
 ): Promise<WarmStartResult> {
   onProgress({ phase: 'corpus' });
-  const corpus = buildCorpus({ seed: opts.seed, dialogues: opts.dialogues });
+  const corpus = buildCorpus({ ...opts.corpus, seed: opts.seed, dialogues: opts.dialogues });
   onProgress({ phase: 'tokenizer' });
   const tokenizer = Tokenizer.train(corpusTexts(corpus), opts.vocabSize);
   const config = { ...PRESETS[opts.preset], vocabSize: tokenizer.vocabSize };
@@ -114,6 +128,10 @@ export async function runWarmStart(
       trainTokens += m.tokens;
       onProgress({ phase: 'training', step: m });
       if (i === 0 && afterFirstStep) await afterFirstStep();
+      if (opts.evalEvery && (i + 1) % opts.evalEvery === 0 && i + 1 < opts.steps) {
+        const ppl = await perplexity(model, heldOut.slice(0, HELDOUT_PROBE), evalOpts);
+        onProgress({ phase: 'held-out', heldOut: { step: i + 1, perplexity: ppl } });
+      }
     }
     onProgress({ phase: 'perplexity-after' });
     const perplexityAfter = await perplexity(model, heldOut, evalOpts);
@@ -128,6 +146,7 @@ export async function runWarmStart(
         seed: opts.seed,
         steps: opts.steps,
         dialogues: opts.dialogues,
+        ...(opts.corpus ? { corpus: opts.corpus } : {}),
         lossOn: sft.lossOn,
         backend: be.name,
         perplexityBefore,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TRAINING_SLIDE_TO } from '../engine/model/format';
 import { Rng } from '../engine/rng';
 import { benchmarkProfiles } from '../persona/sets';
 import { playScripted } from './testing/scripted';
@@ -31,6 +32,10 @@ const promptSize = (sizes: readonly number[], dropped: ReadonlySet<number>) =>
   1 + sizes.reduce((s, x, k) => s + (dropped.has(k) ? 0 : x), 0);
 
 describe('the context window', () => {
+  it("slides as far as the warm start's training windows do", () => {
+    expect(TRAINING_SLIDE_TO).toBe(SLIDE_TO);
+  });
+
   it('pairs: drops whole (user line, agent turn) pairs exactly as the start-index window did', () => {
     for (let seed = 0; seed < 200; seed++) {
       const budget = 60 + (seed % 7) * 25;

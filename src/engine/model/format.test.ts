@@ -4,6 +4,7 @@ import {
   encodeTrainingExamples,
   historyChunks,
   parseAgentTurn,
+  TRAINING_SLIDE_TO,
   visibleHistory,
   type Turn,
 } from './format';
@@ -69,9 +70,42 @@ describe('dialogue format', () => {
     expect(c.flat()).toEqual(encodeDialogue(tok, visibleHistory(turns.slice(0, 4))).ids);
   });
 
-  it('training examples: a dialogue without thoughts is encodeDialogue, whole', () => {
+  it('training examples: a dialogue without thoughts that fits is encodeDialogue, whole', () => {
     const plain = visibleHistory(turns);
-    expect(encodeTrainingExamples(tok, plain, 8)).toEqual([encodeDialogue(tok, plain)]);
+    const whole = encodeDialogue(tok, plain);
+    expect(encodeTrainingExamples(tok, plain, whole.ids.length)).toEqual([whole]);
+  });
+
+  it('training examples: a long plain dialogue slides as a rollout does, each token taught once', () => {
+    const lines = ['My sister missed the wedding.', 'Yeah.', 'I hear you. That sounds hard.', 'Hard.'];
+    const long: Turn[] = [{ role: 'system', text: 'Be kind.' }];
+    for (let i = 0; i < 12; i++)
+      long.push({ role: 'user', text: lines[i % 4] }, { role: 'agent', text: lines[(i + 2) % 4] });
+    long.push({ role: 'user', text: 'Bye.' });
+    const whole = encodeDialogue(tok, long);
+    const chunks = historyChunks(tok, long);
+    const system = chunks[0];
+    const max = 90;
+    const ex = encodeTrainingExamples(tok, long, max);
+    expect(ex.length).toBeGreaterThan(2);
+    // What the windows teach, end to end, is the dialogue: every token once, with its own mask.
+    expect(ex.flatMap((e) => e.ids.slice(e.scoredFrom ?? 0))).toEqual(whole.ids);
+    expect(ex.flatMap((e) => e.agentMask.slice(e.scoredFrom ?? 0))).toEqual(whole.agentMask);
+    expect(ex[0].scoredFrom).toBeUndefined();
+    const show = (ids: number[]) => tok.decode(ids, { showSpecials: true });
+    for (const e of ex) {
+      expect(e.ids.length).toBeLessThanOrEqual(max);
+      expect(e.ids.slice(0, system.length)).toEqual(system);
+      // The window opens on a user line, and every agent turn in it follows the user line it answers.
+      const roles = e.ids.filter((t) => t === tok.special('<|user|>') || t === tok.special('<|agent|>'));
+      expect(roles.map((t) => (t === tok.special('<|user|>') ? 'u' : 'a')).join('')).toMatch(/^(ua)*u?$/);
+    }
+    for (const e of ex.slice(1)) {
+      // A later window starts after sliding: its history is at most the slide-to share, or one pair.
+      const history = e.scoredFrom!;
+      expect(history).toBeGreaterThan(system.length);
+      expect(history <= TRAINING_SLIDE_TO * max || show(e.ids.slice(history, history + 1)) === '<|agent|>').toBe(true);
+    }
   });
 
   it('training examples: one per turn of a think dialogue, the history thought-free, only the turn scored', () => {

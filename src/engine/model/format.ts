@@ -81,9 +81,53 @@ export function historyChunks(tok: Tokenizer, turns: readonly Turn[]): number[][
 }
 
 /**
+ * Where a training window over a long plain dialogue slides down to, as a share of `maxTokens`: the
+ * share a rollout's window slides down to (src/rl/window.ts SLIDE_TO; a test holds them equal).
+ */
+export const TRAINING_SLIDE_TO = 0.6;
+
+/**
+ * A plain dialogue's chunks (historyChunks) as windows of at most `maxTokens`, the way a rollout's
+ * context shows them: a window takes chunks until the next one no longer fits; then whole (user
+ * line, agent turn) pairs after the system line drop from the front until the history is down to
+ * TRAINING_SLIDE_TO of the window, always keeping the user line the next agent turn answers, and the
+ * next window goes on from there. Each window scores only the chunks no earlier window scored
+ * (scoredFrom), so every token is taught once, and every agent turn with the history a rollout would
+ * have shown it. A chunk that does not fit even behind the system line alone is kept whole (the
+ * batch cuts its tail).
+ */
+function slidingExamples(c: readonly number[][], agentIds: ReadonlySet<number>, maxTokens: number): Encoded[] {
+  const out: Encoded[] = [];
+  const len = (from: number, to: number) => c.slice(from, to).reduce((s, x) => s + x.length, 0);
+  // The oldest chunk that may leave before chunk `next`: an agent turn keeps the user line it answers.
+  const keepFrom = (next: number) => (agentIds.has(next) ? next - 1 : next);
+  let from = 1;
+  let next = 1;
+  while (next < c.length) {
+    const first = next === 1;
+    while (!first && from + 2 <= keepFrom(next) && c[0].length + len(from, next) + c[next].length > maxTokens)
+      from += 2;
+    const history = c[0].length + len(from, next);
+    let end = next;
+    for (let size = history; end < c.length && size + c[end].length <= maxTokens; end++) size += c[end].length;
+    if (end === next) end = next + 1;
+    const chunks = [0, ...Array.from({ length: end - from }, (_, i) => from + i)];
+    out.push({
+      ids: chunks.flatMap((i) => c[i]),
+      agentMask: chunks.flatMap((i) => c[i].map((_, k) => (agentIds.has(i) && k > 0 ? 1 : 0))),
+      ...(first ? {} : { scoredFrom: history }),
+    });
+    next = end;
+    while (from + 2 <= keepFrom(next) && c[0].length + len(from, next) > TRAINING_SLIDE_TO * maxTokens) from += 2;
+  }
+  return out;
+}
+
+/**
  * The supervised examples of one dialogue, at most `maxTokens` long where the history allows.
  *
- * A dialogue without thoughts is one example, encodeDialogue's. A think-mode dialogue (any agent
+ * A dialogue without thoughts is encodeDialogue's one example when it fits, else the windows a
+ * rollout's sliding context shows (slidingExamples). A think-mode dialogue (any agent
  * turn with a plan) gives one example per agent turn, what a rollout would have shown and sampled
  * there: the history before the turn as historyChunks, <|agent|>, then the turn with its plan and
  * <|end|>. Only that turn's tokens are the agent's, and nothing before them is scored (scoredFrom),
@@ -93,7 +137,12 @@ export function historyChunks(tok: Tokenizer, turns: readonly Turn[]): number[][
  * sliding window, keeping the user line the turn answers, so the turn keeps its loss.
  */
 export function encodeTrainingExamples(tok: Tokenizer, turns: readonly Turn[], maxTokens: number): Encoded[] {
-  if (!turns.some((t) => t.role === 'agent' && t.think !== undefined)) return [encodeDialogue(tok, turns)];
+  if (!turns.some((t) => t.role === 'agent' && t.think !== undefined)) {
+    const whole = encodeDialogue(tok, turns);
+    if (whole.ids.length <= maxTokens) return [whole];
+    const agentIds = new Set(turns.flatMap((t, i) => (t.role === 'agent' ? [i] : [])));
+    return slidingExamples(historyChunks(tok, turns), agentIds, maxTokens);
+  }
   const out: Encoded[] = [];
   turns.forEach((t, i) => {
     if (t.role !== 'agent') return;
