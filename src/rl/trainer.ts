@@ -179,9 +179,9 @@ export class Trainer {
         difficulty: c.difficulty,
         userSeed: rng.nextU32() % 1_000_000,
         think: c.think,
-        // Trained on free samples: the update does not yet score the grammar's masks, and a
-        // constrained sample scored unconstrained would be off-policy.
-        thinkGrammar: false,
+        // Under the grammar the update scores what was sampled: π_c, banned logits and forced tokens
+        // as the rollout recorded them (batch.ts, update.ts).
+        thinkGrammar: c.thinkGrammar,
         sampling: { temperature: c.temperature, topK: 0, topP: c.topP },
         maxTurnTokens: c.maxTurnTokens,
         maxAgentTurns: c.maxAgentTurns,
@@ -321,7 +321,7 @@ export class Trainer {
     const t0 = performance.now();
     const dialogues = await playBenchmark(this.model, this.tokenizer, profiles, {
       think: opts.think ?? this.config.think,
-      thinkGrammar: false, // as the rollouts it trains on
+      thinkGrammar: this.config.thinkGrammar, // as the rollouts it trains on
     });
     return { ...summariseRollouts(dialogues), rollouts: dialogues, seconds: (performance.now() - t0) / 1000 };
   }
