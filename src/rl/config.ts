@@ -37,7 +37,7 @@ export const RunConfigSchema = z
     thinkGrammar: z
       .boolean()
       .describe(
-        'In think mode, sample replies (in training and on the benchmark) under the turn format\'s grammar: "<think>" written first, no "<|end|>" inside the plan, the plan closed when a quarter of the reply\'s tokens is left. The update scores the same constrained policy, and leaves the written tokens out of the losses. Off: sample freely, and learn the format from the broken-think penalty.',
+        'In think mode, sample replies (in training and on the benchmark) under the turn format\'s grammar: "<think>" written first, no "<|end|>" inside the plan, the plan closed when a quarter of the reply\'s tokens is left. The update scores the same constrained policy and leaves the tokens the grammar wrote itself out of the losses. Off: sample freely; the broken-think penalty teaches the format.',
       ),
     zeroRewardOnBrokenThink: z
       .boolean()
