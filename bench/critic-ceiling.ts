@@ -69,7 +69,7 @@ async function batch(k: number): Promise<Rows> {
     },
     rng,
   );
-  const { sequences, stream } = buildSequences(dialogues);
+  const { sequences, stream } = buildSequences(dialogues, ck.config.vocabSize);
   const credit = await computeCredit(be, dialogues, stream, new Float32Array(stream.N), {
     ...c,
     algo: 'ppo',

@@ -1,5 +1,5 @@
 /**
- * `npm run experiment -- [--config FILE] [--preset P] [--algo grpo|ppo|rloo] [--think]
+ * `npm run experiment -- [--config FILE] [--preset P] [--algo grpo|ppo|rloo] [--think [--free-think]]
  *   [--reward final|turn|both] [--difficulty D] [--steps N] [--seed S] [--out DIR] [--json]`:
  * trains headless from the preset's warm start (public/warmstart-<preset>.bin, or --init FILE, or a
  * fresh warm start when neither exists), plays the 100 benchmark profiles before and after, and
@@ -24,6 +24,7 @@ import { parseRunConfig, parseRunConfigJson, type RunConfig } from '../rl/config
 import { Trainer, TrainingStopped, type EvalResult } from '../rl/trainer';
 import type { DialogueRollout } from '../rl/rollout';
 import { checkRewardHacking } from '../rl/hacking';
+import { thinkFormat } from '../rl/think-format';
 import { commandFlags, die } from './args';
 import { BACKEND_FLAGS, chooseBackend } from './backend';
 
@@ -32,12 +33,19 @@ const SPEC = {
   preset: { type: 'string', help: `model preset: ${Object.keys(PRESETS).join(', ')} (default micro)` },
   algo: { type: 'string', help: 'grpo (default), ppo or rloo' },
   think: { type: 'boolean', help: 'think mode: <think> plan </think> before each reply' },
+  'free-think': {
+    type: 'boolean',
+    help: 'think mode without the turn-format grammar: sample freely in training and on the benchmark (thinkGrammar false)',
+  },
   reward: { type: 'string', help: 'final (default), turn or both' },
   difficulty: { type: 'string', help: 'training users: moderate (default) or strict' },
   steps: { type: 'number', help: "training steps (default: the preset's)" },
   seed: { type: 'number', help: 'seed (default 1)' },
   init: { type: 'string', help: 'starting checkpoint (default public/warmstart-<preset>.bin)' },
-  out: { type: 'string', help: 'output folder (default runs/<preset>-<algo>[-think]-<reward>-<difficulty>-s<seed>)' },
+  out: {
+    type: 'string',
+    help: 'output folder (default runs/<preset>-<algo>[-think|-freethink]-<reward>-<difficulty>-s<seed>)',
+  },
   'no-eval': { type: 'boolean', help: 'skip the benchmark and the perplexity before and after (quick runs)' },
   'bench-limit': {
     type: 'number',
@@ -56,12 +64,17 @@ const CMD = 'npm run experiment --';
 
 const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
 
-function figures(e: EvalResult): {
+function figures(
+  e: EvalResult,
+  think: boolean,
+): {
   score: number;
   success: number;
   failure: number;
   meanReplyTokens: number;
   hacking: number;
+  /** Think mode: the share of well-formed think turns. */
+  wellFormed?: number;
 } {
   return {
     score: round(e.score, 1),
@@ -69,6 +82,7 @@ function figures(e: EvalResult): {
     failure: round(e.failure, 3),
     meanReplyTokens: round(e.meanReplyTokens, 1),
     hacking: round(checkRewardHacking(e.rollouts).share, 3),
+    ...(think ? { wellFormed: round(thinkFormat(e.rollouts).share, 3) } : {}),
   };
 }
 
@@ -112,6 +126,7 @@ async function main(): Promise<void> {
   if (f.preset !== undefined) overrides.preset = f.preset;
   if (f.algo !== undefined) overrides.algo = f.algo;
   if (f.think !== undefined) overrides.think = f.think;
+  if (f['free-think']) overrides.thinkGrammar = false;
   if (f.reward !== undefined) overrides.reward = f.reward;
   if (f.difficulty !== undefined) overrides.difficulty = f.difficulty;
   if (f.steps !== undefined) overrides.steps = f.steps;
@@ -121,11 +136,12 @@ async function main(): Promise<void> {
   const parsed = parseRunConfig({ ...base, ...overrides }, 'micro');
   if (!parsed.ok) die(`bad run config:\n  ${parsed.errors.join('\n  ')}`, 2);
   const config: RunConfig = parsed.config;
+  if (f['free-think'] && !config.think) die('--free-think needs think mode (--think)', 2);
   const out =
     f.out ??
     join(
       'runs',
-      `${config.preset}-${config.algo}${config.think ? '-think' : ''}-${config.reward}-${config.difficulty}-s${config.seed}`,
+      `${config.preset}-${config.algo}${config.think ? (config.thinkGrammar ? '-think' : '-freethink') : ''}-${config.reward}-${config.difficulty}-s${config.seed}`,
     );
 
   // The starting policy.
@@ -183,7 +199,7 @@ async function main(): Promise<void> {
     f['no-eval'] ? NaN : perplexity(trainer.model, heldOut, { batchSize: 16, seqLen: pplLen, lossOn: 'agent' });
 
   let before: EvalResult | null = null;
-  // The starting policy's figures depend only on the start file, the think flag and the users
+  // The starting policy's figures depend only on the start file, the think flags and the users
   // played (and the code): a grid of runs from one start can play them once (--cache DIR).
   const cacheFile =
     f.cache && !f['no-eval'] && existsSync(initPath)
@@ -191,7 +207,14 @@ async function main(): Promise<void> {
           f.cache,
           `before-${createHash('sha256')
             .update(readFileSync(initPath))
-            .update(JSON.stringify({ think: config.think, bench: bench.map((p) => p.id), backend: be.name }))
+            .update(
+              JSON.stringify({
+                think: config.think,
+                ...(config.think ? { thinkGrammar: config.thinkGrammar } : {}),
+                bench: bench.map((p) => p.id),
+                backend: be.name,
+              }),
+            )
             .digest('hex')
             .slice(0, 16)}.json`,
         )
@@ -252,6 +275,7 @@ async function main(): Promise<void> {
           ? `ev ${m['value/explained_variance'].toFixed(2)}${m['train/critic_only'] ? ' (critic only)' : ''}  `
           : '') +
         (config.ptxCoef > 0 ? `ptx ${m['losses/ptx_loss'].toFixed(3)}  ` : '') +
+        (config.think ? `broken ${m['dialogue/broken_think'].toFixed(3)}  ` : '') +
         `${m['speed/step_seconds'].toFixed(1)} s` +
         (row['benchmark/score'] !== undefined ? `  benchmark ${row['benchmark/score'].toFixed(1)}` : ''),
     );
@@ -283,8 +307,8 @@ async function main(): Promise<void> {
     `wrote ${out}/{config.json, metrics.csv, metrics.json, transcripts.jsonl, checkpoint.bin} in ${seconds.toFixed(0)} s`,
   );
   const summary = {
-    before: before ? figures(before) : null,
-    after: after ? figures(after) : null,
+    before: before ? figures(before, config.think) : null,
+    after: after ? figures(after, config.think) : null,
     steps: trainer.stepsDone,
     seconds: Math.round(seconds),
     backend: be.name,

@@ -62,8 +62,14 @@ describe('share links', () => {
   });
 
   it('stores only preset, version, seed and the fields that differ from the frozen baseline', () => {
-    // Format 2's baseline is the defaults as they were when it was made: a default link holds nothing else.
-    expect(compactConfig(defaultRunConfig('micro'))).toEqual({ version: 1, preset: 'micro', seed: 1 });
+    // Format 2's baseline is the defaults as they were when it was made: a default link holds nothing
+    // else but the fields added since with a default other than the behaviour before them.
+    expect(compactConfig(defaultRunConfig('micro'))).toEqual({
+      version: 1,
+      preset: 'micro',
+      seed: 1,
+      thinkGrammar: true,
+    });
     const c = { ...defaultRunConfig('ci'), seed: 7, lr: 0.002 };
     // Where the ci defaults have moved since format 2 froze its baseline, those fields travel too.
     const moved = Object.fromEntries(
@@ -128,6 +134,19 @@ describe('share links', () => {
     expect(old.truncation).toBe('train');
     for (const preset of Object.keys(PRESETS) as PresetName[])
       expect(parseRunConfig({ ...LINK_BASELINES[2][preset], version: 1, preset, seed: 1 }).ok).toBe(true);
+  });
+
+  it('a link made before the think grammar samples think mode freely, as training did then', () => {
+    const golden = '#run=1.q1YqSy0qzszPU7Iy1FEqKEotTi1RslJKzlTSUSpOTU1RsjIx0lHKKVKyMtAzMDCqBQA';
+    expect(decodeOk(golden)).toMatchObject({ thinkGrammar: false });
+    // What a format-2 link of a think run held before the field existed: no thinkGrammar key.
+    const free = { ...defaultRunConfig('ci'), think: true, thinkGrammar: false };
+    expect(compactConfig(free)).not.toHaveProperty('thinkGrammar');
+    expect(decodeOk(encodeShareLink(free, BASE))).toMatchObject({ think: true, thinkGrammar: false });
+    // A run made now under the grammar (the default) carries it.
+    const ruled = { ...defaultRunConfig('ci'), think: true };
+    expect(compactConfig(ruled)).toMatchObject({ thinkGrammar: true });
+    expect(decodeOk(encodeShareLink(ruled, BASE))).toEqual(ruled);
   });
 
   it("a link made before the AdamW fields opens with the optimizer's values of then; a changed one travels", () => {

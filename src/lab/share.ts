@@ -53,6 +53,7 @@ const BASELINE_V1: Baseline = {
   algo: 'grpo',
   reward: 'final',
   think: false,
+  thinkGrammar: false, // added after format 2: training sampled freely in think mode before it
   zeroRewardOnBrokenThink: true,
   thinkFormatPenalty: 0, // the three fields below were added after format 1, with the behaviour from before them
   truncation: 'train',

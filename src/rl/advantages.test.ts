@@ -20,6 +20,7 @@ function dialogue(turns: [number, number][], wellFormed = true, truncated = fals
       think: null,
       wellFormed,
       truncated,
+      logprobs: response.map(() => 0),
       result: { change, emotion } as unknown as TurnResult,
     };
     prompt = [...prompt, ...response, 7, 9];
@@ -50,7 +51,7 @@ const OPTS: CreditOptions = {
 };
 
 async function credit(ds: DialogueRollout[], o: Partial<CreditOptions>, values?: Float32Array) {
-  const { stream } = buildSequences(ds);
+  const { stream } = buildSequences(ds, 16);
   return { stream, c: await computeCredit(be, ds, stream, values ?? new Float32Array(stream.N), { ...OPTS, ...o }) };
 }
 

@@ -15,6 +15,7 @@ const turn = (prompt: number[], response: number[]): AgentTurnSample => ({
   think: null,
   wellFormed: true,
   truncated: false,
+  logprobs: response.map(() => 0),
   result: { change: 0, emotion: 30 } as unknown as TurnResult,
 });
 const dialogue = (turns: AgentTurnSample[]): DialogueRollout => ({
@@ -35,7 +36,7 @@ describe('training sequences from dialogues', () => {
       turn([1, 2, 9, 20, 21, 8, 30, 9], [22, 8]), // extends: one sequence
       turn([1, 30, 9, 22, 8, 31, 9], [23, 24, 8]), // the window slid: a new sequence
     ]);
-    const { sequences, stream } = buildSequences([d]);
+    const { sequences, stream } = buildSequences([d], 32);
     expect(sequences).toHaveLength(2);
     expect(sequences[0].ids).toEqual([1, 2, 9, 20, 21, 8, 30, 9, 22, 8]);
     // Row t predicts ids[t + 1]: the policy's tokens sit at 3, 4, 5 and 8, 9.
@@ -55,7 +56,7 @@ describe('training sequences from dialogues', () => {
   it('gives each dialogue its own stream span, in order', () => {
     const a = dialogue([turn([1, 9], [5, 8])]);
     const b = dialogue([turn([1, 9], [6, 6, 8]), turn([7, 9], [4, 8])]);
-    const { sequences, stream } = buildSequences([a, b]);
+    const { sequences, stream } = buildSequences([a, b], 32);
     expect(Array.from(stream.offsets)).toEqual([0, 2, 7]);
     expect(stream.N).toBe(7);
     expect(stream.turnEnds).toEqual([[1], [4, 6]]);
@@ -87,7 +88,7 @@ describe('training sequences from dialogues', () => {
         new Rng(4),
       );
       expect(ds.some((d) => d.window.slides > 0)).toBe(true);
-      const { sequences, stream } = buildSequences(ds);
+      const { sequences, stream } = buildSequences(ds, tok.vocabSize);
       // Where each stream position sits: its sequence and its row there.
       const at = new Map<number, { s: number; row: number }>();
       sequences.forEach((seq, s) => seq.stream.forEach((p, j) => at.set(p, { s, row: seq.rows[j] })));

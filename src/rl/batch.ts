@@ -10,8 +10,15 @@
  * Every policy token also has a place in its dialogue's token stream (all of the dialogue's
  * response tokens in the order they were generated), where returns and advantages are computed
  * (GAE is a scan over that stream; turn rewards sit on each turn's last token).
+ *
+ * A turn sampled under the think grammar (think-grammar.ts) carries what the grammar did at each
+ * token; here that becomes, per sequence, the flat fillAt indices of its banned logits (`banned`)
+ * and, per stream token, a mask that leaves the forced tokens out of the losses (grammarMask).
+ *
+ * Shape legend: V vocab; a sequence's policy logits are (rows.length, V).
  */
 import type { DialogueRollout } from './rollout';
+import { FORCED } from './think-grammar';
 
 export interface TrainSequence {
   ids: number[];
@@ -19,6 +26,11 @@ export interface TrainSequence {
   rows: number[];
   /** For each entry of rows, its index in the token stream. */
   stream: number[];
+  /**
+   * The grammar's banned logits, as flat indices into the policy rows' logits: j·V + token for
+   * entry j of rows (set to BANNED_LOGIT before the softmax when scoring). Empty without a grammar.
+   */
+  banned: number[];
 }
 
 export interface TokenStream {
@@ -36,7 +48,11 @@ function startsWith(a: readonly number[], prefix: readonly number[]): boolean {
   return true;
 }
 
-export function buildSequences(dialogues: readonly DialogueRollout[]): {
+/** The training sequences of `dialogues` for a model of `vocabSize` tokens, and their token stream. */
+export function buildSequences(
+  dialogues: readonly DialogueRollout[],
+  vocabSize: number,
+): {
   sequences: TrainSequence[];
   stream: TokenStream;
 } {
@@ -57,9 +73,21 @@ export function buildSequences(dialogues: readonly DialogueRollout[]): {
         for (let i = seq.ids.length; i < t.prompt.length; i++) seq.ids.push(t.prompt[i]);
       } else {
         if (seq) sequences.push(seq);
-        seq = { ids: t.prompt.slice(), rows: [], stream: [] };
+        seq = { ids: t.prompt.slice(), rows: [], stream: [], banned: [] };
       }
-      for (const token of t.response) {
+      const g = t.grammar;
+      if (g && g.steps.length !== t.response.length)
+        throw new Error(
+          `a turn of ${t.response.length} tokens has a grammar trace of ${g.steps.length} steps (one per token expected)`,
+        );
+      for (const [i, token] of t.response.entries()) {
+        const list = g && g.steps[i] !== FORCED ? g.bans[g.steps[i]] : []; // a forced token bans nothing
+        if (!list) throw new Error(`a grammar trace refers to banned list ${g?.steps[i]} of ${g?.bans.length}`);
+        for (const x of list) {
+          if (!(Number.isInteger(x) && x >= 0 && x < vocabSize))
+            throw new Error(`a grammar trace bans token ${x}, outside the vocabulary (${vocabSize})`);
+          seq.banned.push(seq.rows.length * vocabSize + x);
+        }
         seq.rows.push(seq.ids.length - 1);
         seq.stream.push(pos++);
         seq.ids.push(token);
@@ -84,6 +112,24 @@ export function turnSpans(stream: TokenStream, d: number): (readonly [number, nu
     from = Math.max(from, at + 1);
     return span;
   });
+}
+
+/**
+ * Per stream token: 0 where the think grammar forced the token (written without sampling: its
+ * log-prob says nothing of what the policy chose, and under π_c it had probability 1), else 1.
+ */
+export function grammarMask(dialogues: readonly DialogueRollout[], stream: TokenStream): Float32Array {
+  const mask = new Float32Array(stream.N).fill(1);
+  dialogues.forEach((d, di) => {
+    let at = stream.offsets[di];
+    for (const t of d.turns) {
+      t.response.forEach((_, i) => {
+        if (t.grammar?.steps[i] === FORCED) mask[at] = 0;
+        at++;
+      });
+    }
+  });
+  return mask;
 }
 
 /**

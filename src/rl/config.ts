@@ -34,6 +34,11 @@ export const RunConfigSchema = z
     think: z
       .boolean()
       .describe('Think mode: each reply is "<think> plan </think> reply"; the user sees the reply only.'),
+    thinkGrammar: z
+      .boolean()
+      .describe(
+        'In think mode, sample replies (in training and on the benchmark) under the turn format\'s grammar: "<think>" written first, no "<|end|>" inside the plan, the plan closed when a quarter of the reply\'s tokens is left. The update scores the same constrained policy and leaves the tokens the grammar wrote itself out of the losses. Off: sample freely; the broken-think penalty teaches the format.',
+      ),
     zeroRewardOnBrokenThink: z
       .boolean()
       .describe(
@@ -137,6 +142,7 @@ const BASE: Omit<RunConfig, 'preset'> = {
   algo: 'grpo',
   reward: 'final',
   think: false,
+  thinkGrammar: true,
   zeroRewardOnBrokenThink: false,
   thinkFormatPenalty: 0.1,
   truncation: 'mask-end',

@@ -28,7 +28,7 @@ import { KvSession, sampleToken, type SamplingOptions } from '../engine/model/sa
 import type { Tokenizer } from '../engine/model/tokenizer';
 import type { Transformer } from '../engine/model/transformer';
 import { DEFAULT_WINDOW, repliesOutOfView, slideWindow, type WindowPolicy } from './window';
-import { banLogits, thinkGrammar } from './think-grammar';
+import { banLogits, thinkGrammar, traceStep, type GrammarTrace } from './think-grammar';
 
 export interface RolloutOptions {
   mode: Mode;
@@ -38,8 +38,8 @@ export interface RolloutOptions {
   think: boolean;
   /**
    * Think mode only: sample under the turn format's grammar (think-grammar.ts: `<think>` written
-   * first, no `<|end|>` inside the think block, a thinking budget). Default true; false samples
-   * freely.
+   * first, no `<|end|>` inside the think block, a thinking budget), and record what it did in each
+   * turn's `grammar`. Default true; false samples freely.
    */
   thinkGrammar?: boolean;
   sampling: SamplingOptions;
@@ -61,6 +61,15 @@ export interface AgentTurnSample {
   wellFormed: boolean;
   /** Cut at maxTurnTokens: the closing <|end|> was forced, not sampled. */
   truncated: boolean;
+  /**
+   * Per response token, its log-prob under the distribution it was drawn from: log softmax(z / τ)
+   * with the grammar's banned logits set (top-k and top-p truncation aside, which the update does
+   * not model either); 0 for a token the grammar forced. The update's old log-probs recompute it
+   * (trainer.ts reports the largest difference as rollout/logprob_diff).
+   */
+  logprobs: number[];
+  /** Sampled under the think grammar: what it did before each response token. */
+  grammar?: GrammarTrace;
   /** The user's reaction to this turn. */
   result: TurnResult;
 }
@@ -95,10 +104,24 @@ export async function rollout(
   const maxT = model.config.contextLength;
   const end = tok.special('<|end|>');
   const grammar = opts.think && opts.thinkGrammar !== false ? thinkGrammar(tok, opts.maxTurnTokens) : null;
-  const pick = (row: ArrayLike<number>, prefix: readonly number[]): number => {
-    if (!grammar) return sampleToken(row, opts.sampling, rng);
-    const n = grammar.next(prefix);
-    return 'force' in n ? n.force : sampleToken(banLogits(row, n.banned), opts.sampling, rng);
+  const temperature = opts.sampling.temperature;
+  // The current turn of each dialogue: its tokens, their log-probs, what the grammar did.
+  let response: number[][] = [];
+  let logprobs: number[][] = [];
+  let traces: (GrammarTrace | null)[] = [];
+  /** The next token of a turn (`last`: the cap's closing <|end|>, written, not drawn), recorded. */
+  const draw = (row: Float32Array, b: number, last: boolean): number => {
+    const step = grammar?.next(response[b]) ?? null;
+    const trace = traces[b];
+    if (step && trace) traceStep(trace, step);
+    if (step && 'force' in step) {
+      logprobs[b].push(0);
+      return last ? end : step.force;
+    }
+    const z = step ? banLogits(row, step.banned) : row;
+    const token = last ? end : sampleToken(z, opts.sampling, rng);
+    logprobs[b].push(temperedLogprob(z, token, temperature));
+    return token;
   };
   const agentOpen = tok.special('<|agent|>');
   const users: SimulatedUser[] = profiles.map((p) =>
@@ -145,12 +168,14 @@ export async function rollout(
     while (live.some(Boolean)) {
       // Read the pending context (a whole prompt, or the latest user line) into the cache.
       let logits = await session.step(pending.map((p, b) => (live[b] ? p : [])));
-      const response: number[][] = history.map(() => []);
+      response = history.map(() => []);
+      logprobs = history.map(() => []);
+      traces = history.map(() => (grammar ? { steps: [], bans: [] } : null));
       const turnLive = live.slice();
       for (let n = 0; n < opts.maxTurnTokens && turnLive.some(Boolean); n++) {
         const next = logits.map((row, b) => {
           if (!turnLive[b]) return [];
-          const token = n === opts.maxTurnTokens - 1 ? end : pick(row, response[b]);
+          const token = draw(row, b, n === opts.maxTurnTokens - 1);
           response[b].push(token);
           if (token === end) turnLive[b] = false;
           return turnLive[b] ? [token] : [];
@@ -165,6 +190,7 @@ export async function rollout(
         const parsed = parseAgentTurn(tok, response[b], opts.think);
         const result = users[b].respond(parsed.reply);
         const d = out[b];
+        const trace = traces[b];
         d.window.hidden.push(repliesOutOfView(chunks[b].length, dropped[b]));
         d.turns.push({
           prompt: history[b],
@@ -173,6 +199,8 @@ export async function rollout(
           think: parsed.think,
           wellFormed: parsed.wellFormed,
           truncated: response[b].length === opts.maxTurnTokens,
+          logprobs: logprobs[b],
+          ...(trace ? { grammar: trace } : {}),
           result,
         });
         d.transcript.push({
@@ -215,6 +243,16 @@ export async function rollout(
   }
   for (const d of out) d.reward = rewardOf(d.finalEmotion);
   return out;
+}
+
+/** log softmax(z / τ)[token], in f64 (τ ≤ 0 is greedy: the token was certain). */
+function temperedLogprob(z: ArrayLike<number>, token: number, temperature: number): number {
+  if (temperature <= 0) return 0;
+  let max = -Infinity;
+  for (let i = 0; i < z.length; i++) max = Math.max(max, z[i]);
+  let sum = 0;
+  for (let i = 0; i < z.length; i++) sum += Math.exp((z[i] - max) / temperature);
+  return (z[token] - max) / temperature - Math.log(sum);
 }
 
 /** How the benchmark is played by `npm run evaluate`, the trainer and the lab: users seeded 0, sampling 0.7 / top-p 0.9. */

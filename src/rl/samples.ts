@@ -4,7 +4,7 @@
  * policy rows compacted so only their logits are computed. Pure: no backend.
  * Not here: scoring and the update itself (update.ts).
  *
- * Shape legend: B sequences per minibatch, T padded length, R policy rows.
+ * Shape legend: B sequences per minibatch, T padded length, R policy rows, V vocab.
  */
 
 export interface TrainSample {
@@ -22,6 +22,11 @@ export interface TrainSample {
   refLogprobs?: ArrayLike<number>;
   /** Per policy row: 1 trains the row, 0 leaves it out of every loss (a forced token); all 1 when absent. */
   mask?: ArrayLike<number>;
+  /**
+   * Banned logits (a grammar's): flat indices j·V + token into the policy rows' logits (rows.length,
+   * V), set to BANNED_LOGIT after the temperature scale in every scoring of the sample.
+   */
+  banned?: ArrayLike<number>;
 }
 
 /** A sample whose response is ids[responseStart..], every token with the same advantage. */
@@ -52,6 +57,8 @@ export interface Packed {
   refLogprobs: Float32Array;
   /** Per row: 1 trained, 0 left out of the losses. */
   mask: Float32Array;
+  /** The samples' banned logits as flat indices into the rows' logits (R, V), for fillAt. */
+  banned: Int32Array;
   /** R: the policy rows. */
   tokens: number;
   /** The rows whose mask is not 0 (the token-mean's denominator). */
@@ -60,11 +67,16 @@ export interface Packed {
 
 export type PackInput = Pick<TrainSample, 'ids' | 'rows'> & Partial<Omit<TrainSample, 'ids' | 'rows'>>;
 
-/** Pad a minibatch to its longest sequence and list its policy rows. */
-export function packSamples(samples: readonly PackInput[], maxT: number): Packed {
+/** Pad a minibatch to its longest sequence and list its policy rows (and their banned logits, given V). */
+export function packSamples(samples: readonly PackInput[], maxT: number, vocabSize = 0): Packed {
   const T = Math.min(maxT, Math.max(2, ...samples.map((s) => s.ids.length)));
   const B = samples.length;
   const R = samples.reduce((n, s) => n + s.rows.length, 0);
+  const nBanned = samples.reduce((n, s) => n + (s.banned?.length ?? 0), 0);
+  if (nBanned > 0 && !(Number.isInteger(vocabSize) && vocabSize > 0))
+    throw new Error('packSamples: samples with banned logits need the vocabulary size');
+  if (R * vocabSize > 2 ** 31 - 1)
+    throw new Error(`packSamples: ${R} rows of ${vocabSize} logits are too many for i32 indices`);
   const p: Packed = {
     B,
     T,
@@ -77,13 +89,23 @@ export function packSamples(samples: readonly PackInput[], maxT: number): Packed
     oldValues: new Float32Array(R),
     refLogprobs: new Float32Array(R),
     mask: new Float32Array(R).fill(1),
+    banned: new Int32Array(nBanned),
     tokens: R,
     trained: 0,
   };
   let i = 0;
+  let k = 0;
   samples.forEach((s, b) => {
     if (s.ids.length > T) throw new Error(`a sample of ${s.ids.length} tokens exceeds the context (${T})`);
     for (let t = 0; t < s.ids.length; t++) p.ids[b * T + t] = s.ids[t];
+    const span = s.rows.length * vocabSize;
+    const banned = s.banned ?? [];
+    for (let j = 0; j < banned.length; j++) {
+      const at = banned[j];
+      if (!(Number.isInteger(at) && at >= 0 && at < span))
+        throw new Error(`banned logit ${at} is outside a sample's ${s.rows.length} rows of ${vocabSize}`);
+      p.banned[k++] = i * vocabSize + at; // i: the sample's first row in the minibatch
+    }
     s.rows.forEach((row, j) => {
       if (!(row >= 0 && row + 1 < s.ids.length))
         throw new Error(`policy row ${row} is outside a sample of ${s.ids.length} tokens`);

@@ -11,21 +11,51 @@
  *                            keeps room
  *   after `</think>`         `<think>` and `</think>` are banned
  *
- * The policy is then π_c(a | s) ∝ π(a | s) on the allowed tokens. Scoring such samples on-policy
- * means setting the same banned logits (the engine's fillAt) before the log-softmax of the old,
- * reference and new log-probs alike, and leaving the forced tokens out of the losses; the RL
- * update does not do that yet, so training rollouts sample freely (trainer.ts), and the grammar
- * serves evaluation (`npm run evaluate -- --think`) and the benchmark.
+ * The policy is then π_c(a | s) ∝ π(a | s) on the allowed tokens. The rollout records what the
+ * grammar did at each token (a GrammarTrace: forced, or which tokens were banned); the RL update
+ * scores π_c from it (batch.ts, update.ts: the same banned logits, set with the engine's fillAt
+ * after the temperature scale, in the old, reference and new log-probs alike; forced tokens left
+ * out of every loss). docs/ALGORITHMS.md has the equations.
  * Pure: token ids in, token ids out.
  */
 import type { Tokenizer } from '../engine/model/tokenizer';
 
-/** Where a banned token's logit is set: exp of it is 0 in f32, and 0 · it is 0, so no NaN follows. */
-const BANNED_LOGIT = -1e9;
+/**
+ * Where a banned token's logit is set, by the sampler and by the update's scoring alike: exp of it
+ * is 0 in f32 (divided by any temperature up to 2 as well), and 0 · it is 0, so no NaN follows.
+ */
+export const BANNED_LOGIT = -1e9;
+
+/** What the grammar allows next: one forced token, or every token but the banned ones. */
+export type GrammarStep = { force: number } | { banned: readonly number[] };
 
 export interface ThinkGrammar {
-  /** What may follow `prefix` (the turn's tokens so far): a forced token, or the banned ones. */
-  next(prefix: readonly number[]): { force: number } | { banned: readonly number[] };
+  /** What may follow `prefix` (the turn's tokens so far). */
+  next(prefix: readonly number[]): GrammarStep;
+}
+
+/** A trace step: the token was written without sampling. */
+export const FORCED = -1;
+
+/**
+ * What the grammar did at each token of a turn, compactly: per token FORCED, or the index in
+ * `bans` of the list of tokens banned before it was sampled (a turn has two such lists at most).
+ */
+export interface GrammarTrace {
+  steps: number[];
+  bans: number[][];
+}
+
+/** Append one step to `trace` (a banned list already in it is referred to, not copied again). */
+export function traceStep(trace: GrammarTrace, step: GrammarStep): void {
+  if ('force' in step) {
+    trace.steps.push(FORCED);
+    return;
+  }
+  const same = (b: readonly number[]) => b.length === step.banned.length && b.every((t, i) => t === step.banned[i]);
+  let k = trace.bans.findIndex(same);
+  if (k < 0) k = trace.bans.push(step.banned.slice()) - 1;
+  trace.steps.push(k);
 }
 
 /** Tokens a turn of `maxTurnTokens` keeps for its reply: the plan is closed when only these are left. */

@@ -8,6 +8,7 @@ import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
 import { TrackingBackend } from '../engine/testing/tracking';
 import { defaultRunConfig, type RunConfig } from './config';
 import { buildCorpus } from '../corpus/build';
+import { FORCED } from './think-grammar';
 import { REPLAY_CORPUS, Trainer, TrainingStopped } from './trainer';
 
 const profiles = trainingProfiles().slice(0, 4);
@@ -186,6 +187,30 @@ describe('the RL trainer', () => {
     const lrs = [];
     for (let k = 0; k < 4; k++) lrs.push((await t.step()).metrics['train/lr']);
     expect(lrs.map((x) => +x.toExponential(6))).toEqual([1.5e-3, 3e-3, 3e-3, 1.5e-3]);
+  });
+
+  it('think mode samples under the grammar and scores it on-policy; forced tokens do not train', async () => {
+    // One minibatch, so the step's approx_kl is the first minibatch's: exactly on-policy, ratio 1.
+    const r = await trainer({ think: true, minibatchSize: 64, klCoef: 0.1 }).step();
+    const turns = r.dialogues.flatMap((d) => d.turns);
+    expect(turns.every((t) => t.wellFormed && t.grammar !== undefined)).toBe(true);
+    expect(r.metrics['dialogue/broken_think']).toBe(0);
+    expect(r.metrics['rollout/logprob_diff']).toBeLessThan(1e-5);
+    expect(Math.abs(r.metrics['losses/approx_kl'])).toBeLessThan(1e-9);
+    expect(r.metrics['losses/kl_ref']).toBeCloseTo(0, 6);
+    const tokens = turns.reduce((s, t) => s + t.response.length, 0);
+    const forced = turns.reduce((s, t) => s + t.grammar!.steps.filter((x) => x === FORCED).length, 0);
+    const cut = turns.filter((t) => t.truncated).length;
+    expect(forced).toBeGreaterThanOrEqual(turns.length); // <think> at least, in every turn
+    expect(r.metrics['dialogue/forced_tokens']).toBeCloseTo(forced / tokens, 6);
+    expect(r.metrics['train/tokens']).toBe(tokens - forced - cut);
+    // thinkGrammar off: free samples (some broken), nothing forced, still scored on-policy.
+    const free = await trainer({ think: true, thinkGrammar: false, minibatchSize: 64 }).step();
+    const freeTurns = free.dialogues.flatMap((d) => d.turns);
+    expect(freeTurns.some((t) => !t.wellFormed)).toBe(true);
+    expect(freeTurns.every((t) => t.grammar === undefined)).toBe(true);
+    expect(free.metrics['dialogue/forced_tokens']).toBe(0);
+    expect(free.metrics['rollout/logprob_diff']).toBeLessThan(1e-5);
   });
 
   it('with a KL penalty, measures the KL to the frozen warm start (0 at the first step)', async () => {

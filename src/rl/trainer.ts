@@ -24,7 +24,7 @@ import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
 import type { Profile } from '../persona/profile';
 import { computeCredit } from './advantages';
-import { buildSequences, truncationMask } from './batch';
+import { buildSequences, grammarMask, truncationMask } from './batch';
 import { learningRate, type RunConfig } from './config';
 import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
 import type { TrainSample } from './samples';
@@ -179,9 +179,9 @@ export class Trainer {
         difficulty: c.difficulty,
         userSeed: rng.nextU32() % 1_000_000,
         think: c.think,
-        // Trained on free samples: the update does not yet score the grammar's masks, and a
-        // constrained sample scored unconstrained would be off-policy.
-        thinkGrammar: false,
+        // Under the grammar the update scores what was sampled: π_c, banned logits and forced tokens
+        // as the rollout recorded them (batch.ts, update.ts).
+        thinkGrammar: c.thinkGrammar,
         sampling: { temperature: c.temperature, topK: 0, topP: c.topP },
         maxTurnTokens: c.maxTurnTokens,
         maxAgentTurns: c.maxAgentTurns,
@@ -190,7 +190,7 @@ export class Trainer {
     );
     const rolloutSeconds = (performance.now() - t0) / 1000;
     const t1 = performance.now();
-    const { sequences, stream } = buildSequences(dialogues);
+    const { sequences, stream } = buildSequences(dialogues, this.model.config.vocabSize);
     const scoreBatch = Math.max(1, c.minibatchSize);
     const old = await scoreSamples(this.model, sequences, scoreBatch, c.temperature);
     const ref = this.ref ? await scoreSamples(this.ref, sequences, scoreBatch, c.temperature) : null;
@@ -220,7 +220,8 @@ export class Trainer {
       sequences.forEach((s, i) => s.stream.forEach((at, j) => (streamValues[at] = old.values[i][j])));
     }
     const credit = await computeCredit(be, dialogues, stream, streamValues, creditOptions);
-    const mask = truncationMask(dialogues, stream, c.truncation);
+    const forced = grammarMask(dialogues, stream);
+    const mask = truncationMask(dialogues, stream, c.truncation).map((x, i) => x * forced[i]);
     const criticOnly = c.algo === 'ppo' && k < c.criticWarmupSteps;
     const policyUpdateIndex = k - (c.algo === 'ppo' ? c.criticWarmupSteps : 0);
     const lr = criticOnly ? c.lr : learningRate(c, policyUpdateIndex);
@@ -230,6 +231,7 @@ export class Trainer {
       oldLogprobs: old.logprobs[i],
       advantages: s.stream.map((at) => credit.advantages[at]),
       mask: s.stream.map((at) => mask[at]),
+      banned: s.banned,
       ...(c.algo === 'ppo' ? { returns: s.stream.map((at) => credit.returns[at]), oldValues: old.values[i] } : {}),
       ...(ref ? { refLogprobs: ref.logprobs[i] } : {}),
     }));
@@ -262,19 +264,22 @@ export class Trainer {
     const rMean = mean(rewards);
     const turns = dialogues.flatMap((d) => d.turns);
     const figures = summariseRollouts(dialogues);
-    // KL to the reference under the rollout policy: mean of log π_old − log π_ref over agent tokens (k1).
-    let klRef = NaN;
-    if (ref) {
-      let s = 0;
-      let n = 0;
-      old.logprobs.forEach((lp, i) =>
-        lp.forEach((x, j) => {
-          s += x - ref.logprobs[i][j];
-          n++;
-        }),
-      );
-      klRef = n ? s / n : 0;
-    }
+    // Over the trained tokens: the sampler's log-prob against the scored one (0 up to rounding when
+    // the update is on-policy; verl's rollout_probs_diff), and the KL to the reference under the
+    // rollout policy, the mean of log π_old − log π_ref (k1).
+    const sampled = dialogues.flatMap((d) => d.turns.flatMap((t) => t.logprobs));
+    let logprobDiff = 0;
+    let klSum = 0;
+    let trained = 0;
+    sequences.forEach((s, i) =>
+      s.stream.forEach((at, j) => {
+        if (mask[at] === 0) return;
+        logprobDiff = Math.max(logprobDiff, Math.abs(sampled[at] - old.logprobs[i][j]));
+        if (ref) klSum += old.logprobs[i][j] - ref.logprobs[i][j];
+        trained++;
+      }),
+    );
+    const klRef = ref ? klSum / Math.max(1, trained) : 0;
     const trainTokens = samples.reduce((s, x) => s + x.ids.length, 0) * c.epochs;
     const metrics: Record<string, number> = {
       'reward/mean': rMean,
@@ -289,7 +294,7 @@ export class Trainer {
       'losses/value_loss': update['losses/value_loss'] ?? 0,
       'losses/entropy': update['losses/entropy'] ?? 0,
       'losses/approx_kl': update['losses/approx_kl'] ?? 0,
-      'losses/kl_ref': ref ? klRef : 0,
+      'losses/kl_ref': klRef,
       'losses/ptx_loss': update['losses/ptx_loss'] ?? 0,
       'losses/clipfrac': update['losses/clipfrac'] ?? 0,
       'losses/value_clipfrac': update['losses/value_clipfrac'] ?? 0,
@@ -297,6 +302,8 @@ export class Trainer {
         c.algo === 'ppo' && Number.isFinite(credit.explainedVariance) ? credit.explainedVariance : 0,
       'advantages/rms': Math.sqrt(mean(Array.from(credit.advantages, (a) => a * a))),
       'dialogue/truncated': mean(turns.map((t) => (t.truncated ? 1 : 0))),
+      'dialogue/forced_tokens': stream.N ? forced.reduce((a, x) => a + 1 - x, 0) / stream.N : 0,
+      'rollout/logprob_diff': logprobDiff,
       'train/lr': lr,
       'train/critic_only': criticOnly ? 1 : 0,
       'train/grad_norm': update['train/grad_norm'] ?? 0,
@@ -314,7 +321,7 @@ export class Trainer {
     const t0 = performance.now();
     const dialogues = await playBenchmark(this.model, this.tokenizer, profiles, {
       think: opts.think ?? this.config.think,
-      thinkGrammar: false, // as the rollouts it trains on
+      thinkGrammar: this.config.thinkGrammar, // as the rollouts it trains on
     });
     return { ...summariseRollouts(dialogues), rollouts: dialogues, seconds: (performance.now() - t0) / 1000 };
   }

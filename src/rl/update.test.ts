@@ -5,7 +5,10 @@ import { generate } from '../engine/model/sampler';
 import { perplexity } from '../engine/model/sft';
 import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
-import { guardRun } from './update.gputest';
+import { wasmBackends } from '../engine/wasm/testing/same';
+import type { Backend } from '../engine/backend';
+import { compare } from '../engine/testing/compare';
+import { grammarRun, grammarSamples, GRAMMAR_UPDATE, guardRun } from './update.gputest';
 import { packSamples, responseSample, type TrainSample } from './samples';
 import { policyUpdate, scoreSamples, UPDATE_DEFAULTS } from './update';
 
@@ -176,6 +179,68 @@ describe('policy-gradient update', () => {
     expect(Math.log(on.after)).toBeCloseTo(on.last, 0); // the reported loss is the replay cross-entropy
     expect(off.after).toBe(off.before);
     expect(off.last).toBe(0);
+  });
+
+  it("under a grammar's masks, the update is on-policy and moves the weights, on the CPU and on wasm", async () => {
+    const cpu = await grammarRun(new CpuBackend());
+    const wasm = await grammarRun((await wasmBackends()).one);
+    for (const [name, r] of [
+      ['cpu', cpu],
+      ['wasm', wasm],
+    ] as const) {
+      // Ratio 1 on every trained row: the new log-probs see the banned logits the old ones did.
+      expect(Math.abs(r.metrics['losses/approx_kl']), name).toBeLessThan(1e-9);
+      expect(r.metrics['losses/clipfrac'], name).toBe(0);
+      // Leaving them out of the new log-probs only is off-policy: the test can fail.
+      expect(r.unmasked['losses/approx_kl'], name).toBeGreaterThan(1e-4);
+      expect(r.after.every(Number.isFinite), name).toBe(true);
+      expect(r.after.filter((x, i) => x !== r.before[i]).length, name).toBeGreaterThan(r.after.length / 2);
+    }
+    // 3 of every 4 rows train (every fourth is forced).
+    const rows = grammarSamples().reduce((n, s) => n + s.rows.length, 0);
+    expect(cpu.metrics['train/tokens']).toBe(
+      rows - grammarSamples().reduce((n, s) => n + Math.ceil(s.rows.length / 4), 0),
+    );
+    for (const r of [
+      compare('wasm vs cpu: old log-probs', wasm.oldLogprobs, cpu.oldLogprobs),
+      compare('wasm vs cpu: params after', wasm.after, cpu.after, { abs: 1e-5, rel: 1e-3 }),
+    ])
+      expect(r.ok, r.summary).toBe(true);
+  });
+
+  it('forced rows (mask 0) weigh nothing in any loss: whatever they carry, the same step; trained, another', async () => {
+    const run = async (be: Backend, edit: (s: TrainSample) => TrainSample) => {
+      const model = Transformer.create(be, CONFIG, 4);
+      const base = grammarSamples();
+      const old = await scoreSamples(model, base, 4, GRAMMAR_UPDATE.temperature);
+      const samples = base.map((s, i) => edit({ ...s, oldLogprobs: old.logprobs[i], refLogprobs: old.logprobs[i] }));
+      const m = await policyUpdate(model, samples, GRAMMAR_UPDATE, new Rng('forced'), { value: 0 });
+      return { m, params: await model.readParams() };
+    };
+    const onForced = (s: TrainSample, f: (j: number) => number, x: ArrayLike<number> | undefined) =>
+      Array.from(x ?? [], (v, j) => (s.mask![j] === 0 ? f(j) : v));
+    // The forced rows' figures at extremes: advantage, old, reference log-prob, return and old value.
+    const wild = (s: TrainSample): TrainSample => ({
+      ...s,
+      advantages: onForced(s, () => 1e3, s.advantages),
+      oldLogprobs: onForced(s, () => -30, s.oldLogprobs),
+      refLogprobs: onForced(s, () => -30, s.refLogprobs),
+      returns: onForced(s, () => 50, s.returns),
+      oldValues: onForced(s, () => -50, s.oldValues),
+    });
+    for (const be of [new CpuBackend(), (await wasmBackends()).one]) {
+      const a = await run(be, (s) => s);
+      const b = await run(be, wild);
+      expect(b.params, be.name).toEqual(a.params);
+      expect(b.m, be.name).toEqual(a.m);
+      // The same rows trained (mask 1): a different step, so the mask is what kept them out.
+      const c = await run(be, (s) => ({ ...wild(s), mask: s.rows.map(() => 1) }));
+      expect(
+        c.params.some((x, i) => x !== a.params[i]),
+        be.name,
+      ).toBe(true);
+      expect(c.m['train/tokens']).toBeGreaterThan(a.m['train/tokens']);
+    }
   });
 
   it('a non-finite minibatch is never applied: the device skips its step, the update stops there, the error names it', async () => {

@@ -8,6 +8,24 @@
  * critic, optionally the warm start's next-token loss on a few corpus dialogues (InstructGPT's
  * PPO-ptx: the gradients add up before the step), backward, global clipping and AdamW.
  *
+ * Under a grammar (think-grammar.ts) the policy that sampled is π_c(a|s) ∝ π(a|s) on the allowed
+ * tokens. A sample's `banned` logits are set to BANNED_LOGIT (fillAt) right after the temperature
+ * scale, before the log-softmax, in every scoring of it: the old and reference log-probs
+ * (scoreSamples) and the new ones, the entropy and the KL (policyUpdate). The sampler set the same
+ * value before dividing by τ; either way the banned probabilities are exactly 0 in f32 and the
+ * allowed ones are the same, so the first minibatch's ratio is still exactly 1. The gradient of
+ * the fill is zero at the filled entries (policyUpdate zeroes them explicitly).
+ *
+ * Tokens the grammar forced carry mask 0 (batch.ts, grammarMask), as does the forced <|end|> of a
+ * cut reply under `truncation: mask-end`: they are left out of the policy loss, the entropy bonus,
+ * the KL penalty, the value loss and the token-mean's denominator. That is how verl treats tokens
+ * the policy did not choose (tool and observation tokens in multi-turn rollouts get response_mask
+ * 0 for every loss and metric) and TRL treats cut completions (mask_truncated_completions): a forced
+ * token has probability 1 under π_c, so its log-prob, ratio and entropy are constants with no
+ * gradient, and scoring it under the unconstrained π would train the policy towards a token it did
+ * not choose. The value loss leaves them out too: the state before a forced token is one the
+ * policy never acts in, and one mask for every loss keeps the token-mean's denominator the same.
+ *
  * Samples and their packing into minibatches are in samples.ts.
  *
  * Shape legend: B sequences per minibatch, T padded length, N = B·T, V vocab.
@@ -22,6 +40,7 @@ import type { Transformer } from '../engine/model/transformer';
 import type { Rng } from '../engine/rng';
 import { defaultRunConfig, type RunConfig } from './config';
 import { packSamples, type TrainSample } from './samples';
+import { BANNED_LOGIT } from './think-grammar';
 
 export interface UpdateOptions {
   epochs: number;
@@ -110,10 +129,13 @@ export interface Scores {
   entropy: Float32Array[];
 }
 
-/** Log-probs, entropies and values of the policy rows under `model`, in batches of `batchSize`. */
+/**
+ * Log-probs, entropies and values of the policy rows under `model`, in batches of `batchSize`: of
+ * the tempered policy softmax(z / τ), with each sample's banned logits set (π_c).
+ */
 export async function scoreSamples(
   model: Transformer,
-  samples: readonly Pick<TrainSample, 'ids' | 'rows'>[],
+  samples: readonly Pick<TrainSample, 'ids' | 'rows' | 'banned'>[],
   batchSize: number,
   temperature = 1,
 ): Promise<Scores> {
@@ -123,7 +145,7 @@ export async function scoreSamples(
   try {
     for (let at = 0; at < samples.length; at += batchSize) {
       const group = samples.slice(at, at + batchSize);
-      const mb = packSamples(group, model.config.contextLength);
+      const mb = packSamples(group, model.config.contextLength, model.config.vocabSize);
       const R = mb.tokens;
       let i = 0;
       if (R === 0) {
@@ -135,7 +157,8 @@ export async function scoreSamples(
       const rows = slabs.put('rows', mb.rowIndex, [R]);
       const actions = slabs.put('actions', mb.actions, [R]);
       const { logits, values } = model.forwardRows(ids, mb.B, mb.T, rows, { grad: false });
-      if (temperature !== 1) be.scale(logits, 1 / temperature);
+      if (temperature !== 1) be.scale(logits, 1 / temperature); // z / τ
+      if (mb.banned.length > 0) be.fillAt(logits, slabs.put('banned', mb.banned, [mb.banned.length]), BANNED_LOGIT);
       const lp = slabs.take('logprobs', [R]); // overwritten by tokenLogprobs
       const ent = slabs.take('entropy', [R]);
       be.tokenLogprobs(lp, ent, logits, actions);
@@ -192,6 +215,7 @@ export async function policyUpdate(
         const mb = packSamples(
           order.slice(at, at + o.minibatchSize).map((i) => samples[i]),
           maxT,
+          V,
         );
         if (mb.trained === 0) continue;
         const N = mb.tokens; // the policy rows: the loss ops see only them
@@ -208,9 +232,11 @@ export async function policyUpdate(
           ref: o.klCoef > 0 ? put('ref', mb.refLogprobs, [N]) : null,
           oldV: o.valueCoef > 0 ? put('oldV', mb.oldValues, [N]) : null,
           ret: o.valueCoef > 0 ? put('ret', mb.returns, [N]) : null,
+          banned: mb.banned.length > 0 ? put('banned', mb.banned, [mb.banned.length]) : null,
         };
         const { logits, values } = model.forwardRows(t.ids, mb.B, mb.T, t.rows);
         if (o.temperature !== 1) be.scale(logits, 1 / o.temperature); // z / τ
+        if (t.banned) be.fillAt(logits, t.banned, BANNED_LOGIT); // π_c: the grammar's banned tokens
         const dLogits = slabs.take('dLogits', [N, V]);
         be.fill(dLogits, 0); // policyLoss accumulates into it
         const stats = slabs.take('stats', [N, POLICY_STATS]); // overwritten
@@ -222,6 +248,7 @@ export async function policyUpdate(
           klEstimator: o.klEstimator,
           lossScale: criticOnly ? 0 : 1 / mb.trained, // verl's token-mean over the trained rows
         });
+        if (t.banned) be.fillAt(dLogits, t.banned, 0); // a filled logit does not depend on z
         if (o.temperature !== 1) be.scale(dLogits, 1 / o.temperature); // ∂/∂z = ∂/∂(z/τ) / τ
         let dValues: Tensor | null = null;
         let vStats: Tensor | null = null;

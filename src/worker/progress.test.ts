@@ -18,6 +18,7 @@ const rollout = (profileId: string): DialogueRollout => ({
       think: null,
       wellFormed: true,
       truncated: false,
+      logprobs: [0],
       result: {
         change: 5,
         emotion: 35,

@@ -25,7 +25,16 @@ export function playScripted(
   };
   for (const reply of replies) {
     const result = user.respond(reply);
-    d.turns.push({ prompt: [], response: [], reply, think: null, wellFormed: true, truncated: false, result });
+    d.turns.push({
+      prompt: [],
+      response: [],
+      reply,
+      think: null,
+      wellFormed: true,
+      truncated: false,
+      logprobs: [],
+      result,
+    });
     d.transcript.push({ role: 'agent', text: reply }, { role: 'user', text: result.line });
     d.finalEmotion = result.emotion;
     if (result.over) {

@@ -34,6 +34,7 @@ const LABELS: Record<FieldKey, string> = {
   algo: 'Algorithm',
   reward: 'Reward',
   think: 'Think mode',
+  thinkGrammar: 'Think grammar',
   zeroRewardOnBrokenThink: 'Zero reward on a broken think block',
   thinkFormatPenalty: 'Broken think penalty',
   truncation: 'Cut replies',
