@@ -35,7 +35,7 @@ import type { Profile } from '../persona/profile';
 import { trainingProfiles } from '../persona/sets';
 
 const FORMAT = 'empathy-rl-lab/reference-lm';
-export const REFERENCE_LM_VERSION = 1;
+const REFERENCE_LM_VERSION = 1;
 /** The file under public/ (served beside the warm starts). */
 export const REFERENCE_LM_FILE = 'reference-lm.json';
 const ORDER = 3;
@@ -59,7 +59,7 @@ interface ReferenceSource {
 }
 
 /** The corpus's own held-out agent replies scored by the model: what a policy's surprisal is read against. */
-export interface HeldOutFigures {
+interface HeldOutFigures {
   replies: number;
   /** Words and one `</s>` per reply. */
   tokens: number;
