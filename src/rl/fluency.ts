@@ -118,6 +118,35 @@ export function fluencyOf(
 const round = (x: number, k: number): number => Math.round(x * 10 ** k) / 10 ** k;
 
 /**
+ * The figures on the first n dialogues, for n = 1..dialogues.length (index n - 1), rounded to 3
+ * places: what the lab shows for the reference policies beside a run that played its first n users
+ * (src/lab/build-reference.ts commits them). Distinct-2 and the hacking check's template rule are
+ * not sums over dialogues, so each n is measured whole.
+ */
+export function fluencyByPrefix(
+  dialogues: readonly PlayedDialogue[],
+  profiles: readonly Profile[],
+  lm: ReferenceLm,
+): Record<'realWords' | 'hackingShare' | 'surprisal' | 'distinct2' | 'meanReplyWords', number[]> {
+  const out = {
+    realWords: [] as number[],
+    hackingShare: [] as number[],
+    surprisal: [] as number[],
+    distinct2: [] as number[],
+    meanReplyWords: [] as number[],
+  };
+  for (let n = 1; n <= dialogues.length; n++) {
+    const f = fluencyOf(dialogues.slice(0, n), profiles, lm, { maxExamples: 0 });
+    out.realWords.push(round(f.realWords, 3));
+    out.hackingShare.push(round(f.hacking.share, 3));
+    out.surprisal.push(round(f.surprisal, 3));
+    out.distinct2.push(round(f.distinct2, 3));
+    out.meanReplyWords.push(round(f.meanReplyWords, 3));
+  }
+  return out;
+}
+
+/**
  * The report as the commands print it in JSON (shares to 3 places, bits to 3; NaN prints as null),
  * with the corpus's own held-out surprisal beside the replies' (`surprisalCorpus`) when there is a model.
  */
