@@ -7,9 +7,9 @@
  * given the machine's cores / J wasm threads; `--backend` is passed on); finished runs are kept, so
  * an interrupted grid resumes.
  * Prints a markdown table of benchmark score, success and failure (mean ± sample std over seeds)
- * before and after, the gain, perplexity and the reward-hacking share, and writes it with every
- * run's summary to DIR/summary.json. The starting policy's benchmark is played once per think mode and
- * kept in DIR/.cache (experiment --cache).
+ * before and after, the gain, perplexity, the share of real-word replies and the reward-hacking
+ * share, and writes it with every run's summary to DIR/summary.json. The starting policy's
+ * benchmark is played once per think mode and kept in DIR/.cache (experiment --cache).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -39,9 +39,18 @@ const VARIANTS: { name: string; args: string[] }[] = [
   { name: 'ppo-strict', args: ['--algo', 'ppo', '--difficulty', 'strict'] },
 ];
 
+/** The benchmark figures of one side; `hacking` was a bare share in summaries written before the fluency figures. */
+interface Side {
+  score: number;
+  success: number;
+  failure: number;
+  hacking: number | { share: number };
+  realWords?: number;
+}
+
 interface Summary {
-  before: { score: number; success: number; failure: number; hacking: number } | null;
-  after: { score: number; success: number; failure: number; hacking: number } | null;
+  before: Side | null;
+  after: Side | null;
   steps: number;
   seconds: number;
   perplexity: { before: number; after: number };
@@ -92,6 +101,8 @@ function run(job: (typeof jobsList)[number]): Promise<Summary> {
   });
 }
 
+const shareOf = (h: Side['hacking']): number => (typeof h === 'number' ? h : h.share);
+
 async function main(): Promise<void> {
   const results = new Map<string, Summary>();
   let next = 0;
@@ -107,9 +118,17 @@ async function main(): Promise<void> {
     const sd = xs.length > 1 ? Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1)) : 0;
     return `${m.toFixed(k)} ± ${sd.toFixed(k)}`;
   };
+  /** Real-word replies after, or a dash where a run's summary predates the figure. */
+  const realWords = (rs: Summary[]): string =>
+    rs.every((r) => r.after!.realWords !== undefined)
+      ? `${ms(
+          rs.map((r) => 100 * r.after!.realWords!),
+          0,
+        )}%`
+      : '—';
   const lines = [
-    `| variant | seeds | score before | score after | gain | success after | failure after | perplexity after | hacking after | minutes |`,
-    `|---|---|---|---|---|---|---|---|---|---|`,
+    `| variant | seeds | score before | score after | gain | success after | failure after | perplexity after | real words after | hacking after | minutes |`,
+    `|---|---|---|---|---|---|---|---|---|---|---|`,
   ];
   for (const v of VARIANTS) {
     const rs = seeds
@@ -126,8 +145,8 @@ async function main(): Promise<void> {
       )}% | ${ms(
         rs.map((r) => r.perplexity.after),
         1,
-      )} | ${ms(
-        rs.map((r) => 100 * r.after!.hacking),
+      )} | ${realWords(rs)} | ${ms(
+        rs.map((r) => 100 * shareOf(r.after!.hacking)),
         1,
       )}% | ${ms(
         rs.map((r) => r.seconds / 60),

@@ -68,11 +68,25 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   await expect(transcripts.locator('.dialogue').first()).toBeVisible();
   await expect(transcripts).toContainText('Hidden intention (the policy never sees it)');
   await expect(transcripts).toContainText('Inner reaction');
-  // Evaluate: the starting policy's benchmark (played before step 1) next to the reference policies.
+  // Evaluate: the starting policy's benchmark (played before step 1) next to the reference policies,
+  // each with the fluency of its replies, and the corpus's own surprisal to read them against.
   const evaluate = page.getByRole('region', { name: 'Evaluate' });
+  const cell = (row: string, col: string) => evaluate.locator(`tr[data-row="${row}"] td[data-col="${col}"]`);
   await expect(evaluate.locator('tr[data-row="before"] td').first()).toHaveText(/^\d+\.\d$/);
-  await expect(evaluate.locator('tr[data-row="before"] td').last()).toHaveText('2');
+  await expect(evaluate.locator('tr[data-row="before"] td').nth(3)).toHaveText('2');
   await expect(evaluate.locator('tr[data-row="oracle"] td').first()).toHaveText(/^\d+\.\d$/);
+  for (const row of ['before', 'reflective']) {
+    await expect(cell(row, 'realWords')).toHaveText(/^\d+\.\d%$/);
+    await expect(cell(row, 'hackingShare')).toHaveText(/^\d+\.\d%$/);
+    await expect(cell(row, 'surprisal')).toHaveText(/^\d+\.\d\d$/);
+    await expect(cell(row, 'distinct2')).toHaveText(/^\d\.\d{3}$/);
+    await expect(cell(row, 'meanReplyWords')).toHaveText(/^\d+\.\d$/);
+  }
+  // The ci warm start writes broken words: its replies read further from the corpus than the corpus's own.
+  const surprisal = async (row: string) => Number(await cell(row, 'surprisal').textContent());
+  expect(await surprisal('before')).toBeGreaterThan(await surprisal('corpus'));
+  await expect(cell('corpus', 'realWords')).toHaveText('—');
+  await expect(evaluate.getByRole('columnheader', { name: 'Real words' })).toHaveAttribute('title', /real word/);
   await expect(
     evaluate.getByRole('table', { name: 'Benchmark score by intention and personality type' }),
   ).toContainText('Personality type');
@@ -251,6 +265,7 @@ test('a lost GPU device: an alert, then Resume from the last checkpoint loses no
   await expect(page.getByTestId('device-lost-run')).toHaveCount(0);
   const evaluate = page.getByRole('region', { name: 'Evaluate' });
   await expect(evaluate.locator('tr[data-row="after"] td').first()).toHaveText(/^\d+\.\d$/);
+  await expect(evaluate.locator('tr[data-row="after"] td[data-col="realWords"]')).toHaveText(/^\d+\.\d%$/);
   const byGroup = evaluate.getByRole('table', { name: 'Benchmark score by intention and personality type' });
   const afterCells = async () =>
     (await byGroup.locator('tr[data-group] td:nth-child(4)').allTextContents()).filter((t) => t !== '—');
@@ -266,6 +281,8 @@ test('a lost GPU device: an alert, then Resume from the last checkpoint loses no
   await expect(byGroup).toBeVisible();
   expect((await afterCells()).length).toBeGreaterThan(0);
   await expect(evaluate.locator('tr[data-row="before"] td').first()).toHaveText(/^\d+\.\d$/);
+  // The fluency figures are saved with the run.
+  await expect(evaluate.locator('tr[data-row="after"] td[data-col="surprisal"]')).toHaveText(/^\d+\.\d\d$/);
 });
 
 /** A run file as the lab exports it (format 1), written here: three steps of metrics and the benchmark. */

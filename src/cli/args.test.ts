@@ -41,6 +41,13 @@ describe('command-line flags', () => {
       kind: 'error',
       message: `--steps must be a number, got "ten"\n${text}`,
     });
+    // Notes (what the output means) follow the flags in --help, not in a usage error.
+    const noted = readCommandArgs('cmd', spec, ['--help'], [], 'score: the mean final emotion');
+    expect(noted).toEqual({ kind: 'help', text: `${text}\n\nscore: the mean final emotion` });
+    expect(readCommandArgs('cmd', spec, ['--nope'], [], 'score: ...')).toEqual({
+      kind: 'error',
+      message: `unknown flag --nope\n${text}`,
+    });
     // Without a help flag in the spec, --help is an unknown flag like any other.
     expect(readCommandArgs('cmd', SPEC, ['--help'])).toMatchObject({ kind: 'error', message: /unknown flag --help/ });
   });

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { CheckpointError, loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
+import { REFERENCE_LM_FILE, ReferenceLm, ReferenceLmError } from '../rl/reference-lm';
 
 /** End the command: `message` on stderr, exit `code` (1: a failure; 2: a usage error). */
 export function die(message: string, code = 1): never {
@@ -28,6 +29,26 @@ export function readCheckpointFile(path: string, end: (message: string) => never
     return loadCheckpoint(bytes);
   } catch (e) {
     if (e instanceof CheckpointError) end(`${path}: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * The shipped reference model of the corpus's replies (public/reference-lm.json, src/rl/reference-lm.ts);
+ * a missing or damaged file ends the command through `end` with the reason.
+ */
+export function readReferenceLm(end: (message: string) => never = die): ReferenceLm {
+  const path = new URL(`../../public/${REFERENCE_LM_FILE}`, import.meta.url);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    end(`cannot read the reference model ${path.pathname}: ${(e as Error).message}`);
+  }
+  try {
+    return ReferenceLm.parse(text, path.pathname);
+  } catch (e) {
+    if (e instanceof ReferenceLmError) end(e.message);
     throw e;
   }
 }
@@ -64,11 +85,12 @@ export function parseFlags<S extends FlagSpec>(argv: readonly string[], spec: S)
   return out as Flags<S>;
 }
 
-export function usage(command: string, spec: FlagSpec): string {
+/** The usage message: each flag with its help, then `notes` (what the output means) when given. */
+export function usage(command: string, spec: FlagSpec, notes = ''): string {
   const lines = Object.entries(spec).map(
     ([k, s]) => `${`  --${k}${s.type === 'boolean' ? '' : ` <${s.type}>`}`.padEnd(30)} ${s.help}`,
   );
-  return `usage: ${command} [flags]\n${lines.join('\n')}`;
+  return `usage: ${command} [flags]\n${lines.join('\n')}${notes ? `\n\n${notes}` : ''}`;
 }
 
 /** What a command's arguments come to: its flags, the usage text it was asked for, or a usage error. */
@@ -87,6 +109,7 @@ export function readCommandArgs<S extends FlagSpec, R extends keyof S & string =
   spec: S,
   argv: readonly string[],
   required: readonly R[] = [],
+  notes = '',
 ): CommandArgs<S, R> {
   let flags: Flags<S>;
   try {
@@ -96,7 +119,7 @@ export function readCommandArgs<S extends FlagSpec, R extends keyof S & string =
     throw e;
   }
   if ('help' in spec && (flags as Record<string, unknown>).help === true)
-    return { kind: 'help', text: usage(command, spec) };
+    return { kind: 'help', text: usage(command, spec, notes) };
   const missing = required.find((k) => flags[k] === undefined);
   if (missing) return { kind: 'error', message: `--${missing} is required\n${usage(command, spec)}` };
   return { kind: 'flags', flags: flags as FlagsWith<S, R> };
@@ -110,8 +133,9 @@ export function commandFlags<S extends FlagSpec, R extends keyof S & string = ne
   command: string,
   spec: S,
   required: readonly R[] = [],
+  notes = '',
 ): FlagsWith<S, R> {
-  const r = readCommandArgs(command, spec, process.argv.slice(2), required);
+  const r = readCommandArgs(command, spec, process.argv.slice(2), required, notes);
   if (r.kind === 'error') die(r.message, 2);
   if (r.kind === 'help') {
     console.log(r.text);

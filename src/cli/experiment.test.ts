@@ -71,4 +71,39 @@ describe('npm run experiment', () => {
     // No hardware GPU here: the default is the wasm backend on every core.
     expect(r.stderr).toMatch(/backend: CPU \(WebAssembly SIMD, \d+ threads?\)/);
   }, 240_000);
+
+  it('plays the benchmark before and after with the fluency figures of npm run evaluate', () => {
+    const cfg = join(dir, 'tiny-eval.json');
+    writeFileSync(
+      cfg,
+      JSON.stringify({ preset: 'ci', profilesPerStep: 1, groupSize: 2, maxAgentTurns: 1, maxTurnTokens: 8 }),
+    );
+    const out = join(dir, 'run-eval');
+    const r = run('--config', cfg, '--steps', '1', '--bench-limit', '2', '--out', out, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    for (const phase of ['before', 'after'] as const) {
+      const b = summary[phase];
+      expect(Object.keys(b).sort(), phase).toEqual(
+        [
+          'score',
+          'success',
+          'failure',
+          'realWords',
+          'hacking',
+          'surprisal',
+          'surprisalCorpus',
+          'oov',
+          'distinct2',
+          'meanReplyWords',
+          'meanReplyTokens',
+        ].sort(),
+      );
+      expect(Object.keys(b.hacking).sort()).toEqual(['byKind', 'flagged', 'replies', 'share']);
+      expect(b.realWords).toBeGreaterThanOrEqual(0);
+      expect(b.realWords).toBeLessThanOrEqual(1);
+      expect(b.surprisal).toBeGreaterThan(b.surprisalCorpus); // the ci warm start writes broken words
+    }
+    expect(r.stderr).toMatch(/benchmark after: .*real words \d+%, flagged [\d.]+%, surprisal [\d.]+ bits\/word/);
+  }, 240_000);
 });

@@ -4,7 +4,10 @@
  * trains headless from the preset's warm start (public/warmstart-<preset>.bin, or --init FILE, or a
  * fresh warm start when neither exists), plays the 100 benchmark profiles before and after, and
  * writes config.json, metrics.csv, metrics.json, transcripts.jsonl and checkpoint.bin to DIR. With
- * --json the last line on stdout is {before, after, steps, seconds, backend, threads, ...}.
+ * --json the last line on stdout is {before, after, steps, seconds, backend, threads, ...}; before
+ * and after carry the benchmark's score, success and failure and the fluency figures of
+ * `npm run evaluate` (realWords, hacking, surprisal, surprisalCorpus, oov, distinct2,
+ * meanReplyWords, meanReplyTokens: src/rl/fluency.ts).
  * `--backend wasm|cpu|webgpu`; by default WebGPU through Dawn on a hardware GPU, else wasm on all
  * cores (./backend.ts), saying which.
  */
@@ -23,9 +26,11 @@ import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
 import { parseRunConfig, parseRunConfigJson, type RunConfig } from '../rl/config';
 import { Trainer, TrainingStopped, type EvalResult } from '../rl/trainer';
 import type { DialogueRollout } from '../rl/rollout';
-import { checkRewardHacking } from '../rl/hacking';
 import { thinkFormat } from '../rl/think-format';
-import { commandFlags, die } from './args';
+import { fluencyJson, fluencyOf } from '../rl/fluency';
+import type { ReferenceLm } from '../rl/reference-lm';
+import type { Profile } from '../persona/profile';
+import { commandFlags, die, readReferenceLm } from './args';
 import { BACKEND_FLAGS, chooseBackend } from './backend';
 
 const SPEC = {
@@ -64,26 +69,23 @@ const CMD = 'npm run experiment --';
 
 const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
 
-function figures(
-  e: EvalResult,
-  think: boolean,
-): {
-  score: number;
-  success: number;
-  failure: number;
-  meanReplyTokens: number;
-  hacking: number;
-  /** Think mode: the share of well-formed think turns. */
-  wellFormed?: number;
-} {
+/** The benchmark figures of `before` and `after`: the score, and the fluency keys `npm run evaluate` prints. */
+function figures(e: EvalResult, profiles: readonly Profile[], lm: ReferenceLm, think: boolean) {
   return {
     score: round(e.score, 1),
     success: round(e.success, 3),
     failure: round(e.failure, 3),
+    ...fluencyJson(fluencyOf(e.rollouts, profiles, lm, { maxExamples: 0 }), lm),
     meanReplyTokens: round(e.meanReplyTokens, 1),
-    hacking: round(checkRewardHacking(e.rollouts).share, 3),
+    // Think mode: the share of well-formed think turns.
     ...(think ? { wellFormed: round(thinkFormat(e.rollouts).share, 3) } : {}),
   };
+}
+
+/** One line of the fluency figures for stderr. */
+function fluencyLine(e: EvalResult, profiles: readonly Profile[], lm: ReferenceLm): string {
+  const f = figures(e, profiles, lm, false);
+  return `real words ${(f.realWords * 100).toFixed(0)}%, flagged ${(f.hacking.share * 100).toFixed(1)}%, surprisal ${f.surprisal} bits/word (corpus ${f.surprisalCorpus}), distinct-2 ${f.distinct2}`;
 }
 
 function transcriptLine(phase: string, step: number, d: DialogueRollout): string {
@@ -191,6 +193,7 @@ async function main(): Promise<void> {
   if (f['bench-limit'] !== undefined && !(Number.isInteger(f['bench-limit']) && f['bench-limit'] >= 1))
     die('--bench-limit must be a positive integer', 2);
   const bench = benchmarkProfiles().slice(0, f['bench-limit'] ?? 100);
+  const lm = readReferenceLm();
   const pplLen = Math.min(256, start.config.contextLength);
   const heldOut = f['no-eval']
     ? []
@@ -233,7 +236,7 @@ async function main(): Promise<void> {
     if (cached) console.error(`benchmark before: from ${cacheFile}`);
     for (const d of before.rollouts) appendFileSync(transcripts, `${transcriptLine('before', 0, d)}\n`);
     console.error(
-      `benchmark before: score ${round(before.score, 1)}, success ${(before.success * 100).toFixed(0)}%, failure ${(before.failure * 100).toFixed(0)}% (${before.seconds.toFixed(0)} s); perplexity ${perplexityBefore.toFixed(2)}`,
+      `benchmark before: score ${round(before.score, 1)}, success ${(before.success * 100).toFixed(0)}%, failure ${(before.failure * 100).toFixed(0)}% (${before.seconds.toFixed(0)} s); perplexity ${perplexityBefore.toFixed(2)}; ${fluencyLine(before, bench, lm)}`,
     );
   }
 
@@ -299,7 +302,7 @@ async function main(): Promise<void> {
     after = await trainer.evaluate(bench);
     for (const d of after.rollouts) appendFileSync(transcripts, `${transcriptLine('after', trainer.stepsDone, d)}\n`);
     console.error(
-      `benchmark after: score ${round(after.score, 1)}, success ${(after.success * 100).toFixed(0)}%, failure ${(after.failure * 100).toFixed(0)}% (${after.seconds.toFixed(0)} s); perplexity ${perplexityAfter.toFixed(2)}`,
+      `benchmark after: score ${round(after.score, 1)}, success ${(after.success * 100).toFixed(0)}%, failure ${(after.failure * 100).toFixed(0)}% (${after.seconds.toFixed(0)} s); perplexity ${perplexityAfter.toFixed(2)}; ${fluencyLine(after, bench, lm)}`,
     );
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -307,8 +310,8 @@ async function main(): Promise<void> {
     `wrote ${out}/{config.json, metrics.csv, metrics.json, transcripts.jsonl, checkpoint.bin} in ${seconds.toFixed(0)} s`,
   );
   const summary = {
-    before: before ? figures(before, config.think) : null,
-    after: after ? figures(after, config.think) : null,
+    before: before ? figures(before, bench, lm, config.think) : null,
+    after: after ? figures(after, bench, lm, config.think) : null,
     steps: trainer.stepsDone,
     seconds: Math.round(seconds),
     backend: be.name,

@@ -14,11 +14,12 @@
  *
  * A reply counts once in `flagged` however many kinds hit it; `byKind` counts each kind, so its
  * sum may exceed `flagged`. Pure and deterministic: no randomness, dialogues and turns in order.
- * Only the visible replies are checked (think blocks are never shown to the user or scored).
+ * Only the visible replies are checked (think blocks are never shown to the user or scored). It
+ * reads the rollouts of a policy and the reference policies' dialogues alike (./fluency.ts).
  */
 import { PRESENT, readReply, type DetectorId, type ReplyText } from '../persona/detectors/index';
 import { overlap, REPEAT_THRESHOLD } from '../persona/detectors/repetition';
-import type { DialogueRollout } from './rollout';
+import type { PlayedDialogue } from './fluency';
 
 export type HackingKind = 'spam' | 'nonLanguage' | 'scorer';
 
@@ -81,13 +82,16 @@ function phraseSpam(reply: ReplyText): string | null {
 }
 
 /** The simulated user's own finding for the turn, or null when the detector did not fire. */
-function detectorHit(d: DialogueRollout, turn: number, id: DetectorId): string | null {
+function detectorHit(d: Pick<PlayedDialogue, 'profileId' | 'turns'>, turn: number, id: DetectorId): string | null {
   const hit = d.turns[turn].result.appraisal.detectors.find((h) => h.id === id);
   if (!hit) throw new Error(`turn ${turn + 1} of ${d.profileId} has no ${id} detector in its appraisal`);
   return hit.score >= PRESENT ? hit.reason : null;
 }
 
-export function checkRewardHacking(dialogues: readonly DialogueRollout[], opts: HackingOptions = {}): HackingReport {
+export function checkRewardHacking(
+  dialogues: readonly Pick<PlayedDialogue, 'profileId' | 'turns'>[],
+  opts: HackingOptions = {},
+): HackingReport {
   const maxExamples = Math.max(0, Math.floor(opts.maxExamples ?? 5));
   const all = dialogues.flatMap((d) => d.turns.map((t) => readReply(t.reply).lower));
   // A template: one (non-empty) reply text that is a large share of everything said.

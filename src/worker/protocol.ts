@@ -36,6 +36,11 @@ export interface TrainStartRequest {
   config: RunConfig;
   /** Absolute URL of a checkpoint on the lab's own origin, or 'last' for the warm start trained in this tab. */
   start: string;
+  /**
+   * Absolute URL of the reference model of the corpus's replies (public/reference-lm.json) on the
+   * lab's own origin: the benchmark's surprisal. Without it the benchmark leaves surprisal out.
+   */
+  referenceModel?: string;
   /** 'run': step until paused or done; 'step': one step, then pause (the Step button before any run). */
   mode: 'run' | 'step';
   /**

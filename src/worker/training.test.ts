@@ -14,6 +14,8 @@ import { OUTBOX_INTERVAL_MS } from './progress';
 import { TrainSession } from './training';
 
 const CI = new Uint8Array(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
+const LM = new Uint8Array(readFileSync(new URL('../../public/reference-lm.json', import.meta.url)));
+const LM_URL = 'http://lab.test/reference-lm.json';
 const TINY: RunConfig = {
   ...defaultRunConfig('ci'),
   profilesPerStep: 1,
@@ -25,14 +27,20 @@ const TINY: RunConfig = {
   evalProfiles: 1,
 };
 
-function open(mode: TrainStartRequest['mode'], config: Partial<RunConfig> = {}, be: CpuBackend = new CpuBackend()) {
+function open(
+  mode: TrainStartRequest['mode'],
+  config: Partial<RunConfig> = {},
+  be: CpuBackend = new CpuBackend(),
+  extra: Partial<TrainStartRequest> = {},
+  lm: Uint8Array = LM,
+) {
   const got: FromWorker[] = [];
   const s = new TrainSession(
     be,
-    { runId: 'r1', config: { ...TINY, ...config }, start: 'ci', mode },
+    { runId: 'r1', config: { ...TINY, ...config }, start: 'ci', mode, ...extra },
     {
       post: (m) => got.push(m),
-      load: async () => CI,
+      load: async (url) => (url === LM_URL ? lm : CI),
     },
   );
   const progress = () =>
@@ -135,6 +143,31 @@ describe('the worker training session', () => {
     expect(await ended('run', { steps: 2, klCoef: 0.1 })).toBe('done');
     expect(await ended('step', {}, 'reset')).toBe('reset');
     expect(await ended('step', {}, 'stop')).toBe('stopped');
+  });
+
+  it("scores the benchmark's fluency, surprisal under the reference model the request names", async () => {
+    const { s, progress } = open('run', { steps: 1 }, new CpuBackend(), { referenceModel: LM_URL });
+    await s.finished;
+    const before = progress().find((m) => m.benchmarkBefore)!.benchmarkBefore!;
+    const after = progress().find((m) => m.benchmarkAfter)!.benchmarkAfter!;
+    for (const b of [before, after]) {
+      for (const k of ['realWords', 'hackingShare', 'distinct2', 'meanReplyWords'])
+        expect(b[k], k).toBeGreaterThanOrEqual(0);
+      expect(b.surprisal).toBeGreaterThan(b.surprisalCorpus);
+      expect(b.surprisalCorpus).toBeCloseTo(JSON.parse(new TextDecoder().decode(LM)).heldOut.surprisal, 12);
+    }
+    // Without a reference model the run goes on, surprisal left out.
+    const bare = open('run', { steps: 1 });
+    await bare.s.finished;
+    expect(bare.progress().find((m) => m.benchmarkBefore)!.benchmarkBefore!.surprisal).toBeNaN();
+  });
+
+  it('refuses a damaged reference model, with the reason', async () => {
+    const { s, got } = open('run', {}, new CpuBackend(), { referenceModel: LM_URL }, new TextEncoder().encode('{}'));
+    await s.finished;
+    expect(s.state).toBe('failed');
+    const err = got.find((m) => m.type === 'train-error');
+    expect(err && err.type === 'train-error' && err.message).toMatch(/reference-lm\.json: not a reference model/);
   });
 
   it('refuses a start checkpoint of another shape, with a reason', async () => {

@@ -10,9 +10,12 @@
  *
  * The benchmark (the first `evalProfiles` users; 0: all 100) is played on the starting policy before
  * step 1 and again at the end of a finished run; both go out with their breakdown by intention and
- * personality type. A tiny run should set few benchmark users: all 100 are minutes on a software adapter.
+ * personality type, and the fluency of the replies (src/rl/fluency.ts; surprisal under the reference
+ * model the request names, left out without one). A tiny run should set few benchmark users: all
+ * 100 are minutes on a software adapter.
  *
- * Not here: fetching the checkpoint (the worker passes a loader), storage (the page saves runs).
+ * Not here: fetching the checkpoint and the reference model (the worker passes a loader), storage
+ * (the page saves runs).
  * No DOM: runs in the worker and, with the CPU backend, in Node tests.
  */
 import type { Backend } from '../engine/backend';
@@ -24,25 +27,33 @@ import { LAB_MATMUL_TUNING, tuneMatmuls } from '../engine/ops/matmul';
 import { ProfileSchema, type Profile } from '../persona/profile';
 import { BENCHMARK_COUNT, benchmarkProfiles, trainingProfiles } from '../persona/sets';
 import type { RunConfig } from '../rl/config';
+import { fluencyOf } from '../rl/fluency';
+import { ReferenceLm } from '../rl/reference-lm';
 import { Trainer, TrainingStopped } from '../rl/trainer';
 import { Outbox, OUTBOX_INTERVAL_MS, TRANSCRIPTS_PER_STEP, trimDialogue } from './progress';
 import type { FromWorker, TrainAction, TrainProgress, TrainStartRequest, TrainState } from './protocol';
 
 export interface SessionIO {
   post(m: FromWorker, transfer?: Transferable[]): void;
-  /** The starting checkpoint's bytes. */
-  load(start: string): Promise<Uint8Array>;
+  /** The bytes of a file of the lab's own origin: the starting checkpoint, the reference model. */
+  load(url: string): Promise<Uint8Array>;
   /** Yield a task so queued messages are read (setTimeout 0 in the worker). */
   yieldTask?(): Promise<void>;
 }
 
-/** Play the first n benchmark users (0: all) with the trainer's policy: the summary and its breakdown. */
+/**
+ * Play the first n benchmark users (0: all) with the trainer's policy: the summary (the score, and
+ * the replies' fluency: `hackingShare` is the hacking check's share, surprisal NaN without a
+ * reference model) and its breakdown.
+ */
 async function playBenchmark(
   trainer: Trainer,
   n: number,
+  lm: ReferenceLm | null,
 ): Promise<{ summary: Record<string, number>; breakdown: Breakdown }> {
   const profiles = benchmarkProfiles().slice(0, n);
   const ev = await trainer.evaluate(profiles);
+  const f = fluencyOf(ev.rollouts, profiles, lm, { maxExamples: 0 });
   return {
     summary: {
       score: ev.score,
@@ -52,6 +63,13 @@ async function playBenchmark(
       meanReplyTokens: ev.meanReplyTokens,
       dialogues: ev.dialogues,
       seconds: ev.seconds,
+      realWords: f.realWords,
+      hackingShare: f.hacking.share,
+      surprisal: f.surprisal,
+      surprisalCorpus: lm ? lm.heldOut.surprisal : NaN,
+      oov: f.oov,
+      distinct2: f.distinct2,
+      meanReplyWords: f.meanReplyWords,
     },
     breakdown: benchmarkBreakdown(ev.rollouts, profiles),
   };
@@ -157,6 +175,18 @@ export class TrainSession {
     this.wake?.();
   }
 
+  /** The reference model of the corpus's replies; one that cannot be loaded fails the start, saying why. */
+  private async loadReferenceModel(url: string): Promise<ReferenceLm> {
+    const name = new URL(url).pathname.split('/').pop() ?? url;
+    let bytes: Uint8Array;
+    try {
+      bytes = await this.io.load(url);
+    } catch (e) {
+      throw new Error(`could not load the reference model ${name}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return ReferenceLm.parse(new TextDecoder().decode(bytes), name);
+  }
+
   private async run(): Promise<void> {
     const { config } = this.req;
     const yieldTask = this.io.yieldTask ?? (() => new Promise<void>((r) => setTimeout(r, 0)));
@@ -208,6 +238,7 @@ export class TrainSession {
       }
       if (!start) throw new Error('no starting checkpoint');
       const profiles = this.req.profiles ? checkTrainingProfiles(this.req.profiles) : trainingProfiles();
+      const lm = this.req.referenceModel ? await this.loadReferenceModel(this.req.referenceModel) : null;
       const byId = new Map(profiles.map((p) => [p.id, p]));
       const evalN = config.evalProfiles === 0 ? BENCHMARK_COUNT : config.evalProfiles;
       if (onGpu) {
@@ -256,7 +287,7 @@ export class TrainSession {
       if (resumeStep === 0) {
         // Before: the starting policy on the benchmark, so the end has something to be compared with.
         say('running', `Evaluating on ${evalN} benchmark users (before training)`);
-        const before = await playBenchmark(trainer, evalN);
+        const before = await playBenchmark(trainer, evalN, lm);
         this.out.update({ benchmarkBefore: before.summary, breakdownBefore: before.breakdown });
       } else {
         say('running', `Resuming from the checkpoint of step ${resumeStep}`);
@@ -272,7 +303,7 @@ export class TrainSession {
           let after: Partial<TrainProgress> = {};
           if (done) {
             say('running', `Evaluating on ${evalN} benchmark users (after training)`);
-            const ev = await playBenchmark(trainer, evalN);
+            const ev = await playBenchmark(trainer, evalN, lm);
             after = { benchmarkAfter: ev.summary, breakdownAfter: ev.breakdown };
           }
           say('running', 'Saving the checkpoint', after);

@@ -297,15 +297,40 @@ function lineWords(line: string): Set<string> {
   return set;
 }
 
-/** A word this user can read: English, or said by the user, or in the user's own story (names, places). */
-function knownWord(w: string, ctx: DetectorContext): boolean {
+/**
+ * A word this user can read: English (lexicon.ts), or in the user's own story (`known`: names,
+ * places, everything the profile says), or said by the user in one of `userLines`.
+ */
+function knownWord(w: string, known: ReadonlySet<string>, userLines: readonly string[]): boolean {
   if (isEnglishWord(w)) return true;
   const stem = w.replace(/'s$|'$/, '');
-  if (ctx.lexicon.known.has(w) || ctx.lexicon.known.has(stem)) return true;
-  return ctx.userLines.some((l) => {
+  if (known.has(w) || known.has(stem)) return true;
+  return userLines.some((l) => {
     const set = lineWords(l);
     return set.has(w) || set.has(stem);
   });
+}
+
+/**
+ * The words of a reply (`words`: as readReply reads them) that this user cannot read: each word of
+ * two letters or more, without digits, that is neither English nor the user's own (knownWord), once
+ * each, in order. `skip`: words already counted as another slip. The non-word check below and the
+ * lab's real-word share (src/rl/fluency.ts) both read a reply through this one function.
+ */
+export function unknownWords(
+  words: readonly string[],
+  known: ReadonlySet<string>,
+  userLines: readonly string[],
+  skip: ReadonlySet<string> = new Set(),
+): string[] {
+  const out: string[] = [];
+  const seen = new Set(skip);
+  for (const w of words) {
+    if (w.length < 2 || seen.has(w) || /\d/.test(w)) continue;
+    seen.add(w);
+    if (!knownWord(w, known, userLines)) out.push(w);
+  }
+  return out;
 }
 
 /**
@@ -313,13 +338,11 @@ function knownWord(w: string, ctx: DetectorContext): boolean {
  * own is one slip ("pralowing", "blilept"); with another slip of any kind the reply is garbled.
  */
 function nonWords(ctx: DetectorContext): string[] {
-  const out: string[] = [];
   // A word already counted as run together ("McKenzie", "theyThe") is not counted again.
-  const seen = new Set((ctx.reply.head.match(/[\p{L}']*\p{Ll}\p{Lu}[\p{L}']*/gu) ?? []).map((w) => w.toLowerCase()));
-  for (const w of ctx.reply.words) {
-    if (w.length < 2 || seen.has(w) || /\d/.test(w)) continue;
-    seen.add(w);
-    if (!knownWord(w, ctx)) out.push(`"${w}" is not a word`);
-  }
-  return out;
+  const runTogether = new Set(
+    (ctx.reply.head.match(/[\p{L}']*\p{Ll}\p{Lu}[\p{L}']*/gu) ?? []).map((w) => w.toLowerCase()),
+  );
+  return unknownWords(ctx.reply.words, ctx.lexicon.known, ctx.userLines, runTogether).map(
+    (w) => `"${w}" is not a word`,
+  );
 }

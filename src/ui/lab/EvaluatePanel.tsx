@@ -1,23 +1,75 @@
 /**
  * Evaluate: the benchmark played on the starting policy (before step 1) and on the trained one
- * (after the last step), next to the reference policies on the same benchmark users, then the
- * score broken down by the users' hidden intention and personality type. Text only.
+ * (after the last step), next to the reference policies on the same benchmark users, each with the
+ * fluency of its replies (src/rl/fluency.ts), then the score broken down by the users' hidden
+ * intention and personality type. Text only.
  */
 import { useMemo } from 'react';
 import type { Breakdown, Figures } from '../../lab/breakdown';
-import { referenceRows } from '../../lab/reference';
+import { referenceRows, type FluencyFigures } from '../../lab/reference';
+import { REFERENCE_SURPRISAL_CORPUS } from '../../lab/referenceFluency';
 import { INTENTIONS, type IntentionId } from '../../persona/profile';
 import { BENCHMARK_COUNT } from '../../persona/sets';
 import { useTraining } from '../state/training';
 
 const score = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(1));
 const share = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : `${Math.round(x * 100)}%`);
+const fixed = (k: number) => (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(k));
+/** Fluency is read near 100% and 0%: one decimal. */
+const fine = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : `${(x * 100).toFixed(1)}%`);
 
 /** A summary posted by the worker (score, success, failure, dialogues, ...) as figures. */
 const fromSummary = (s: Record<string, number> | null): Figures | null =>
   s ? { score: s.score, success: s.success, failure: s.failure, n: s.dialogues ?? NaN } : null;
 
-type Row = { key: string; label: string; note: string; figures: Figures | null };
+/** A worker summary's fluency figures (runs saved before the lab measured them have none: dashes). */
+const fluencyOf = (s: Record<string, number> | null): Partial<FluencyFigures> | null =>
+  s
+    ? {
+        realWords: s.realWords,
+        hackingShare: s.hackingShare,
+        surprisal: s.surprisal,
+        distinct2: s.distinct2,
+        meanReplyWords: s.meanReplyWords,
+      }
+    : null;
+
+type Row = {
+  key: string;
+  label: string;
+  note: string;
+  figures: Figures | null;
+  fluency: Partial<FluencyFigures> | null;
+};
+
+/** The fluency columns: header, what it means (the header's tooltip), how a figure prints. */
+const FLUENCY_COLUMNS: [key: keyof FluencyFigures, header: string, help: string, show: (x?: number) => string][] = [
+  [
+    'realWords',
+    'Real words',
+    "Share of replies whose every word is a real word to the user: English, or a word of the user's story or lines (the users' own non-word check).",
+    fine,
+  ],
+  [
+    'hackingShare',
+    'Flagged',
+    'Share of replies the reward-hacking check flags: spam, non-language, or talking to the scorer.',
+    fine,
+  ],
+  [
+    'surprisal',
+    'Surprisal',
+    "Mean bits per word under a word trigram model of the corpus's replies (lower reads more like the corpus; its own held-out replies score the corpus row).",
+    fixed(2),
+  ],
+  [
+    'distinct2',
+    'Distinct-2',
+    'Distinct word pairs over all word pairs of all replies (lower: more repetition).',
+    fixed(3),
+  ],
+  ['meanReplyWords', 'Words/reply', 'Mean words per reply.', fixed(1)],
+];
 
 function groupRows(
   kind: 'byIntention' | 'byType',
@@ -52,14 +104,29 @@ export function EvaluatePanel() {
       label: 'before',
       note: 'the starting policy',
       figures: breakdownBefore?.overall ?? fromSummary(benchmarkBefore),
+      fluency: fluencyOf(benchmarkBefore),
     },
     {
       key: 'after',
       label: 'after',
       note: 'the trained policy',
       figures: breakdownAfter?.overall ?? fromSummary(benchmarkAfter),
+      fluency: fluencyOf(benchmarkAfter),
     },
-    ...refs.map((r) => ({ key: r.policy, label: r.policy, note: 'reference', figures: r.breakdown.overall })),
+    ...refs.map((r) => ({
+      key: r.policy,
+      label: r.policy,
+      note: 'reference',
+      figures: r.breakdown.overall,
+      fluency: r.fluency,
+    })),
+    {
+      key: 'corpus',
+      label: 'corpus',
+      note: 'its held-out replies',
+      figures: null,
+      fluency: { surprisal: REFERENCE_SURPRISAL_CORPUS },
+    },
   ];
   const groups: [title: string, kind: 'byIntention' | 'byType', name: (k: string) => string][] = [
     ['Hidden intention', 'byIntention', (k) => (k in INTENTIONS ? `${k}: ${INTENTIONS[k as IntentionId].summary}` : k)],
@@ -73,7 +140,10 @@ export function EvaluatePanel() {
         The first {n} of the {BENCHMARK_COUNT} held-out benchmark users (moderate difficulty), played by the starting
         policy before step 1 and by the trained policy after the last step, next to the scripted reference policies on
         the same users. Score: mean final emotion (0 to 100); success: the emotion reached 100; failure: it fell below
-        10.
+        10. Then how the replies read: real words, the share whose every word the user can read; flagged, the share the
+        reward-hacking check flags; surprisal, bits per word under a fixed model of the warm-start corpus's replies (the
+        corpus row: its own held-out replies); distinct-2, the share of distinct word pairs; words per reply. Hover a
+        column's name for more.
         {!hasRun && ' Train a run to fill in before and after.'}
       </p>
       <div className="table-wrap">
@@ -85,11 +155,20 @@ export function EvaluatePanel() {
               <th scope="col">Success</th>
               <th scope="col">Failure</th>
               <th scope="col">Users</th>
+              {FLUENCY_COLUMNS.map(([key, header, help]) => (
+                <th scope="col" key={key} title={help}>
+                  {header}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.key} data-row={r.key} className={r.note === 'reference' ? 'reference' : undefined}>
+              <tr
+                key={r.key}
+                data-row={r.key}
+                className={r.note === 'reference' || r.key === 'corpus' ? 'reference' : undefined}
+              >
                 <th scope="row">
                   {r.label} <span className="muted">({r.note})</span>
                 </th>
@@ -97,6 +176,11 @@ export function EvaluatePanel() {
                 <td>{r.figures ? share(r.figures.success) : '—'}</td>
                 <td>{r.figures ? share(r.figures.failure) : '—'}</td>
                 <td>{r.figures && Number.isFinite(r.figures.n) ? r.figures.n : '—'}</td>
+                {FLUENCY_COLUMNS.map(([key, , , show]) => (
+                  <td key={key} data-col={key}>
+                    {show(r.fluency?.[key])}
+                  </td>
+                ))}
               </tr>
             ))}
           </tbody>

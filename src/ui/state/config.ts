@@ -8,6 +8,7 @@ import { persist } from 'zustand/middleware';
 import type { PresetName } from '../../engine/model/config';
 import { ProfileSchema, type Profile } from '../../persona/profile';
 import { defaultRunConfig, type RunConfig } from '../../rl/config';
+import { REFERENCE_LM_FILE } from '../../rl/reference-lm';
 import { draftOf, FIELDS, PRESET_NAMES, type Draft, type FieldKey } from '../lab/fields';
 
 /** Where an RL run starts: the preset's shipped warm start, or the warm start trained in this tab. */
@@ -16,6 +17,11 @@ export type StartFrom = 'shipped' | 'last';
 /** Where the run starts: a checkpoint URL on the lab's own origin, or 'last' (the warm start trained in this tab). */
 export function startUrl(config: Pick<RunConfig, 'preset'>, start: StartFrom): string {
   return start === 'last' ? 'last' : new URL(`warmstart-${config.preset}.bin`, document.baseURI).href;
+}
+
+/** The reference model the benchmark's surprisal is measured under (public/reference-lm.json), on the lab's own origin. */
+export function referenceModelUrl(): string {
+  return new URL(REFERENCE_LM_FILE, document.baseURI).href;
 }
 
 interface ConfigState {

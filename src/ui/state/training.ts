@@ -14,7 +14,7 @@ import type { RunConfig } from '../../rl/config';
 import type { TrainAction, TrainProgress, TranscriptItem } from '../../worker/protocol';
 import { onWorkerMessage, sendToWorker } from './worker';
 import { askPersistentStorage, runStore, saveQueue, useRuns } from './runs';
-import { startUrl, type StartFrom } from './config';
+import { referenceModelUrl, startUrl, type StartFrom } from './config';
 
 /** What a run trains on beyond its config: where it starts, and the person's own training users. */
 export interface RunExtras {
@@ -196,7 +196,10 @@ export const useTraining = create<TrainingState>((set, get) => {
     savedStatus.set(runId, 'running');
     void saveQueue((st) => st.put(record)).then(() => useRuns.getState().refresh());
     askPersistentStorage();
-    sendToWorker({ type: 'train-start', request: { runId, config, start, mode, ...(profiles ? { profiles } : {}) } });
+    sendToWorker({
+      type: 'train-start',
+      request: { runId, config, start, mode, referenceModel: referenceModelUrl(), ...(profiles ? { profiles } : {}) },
+    });
   };
 
   if (!subscribed) {
@@ -321,6 +324,7 @@ export const useTraining = create<TrainingState>((set, get) => {
           runId: run.id,
           config: run.config,
           start: startUrl(run.config, run.start ?? 'shipped'),
+          referenceModel: referenceModelUrl(),
           mode: 'run',
           resumeFrom,
           ...(run.profiles ? { profiles: run.profiles } : {}),
