@@ -109,6 +109,10 @@ export class Trainer {
   private valueHeadUntrained: boolean;
   /** Steps completed. */
   stepsDone = 0;
+  /** Told after each round of a rollout (training or benchmark): for a live view of the dialogues; never changes them. */
+  onRound:
+    ((kind: 'train' | 'benchmark', dialogues: readonly DialogueRollout[], live: readonly boolean[]) => void) | null =
+    null;
   private released = false;
 
   constructor(
@@ -185,6 +189,7 @@ export class Trainer {
         sampling: { temperature: c.temperature, topK: 0, topP: c.topP },
         maxTurnTokens: c.maxTurnTokens,
         maxAgentTurns: c.maxAgentTurns,
+        ...(this.onRound ? { onRound: (d, live) => this.onRound?.('train', d, live) } : {}),
       },
       rng,
     );
@@ -315,6 +320,7 @@ export class Trainer {
     const dialogues = await playBenchmark(this.model, this.tokenizer, profiles, {
       think: opts.think ?? this.config.think,
       thinkGrammar: false, // as the rollouts it trains on
+      ...(this.onRound ? { onRound: (d, live) => this.onRound?.('benchmark', d, live) } : {}),
     });
     return { ...summariseRollouts(dialogues), rollouts: dialogues, seconds: (performance.now() - t0) / 1000 };
   }
