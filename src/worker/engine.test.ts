@@ -148,6 +148,40 @@ describe('the training session', () => {
     expect(Array.from(afreshEnd.weights)).not.toEqual(Array.from(fullEnd.weights));
   });
 
+  it("evaluates a saved run's checkpoint on request: the benchmark of that step, and a clear refusal of a warm start", async () => {
+    const run = session({}, { steps: 1, evalProfiles: 2 });
+    await run.s.finished;
+    const ck = run.got.find((m) => m.type === 'train-checkpoint');
+    const bytes = ck?.type === 'train-checkpoint' ? ck.bytes : new ArrayBuffer(0);
+    const got: FromWorker[] = [];
+    const engine = createEngine({
+      post: (m) => got.push(m),
+      acquire: async () => ({ ok: false, failure: { kind: 'no-webgpu', message: 'none' } }),
+      createWasm: async () => new CpuBackend(),
+    });
+    engine.handle({ type: 'probe', force: null });
+    await engine.backendReady;
+    engine.handle({
+      type: 'evaluate-checkpoint',
+      request: { runId: 'r1', checkpoint: bytes, evalProfiles: 2, think: false },
+    });
+    await until(() => got.some((m) => m.type === 'evaluate-done' || m.type === 'evaluate-failed'));
+    const done = got.find((m) => m.type === 'evaluate-done');
+    expect(done).toMatchObject({ runId: 'r1', step: 1, summary: { step: 1, dialogues: 2 } });
+    // The run's own benchmark after its last step played the same users with the same policy.
+    const after = progressOf(run.got).find((m) => m.benchmarkAfter)!.benchmarkAfter!;
+    expect(done?.type === 'evaluate-done' && done.summary.score).toBe(after.score);
+    engine.handle({
+      type: 'evaluate-checkpoint',
+      request: { runId: 'w', checkpoint: CI.slice().buffer, evalProfiles: 1, think: false },
+    });
+    await until(() => got.some((m) => m.type === 'evaluate-failed'));
+    expect(got.find((m) => m.type === 'evaluate-failed')).toMatchObject({
+      runId: 'w',
+      message: expect.stringMatching(/not one of an RL run/),
+    });
+  });
+
   it("refuses to resume a checkpoint that has no steps left, or is not a run's", async () => {
     const warm = session({ resumeFrom: CI.slice().buffer });
     await warm.s.finished;

@@ -24,6 +24,7 @@ import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
 import { LAB_MATMUL_TUNING, tuneMatmuls } from '../engine/ops/matmul';
 import type {
   DemoRequest,
+  EvaluateRequest,
   FromWorker,
   SelfTest,
   ToWorker,
@@ -32,6 +33,7 @@ import type {
   WarmStartRequest,
 } from './protocol';
 import { playDemo } from './demo';
+import { evaluateCheckpoint } from './evaluate';
 import { TrainSession } from './training';
 
 export interface EngineIO {
@@ -351,6 +353,25 @@ export function createEngine(io: EngineIO): Engine {
     }
   }
 
+  /** Score a saved run's checkpoint on the benchmark (no session open for it; not beside another job). */
+  async function evaluateSaved(req: EvaluateRequest): Promise<void> {
+    if (!backend) throw new Error('the engine is still checking the GPU; try again in a moment');
+    if (busy) throw new Error('the warm start or a demo dialogue is running; try again when it has finished');
+    const open = activeSession();
+    if (open && open.state !== 'paused') throw new Error('an RL run is training in the lab; pause it first');
+    busy = true;
+    heldControls = [];
+    try {
+      const r = await evaluateCheckpoint(backend, req);
+      post({ type: 'evaluate-done', runId: req.runId, step: r.step, summary: r.summary, breakdown: r.breakdown });
+    } finally {
+      busy = false;
+      const held = heldControls ?? [];
+      heldControls = null;
+      for (const action of held) session?.control(action);
+    }
+  }
+
   /** A checkpoint from the lab's own origin (fetched once per URL), or the warm start trained in this tab. */
   async function loadStart(start: string): Promise<Uint8Array> {
     if (start === 'last') {
@@ -401,6 +422,10 @@ export function createEngine(io: EngineIO): Engine {
         warmStart(msg.request).catch((e) => post({ type: 'warm-start-failed', message: messageOf(e) }));
       } else if (msg.type === 'demo-dialogue') {
         demoDialogue(msg.request).catch((e) => post({ type: 'demo-failed', message: messageOf(e) }));
+      } else if (msg.type === 'evaluate-checkpoint') {
+        evaluateSaved(msg.request).catch((e) =>
+          post({ type: 'evaluate-failed', runId: msg.request.runId, message: messageOf(e) }),
+        );
       } else if (msg.type === 'train-start') {
         trainStart(msg.request).catch((e) => {
           post({ type: 'train-error', runId: msg.request.runId, step: 0, message: messageOf(e) });

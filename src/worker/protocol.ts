@@ -54,9 +54,20 @@ export interface TrainStartRequest {
 /**
  * Controls of a running session, honoured between steps (a step in flight always finishes):
  * pause, resume, step (one step, then pause), stop (save a checkpoint and end), reset (end without
- * saving; the page starts the next run from the same seed and starting weights).
+ * saving; the page starts the next run from the same seed and starting weights), evaluate (play the
+ * benchmark on the policy as it is now, then go on as before: running or paused).
  */
-export type TrainAction = 'pause' | 'resume' | 'step' | 'stop' | 'reset';
+export type TrainAction = 'pause' | 'resume' | 'step' | 'stop' | 'reset' | 'evaluate';
+
+/** Score a saved checkpoint on the benchmark (a run with no open session: stopped, done, interrupted). */
+export interface EvaluateRequest {
+  runId: string;
+  /** The run's checkpoint bytes (transferred). */
+  checkpoint: ArrayBuffer;
+  /** Benchmark users to play (the first n; 0: all). */
+  evalProfiles: number;
+  think: boolean;
+}
 
 export type ToWorker =
   | { type: 'probe'; force: BackendForce }
@@ -64,6 +75,7 @@ export type ToWorker =
   | { type: 'demo-dialogue'; request: DemoRequest }
   | { type: 'train-start'; request: TrainStartRequest }
   | { type: 'train-control'; runId: string; action: TrainAction }
+  | { type: 'evaluate-checkpoint'; request: EvaluateRequest }
   /** Test hook (the page sends it only with ?testHooks=1 in its URL): destroy the GPU device, as a driver reset would lose it. */
   | { type: 'test-lose-device' };
 
@@ -143,6 +155,18 @@ export interface TranscriptItem {
 /** Where a session is. 'loading': fetching and building the model; terminal: done, stopped, failed, reset. */
 export type TrainState = 'loading' | 'running' | 'paused' | 'done' | 'stopped' | 'failed' | 'reset';
 
+/** Inside a step: the dialogues being played (the training rollout or the benchmark), round by round. */
+export interface LiveProgress {
+  kind: 'train' | 'benchmark';
+  /** Rounds played: replies so far in the longest dialogue. */
+  round: number;
+  /** Dialogues over, of `total`. */
+  ended: number;
+  total: number;
+  /** The first dialogue of a training rollout as far as it has gone (endReason 'playing' while it goes on). */
+  preview?: TranscriptItem;
+}
+
 /** A batch of progress, posted at most ~10 times a second: everything new since the last one. */
 export interface TrainProgress {
   runId: string;
@@ -158,11 +182,16 @@ export interface TrainProgress {
   dialogues: TranscriptItem[];
   /** The benchmark played on the starting policy, before step 1 (the first `evalProfiles` users; 0: all). */
   benchmarkBefore?: Record<string, number>;
-  /** The benchmark played at the end of a finished run. */
+  /**
+   * The benchmark played at the end of a finished run, or when the page asked (Evaluate now); its
+   * `step` says on the policy of which step.
+   */
   benchmarkAfter?: Record<string, number>;
   /** Those benchmarks broken down by the users' intention and personality type. */
   breakdownBefore?: Breakdown;
   breakdownAfter?: Breakdown;
+  /** What is being played inside the current step (null between rollouts). */
+  live?: LiveProgress | null;
 }
 
 export interface SelfTest {
@@ -202,6 +231,15 @@ export type FromWorker =
   | { type: 'warm-start-failed'; message: string }
   | { type: 'demo-done'; report: DemoReport }
   | { type: 'demo-failed'; message: string }
+  | {
+      type: 'evaluate-done';
+      runId: string;
+      /** The checkpoint's step. */
+      step: number;
+      summary: Record<string, number>;
+      breakdown: Breakdown;
+    }
+  | { type: 'evaluate-failed'; runId: string; message: string }
   | ({ type: 'train-progress' } & TrainProgress)
   /** A checkpoint of the run (every checkpointEvery steps, and at the end); the bytes are transferred. */
   | { type: 'train-checkpoint'; runId: string; step: number; final: boolean; bytes: ArrayBuffer }
