@@ -70,7 +70,7 @@ export function benchmarkResult(
  * A checkpoint after the first step and then at least this often, on every backend, even when the
  * config asks for none: a reload, a closed tab or a lost device then loses at most this much.
  */
-export const SAFETY_CHECKPOINT_MS = 60_000;
+const SAFETY_CHECKPOINT_MS = 60_000;
 
 /** The tiny run the compile phase plays once on a throwaway trainer: every kernel the run needs, on small shapes. */
 function warmUpConfig(config: RunConfig): RunConfig {

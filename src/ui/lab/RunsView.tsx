@@ -58,7 +58,8 @@ function RunRow({
   const open = async () => {
     const run = await get(r.id);
     if (run) {
-      useTraining.getState().showSaved(run);
+      // Its settings go into Configure, so Train (or a share link) starts from what it ran with.
+      useTraining.getState().showSaved(run, { loadForm: true });
       useUi.getState().showStep(null);
       setView('lab');
     }
@@ -254,7 +255,7 @@ export function RunsView() {
       {runs.length > 1 && <p className="muted small">Tick two runs to compare their curves.</p>}
       {runs.length > 0 && (
         <div className="table-wrap">
-          <table className="runs-table">
+          <table className="runs-table runs-list">
             <thead>
               <tr>
                 <th scope="col">
