@@ -24,6 +24,8 @@ export interface DemoRequest {
   /** The checkpoint's bytes (an RL run's, from the page's run store); when given, `checkpoint` only names it. */
   checkpointBytes?: ArrayBuffer;
   profileId: string;
+  /** A user written in Play's form (checked against the profile schema in the worker), played instead of a benchmark one. */
+  profile?: unknown;
   /** Agent turns to play (1..10). */
   turns: number;
   seed: number;

@@ -75,7 +75,8 @@ export const useUi = create<UiState>()(
       view: 'lab',
       smoothing: 0.6,
       logScale: false,
-      settingsOpen: true,
+      // A first visit on a wide screen opens the drawer beside the run; on a phone it would push Train down.
+      settingsOpen: typeof matchMedia === 'function' ? matchMedia('(min-width: 1024px)').matches : true,
       lastRunId: null,
       transcriptStep: null,
       shortcutsOpen: false,
