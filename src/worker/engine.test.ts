@@ -12,6 +12,7 @@ import { CpuBackend } from '../engine/cpu/backend';
 import { loadCheckpoint, saveCheckpoint } from '../engine/model/checkpoint';
 import { benchmarkProfiles } from '../persona/sets';
 import { defaultRunConfig, type RunConfig } from '../rl/config';
+import { wasmBackends } from '../engine/wasm/testing/same';
 import { createEngine } from './engine';
 import type { FromWorker, TrainProgress, TrainStartRequest } from './protocol';
 import { TrainSession } from './training';
@@ -96,6 +97,31 @@ describe('the engine', () => {
     await until(() => progressOf(got).some((m) => m.state === 'paused' || m.state === 'failed' || m.state === 'done'));
     expect(progressOf(got).at(-1)?.state).not.toBe('failed');
   });
+});
+
+describe('the warm start', () => {
+  it('stops on Cancel between steps, says so, and the next warm start runs', async () => {
+    const got: FromWorker[] = [];
+    const one = (await wasmBackends()).one;
+    const engine = createEngine({
+      post: (m) => got.push(m),
+      acquire: async () => ({ ok: false, failure: { kind: 'no-webgpu', message: 'none' } }),
+      createWasm: async () => one,
+    });
+    engine.handle({ type: 'probe', force: null });
+    await engine.backendReady;
+    engine.handle({ type: 'warm-start', request: { preset: 'ci', seed: 1, steps: 500, dialogues: 60 } });
+    await until(() => got.some((m) => m.type === 'warm-start-progress' && m.phase === 'training'), 120_000);
+    engine.handle({ type: 'warm-start-cancel' });
+    await until(() => got.some((m) => m.type === 'warm-start-cancelled' || m.type === 'warm-start-done'), 120_000);
+    expect(got.some((m) => m.type === 'warm-start-done')).toBe(false);
+    const steps = got.filter((m) => m.type === 'warm-start-progress' && m.phase === 'training');
+    expect(steps.length).toBeLessThan(500);
+    // Not left busy: a new warm start goes through to its end.
+    engine.handle({ type: 'warm-start', request: { preset: 'ci', seed: 1, steps: 1, dialogues: 60 } });
+    await until(() => got.some((m) => m.type === 'warm-start-done' || m.type === 'warm-start-failed'), 120_000);
+    expect(got.some((m) => m.type === 'warm-start-done')).toBe(true);
+  }, 300_000);
 });
 
 describe('the training session', () => {

@@ -269,15 +269,23 @@ export function createEngine(io: EngineIO): Engine {
     void next.then(() => probe(null)).catch((e) => post({ type: 'error', message: messageOf(e) }));
   }
 
+  /** How often a warm start on the CPU yields a task between its steps (a GPU step waits on the GPU anyway). */
+  const YIELD_EVERY_MS = 100;
+  /** Cancel asked for the warm start in progress: its next progress report throws this. */
+  let warmCancel = false;
+  class WarmStartCancelled extends Error {}
+
   /** The supervised warm start on this worker's backend, with progress at most ~10 times a second. */
   async function warmStart(req: WarmStartRequest): Promise<void> {
     if (!backend) throw new Error('the engine is still checking the GPU; try again in a moment');
     if (busy) throw new Error('a run is already in progress');
     if (activeSession()) throw new Error('an RL run is open in the lab; stop or reset it first');
     busy = true;
+    warmCancel = false;
     try {
       const t0 = performance.now();
       let lastPost = 0;
+      let lastYield = performance.now();
       const defaults = WARM_START_DEFAULTS[req.preset];
       const gpu = backend instanceof WebGpuBackend ? backend : null;
       const result = await runWarmStart(
@@ -291,9 +299,19 @@ export function createEngine(io: EngineIO): Engine {
           sft: defaults.sft,
         },
         (p) => {
+          // Between steps (and phases): the model and trainer are released by runWarmStart's own finally.
+          if (warmCancel) throw new WarmStartCancelled('cancelled');
           const now = performance.now();
+          // A task between training steps, now and then, so a Cancel sent meanwhile is read.
+          const yieldTask =
+            p.phase === 'training' && now - lastYield >= YIELD_EVERY_MS
+              ? new Promise<void>((r) => setTimeout(r, 0)).then(() => {
+                  lastYield = performance.now();
+                  if (warmCancel) throw new WarmStartCancelled('cancelled');
+                })
+              : undefined;
           const last = p.step?.step === req.steps;
-          if (p.phase === 'training' && !last && now - lastPost < 100) return;
+          if (p.phase === 'training' && !last && now - lastPost < 100) return yieldTask;
           lastPost = now;
           post({
             type: 'warm-start-progress',
@@ -302,6 +320,7 @@ export function createEngine(io: EngineIO): Engine {
             steps: req.steps,
             loss: p.step?.loss ?? null,
           });
+          return yieldTask;
         },
         // As an RL run does: after the first step, time the big-matmul kernels on its shapes.
         gpu ? async () => void (await tuneMatmuls(gpu, LAB_MATMUL_TUNING)) : undefined,
@@ -419,7 +438,15 @@ export function createEngine(io: EngineIO): Engine {
       if (msg.type === 'probe') {
         probe(msg.force).catch((e) => post({ type: 'error', message: messageOf(e) }));
       } else if (msg.type === 'warm-start') {
-        warmStart(msg.request).catch((e) => post({ type: 'warm-start-failed', message: messageOf(e) }));
+        warmStart(msg.request).catch((e) =>
+          post(
+            e instanceof WarmStartCancelled
+              ? { type: 'warm-start-cancelled' }
+              : { type: 'warm-start-failed', message: messageOf(e) },
+          ),
+        );
+      } else if (msg.type === 'warm-start-cancel') {
+        warmCancel = true;
       } else if (msg.type === 'demo-dialogue') {
         demoDialogue(msg.request).catch((e) => post({ type: 'demo-failed', message: messageOf(e) }));
       } else if (msg.type === 'evaluate-checkpoint') {

@@ -74,6 +74,8 @@ export interface EvaluateRequest {
 export type ToWorker =
   | { type: 'probe'; force: BackendForce }
   | { type: 'warm-start'; request: WarmStartRequest }
+  /** Stop the warm start at its next progress report (between steps); it answers 'warm-start-cancelled'. */
+  | { type: 'warm-start-cancel' }
   | { type: 'demo-dialogue'; request: DemoRequest }
   | { type: 'train-start'; request: TrainStartRequest }
   | { type: 'train-control'; runId: string; action: TrainAction }
@@ -231,6 +233,7 @@ export type FromWorker =
   | { type: 'warm-start-progress'; phase: WarmStartProgress['phase']; step: number; steps: number; loss: number | null }
   | { type: 'warm-start-done'; report: WarmStartReport }
   | { type: 'warm-start-failed'; message: string }
+  | { type: 'warm-start-cancelled' }
   | { type: 'demo-done'; report: DemoReport }
   | { type: 'demo-failed'; message: string }
   | {

@@ -13,6 +13,8 @@ import { useUi } from '../state/ui';
 import { AppraisalList, ChangeBadge } from '../components/AppraisalList';
 import { DialogueLine, EMPTY_REPLY } from '../components/DialogueLine';
 import { countOptions, Select } from '../components/Select';
+import { transcriptMarkdown } from '../../lab/transcriptMarkdown';
+import { download } from '../state/runs';
 
 export type Outcome = 'success' | 'failure' | 'neither';
 
@@ -63,7 +65,14 @@ function Dialogue({ d, open }: { d: TranscriptItem; open: boolean }) {
       </summary>
       <p className="hidden-need">
         Hidden intention (the policy never sees it): <strong>{d.intentionSummary}</strong>. Reward {d.reward.toFixed(2)}
-        ; {END_TEXT[d.endReason] ?? d.endReason}.{` Group ${d.group + 1}.`}
+        ; {END_TEXT[d.endReason] ?? d.endReason}.{` Group ${d.group + 1}. `}
+        <button
+          type="button"
+          className="small-button"
+          onClick={() => download(`step-${d.step}-dialogue-${d.index + 1}.md`, transcriptMarkdown(d), 'text/markdown')}
+        >
+          Save as Markdown
+        </button>
       </p>
       <ol className="transcript">
         <DialogueLine role="user" who="user" text={d.opening} />
