@@ -19,6 +19,7 @@ import { useTraining } from './state/training';
 import { LiveDialogue } from './lab/LiveDialogue';
 import { RewardChart } from './lab/MetricsPanel';
 import { Autoplay, FlagProblems } from './lab/Autoplay';
+import { Tour, TourButton } from './lab/Tour';
 import { useEngine } from './state/engine';
 import { useRuns } from './state/runs';
 import { useUi, type View } from './state/ui';
@@ -72,6 +73,7 @@ function Nav() {
           {v.view === 'runs' && count > 0 && <span className="count">{count}</span>}
         </button>
       ))}
+      {!isHidden(flags, 'tour') && <TourButton />}
       <button
         type="button"
         className="keys-button"
@@ -183,6 +185,7 @@ export function App() {
         )}
       </main>
       <ShortcutsDialog />
+      {shown === 'lab' && <Tour />}
     </div>
   );
 }
