@@ -175,7 +175,7 @@ test('a reload mid-run brings the run back with Resume; Start over; Reset leaves
 });
 
 /** A run file as the lab exports it, three steps, with its own settings. */
-function runFile(id: string, name: string): string {
+function runFile(id: string, name: string, lr = 0.0007, rewards = [0.2, 0.3, 0.4]): string {
   return JSON.stringify({
     format: 'empathy-rl-lab/run',
     version: 1,
@@ -185,8 +185,8 @@ function runFile(id: string, name: string): string {
       createdAt: 1_700_000_000_000,
       updatedAt: 1_700_000_000_000,
       status: 'stopped',
-      config: { version: 1, preset: 'ci', seed: 77, steps: 9, lr: 0.0007, algo: 'ppo', groupSize: 2 },
-      metrics: { step: [1, 2, 3], 'reward/mean': [0.2, 0.3, 0.4] },
+      config: { version: 1, preset: 'ci', seed: 77, steps: 9, lr, algo: 'ppo', groupSize: 2 },
+      metrics: { step: [1, 2, 3], 'reward/mean': rewards, 'emotion/success': [0, 0.25, 0.5] },
       transcripts: [],
       backend: 'webgpu',
       softwareGpu: true,
@@ -201,7 +201,7 @@ test('a saved run opens with its settings and backend; importing it again makes 
   await page.getByLabel('Import a run file').setInputFiles(file);
   await expect(page.getByText(/^Imported "PPO lr 7e-4"/)).toBeVisible();
   await page.getByLabel('Import a run file').setInputFiles(file);
-  await expect(page.getByText('"PPO lr 7e-4" is already here (3 steps, stopped): nothing was imported.')).toBeVisible();
+  await expect(page.getByText('"PPO lr 7e-4" is already here (3 steps): nothing was imported.')).toBeVisible();
   await expect(page.locator('.runs-table tbody tr')).toHaveCount(1);
   await page.locator('.runs-table tbody tr').getByRole('button', { name: 'Open' }).click();
   // Its settings in the form, its backend on the status line, its steps on the chart.
@@ -215,6 +215,51 @@ test('a saved run opens with its settings and backend; importing it again makes 
   // Evaluate now on a run with no checkpoint says why not.
   await page.getByRole('button', { name: 'Evaluate now' }).click();
   await expect(page.getByRole('alert')).toContainText('has no checkpoint to evaluate');
+});
+
+test('compare four runs: each its colour and dash, the legend names what differs, one pinned as baseline', async ({
+  page,
+}) => {
+  await page.goto('/?backend=cpu');
+  await nav(page, /^Runs/).click();
+  const lrs = [0.001, 0.003, 0.0005, 0.002];
+  for (const [i, lr] of lrs.entries()) {
+    const text = runFile(`c-${i}`, `run ${i}`, lr, [0.1 * (i + 1), 0.2, 0.3]);
+    await page
+      .getByLabel('Import a run file')
+      .setInputFiles({ name: `${i}.json`, mimeType: 'application/json', buffer: Buffer.from(text) });
+    await expect(page.getByText(new RegExp(`^Imported "run ${i}"`))).toBeVisible();
+  }
+  for (const i of [0, 1, 2, 3]) await page.getByLabel(`Compare run ${i}`).check();
+  const compare = page.getByTestId('compare');
+  await expect(compare.getByRole('heading')).toHaveText('Compare 4 runs');
+  await expect(page.getByTestId('compare-diff')).toHaveText('Settings that differ: lr 1e-3 vs 3e-3 vs 5e-4 vs 2e-3');
+  await expect(compare.locator('.compare-legend li')).toHaveText([
+    /A \(solid\): run 0 · lr 1e-3 baseline/,
+    /B \(dashed\): run 1 · lr 3e-3/,
+    /C \(dotted\): run 2 · lr 5e-4/,
+    /D \(dash-dot\): run 3 · lr 2e-3/,
+  ]);
+  // Pin run 2 as the baseline: it becomes A, the others keep their order.
+  await compare.getByLabel('Baseline').selectOption({ label: 'C: run 2' });
+  await expect(compare.locator('.compare-legend li').first()).toContainText('A (solid): run 2 · lr 5e-4 baseline');
+  const heads = await compare
+    .getByRole('figure', { name: 'Mean reward' })
+    .getByRole('table')
+    .locator('thead th')
+    .allTextContents();
+  expect(heads.filter((h) => !h.includes('smoothed'))).toEqual([
+    'Step',
+    'A: run 2',
+    'B: run 0',
+    'C: run 1',
+    'D: run 3',
+  ]);
+  // Four lines told apart: each legend marker its own colour and dash.
+  const markers = compare.getByRole('figure', { name: 'Mean reward' }).locator('.u-legend .u-series .u-marker');
+  const styles = await markers.evaluateAll((els) => els.map((e) => getComputedStyle(e).borderColor));
+  expect(new Set(styles.slice(1)).size).toBeGreaterThanOrEqual(4);
+  await page.screenshot({ path: `${SHOTS}classroom-compare.png`, fullPage: true });
 });
 
 test('Evaluate now scores a run stopped early: "after" fills in with its step', async ({ page }) => {

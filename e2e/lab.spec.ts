@@ -3,7 +3,7 @@
  * adapter): configure a tiny ci run through the form, train, watch the status, the reward chart and
  * the transcripts fill in, pause, copy the share link and reproduce the run from it in a fresh
  * browser context (same first-step reward), reload mid-run and find the run in the run list, and
- * export and import it, open a damaged link; the same tiny run on the CPU (wasm, threads) with
+ * export it, import it again (refused: it is here) and after deleting it, open a damaged link; the same tiny run on the CPU (wasm, threads) with
  * ?backend=cpu. Screenshots of each view go to e2e/screenshots/.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -181,9 +181,19 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
     format: 'empathy-rl-lab/run',
     run: { config: { profilesPerStep: 1, groupSize: 2 } },
   });
+  // Importing the run that is already here makes no second row.
+  await page.getByLabel('Import a run file').setInputFiles(file);
+  await expect(
+    page.getByText(/^"ci GRPO seed 1" is already here \(\d+ steps\): nothing was imported\.$/),
+  ).toBeVisible();
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(1);
+  // Deleted, then imported: it comes back from the file.
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await row.getByRole('button', { name: 'Delete it' }).click();
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(0);
   await page.getByLabel('Import a run file').setInputFiles(file);
   await expect(page.getByText(/^Imported "ci GRPO seed 1"/)).toBeVisible();
-  await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(1);
   // Open it: its charts and dialogues come back from storage.
   await row.getByRole('button', { name: 'Open' }).click();
   await expect(rewardRows(page)).not.toHaveCount(0);

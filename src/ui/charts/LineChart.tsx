@@ -59,7 +59,7 @@ export type LineChartProps = {
 
 /** Okabe & Ito (2008), colour-blind-safe; black and yellow left out (invisible on one of the themes). */
 export const CHART_PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9'] as const;
-const DASHES: number[][] = [[], [6, 3], [2, 3], [10, 3, 2, 3]];
+export const CHART_DASHES: readonly (readonly number[])[] = [[], [6, 3], [2, 3], [10, 3, 2, 3]];
 /** Opacity of the raw line under the smoothed one. */
 const RAW_ALPHA = 0.3;
 /** ~10 Hz: fast enough to look live, slow enough to leave the main thread to the page. */
@@ -115,7 +115,7 @@ type Shown = { series: readonly LineSeries[]; smoothing: number; logScale: boole
 /** Each series' colour and dash, as the chart draws them. */
 const styleOf = (s: LineSeries, k: number) => ({
   stroke: s.color ?? CHART_PALETTE[k % CHART_PALETTE.length],
-  dash: DASHES[k % DASHES.length],
+  dash: [...CHART_DASHES[k % CHART_DASHES.length]],
 });
 
 function options(

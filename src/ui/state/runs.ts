@@ -112,7 +112,7 @@ export const useRuns = create<RunsState>((set, get) => ({
       set({
         importMessage: {
           ok: true,
-          text: `"${r.run.name}" is already here (${same.metricRows} steps, ${same.status}): nothing was imported.`,
+          text: `"${r.run.name}" is already here (${same.metricRows} steps): nothing was imported.`,
         },
       });
       return;
