@@ -133,6 +133,15 @@ test('at 1280×720 the first screen shows the run: Train, status, reward chart, 
     transcripts.getByRole('button', { name: 'Save as Markdown' }).first().click(),
   ]);
   expect(readFileSync(await md.path(), 'utf8')).toContain('Hidden intention (the policy never sees it)');
+
+  // What the update reinforces: every policy token coloured, each reply with its sum and a legend.
+  await transcripts.getByLabel('What the update reinforces').check();
+  await expect(page.getByTestId('credit-legend')).toContainText('likelier');
+  const first = transcripts.locator('.dialogue').first();
+  await expect(first.locator('.credit-line').first()).toBeVisible();
+  expect(await first.locator('.credit-token').count()).toBeGreaterThan(2);
+  await expect(first.getByTestId('credit-sum').first()).toHaveText(/^[+−]\d+\.\d\d$/);
+  await first.screenshot({ path: `${SHOTS}classroom-update-colours.png` });
 });
 
 test('a reload mid-run brings the run back with Resume; Start over; Reset leaves no row; edits survive', async ({

@@ -24,7 +24,7 @@ import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
 import type { Profile } from '../persona/profile';
 import { computeCredit } from './advantages';
-import { buildSequences, truncationMask } from './batch';
+import { buildSequences, truncationMask, type TokenStream } from './batch';
 import { learningRate, type RunConfig } from './config';
 import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
 import type { TrainSample } from './samples';
@@ -109,6 +109,13 @@ export class Trainer {
   private valueHeadUntrained: boolean;
   /** Steps completed. */
   stepsDone = 0;
+  /**
+   * What the last step's update weighted each policy token by, over its token stream (batch.ts):
+   * the advantages, the truncation mask and the rollout policy's log-probs (for a ratio taken after
+   * the update). For inspecting a step; the update does not read it.
+   */
+  lastCredit: { stream: TokenStream; advantages: Float32Array; mask: Float32Array; oldLogprobs: Float32Array } | null =
+    null;
   /** Told after each round of a rollout (training or benchmark): for a live view of the dialogues; never changes them. */
   onRound:
     ((kind: 'train' | 'benchmark', dialogues: readonly DialogueRollout[], live: readonly boolean[]) => void) | null =
@@ -260,6 +267,9 @@ export class Trainer {
       );
     }
     const trainSeconds = (performance.now() - t1) / 1000;
+    const oldLogprobs = new Float32Array(stream.N);
+    sequences.forEach((s, i) => s.stream.forEach((at, j) => (oldLogprobs[at] = old.logprobs[i][j])));
+    this.lastCredit = { stream, advantages: credit.advantages, mask, oldLogprobs };
     this.stepsDone++;
     if (c.algo === 'ppo') this.valueHeadUntrained = false;
     const rewards = credit.dialogueRewards;

@@ -127,6 +127,11 @@ interface TranscriptTurn {
   line: string;
   /** The appraisal, without its detector details (too long to move every step). */
   appraisal: { intent: string; fit: string; inner: string; feeling: string; reaction: string; needMet: boolean };
+  /**
+   * What the step's update did with each token of the reply (credit.ts): its text and weight
+   * (GRPO/RLOO the advantage; PPO the advantage times the clipped ratio). Absent where not recorded.
+   */
+  credit?: { tokens: string[]; values: number[] };
 }
 
 /** A transcript's intention when its profile is not among the run's users (nothing is guessed). */

@@ -12,6 +12,9 @@ import { defaultRunConfig, type RunConfig } from '../rl/config';
 import type { FromWorker, TrainProgress, TrainStartRequest } from './protocol';
 import { OUTBOX_INTERVAL_MS } from './progress';
 import { TrainSession } from './training';
+import { Trainer } from '../rl/trainer';
+import { trainingProfiles } from '../persona/sets';
+import { turnSpans } from '../rl/batch';
 
 const CI = new Uint8Array(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
 const TINY: RunConfig = {
@@ -138,6 +141,58 @@ describe('the worker training session', () => {
     expect(bench.every((l) => l.total === 2 && l.preview === undefined)).toBe(true);
     // Each new phase clears it: the last message (done) has none.
     expect(progress().at(-1)!.live).toBeNull();
+  });
+
+  it("colours each token by the trainer's own advantages in a pinned run (GRPO), and by advantage × clipped ratio (PPO)", async () => {
+    for (const algo of ['grpo', 'ppo'] as const) {
+      const config: Partial<RunConfig> = { steps: 1, evalProfiles: 1, algo, seed: 5 };
+      const { s, progress } = open('run', config);
+      await s.finished;
+      const sent = progress().flatMap((m) => m.dialogues);
+      // The same pinned run on a trainer of its own: the advantages its update used.
+      const t = new Trainer(new CpuBackend(), {
+        config: { ...TINY, ...config },
+        start: loadCheckpoint(CI),
+        trainProfiles: trainingProfiles(),
+      });
+      const r = await t.step();
+      const lc = t.lastCredit!;
+      const c = { ...TINY, ...config };
+      let compared = 0;
+      sent.forEach((d, di) => {
+        const spans = turnSpans(lc.stream, di);
+        d.turns.forEach((turn, k) => {
+          if (!turn.credit) return;
+          expect(turn.credit.tokens).toHaveLength(r.dialogues[di].turns[k].response.length);
+          turn.credit.values.forEach((v, j) => {
+            const at = spans[k][0] + j;
+            const a = lc.advantages[at] * lc.mask[at];
+            if (algo === 'grpo') expect(v).toBe(a);
+            else {
+              // A × clip(ratio, 1 − ε, 1 + ε): between the two clip bounds times A.
+              const lo = Math.min(a * (1 - c.clipLow), a * (1 + c.clipHigh));
+              const hi = Math.max(a * (1 - c.clipLow), a * (1 + c.clipHigh));
+              expect(v).toBeGreaterThanOrEqual(lo - 1e-7);
+              expect(v).toBeLessThanOrEqual(hi + 1e-7);
+            }
+            compared++;
+          });
+        });
+      });
+      expect(compared).toBeGreaterThan(0);
+      t.release();
+    }
+    // GRPO on the final reward alone: every trained token of a dialogue weighs the same, the group
+    // mean's side decides its sign, and the masked closing token of a cut reply weighs 0.
+    const { s, progress } = open('run', { steps: 1, evalProfiles: 1, reward: 'final', seed: 5 });
+    await s.finished;
+    const ds = progress().flatMap((m) => m.dialogues);
+    const mean = (ds[0].reward + ds[1].reward) / 2;
+    for (const d of ds.slice(0, 2)) {
+      const vals = d.turns.flatMap((t) => t.credit!.values).filter((v) => v !== 0);
+      expect(new Set(vals).size).toBeLessThanOrEqual(1);
+      if (d.reward !== mean) expect(Math.sign(vals[0])).toBe(Math.sign(d.reward - mean));
+    }
   });
 
   it('evaluates now on request, paused or running, and goes on as before', async () => {

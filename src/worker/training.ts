@@ -27,6 +27,7 @@ import type { RunConfig } from '../rl/config';
 import type { DialogueRollout, RolloutSummary } from '../rl/rollout';
 import { Trainer, TrainingStopped } from '../rl/trainer';
 import { Outbox, OUTBOX_INTERVAL_MS, TRANSCRIPTS_PER_STEP, trimDialogue } from './progress';
+import { tokenCredit } from './credit';
 import type { FromWorker, TrainAction, TrainProgress, TrainStartRequest, TrainState } from './protocol';
 
 export interface SessionIO {
@@ -352,9 +353,11 @@ export class TrainSession {
           const ev = await trainer.evaluate(benchmarkProfiles().slice(0, evalN));
           Object.assign(row, { 'eval/score': ev.score, 'eval/success': ev.success, 'eval/failure': ev.failure });
         }
+        const credit = await tokenCredit(trainer, r.dialogues, TRANSCRIPTS_PER_STEP);
+        checkLost();
         const dialogues = r.dialogues
           .slice(0, TRANSCRIPTS_PER_STEP)
-          .map((d, i) => trimDialogue(d, step, i, config.groupSize, byId.get(d.profileId)));
+          .map((d, i) => trimDialogue(d, step, i, config.groupSize, byId.get(d.profileId), credit[i]));
         this.out.update({ step }, [row], dialogues);
         const asked = config.checkpointEvery > 0 && step % config.checkpointEvery === 0;
         const safety = !checkpointed || performance.now() - lastCheckpointAt >= SAFETY_CHECKPOINT_MS;
