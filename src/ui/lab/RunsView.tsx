@@ -248,7 +248,7 @@ function ComparePanel({ ids, onBaseline }: { ids: readonly string[]; onBaseline:
                   .filter((s) => s.points.length === 0)
                   .map((s) => s.label.split(':')[0])
                   .join(' and ')}{' '}
-                has no points here yet.
+                {series.filter((s) => s.points.length === 0).length === 1 ? 'has' : 'have'} no points here yet.
               </p>
             )}
           </div>

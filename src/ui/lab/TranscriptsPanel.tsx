@@ -66,6 +66,7 @@ function CreditReply({ credit, scale }: { credit: { tokens: string[]; values: nu
     <div className="line line-agent credit-line">
       <span className="who">
         policy · update Σ <strong data-testid="credit-sum">{signedSum(sum)}</strong>
+        {credit.values.every((v) => v === 0) && ' · no weight: its group scored alike, so nothing to learn here'}
       </span>
       <span className="text credit-tokens">
         {credit.tokens.map((t, i) => (
