@@ -11,6 +11,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { onWebGpu } from './chromium';
 
 const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
 mkdirSync(SHOTS, { recursive: true });
@@ -32,8 +33,8 @@ const TINY: [label: string, value: string][] = [
   ['Benchmark users', '2'],
 ];
 
-async function configure(page: Page, steps: number, extra: [string, string][] = []): Promise<void> {
-  await expect(page.getByTestId('adapter-line')).toContainText('CPU');
+async function configure(page: Page, steps: number, extra: [string, string][] = [], where = 'CPU'): Promise<void> {
+  await expect(page.getByTestId('adapter-line')).toContainText(where);
   if ((await page.locator('#settings-drawer').count()) === 0)
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
   await page.getByText(/^Advanced \(/).click();
@@ -181,6 +182,18 @@ test('a reload mid-run brings the run back with Resume; Start over; Reset leaves
   if ((await page.locator('#settings-drawer').count()) === 0)
     await page.getByRole('button', { name: 'Settings', exact: true }).click();
   await expect(field(page, 'Seed')).toHaveValue('4242');
+});
+
+test('on WebGPU too, a reload mid-run brings the run back with Resume from its first checkpoint', async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.goto(onWebGpu());
+  await configure(page, 400, [], 'WebGPU adapter:');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(status(page)).toContainText(/Step [2-9] of 400/, { timeout: 240_000 });
+  await page.reload();
+  await expect(page.getByRole('button', { name: /^Resume from step \d+$/ })).toBeVisible({ timeout: 30_000 });
+  await expect(status(page).locator('.run-badge')).toHaveText('software GPU');
+  await expect(rewardRows(page)).not.toHaveCount(0);
 });
 
 /** A run file as the lab exports it, three steps, with its own settings. */

@@ -322,7 +322,7 @@ export const useTraining = create<TrainingState>((set, get) => {
       const [run, bytes] = await Promise.all([store.get(id), store.getCheckpoint(id)]);
       if (!run) return 'This run is no longer in the browser.';
       if (!bytes)
-        return `"${run.name}" has no checkpoint to resume from (checkpoints are kept every "Checkpoint every" steps, every minute on a GPU, and at the end).`;
+        return `"${run.name}" has no checkpoint to resume from (a run keeps one after its first step, then every minute and every "Checkpoint every" steps, and at the end).`;
       let at: number;
       try {
         // The header alone: the worker checks the whole file (checksum, arenas) when it loads it.
