@@ -68,6 +68,8 @@ const FLAG_KEYS = ['hide', 'lock', 'autoplay', 'tutorial', 'view'];
 
 /** The `run=` value last read, so moving between views (which rewrites the fragment) does not reopen it. */
 let lastRunValue: string | null = null;
+/** `tutorial=1` opens the tour once per page: Back and Forward (which read the fragment again) do not reopen it. */
+let tourOffered = false;
 
 export const useUi = create<UiState>()(
   persist(
@@ -118,8 +120,11 @@ export const useUi = create<UiState>()(
           flags: read.flags,
           flagProblems: foreign ? [] : read.problems,
           shared,
-          ...(read.flags.tutorial && get().tourStep === null ? { tourStep: get().tourLeftAt ?? 0 } : {}),
+          ...(read.flags.tutorial && !tourOffered && get().tourStep === null
+            ? { tourStep: get().tourLeftAt ?? 0 }
+            : {}),
         });
+        if (read.flags.tutorial) tourOffered = true;
       },
       dismissShared() {
         set({ shared: null });
