@@ -396,3 +396,19 @@ test('at 390 px every view is one column, nothing wider than the screen; Play en
   await expect(page.getByTestId('play-end')).toContainText('Hidden intention:');
   await page.screenshot({ path: `${SHOTS}classroom-390x844-play.png`, fullPage: true });
 });
+
+test('the warm start can be cancelled: it stops between steps and keeps nothing', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto('/?backend=cpu');
+  await nav(page, 'Warm start').click();
+  await page.getByLabel('Steps').fill('3000');
+  await page.getByLabel('Dialogues').fill('120');
+  await page.getByTestId('warm-start-button').click();
+  await expect(page.getByTestId('warm-start-progress')).toContainText(/step \d+ \/ 3000/, { timeout: 120_000 });
+  await page.getByTestId('warm-start-cancel').click();
+  await expect(page.getByTestId('warm-start-progress')).toContainText('Cancelled: nothing was kept', {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('warm-start-result')).toHaveCount(0);
+  await expect(page.getByTestId('warm-start-button')).toBeEnabled();
+});
