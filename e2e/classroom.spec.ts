@@ -12,6 +12,8 @@
 import { test, expect, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { onWebGpu } from './chromium';
+import { encodeShareLink } from '../src/lab/share';
+import { defaultRunConfig } from '../src/rl/config';
 
 const SHOTS = new URL('./screenshots/', import.meta.url).pathname;
 mkdirSync(SHOTS, { recursive: true });
@@ -319,6 +321,31 @@ test('a teacher link hides the settings and starts training after a countdown; C
   await page.waitForTimeout(6_000);
   await expect(status(page)).toHaveAttribute('data-status', 'idle');
   await expect(page.getByRole('figure', { name: 'KL' })).toHaveCount(0);
+});
+
+test('a teacher link with a run and autoplay=1 trains that run, the settings hidden', async ({ page }) => {
+  test.setTimeout(180_000);
+  const config = {
+    ...defaultRunConfig('ci'),
+    seed: 11,
+    steps: 2,
+    profilesPerStep: 1,
+    groupSize: 2,
+    maxAgentTurns: 2,
+    maxTurnTokens: 8,
+    minibatchSize: 4,
+    evalProfiles: 2,
+  };
+  const link = encodeShareLink(config, 'http://lab.test/?backend=cpu') + '&hide=settings&autoplay=1';
+  await page.goto(link.replace('http://lab.test', ''));
+  await expect(page.getByTestId('shared-run')).toBeVisible();
+  await expect(page.getByTestId('autoplay')).toContainText(/Training starts in \d s/);
+  await expect(status(page)).toContainText('Done: 2 steps', { timeout: 150_000 });
+  await expect(page.getByTestId('shared-run')).toHaveCount(0);
+  await expect(page.locator('#settings-drawer')).toHaveCount(0);
+  // The link's own run: its seed is in the run's name.
+  await nav(page, /^Runs/).click();
+  await expect(page.locator('.runs-table tbody tr').first()).toContainText('ci GRPO seed 11');
 });
 
 test('views live in the URL (Back and Forward), damaged flags get a message, the share dialog writes flags', async ({
