@@ -115,6 +115,10 @@ test('at 1280×720 the first screen shows the run: Train, status, reward chart, 
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: `${SHOTS}classroom-1440x900.png` });
   await expect(status(page)).toContainText('Done: 6 steps', { timeout: 180_000 });
+  // The transcripts come right after the charts, above the benchmark tables.
+  const transcriptsBox = await page.getByRole('region', { name: 'Transcripts' }).boundingBox();
+  const evaluateBox = await page.getByRole('region', { name: 'Evaluate' }).boundingBox();
+  expect(transcriptsBox!.y).toBeLessThan(evaluateBox!.y);
 
   // Exports for slides: each chart as PNG and SVG, a transcript as Markdown.
   const reward = page.getByRole('figure', { name: 'Mean reward' });
@@ -366,6 +370,8 @@ test('views live in the URL (Back and Forward), damaged flags get a message, the
   await expect(page.getByRole('heading', { name: 'Play the agent' })).toBeVisible();
   await page.goBack();
   await expect(page.getByRole('heading', { name: 'Train' })).toBeVisible();
+  // A message dismissed stays dismissed as the person moves back and forth.
+  await expect(page.getByTestId('flag-error')).toHaveCount(0);
   await page.goForward();
   await expect(page.getByRole('heading', { name: 'Play the agent' })).toBeVisible();
   await nav(page, 'Lab').click();

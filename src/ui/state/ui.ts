@@ -68,6 +68,8 @@ const FLAG_KEYS = ['hide', 'lock', 'autoplay', 'tutorial', 'view'];
 
 /** The `run=` value last read, so moving between views (which rewrites the fragment) does not reopen it. */
 let lastRunValue: string | null = null;
+/** Flag problems the person dismissed: Back and Forward (which read the fragment again) do not show them again. */
+const dismissedProblems = new Set<string>();
 /** `tutorial=1` opens the tour once per page: Back and Forward (which read the fragment again) do not reopen it. */
 let tourOffered = false;
 
@@ -118,7 +120,7 @@ export const useUi = create<UiState>()(
         set({
           view: read.flags.view ?? 'lab',
           flags: read.flags,
-          flagProblems: foreign ? [] : read.problems,
+          flagProblems: foreign ? [] : read.problems.filter((p) => !dismissedProblems.has(p)),
           shared,
           ...(read.flags.tutorial && !tourOffered && get().tourStep === null
             ? { tourStep: get().tourLeftAt ?? 0 }
@@ -131,7 +133,10 @@ export const useUi = create<UiState>()(
         // Leave the address without the run (the flags stay), so a reload does not bring the panel back.
         history.replaceState(null, '', location.pathname + location.search + withoutRun(location.hash));
       },
-      dismissFlagProblems: () => set({ flagProblems: [] }),
+      dismissFlagProblems() {
+        for (const p of get().flagProblems) dismissedProblems.add(p);
+        set({ flagProblems: [] });
+      },
       setTourStep(tourStep) {
         set((s) => ({ tourStep, tourLeftAt: tourStep === null ? s.tourLeftAt : tourStep }));
       },
