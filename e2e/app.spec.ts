@@ -21,6 +21,8 @@ test('the lab shows the adapter it runs on, and a screenshot is saved', async ({
   await page.goto(onWebGpu());
   const line = page.getByTestId('adapter-line');
   await expect(line).toContainText('WebGPU adapter:');
+  // The adapter is one line in the header; its details open below it.
+  await page.getByRole('button', { name: /^Where the lab runs/ }).click();
   await expect(page.getByTestId('self-test')).toContainText('match the CPU reference');
   // SwiftShader here: the lab must say it is a software fallback.
   const adapterText = await line.textContent();
@@ -36,6 +38,7 @@ test('on a software adapter the lab times it against the CPU, trains on the fast
   page,
 }) => {
   await page.goto('/');
+  await page.getByRole('button', { name: /^Where the lab runs/ }).click();
   const choice = page.getByTestId('backend-choice');
   await expect(choice).toContainText(
     /One short step took \d+ ms on it and \d+ ms on the CPU, so the lab trains on the (CPU|software GPU)\./,
@@ -56,6 +59,7 @@ test('on a software adapter the lab times it against the CPU, trains on the fast
 
 test('?backend=cpu runs on the CPU backend with a visible notice', async ({ page }) => {
   await page.goto('/?backend=cpu');
+  await page.getByRole('button', { name: /^Where the lab runs/ }).click();
   await expect(page.getByTestId('cpu-notice')).toContainText('Running on the CPU backend');
   await expect(page.locator('.badge')).toHaveText('CPU');
   // The dev server sends the isolation headers, so the wasm backend has its threads.
@@ -76,6 +80,7 @@ test('without WebGPU enabled, the lab explains why and falls back to the CPU', a
   try {
     const page = await browser.newPage();
     await page.goto(baseURL!);
+    await page.getByRole('button', { name: /^Where the lab runs/ }).click();
     const notice = page.getByTestId('cpu-notice');
     await expect(notice).toBeVisible();
     // Headless Chromium without the flag has navigator.gpu but no adapter; either message is specific.

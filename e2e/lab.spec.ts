@@ -3,7 +3,7 @@
  * adapter): configure a tiny ci run through the form, train, watch the status, the reward chart and
  * the transcripts fill in, pause, copy the share link and reproduce the run from it in a fresh
  * browser context (same first-step reward), reload mid-run and find the run in the run list, and
- * export and import it, open a damaged link; the same tiny run on the CPU (wasm, threads) with
+ * export it, import it again (refused: it is here) and after deleting it, open a damaged link; the same tiny run on the CPU (wasm, threads) with
  * ?backend=cpu. Screenshots of each view go to e2e/screenshots/.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -33,6 +33,13 @@ async function openLab(page: Page, path = '/'): Promise<void> {
 }
 
 const status = (page: Page) => page.getByRole('status', { name: 'Training status' });
+/** The settings drawer folds once a run starts: open it again to read the form. */
+async function openSettings(page: Page): Promise<void> {
+  if ((await page.locator('#settings-drawer').count()) === 0)
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  const advanced = page.locator('#settings-drawer details.advanced');
+  if ((await advanced.getAttribute('open')) === null) await advanced.locator('summary').click();
+}
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 /** The reward chart's data table (visually hidden; the canvas is not readable): one row per step. */
 const rewardRows = (page: Page) =>
@@ -149,6 +156,7 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
     }
     await shared.screenshot({ path: `${SHOTS}lab-shared-link.png`, fullPage: true });
     await panel.getByRole('button', { name: 'Reproduce this run' }).click();
+    await openSettings(shared);
     await expect(field(shared, 'Profiles per step')).toHaveValue('1');
     await expect(field(shared, 'Group size')).toHaveValue('2');
     await expect(field(shared, 'Saved attention precision')).toHaveValue('f16');
@@ -187,9 +195,19 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
     format: 'empathy-rl-lab/run',
     run: { config: { profilesPerStep: 1, groupSize: 2 } },
   });
+  // Importing the run that is already here makes no second row.
+  await page.getByLabel('Import a run file').setInputFiles(file);
+  await expect(
+    page.getByText(/^"ci GRPO seed 1" is already here \(\d+ steps\): nothing was imported\.$/),
+  ).toBeVisible();
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(1);
+  // Deleted, then imported: it comes back from the file.
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await row.getByRole('button', { name: 'Delete it' }).click();
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(0);
   await page.getByLabel('Import a run file').setInputFiles(file);
   await expect(page.getByText(/^Imported "ci GRPO seed 1"/)).toBeVisible();
-  await expect(page.locator('.runs-table tbody tr')).toHaveCount(2);
+  await expect(page.locator('.runs-table tbody tr')).toHaveCount(1);
   // Open it: its charts and dialogues come back from storage.
   await row.getByRole('button', { name: 'Open' }).click();
   await expect(rewardRows(page)).not.toHaveCount(0);
@@ -198,6 +216,7 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
   // A damaged link: a clear message in an alert; the form keeps what was typed; Train still works.
   await page.goto('/#run=1.@@@');
   await expect(page.getByRole('alert')).toContainText('This run link is damaged');
+  await openSettings(page);
   await expect(field(page, 'Profiles per step')).toHaveValue('1');
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
   await page.screenshot({ path: `${SHOTS}lab-damaged-link.png`, fullPage: true });
@@ -252,7 +271,7 @@ test('a lost GPU device: an alert, then Resume from the last checkpoint loses no
   await expect(alert).toHaveAttribute('role', 'alert');
   await expect(alert).toContainText('The GPU device was lost');
   await expect(status(page)).toHaveAttribute('data-status', 'failed');
-  const resume = alert.getByRole('button', { name: /^Resume from the checkpoint of step \d+$/ });
+  const resume = alert.getByRole('button', { name: /^Resume from step \d+$/ });
   await expect(resume).toBeEnabled({ timeout: 60_000 });
   await page.screenshot({ path: `${SHOTS}lab-device-lost.png`, fullPage: true });
   const from = Number((await resume.textContent())!.match(/step (\d+)/)![1]);

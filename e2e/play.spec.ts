@@ -111,7 +111,13 @@ test('a person plays bench-001, sees every change and its reasons, then watches 
   await page.getByRole('textbox', { name: 'Your reply' }).fill('That sounds painful. What did they say?');
   await page.getByRole('textbox', { name: 'Your reply' }).press('Enter');
   await expect(turns).toHaveCount(1);
-  await expect(page.getByTestId('watch-button')).toBeDisabled();
+  // A policy can play the user written in the form: it opens with that user's own line.
+  await expect(page.getByTestId('watch-button')).toBeEnabled();
+  await page.getByTestId('watch-button').click();
+  await expect(page.getByTestId('policy-transcript').locator('.line-user').first()).toHaveText(
+    'user' + 'I keep replaying what the other parents said.',
+    { timeout: 120_000 },
+  );
   await page.screenshot({ path: `${SHOTS}play-custom.png`, fullPage: true });
 });
 

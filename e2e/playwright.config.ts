@@ -34,7 +34,7 @@ export default defineConfig({
     { name: 'kernels', testMatch: /(kernels|onnx|peers)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${DEV_PORT}` } },
     {
       name: 'app',
-      testMatch: /(app|lab|play|a11y|chat)\.spec\.ts$/,
+      testMatch: /(app|lab|play|a11y|chat|classroom)\.spec\.ts$/,
       use: { baseURL: `http://127.0.0.1:${PREVIEW_PORT}` },
     },
   ],

@@ -84,11 +84,13 @@ export interface WarmStartResult {
 /**
  * `afterFirstStep`: awaited once after the first training step, when every matmul shape of the run
  * has been seen (the lab's worker times the matmul kernels there on WebGPU; same bits either way).
+ * `onProgress` may return a promise, which is awaited: the worker yields a task there so a Cancel
+ * sent meanwhile is read (a CPU step never waits on anything), and it may throw to stop the run.
  */
 export async function runWarmStart(
   be: Backend,
   opts: WarmStartOptions,
-  onProgress: (p: WarmStartProgress) => void = () => {},
+  onProgress: (p: WarmStartProgress) => void | Promise<void> = () => {},
   afterFirstStep?: () => Promise<void>,
 ): Promise<WarmStartResult> {
   onProgress({ phase: 'corpus' });
@@ -126,7 +128,7 @@ export async function runWarmStart(
         throw new Error(`the loss became ${m.loss} at step ${m.step}; try a lower learning rate`);
       losses.push(m.loss);
       trainTokens += m.tokens;
-      onProgress({ phase: 'training', step: m });
+      await onProgress({ phase: 'training', step: m });
       if (i === 0 && afterFirstStep) await afterFirstStep();
       if (opts.evalEvery && (i + 1) % opts.evalEvery === 0 && i + 1 < opts.steps) {
         const ppl = await perplexity(model, heldOut.slice(0, HELDOUT_PROBE), evalOpts);

@@ -7,7 +7,14 @@
 import { z } from 'zod';
 import { ProfileSchema, type Profile } from '../persona/profile';
 import { parseRunConfig } from '../rl/config';
-import { RUN_STATUSES, TRANSCRIPT_CAP, type BenchmarkSummary, type MetricsRow, type RunRecord } from './runs';
+import {
+  RUN_STATUSES,
+  TRANSCRIPT_CAP,
+  type BenchmarkSummary,
+  type MetricsRow,
+  type RunRecord,
+  type RunSummary,
+} from './runs';
 import { fromBase64, toBase64 } from './share';
 
 const RUN_FILE_FORMAT = 'empathy-rl-lab/run';
@@ -56,6 +63,8 @@ const RunFileSchema = z.object({
     breakdown: z.object({ before: BreakdownSchema.optional(), after: BreakdownSchema.optional() }).optional(),
     start: z.enum(['shipped', 'last']).optional(),
     profiles: z.array(z.unknown()).optional(),
+    backend: z.string().max(40).optional(),
+    softwareGpu: z.boolean().optional(),
     note: z.string().optional(),
   }),
   checkpoint: z
@@ -93,6 +102,8 @@ export function exportRun(run: RunRecord, checkpoint?: Uint8Array, checkpointSte
       breakdown: run.breakdown,
       start: run.start,
       profiles: run.profiles,
+      backend: run.backend,
+      softwareGpu: run.softwareGpu,
       note: run.note,
     },
     checkpoint: checkpoint && {
@@ -203,10 +214,32 @@ export function importRun(text: string): ImportResult {
   if (r.start) run.start = r.start;
   if (profiles) run.profiles = profiles;
   if (r.note !== undefined) run.note = r.note;
+  if (r.backend !== undefined) run.backend = r.backend;
+  if (r.softwareGpu !== undefined) run.softwareGpu = r.softwareGpu;
   if (!checkpoint) return { ok: true, run };
   return file.checkpoint?.step !== undefined
     ? { ok: true, run, checkpoint, checkpointStep: file.checkpoint.step }
     : { ok: true, run, checkpoint };
+}
+
+/**
+ * The run already in the browser that `run` (just read from a file) is a copy of: the same id, or a
+ * copy imported earlier under `<id>-imported-…`, made at the same moment, with as many steps, the
+ * same status and the same last metrics. Importing it again would only make an identical row.
+ */
+export function findDuplicate(runs: readonly RunSummary[], run: RunRecord): RunSummary | undefined {
+  // Key order differs between a stored row and one read back from a file's columns.
+  const key = (row: MetricsRow | undefined) =>
+    row ? JSON.stringify(Object.entries(row).sort(([a], [b]) => a.localeCompare(b))) : '';
+  const last = key(run.metrics.at(-1));
+  return runs.find(
+    (r) =>
+      (r.id === run.id || r.id.startsWith(`${run.id}-imported-`)) &&
+      r.createdAt === run.createdAt &&
+      r.status === run.status &&
+      r.metricRows === run.metrics.length &&
+      key(r.lastMetrics) === last,
+  );
 }
 
 // ---- CSV ------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { benchmarkProfiles } from '../persona/sets';
 import { defaultRunConfig } from '../rl/config';
-import { exportRun, importRun, metricKeys, metricsCsv } from './runfile';
+import { exportRun, findDuplicate, importRun, metricKeys, metricsCsv } from './runfile';
 import { openRunStore, TRANSCRIPT_CAP, type MetricsRow, type RunRecord, type RunStore } from './runs';
 
 let dbCount = 0;
@@ -268,11 +268,12 @@ describe('the evaluation breakdown, the start, the training users and the checkp
   it('are kept in the store (update patches the breakdown) and come back with get()', async () => {
     const store = await freshStore();
     await store.put(makeRun('a', { start: 'last', profiles: [mine] }));
-    await store.update('a', { breakdown });
+    await store.update('a', { breakdown, backend: 'webgpu', softwareGpu: true });
     await store.putCheckpoint('a', new Uint8Array([1, 2, 3]), 7);
     const got = await store.get('a');
     expect(got?.breakdown).toEqual(breakdown);
     expect(got?.start).toBe('last');
+    expect(got).toMatchObject({ backend: 'webgpu', softwareGpu: true });
     expect(got?.profiles?.[0].name).toBe('Robin <b>');
     expect((await store.list())[0]).toMatchObject({ checkpointStep: 7, hasCheckpoint: true });
     // put() of the whole record keeps the checkpoint and its step.
@@ -281,10 +282,11 @@ describe('the evaluation breakdown, the start, the training users and the checkp
   });
 
   it('survive export and import', () => {
-    const run = makeRun('b', { breakdown, start: 'shipped', profiles: [mine] });
+    const run = makeRun('b', { breakdown, start: 'shipped', profiles: [mine], backend: 'wasm' });
     const back = importRun(exportRun(run, new Uint8Array([9, 8]), 5));
     expect(back.ok).toBe(true);
     if (!back.ok) return;
+    expect(back.run.backend).toBe('wasm');
     expect(back.run.breakdown).toEqual(breakdown);
     expect(back.run.start).toBe('shipped');
     expect(back.run.profiles).toEqual([mine]);
@@ -303,6 +305,25 @@ describe('the evaluation breakdown, the start, the training users and the checkp
   it('files without them (older ones) still open', () => {
     const back = importRun(exportRun(makeRun('d')));
     expect(back.ok && back.run.breakdown === undefined && back.run.profiles === undefined).toBe(true);
+  });
+});
+
+describe('importing a run already here', () => {
+  it('finds the run a file is a copy of (by id or an earlier imported copy), and not a run that went on', async () => {
+    const store = await freshStore();
+    const run = makeRun('x', { status: 'done' });
+    const file = importRun(exportRun(run));
+    if (!file.ok) throw new Error(file.message);
+    expect(findDuplicate(await store.list(), file.run)).toBeUndefined();
+    await store.put({ ...run, id: 'x-imported-abc' });
+    expect(findDuplicate(await store.list(), file.run)?.id).toBe('x-imported-abc');
+    await store.put(run);
+    expect(findDuplicate(await store.list(), file.run)).toBeDefined();
+    // The same run with a step more is another state of it: not a duplicate.
+    await store.delete('x');
+    await store.delete('x-imported-abc');
+    await store.put({ ...run, metrics: [...run.metrics, { step: 3, 'reward/mean': 0.6 }] });
+    expect(findDuplicate(await store.list(), file.run)).toBeUndefined();
   });
 });
 

@@ -51,6 +51,10 @@ export type RunRecord = {
   start?: 'shipped' | 'last';
   /** Training users the person wrote (Play's form), when the run trained on them instead of the standard set. */
   profiles?: Profile[];
+  /** The backend it trained on ('webgpu', 'wasm', 'cpu'): a run reproduces its numbers on the same one. */
+  backend?: string;
+  /** A software WebGPU adapter (SwiftShader), when the backend was webgpu. */
+  softwareGpu?: boolean;
   note?: string;
 };
 
@@ -68,7 +72,9 @@ export type RunSummary = Omit<RunRecord, 'metrics' | 'transcripts'> & {
 };
 
 /** The fields update() may change without rewriting metrics or transcripts. */
-type RunPatch = Partial<Pick<RunRecord, 'name' | 'status' | 'benchmark' | 'breakdown' | 'note' | 'updatedAt'>>;
+type RunPatch = Partial<
+  Pick<RunRecord, 'name' | 'status' | 'benchmark' | 'breakdown' | 'note' | 'updatedAt' | 'backend' | 'softwareGpu'>
+>;
 
 export interface RunStore {
   /** Every run's summary, newest first. */
@@ -215,6 +221,8 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
       if (patch.name !== undefined) next.name = patch.name;
       if (patch.status !== undefined) next.status = patch.status;
       if (patch.updatedAt !== undefined) next.updatedAt = patch.updatedAt;
+      if (patch.backend !== undefined) next.backend = patch.backend;
+      if (patch.softwareGpu !== undefined) next.softwareGpu = patch.softwareGpu;
       // `note: undefined` / `benchmark: undefined` in the patch removes them.
       if ('note' in patch) patch.note === undefined ? delete next.note : (next.note = patch.note);
       if ('benchmark' in patch)

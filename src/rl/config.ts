@@ -120,7 +120,9 @@ export const RunConfigSchema = z
     normalizeAdvantages: z
       .boolean()
       .describe("PPO: whiten advantages over the batch's agent tokens (verl masked_whiten)."),
-    checkpointEvery: int(0, 100000).describe('Keep a checkpoint every N steps (0: only at the end).'),
+    checkpointEvery: int(0, 100000).describe(
+      'Also keep a checkpoint every N steps (the lab keeps one after step 1, then every minute, and at the end).',
+    ),
     evalEvery: int(0, 100000).describe(
       'Play the benchmark every M steps (0: not during training; npm run experiment also plays all 100 before and after).',
     ),

@@ -49,6 +49,11 @@ export interface RolloutOptions {
   maxAgentTurns?: number;
   /** What leaves a full context window first (default DEFAULT_WINDOW). */
   window?: WindowPolicy;
+  /**
+   * Called after each round (every live dialogue replied once and heard its user): the dialogues so
+   * far and which are still going. For showing progress; it must not change them.
+   */
+  onRound?: (dialogues: readonly DialogueRollout[], live: readonly boolean[]) => void;
 }
 
 export interface AgentTurnSample {
@@ -237,6 +242,7 @@ export async function rollout(
         }
       }
       pending = nextPending;
+      opts.onRound?.(out, live);
     }
   } finally {
     session.release();
@@ -274,6 +280,7 @@ export function playBenchmark(
     maxAgentTurns?: number;
     seed?: number;
     window?: WindowPolicy;
+    onRound?: RolloutOptions['onRound'];
   } = {},
 ): Promise<DialogueRollout[]> {
   return rollout(
@@ -290,6 +297,7 @@ export function playBenchmark(
       maxTurnTokens: o.maxTurnTokens ?? BENCHMARK_TURN_TOKENS,
       ...(o.maxAgentTurns !== undefined ? { maxAgentTurns: o.maxAgentTurns } : {}),
       ...(o.window !== undefined ? { window: o.window } : {}),
+      ...(o.onRound ? { onRound: o.onRound } : {}),
     },
     new Rng(o.seed ?? BENCHMARK_SEED),
   );

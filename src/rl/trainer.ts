@@ -24,7 +24,7 @@ import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
 import type { Profile } from '../persona/profile';
 import { computeCredit } from './advantages';
-import { buildSequences, grammarMask, truncationMask } from './batch';
+import { buildSequences, grammarMask, truncationMask, type TokenStream } from './batch';
 import { learningRate, type RunConfig } from './config';
 import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
 import type { TrainSample } from './samples';
@@ -109,6 +109,17 @@ export class Trainer {
   private valueHeadUntrained: boolean;
   /** Steps completed. */
   stepsDone = 0;
+  /**
+   * What the last step's update weighted each policy token by, over its token stream (batch.ts):
+   * the advantages, the truncation mask and the rollout policy's log-probs (for a ratio taken after
+   * the update). For inspecting a step; the update does not read it.
+   */
+  lastCredit: { stream: TokenStream; advantages: Float32Array; mask: Float32Array; oldLogprobs: Float32Array } | null =
+    null;
+  /** Told after each round of a rollout (training or benchmark): for a live view of the dialogues; never changes them. */
+  onRound:
+    ((kind: 'train' | 'benchmark', dialogues: readonly DialogueRollout[], live: readonly boolean[]) => void) | null =
+    null;
   private released = false;
 
   constructor(
@@ -185,6 +196,7 @@ export class Trainer {
         sampling: { temperature: c.temperature, topK: 0, topP: c.topP },
         maxTurnTokens: c.maxTurnTokens,
         maxAgentTurns: c.maxAgentTurns,
+        ...(this.onRound ? { onRound: (d, live) => this.onRound?.('train', d, live) } : {}),
       },
       rng,
     );
@@ -257,6 +269,9 @@ export class Trainer {
       );
     }
     const trainSeconds = (performance.now() - t1) / 1000;
+    const oldLogprobs = new Float32Array(stream.N);
+    sequences.forEach((s, i) => s.stream.forEach((at, j) => (oldLogprobs[at] = old.logprobs[i][j])));
+    this.lastCredit = { stream, advantages: credit.advantages, mask, oldLogprobs };
     this.stepsDone++;
     if (c.algo === 'ppo') this.valueHeadUntrained = false;
     const rewards = credit.dialogueRewards;
@@ -322,6 +337,7 @@ export class Trainer {
     const dialogues = await playBenchmark(this.model, this.tokenizer, profiles, {
       think: opts.think ?? this.config.think,
       thinkGrammar: this.config.thinkGrammar, // as the rollouts it trains on
+      ...(this.onRound ? { onRound: (d, live) => this.onRound?.('benchmark', d, live) } : {}),
     });
     return { ...summariseRollouts(dialogues), rollouts: dialogues, seconds: (performance.now() - t0) / 1000 };
   }

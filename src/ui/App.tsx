@@ -1,13 +1,25 @@
 /**
- * The lab's page: where it runs (the adapter line, with a plain notice on a software adapter or the
- * CPU fallback), then five views: the Lab (a shared run, configure, train, charts, the benchmark
- * before and after next to the reference policies, transcripts), the Runs kept in this browser,
- * Warm start (the supervised warm start with a demo dialogue), Play (a person
- * talks with a simulated user, then watches a policy talk with the same one), and Chat (any saved
- * policy, exported to ONNX and run by onnxruntime-web; the Lab also offers the ONNX download).
- * A run link in the URL fragment is read on load and whenever the fragment changes.
+ * The lab's page: the title and where it runs (one line that opens its details), then five views:
+ * the Lab, the Runs kept in this browser, Warm start (the supervised warm start with a demo
+ * dialogue), Play (a person talks with a simulated user, then watches a policy talk with the same
+ * one), and Chat (any saved policy, exported to ONNX and run by onnxruntime-web).
+ *
+ * The Lab is laid out for watching: the settings in a drawer at the side (open on a first visit,
+ * folded once a run starts), and on the first screen the Train controls with the status, the mean
+ * reward and the dialogue being played; the other charts, the transcripts, the benchmark and the
+ * ONNX download below. On a narrow screen everything is one column.
+ *
+ * The URL fragment holds a run link and the teacher flags (src/lab/teacher.ts) and the view: it is
+ * read on load, on Back and Forward, and whenever it changes. After a reload the Lab reopens the
+ * run last on screen.
  */
 import { useEffect } from 'react';
+import { isHidden } from '../lab/teacher';
+import { useTraining } from './state/training';
+import { LiveDialogue } from './lab/LiveDialogue';
+import { RewardChart } from './lab/MetricsPanel';
+import { Autoplay, FlagProblems } from './lab/Autoplay';
+import { Tour, TourButton } from './lab/Tour';
 import { useEngine } from './state/engine';
 import { useRuns } from './state/runs';
 import { useUi, type View } from './state/ui';
@@ -46,10 +58,11 @@ const VIEWS: { view: View; label: string }[] = [
 function Nav() {
   const view = useUi((s) => s.view);
   const setView = useUi((s) => s.setView);
+  const flags = useUi((s) => s.flags);
   const count = useRuns((s) => s.runs.length);
   return (
     <nav className="views" aria-label="Views">
-      {VIEWS.map((v) => (
+      {VIEWS.filter((v) => v.view === 'lab' || !isHidden(flags, v.view)).map((v) => (
         <button
           key={v.view}
           type="button"
@@ -60,6 +73,7 @@ function Nav() {
           {v.view === 'runs' && count > 0 && <span className="count">{count}</span>}
         </button>
       ))}
+      {!isHidden(flags, 'tour') && <TourButton />}
       <button
         type="button"
         className="keys-button"
@@ -85,37 +99,71 @@ export function App() {
     if (query.get('testHooks') === '1')
       window.__labTest = { loseDevice: () => sendToWorker({ type: 'test-lose-device' }) };
     start(force);
-    void useRuns.getState().refresh();
     const read = () => useUi.getState().readFragment(window.location.hash);
     read();
+    // After a reload (a closed tab, a lost device), the run last on screen comes back as it was.
+    void useRuns
+      .getState()
+      .refresh()
+      .then(async () => {
+        const ui = useUi.getState();
+        const t = useTraining.getState();
+        if (!ui.lastRunId || ui.flags.autoplay || t.status !== 'idle') return;
+        const run = await useRuns.getState().get(ui.lastRunId);
+        if (run && useTraining.getState().status === 'idle') useTraining.getState().showSaved(run);
+      });
     window.addEventListener('hashchange', read);
-    return () => window.removeEventListener('hashchange', read);
+    window.addEventListener('popstate', read);
+    return () => {
+      window.removeEventListener('hashchange', read);
+      window.removeEventListener('popstate', read);
+    };
   }, [start]);
+  const flags = useUi((s) => s.flags);
+  const settingsOpen = useUi((s) => s.settingsOpen);
+  const drawer = settingsOpen && !isHidden(flags, 'settings');
+  const shown = view === 'lab' || !isHidden(flags, view) ? view : 'lab';
 
   return (
     <div className="app">
       <header className="app-header">
-        <h1>Empathy RL Lab</h1>
-        <p className="tagline">
-          Train a small language model, on your own GPU, to be a better emotional-support partner. It talks with
-          simulated users whose emotion score, moved by every reply for reasons they write out, is the reward.
-        </p>
+        <div className="app-title">
+          <h1>Empathy RL Lab</h1>
+          <p className="tagline">
+            A small language model learns, in your browser, to support people: simulated users score every reply with
+            their emotion, and that is the reward.
+          </p>
+        </div>
+        <AdapterStatus />
       </header>
-      <AdapterStatus />
       <Nav />
       <main>
-        {view === 'lab' && (
+        {shown === 'lab' && (
           <>
+            <FlagProblems />
             <SharedRunPanel />
-            <ConfigurePanel />
-            <TrainPanel />
-            <MetricsPanel />
-            <EvaluatePanel />
-            <TranscriptsPanel />
-            <OnnxExportPanel />
+            <Autoplay />
+            <div className={`lab-layout${drawer ? ' with-drawer' : ''}`}>
+              {drawer && (
+                <aside className="settings-drawer" id="settings-drawer" aria-label="Settings">
+                  <ConfigurePanel />
+                </aside>
+              )}
+              <div className="lab-main">
+                <TrainPanel />
+                <div className="watch-grid">
+                  <RewardChart />
+                  <LiveDialogue />
+                </div>
+                <MetricsPanel />
+                {!isHidden(flags, 'transcripts') && <TranscriptsPanel />}
+                {!isHidden(flags, 'evaluate') && <EvaluatePanel />}
+                {!isHidden(flags, 'onnx') && <OnnxExportPanel />}
+              </div>
+            </div>
           </>
         )}
-        {view === 'runs' && (
+        {shown === 'runs' && (
           <>
             <RunsView />
             <section className="panel" aria-labelledby="privacy-h">
@@ -127,9 +175,9 @@ export function App() {
             </section>
           </>
         )}
-        {view === 'play' && <PlayView />}
-        {view === 'chat' && <ChatView />}
-        {view === 'warm-start' && (
+        {shown === 'play' && <PlayView />}
+        {shown === 'chat' && <ChatView />}
+        {shown === 'warm-start' && (
           <>
             <WarmStartPanel />
             <DemoPanel />
@@ -137,6 +185,7 @@ export function App() {
         )}
       </main>
       <ShortcutsDialog />
+      {shown === 'lab' && <Tour />}
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { CpuBackend } from '../engine/cpu/backend';
 import { loadCheckpoint, saveCheckpoint } from '../engine/model/checkpoint';
 import { benchmarkProfiles } from '../persona/sets';
 import { defaultRunConfig, type RunConfig } from '../rl/config';
+import { wasmBackends } from '../engine/wasm/testing/same';
 import { createEngine } from './engine';
 import type { FromWorker, TrainProgress, TrainStartRequest } from './protocol';
 import { TrainSession } from './training';
@@ -98,6 +99,31 @@ describe('the engine', () => {
   });
 });
 
+describe('the warm start', () => {
+  it('stops on Cancel between steps, says so, and the next warm start runs', async () => {
+    const got: FromWorker[] = [];
+    const one = (await wasmBackends()).one;
+    const engine = createEngine({
+      post: (m) => got.push(m),
+      acquire: async () => ({ ok: false, failure: { kind: 'no-webgpu', message: 'none' } }),
+      createWasm: async () => one,
+    });
+    engine.handle({ type: 'probe', force: null });
+    await engine.backendReady;
+    engine.handle({ type: 'warm-start', request: { preset: 'ci', seed: 1, steps: 500, dialogues: 60 } });
+    await until(() => got.some((m) => m.type === 'warm-start-progress' && m.phase === 'training'), 120_000);
+    engine.handle({ type: 'warm-start-cancel' });
+    await until(() => got.some((m) => m.type === 'warm-start-cancelled' || m.type === 'warm-start-done'), 120_000);
+    expect(got.some((m) => m.type === 'warm-start-done')).toBe(false);
+    const steps = got.filter((m) => m.type === 'warm-start-progress' && m.phase === 'training');
+    expect(steps.length).toBeLessThan(500);
+    // Not left busy: a new warm start goes through to its end.
+    engine.handle({ type: 'warm-start', request: { preset: 'ci', seed: 1, steps: 1, dialogues: 60 } });
+    await until(() => got.some((m) => m.type === 'warm-start-done' || m.type === 'warm-start-failed'), 120_000);
+    expect(got.some((m) => m.type === 'warm-start-done')).toBe(true);
+  }, 300_000);
+});
+
 describe('the training session', () => {
   it('resumes from a checkpoint: steps go on from its step, the users are the ones the run would have met, no second benchmark before, and the same weights and metrics as a run that never stopped', async () => {
     const full = session({}, { checkpointEvery: 2 });
@@ -146,6 +172,40 @@ describe('the training session', () => {
     );
     expect(afresh.s.state).toBe('done');
     expect(Array.from(afreshEnd.weights)).not.toEqual(Array.from(fullEnd.weights));
+  });
+
+  it("evaluates a saved run's checkpoint on request: the benchmark of that step, and a clear refusal of a warm start", async () => {
+    const run = session({}, { steps: 1, evalProfiles: 2 });
+    await run.s.finished;
+    const ck = run.got.find((m) => m.type === 'train-checkpoint');
+    const bytes = ck?.type === 'train-checkpoint' ? ck.bytes : new ArrayBuffer(0);
+    const got: FromWorker[] = [];
+    const engine = createEngine({
+      post: (m) => got.push(m),
+      acquire: async () => ({ ok: false, failure: { kind: 'no-webgpu', message: 'none' } }),
+      createWasm: async () => new CpuBackend(),
+    });
+    engine.handle({ type: 'probe', force: null });
+    await engine.backendReady;
+    engine.handle({
+      type: 'evaluate-checkpoint',
+      request: { runId: 'r1', checkpoint: bytes, evalProfiles: 2, think: false },
+    });
+    await until(() => got.some((m) => m.type === 'evaluate-done' || m.type === 'evaluate-failed'));
+    const done = got.find((m) => m.type === 'evaluate-done');
+    expect(done).toMatchObject({ runId: 'r1', step: 1, summary: { step: 1, dialogues: 2 } });
+    // The run's own benchmark after its last step played the same users with the same policy.
+    const after = progressOf(run.got).find((m) => m.benchmarkAfter)!.benchmarkAfter!;
+    expect(done?.type === 'evaluate-done' && done.summary.score).toBe(after.score);
+    engine.handle({
+      type: 'evaluate-checkpoint',
+      request: { runId: 'w', checkpoint: CI.slice().buffer, evalProfiles: 1, think: false },
+    });
+    await until(() => got.some((m) => m.type === 'evaluate-failed'));
+    expect(got.find((m) => m.type === 'evaluate-failed')).toMatchObject({
+      runId: 'w',
+      message: expect.stringMatching(/not one of an RL run/),
+    });
   });
 
   it("refuses to resume a checkpoint that has no steps left, or is not a run's", async () => {

@@ -24,6 +24,7 @@ import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
 import { LAB_MATMUL_TUNING, tuneMatmuls } from '../engine/ops/matmul';
 import type {
   DemoRequest,
+  EvaluateRequest,
   FromWorker,
   SelfTest,
   ToWorker,
@@ -32,6 +33,8 @@ import type {
   WarmStartRequest,
 } from './protocol';
 import { playDemo } from './demo';
+import { evaluateCheckpoint } from './evaluate';
+import { ReferenceLm } from '../rl/reference-lm';
 import { TrainSession } from './training';
 
 export interface EngineIO {
@@ -267,15 +270,23 @@ export function createEngine(io: EngineIO): Engine {
     void next.then(() => probe(null)).catch((e) => post({ type: 'error', message: messageOf(e) }));
   }
 
+  /** How often a warm start on the CPU yields a task between its steps (a GPU step waits on the GPU anyway). */
+  const YIELD_EVERY_MS = 100;
+  /** Cancel asked for the warm start in progress: its next progress report throws this. */
+  let warmCancel = false;
+  class WarmStartCancelled extends Error {}
+
   /** The supervised warm start on this worker's backend, with progress at most ~10 times a second. */
   async function warmStart(req: WarmStartRequest): Promise<void> {
     if (!backend) throw new Error('the engine is still checking the GPU; try again in a moment');
     if (busy) throw new Error('a run is already in progress');
     if (activeSession()) throw new Error('an RL run is open in the lab; stop or reset it first');
     busy = true;
+    warmCancel = false;
     try {
       const t0 = performance.now();
       let lastPost = 0;
+      let lastYield = performance.now();
       const defaults = WARM_START_DEFAULTS[req.preset];
       const gpu = backend instanceof WebGpuBackend ? backend : null;
       const result = await runWarmStart(
@@ -289,9 +300,19 @@ export function createEngine(io: EngineIO): Engine {
           sft: defaults.sft,
         },
         (p) => {
+          // Between steps (and phases): the model and trainer are released by runWarmStart's own finally.
+          if (warmCancel) throw new WarmStartCancelled('cancelled');
           const now = performance.now();
+          // A task between training steps, now and then, so a Cancel sent meanwhile is read.
+          const yieldTask =
+            p.phase === 'training' && now - lastYield >= YIELD_EVERY_MS
+              ? new Promise<void>((r) => setTimeout(r, 0)).then(() => {
+                  lastYield = performance.now();
+                  if (warmCancel) throw new WarmStartCancelled('cancelled');
+                })
+              : undefined;
           const last = p.step?.step === req.steps;
-          if (p.phase === 'training' && !last && now - lastPost < 100) return;
+          if (p.phase === 'training' && !last && now - lastPost < 100) return yieldTask;
           lastPost = now;
           post({
             type: 'warm-start-progress',
@@ -300,6 +321,7 @@ export function createEngine(io: EngineIO): Engine {
             steps: req.steps,
             loss: p.step?.loss ?? null,
           });
+          return yieldTask;
         },
         // As an RL run does: after the first step, time the big-matmul kernels on its shapes.
         gpu ? async () => void (await tuneMatmuls(gpu, LAB_MATMUL_TUNING)) : undefined,
@@ -343,6 +365,28 @@ export function createEngine(io: EngineIO): Engine {
     try {
       const bytes = req.checkpointBytes ? new Uint8Array(req.checkpointBytes) : await loadStart(req.checkpoint);
       post({ type: 'demo-done', report: await playDemo(backend, bytes, req) });
+    } finally {
+      busy = false;
+      const held = heldControls ?? [];
+      heldControls = null;
+      for (const action of held) session?.control(action);
+    }
+  }
+
+  /** Score a saved run's checkpoint on the benchmark (no session open for it; not beside another job). */
+  async function evaluateSaved(req: EvaluateRequest): Promise<void> {
+    if (!backend) throw new Error('the engine is still checking the GPU; try again in a moment');
+    if (busy) throw new Error('the warm start or a demo dialogue is running; try again when it has finished');
+    const open = activeSession();
+    if (open && open.state !== 'paused') throw new Error('an RL run is training in the lab; pause it first');
+    busy = true;
+    heldControls = [];
+    try {
+      const lm = req.referenceModel
+        ? ReferenceLm.parse(new TextDecoder().decode(await loadStart(req.referenceModel)), 'reference model')
+        : null;
+      const r = await evaluateCheckpoint(backend, req, lm);
+      post({ type: 'evaluate-done', runId: req.runId, step: r.step, summary: r.summary, breakdown: r.breakdown });
     } finally {
       busy = false;
       const held = heldControls ?? [];
@@ -398,9 +442,21 @@ export function createEngine(io: EngineIO): Engine {
       if (msg.type === 'probe') {
         probe(msg.force).catch((e) => post({ type: 'error', message: messageOf(e) }));
       } else if (msg.type === 'warm-start') {
-        warmStart(msg.request).catch((e) => post({ type: 'warm-start-failed', message: messageOf(e) }));
+        warmStart(msg.request).catch((e) =>
+          post(
+            e instanceof WarmStartCancelled
+              ? { type: 'warm-start-cancelled' }
+              : { type: 'warm-start-failed', message: messageOf(e) },
+          ),
+        );
+      } else if (msg.type === 'warm-start-cancel') {
+        warmCancel = true;
       } else if (msg.type === 'demo-dialogue') {
         demoDialogue(msg.request).catch((e) => post({ type: 'demo-failed', message: messageOf(e) }));
+      } else if (msg.type === 'evaluate-checkpoint') {
+        evaluateSaved(msg.request).catch((e) =>
+          post({ type: 'evaluate-failed', runId: msg.request.runId, message: messageOf(e) }),
+        );
       } else if (msg.type === 'train-start') {
         trainStart(msg.request).catch((e) => {
           post({ type: 'train-error', runId: msg.request.runId, step: 0, message: messageOf(e) });

@@ -28,6 +28,7 @@ export function trimDialogue(
   index: number,
   groupSize: number,
   profile: Profile | undefined,
+  credit?: readonly { tokens: string[]; values: number[] }[],
 ): TranscriptItem {
   return {
     step,
@@ -45,7 +46,7 @@ export function trimDialogue(
     finalEmotion: d.finalEmotion,
     reward: d.reward,
     endReason: d.endReason,
-    turns: d.turns.map((t) => {
+    turns: d.turns.map((t, k) => {
       const a = t.result.appraisal;
       return {
         reply: cap(t.reply),
@@ -62,6 +63,7 @@ export function trimDialogue(
           reaction: a.reaction,
           needMet: a.needMet,
         },
+        ...(credit?.[k] ? { credit: credit[k] } : {}),
       };
     }),
   };

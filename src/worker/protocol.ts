@@ -24,6 +24,8 @@ export interface DemoRequest {
   /** The checkpoint's bytes (an RL run's, from the page's run store); when given, `checkpoint` only names it. */
   checkpointBytes?: ArrayBuffer;
   profileId: string;
+  /** A user written in Play's form (checked against the profile schema in the worker), played instead of a benchmark one. */
+  profile?: unknown;
   /** Agent turns to play (1..10). */
   turns: number;
   seed: number;
@@ -59,16 +61,32 @@ export interface TrainStartRequest {
 /**
  * Controls of a running session, honoured between steps (a step in flight always finishes):
  * pause, resume, step (one step, then pause), stop (save a checkpoint and end), reset (end without
- * saving; the page starts the next run from the same seed and starting weights).
+ * saving; the page starts the next run from the same seed and starting weights), evaluate (play the
+ * benchmark on the policy as it is now, then go on as before: running or paused).
  */
-export type TrainAction = 'pause' | 'resume' | 'step' | 'stop' | 'reset';
+export type TrainAction = 'pause' | 'resume' | 'step' | 'stop' | 'reset' | 'evaluate';
+
+/** Score a saved checkpoint on the benchmark (a run with no open session: stopped, done, interrupted). */
+export interface EvaluateRequest {
+  runId: string;
+  /** The run's checkpoint bytes (transferred). */
+  checkpoint: ArrayBuffer;
+  /** Benchmark users to play (the first n; 0: all). */
+  evalProfiles: number;
+  think: boolean;
+  /** URL of the reference model the replies' surprisal is read with (the lab's own origin); none: NaN. */
+  referenceModel?: string;
+}
 
 export type ToWorker =
   | { type: 'probe'; force: BackendForce }
   | { type: 'warm-start'; request: WarmStartRequest }
+  /** Stop the warm start at its next progress report (between steps); it answers 'warm-start-cancelled'. */
+  | { type: 'warm-start-cancel' }
   | { type: 'demo-dialogue'; request: DemoRequest }
   | { type: 'train-start'; request: TrainStartRequest }
   | { type: 'train-control'; runId: string; action: TrainAction }
+  | { type: 'evaluate-checkpoint'; request: EvaluateRequest }
   /** Test hook (the page sends it only with ?testHooks=1 in its URL): destroy the GPU device, as a driver reset would lose it. */
   | { type: 'test-lose-device' };
 
@@ -116,6 +134,11 @@ interface TranscriptTurn {
   line: string;
   /** The appraisal, without its detector details (too long to move every step). */
   appraisal: { intent: string; fit: string; inner: string; feeling: string; reaction: string; needMet: boolean };
+  /**
+   * What the step's update did with each token of the reply (credit.ts): its text and weight
+   * (GRPO/RLOO the advantage; PPO the advantage times the clipped ratio). Absent where not recorded.
+   */
+  credit?: { tokens: string[]; values: number[] };
 }
 
 /** A transcript's intention when its profile is not among the run's users (nothing is guessed). */
@@ -148,6 +171,18 @@ export interface TranscriptItem {
 /** Where a session is. 'loading': fetching and building the model; terminal: done, stopped, failed, reset. */
 export type TrainState = 'loading' | 'running' | 'paused' | 'done' | 'stopped' | 'failed' | 'reset';
 
+/** Inside a step: the dialogues being played (the training rollout or the benchmark), round by round. */
+export interface LiveProgress {
+  kind: 'train' | 'benchmark';
+  /** Rounds played: replies so far in the longest dialogue. */
+  round: number;
+  /** Dialogues over, of `total`. */
+  ended: number;
+  total: number;
+  /** The first dialogue of a training rollout as far as it has gone (endReason 'playing' while it goes on). */
+  preview?: TranscriptItem;
+}
+
 /** A batch of progress, posted at most ~10 times a second: everything new since the last one. */
 export interface TrainProgress {
   runId: string;
@@ -163,11 +198,16 @@ export interface TrainProgress {
   dialogues: TranscriptItem[];
   /** The benchmark played on the starting policy, before step 1 (the first `evalProfiles` users; 0: all). */
   benchmarkBefore?: Record<string, number>;
-  /** The benchmark played at the end of a finished run. */
+  /**
+   * The benchmark played at the end of a finished run, or when the page asked (Evaluate now); its
+   * `step` says on the policy of which step.
+   */
   benchmarkAfter?: Record<string, number>;
   /** Those benchmarks broken down by the users' intention and personality type. */
   breakdownBefore?: Breakdown;
   breakdownAfter?: Breakdown;
+  /** What is being played inside the current step (null between rollouts). */
+  live?: LiveProgress | null;
 }
 
 export interface SelfTest {
@@ -205,8 +245,18 @@ export type FromWorker =
   | { type: 'warm-start-progress'; phase: WarmStartProgress['phase']; step: number; steps: number; loss: number | null }
   | { type: 'warm-start-done'; report: WarmStartReport }
   | { type: 'warm-start-failed'; message: string }
+  | { type: 'warm-start-cancelled' }
   | { type: 'demo-done'; report: DemoReport }
   | { type: 'demo-failed'; message: string }
+  | {
+      type: 'evaluate-done';
+      runId: string;
+      /** The checkpoint's step. */
+      step: number;
+      summary: Record<string, number>;
+      breakdown: Breakdown;
+    }
+  | { type: 'evaluate-failed'; runId: string; message: string }
   | ({ type: 'train-progress' } & TrainProgress)
   /** A checkpoint of the run (every checkpointEvery steps, and at the end); the bytes are transferred. */
   | { type: 'train-checkpoint'; runId: string; step: number; final: boolean; bytes: ArrayBuffer }

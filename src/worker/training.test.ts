@@ -12,6 +12,9 @@ import { defaultRunConfig, type RunConfig } from '../rl/config';
 import type { FromWorker, TrainProgress, TrainStartRequest } from './protocol';
 import { OUTBOX_INTERVAL_MS } from './progress';
 import { TrainSession } from './training';
+import { Trainer } from '../rl/trainer';
+import { trainingProfiles } from '../persona/sets';
+import { turnSpans } from '../rl/batch';
 
 const CI = new Uint8Array(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
 const LM = new Uint8Array(readFileSync(new URL('../../public/reference-lm.json', import.meta.url)));
@@ -89,12 +92,14 @@ describe('the worker training session', () => {
     expect(after.breakdownAfter!.overall.score).toBe(after.benchmarkAfter!.score);
     expect(progress().filter((m) => m.benchmarkBefore)).toHaveLength(1);
     expect(progress().some((m) => m.phase === 'Evaluating on 1 benchmark users (before training)')).toBe(true);
-    const ck = got.filter((m) => m.type === 'train-checkpoint');
-    expect(ck).toHaveLength(1);
-    if (ck[0].type === 'train-checkpoint') {
-      expect(ck[0].final).toBe(true);
-      expect(loadCheckpoint(new Uint8Array(ck[0].bytes)).meta).toMatchObject({ kind: 'rl', steps: 3, runId: 'r1' });
-    }
+    // A checkpoint after step 1 on every backend (a reload can then resume), and the final one.
+    const ck = got.flatMap((m) => (m.type === 'train-checkpoint' ? [m] : []));
+    expect(ck.map((c) => [c.step, c.final])).toEqual([
+      [1, false],
+      [3, true],
+    ]);
+    expect(loadCheckpoint(new Uint8Array(ck[1].bytes)).meta).toMatchObject({ kind: 'rl', steps: 3, runId: 'r1' });
+    expect(loadCheckpoint(new Uint8Array(ck[0].bytes)).meta).toMatchObject({ kind: 'rl', steps: 1 });
     // Batched: progress messages are at least OUTBOX_INTERVAL_MS apart, except the final flush.
     expect(progress().length).toBeLessThanOrEqual(rows().length * 4 + 4);
     expect(OUTBOX_INTERVAL_MS).toBeLessThanOrEqual(100);
@@ -109,7 +114,8 @@ describe('the worker training session', () => {
     a.s.control('reset');
     await a.s.finished;
     expect(a.s.state).toBe('reset');
-    expect(a.got.some((m) => m.type === 'train-checkpoint')).toBe(false);
+    // Only the safety checkpoint of step 1: a reset saves nothing of its own.
+    expect(a.got.filter((m) => m.type === 'train-checkpoint' && m.final)).toHaveLength(0);
 
     const b = open('run');
     b.s.control('pause');
@@ -123,7 +129,98 @@ describe('the worker training session', () => {
     await b.s.finished;
     expect(b.s.state).toBe('stopped');
     expect(stable(b.rows().slice(0, 2))).toEqual(stable(a.rows()));
-    expect(b.got.filter((m) => m.type === 'train-checkpoint')).toHaveLength(1);
+    expect(b.got.filter((m) => m.type === 'train-checkpoint' && m.final)).toHaveLength(1);
+  });
+
+  it('shows the dialogues of a step round by round, and the benchmark users as they finish', async () => {
+    const { s, progress } = open('run', { steps: 1, evalProfiles: 2 });
+    await s.finished;
+    const live = progress().flatMap((m) => (m.live ? [m.live] : []));
+    const train = live.filter((l) => l.kind === 'train');
+    const bench = live.filter((l) => l.kind === 'benchmark');
+    expect(train.length).toBeGreaterThan(0);
+    expect(train.every((l) => l.total === 2 && l.ended <= 2 && l.round >= 1)).toBe(true);
+    expect(train.at(-1)!.ended).toBe(2);
+    // The first dialogue as far as it has gone: its turns, the hidden need named, 'playing' until it ends.
+    const preview = train[0].preview!;
+    expect(preview.step).toBe(1);
+    expect(preview.turns.length).toBe(train[0].round);
+    expect(preview.intentionSummary.length).toBeGreaterThan(5);
+    expect(bench.every((l) => l.total === 2 && l.preview === undefined)).toBe(true);
+    // Each new phase clears it: the last message (done) has none.
+    expect(progress().at(-1)!.live).toBeNull();
+  });
+
+  it("colours each token by the trainer's own advantages in a pinned run (GRPO), and by advantage × clipped ratio (PPO)", async () => {
+    for (const algo of ['grpo', 'ppo'] as const) {
+      const config: Partial<RunConfig> = { steps: 1, evalProfiles: 1, algo, seed: 5 };
+      const { s, progress } = open('run', config);
+      await s.finished;
+      const sent = progress().flatMap((m) => m.dialogues);
+      // The same pinned run on a trainer of its own: the advantages its update used.
+      const t = new Trainer(new CpuBackend(), {
+        config: { ...TINY, ...config },
+        start: loadCheckpoint(CI),
+        trainProfiles: trainingProfiles(),
+      });
+      const r = await t.step();
+      const lc = t.lastCredit!;
+      const c = { ...TINY, ...config };
+      let compared = 0;
+      sent.forEach((d, di) => {
+        const spans = turnSpans(lc.stream, di);
+        d.turns.forEach((turn, k) => {
+          if (!turn.credit) return;
+          expect(turn.credit.tokens).toHaveLength(r.dialogues[di].turns[k].response.length);
+          turn.credit.values.forEach((v, j) => {
+            const at = spans[k][0] + j;
+            const a = lc.advantages[at] * lc.mask[at];
+            if (algo === 'grpo') expect(v).toBe(a);
+            else {
+              // A × clip(ratio, 1 − ε, 1 + ε): between the two clip bounds times A.
+              const lo = Math.min(a * (1 - c.clipLow), a * (1 + c.clipHigh));
+              const hi = Math.max(a * (1 - c.clipLow), a * (1 + c.clipHigh));
+              expect(v).toBeGreaterThanOrEqual(lo - 1e-7);
+              expect(v).toBeLessThanOrEqual(hi + 1e-7);
+            }
+            compared++;
+          });
+        });
+      });
+      expect(compared).toBeGreaterThan(0);
+      t.release();
+    }
+    // GRPO on the final reward alone: every trained token of a dialogue weighs the same, the group
+    // mean's side decides its sign, and the masked closing token of a cut reply weighs 0.
+    const { s, progress } = open('run', { steps: 1, evalProfiles: 1, reward: 'final', seed: 5 });
+    await s.finished;
+    const ds = progress().flatMap((m) => m.dialogues);
+    const mean = (ds[0].reward + ds[1].reward) / 2;
+    for (const d of ds.slice(0, 2)) {
+      const vals = d.turns.flatMap((t) => t.credit!.values).filter((v) => v !== 0);
+      expect(new Set(vals).size).toBeLessThanOrEqual(1);
+      if (d.reward !== mean) expect(Math.sign(vals[0])).toBe(Math.sign(d.reward - mean));
+    }
+  });
+
+  it('evaluates now on request, paused or running, and goes on as before', async () => {
+    const { s, progress, until } = open('step', { steps: 3, evalProfiles: 1 });
+    await until(() => s.state === 'paused');
+    s.control('evaluate');
+    await until(() => progress().some((m) => m.benchmarkAfter));
+    await until(() => s.state === 'paused' && progress().at(-1)!.state === 'paused');
+    const now = progress().find((m) => m.benchmarkAfter)!;
+    expect(now.benchmarkAfter).toMatchObject({ step: 1, dialogues: 1 });
+    expect(now.breakdownAfter!.overall.n).toBe(1);
+    expect(progress().some((m) => m.phase === 'Evaluating the policy of step 1 on 1 benchmark users')).toBe(true);
+    s.control('resume');
+    await s.finished;
+    expect(s.state).toBe('done');
+    expect(
+      progress()
+        .filter((m) => m.benchmarkAfter)
+        .at(-1)!.benchmarkAfter,
+    ).toMatchObject({ step: 3 });
   });
 
   it('gives back every tensor the run took: a finished run (with a KL reference), a reset one and a stopped one', async () => {

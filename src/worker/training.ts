@@ -29,8 +29,10 @@ import { BENCHMARK_COUNT, benchmarkProfiles, trainingProfiles } from '../persona
 import type { RunConfig } from '../rl/config';
 import { fluencyOf } from '../rl/fluency';
 import { ReferenceLm } from '../rl/reference-lm';
+import type { DialogueRollout, RolloutSummary } from '../rl/rollout';
 import { Trainer, TrainingStopped } from '../rl/trainer';
 import { Outbox, OUTBOX_INTERVAL_MS, TRANSCRIPTS_PER_STEP, trimDialogue } from './progress';
+import { tokenCredit } from './credit';
 import type { FromWorker, TrainAction, TrainProgress, TrainStartRequest, TrainState } from './protocol';
 
 export interface SessionIO {
@@ -53,6 +55,15 @@ async function playBenchmark(
 ): Promise<{ summary: Record<string, number>; breakdown: Breakdown }> {
   const profiles = benchmarkProfiles().slice(0, n);
   const ev = await trainer.evaluate(profiles);
+  return benchmarkResult(ev, profiles, lm);
+}
+
+/** A benchmark's rollouts as the page keeps them: the summary (with the replies' fluency) and its breakdown. */
+export function benchmarkResult(
+  ev: RolloutSummary & { rollouts: DialogueRollout[]; seconds: number },
+  profiles: readonly Profile[],
+  lm: ReferenceLm | null,
+): { summary: Record<string, number>; breakdown: Breakdown } {
   const f = fluencyOf(ev.rollouts, profiles, lm, { maxExamples: 0 });
   return {
     summary: {
@@ -75,7 +86,10 @@ async function playBenchmark(
   };
 }
 
-/** On a GPU, a checkpoint at least this often even when the config asks for none: a lost device then loses at most this much. */
+/**
+ * A checkpoint after the first step and then at least this often, on every backend, even when the
+ * config asks for none: a reload, a closed tab or a lost device then loses at most this much.
+ */
 const SAFETY_CHECKPOINT_MS = 60_000;
 
 /** The tiny run the compile phase plays once on a throwaway trainer: every kernel the run needs, on small shapes. */
@@ -118,6 +132,8 @@ function checkTrainingProfiles(raw: readonly unknown[]): Profile[] {
 export class TrainSession {
   /** What the person asked for last; read between steps. */
   private target: 'run' | 'pause' | 'one-step' | 'stop' | 'reset';
+  /** Evaluate now was asked for: the benchmark is played between steps, then the session goes on. */
+  private evaluateAsked = false;
   private wake: (() => void) | null = null;
   private readonly out: Outbox;
   /** Why the GPU device was lost, once it was: the run ends at the next chance. */
@@ -161,7 +177,8 @@ export class TrainSession {
   control(action: TrainAction): void {
     // Stop and Reset are final: nothing after them changes the course.
     if (this.ended || this.ending) return;
-    if (action === 'pause') this.target = 'pause';
+    if (action === 'evaluate') this.evaluateAsked = true;
+    else if (action === 'pause') this.target = 'pause';
     else if (action === 'resume') this.target = 'run';
     else if (action === 'step') this.target = 'one-step';
     else this.target = action;
@@ -194,13 +211,15 @@ export class TrainSession {
     let tuned = false;
     const say = (state: TrainState, phase: string, extra: Partial<TrainProgress> = {}) => {
       this.state = state;
-      this.out.update({ state, phase, step: this.step, ...extra });
+      this.out.update({ state, phase, step: this.step, live: null, ...extra });
     };
     const checkLost = () => {
       if (this.lostWhy !== null) throw new Error(this.lostWhy);
     };
     const onGpu = this.be.name === 'webgpu';
     let lastCheckpointAt = performance.now();
+    /** A fresh run checkpoints after its first step, so a reload right after it can resume. */
+    let checkpointed = Boolean(this.req.resumeFrom);
     try {
       this.out.update({});
       const want = PRESETS[config.preset];
@@ -284,6 +303,22 @@ export class TrainSession {
       });
       trainer.stepsDone = resumeStep;
       this.step = resumeStep;
+      trainer.onRound = (kind, dialogues, live) => {
+        const preview =
+          kind === 'train' && dialogues[0]
+            ? trimDialogue(dialogues[0], this.step + 1, 0, config.groupSize, byId.get(dialogues[0].profileId))
+            : undefined;
+        if (preview && live[0]) preview.endReason = 'playing';
+        this.out.update({
+          live: {
+            kind,
+            round: Math.max(0, ...dialogues.map((d) => d.turns.length)),
+            ended: live.filter((x) => !x).length,
+            total: dialogues.length,
+            ...(preview ? { preview } : {}),
+          },
+        });
+      };
       if (resumeStep === 0) {
         // Before: the starting policy on the benchmark, so the end has something to be compared with.
         say('running', `Evaluating on ${evalN} benchmark users (before training)`);
@@ -298,13 +333,26 @@ export class TrainSession {
           say('reset', `Reset after step ${this.step}`);
           break;
         }
+        if (this.evaluateAsked && !this.ending) {
+          this.evaluateAsked = false;
+          const back = this.state;
+          say('running', `Evaluating the policy of step ${this.step} on ${evalN} benchmark users`);
+          const ev = await playBenchmark(trainer, evalN, lm);
+          checkLost();
+          this.out.update({
+            benchmarkAfter: { ...ev.summary, step: this.step },
+            breakdownAfter: ev.breakdown,
+          });
+          if (back === 'paused') say('paused', `Paused after step ${this.step}; evaluated`);
+          continue;
+        }
         if (this.target === 'stop' || this.step >= config.steps) {
           const done = this.step >= config.steps;
           let after: Partial<TrainProgress> = {};
           if (done) {
             say('running', `Evaluating on ${evalN} benchmark users (after training)`);
             const ev = await playBenchmark(trainer, evalN, lm);
-            after = { benchmarkAfter: ev.summary, breakdownAfter: ev.breakdown };
+            after = { benchmarkAfter: { ...ev.summary, step: this.step }, breakdownAfter: ev.breakdown };
           }
           say('running', 'Saving the checkpoint', after);
           await this.sendCheckpoint(trainer, this.step, true);
@@ -312,7 +360,7 @@ export class TrainSession {
           break;
         }
         if (this.target === 'pause') {
-          say('paused', `Paused after step ${this.step}`);
+          if (this.state !== 'paused') say('paused', `Paused after step ${this.step}`);
           await new Promise<void>((r) => (this.wake = r));
           this.wake = null;
           continue;
@@ -337,16 +385,19 @@ export class TrainSession {
           const ev = await trainer.evaluate(benchmarkProfiles().slice(0, evalN));
           Object.assign(row, { 'eval/score': ev.score, 'eval/success': ev.success, 'eval/failure': ev.failure });
         }
+        const credit = await tokenCredit(trainer, r.dialogues, TRANSCRIPTS_PER_STEP);
+        checkLost();
         const dialogues = r.dialogues
           .slice(0, TRANSCRIPTS_PER_STEP)
-          .map((d, i) => trimDialogue(d, step, i, config.groupSize, byId.get(d.profileId)));
+          .map((d, i) => trimDialogue(d, step, i, config.groupSize, byId.get(d.profileId), credit[i]));
         this.out.update({ step }, [row], dialogues);
         const asked = config.checkpointEvery > 0 && step % config.checkpointEvery === 0;
-        const safety = onGpu && performance.now() - lastCheckpointAt >= SAFETY_CHECKPOINT_MS;
+        const safety = !checkpointed || performance.now() - lastCheckpointAt >= SAFETY_CHECKPOINT_MS;
         if ((asked || safety) && step < config.steps) {
           say('running', 'Saving the checkpoint');
           await this.sendCheckpoint(trainer, step, false);
           lastCheckpointAt = performance.now();
+          checkpointed = true;
         }
         if (this.target === 'one-step') this.target = 'pause';
         await yieldTask();

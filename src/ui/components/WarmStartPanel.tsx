@@ -56,7 +56,7 @@ export function WarmStartPanel() {
       ),
     [steps, dialogues, seed],
   );
-  const running = ws.status === 'running';
+  const running = ws.status === 'running' || ws.status === 'cancelling';
   const download = useMemo(() => (ws.checkpoint ? URL.createObjectURL(ws.checkpoint) : null), [ws.checkpoint]);
 
   return (
@@ -126,6 +126,16 @@ export function WarmStartPanel() {
         <button type="submit" disabled={!ready || running || errors.length > 0} data-testid="warm-start-button">
           {running ? 'Training…' : 'Train warm start'}
         </button>
+        {running && (
+          <button
+            type="button"
+            onClick={ws.cancel}
+            disabled={ws.status === 'cancelling'}
+            data-testid="warm-start-cancel"
+          >
+            Cancel
+          </button>
+        )}
       </form>
       {errors.length > 0 && (
         <p className="notice notice-bad" role="alert">

@@ -1,7 +1,9 @@
 /**
- * Configure: the preset, where the run starts, the basic knobs, and every other run-config field
- * under "Advanced". Each field shows its schema description as help; a value the schema refuses is
- * marked with the reason, and Train stays off until all are valid. Locked while a run is open.
+ * Configure, in the settings drawer beside the run: the preset, where the run starts, the basic
+ * knobs, and every other run-config field under "Advanced". Each field shows its schema description
+ * as help; a value out of range is marked with the allowed range in words, and stays marked until
+ * it is fixed; Train stays off until all are valid. Locked while a run is open. A teacher link can
+ * hide Advanced or single settings (`hide=`), or show them read-only (`lock=`).
  */
 import { useMemo } from 'react';
 import type { PresetName } from '../../engine/model/config';
@@ -11,6 +13,8 @@ import { isOpen, useTraining } from '../state/training';
 import { useWarmStart } from '../state/warmstart';
 import { useEngine } from '../state/engine';
 import { presetFit } from '../../lab/presetFit';
+import { isHidden, isLocked } from '../../lab/teacher';
+import { useUi } from '../state/ui';
 import {
   BASIC_FIELDS,
   checkDraft,
@@ -111,23 +115,45 @@ export function ConfigurePanel() {
   const setStart = useConfig((s) => s.setStart);
   const trainUser = useConfig((s) => s.trainUser);
   const setTrainUser = useConfig((s) => s.setTrainUser);
-  const locked = useTraining((s) => isOpen(s.status));
+  const running = useTraining((s) => isOpen(s.status));
+  const flags = useUi((s) => s.flags);
+  const linkLocked = isLocked(flags, 'preset') || flags.lock.includes('*');
+  const locked = running || linkLocked;
   const warmTrained = useWarmStart((s) => s.status === 'done');
   const check = useMemo(() => checkDraft(draft), [draft]);
-  const advanced = FIELDS.filter((f) => !BASIC_FIELDS.includes(f.key));
+  const shownField = (f: FieldSpec) => !isHidden(flags, f.key);
+  const advanced = isHidden(flags, 'advanced')
+    ? []
+    : FIELDS.filter((f) => !BASIC_FIELDS.includes(f.key) && shownField(f));
   const advancedErrors = advanced.filter((f) => check.fieldErrors[f.key]).length;
   const noStart = start === 'shipped' && !SHIPPED_STARTS.includes(draft.preset);
   const limits = useEngine((s) => (s.backend === 'webgpu' ? (s.adapter?.limits ?? null) : null));
   const fit = useMemo(() => Object.fromEntries(PRESET_NAMES.map((p) => [p, presetFit(p, limits)])), [limits]);
   const chosenFit = fit[draft.preset];
   const field = (spec: FieldSpec) => (
-    <Field key={spec.key} spec={spec} value={draft[spec.key]} error={check.fieldErrors[spec.key]} disabled={locked} />
+    <Field
+      key={spec.key}
+      spec={spec}
+      value={draft[spec.key]}
+      error={check.fieldErrors[spec.key]}
+      disabled={locked || isLocked(flags, spec.key)}
+    />
   );
 
   return (
-    <section className="panel" aria-labelledby="configure-h">
-      <h2 id="configure-h">Configure</h2>
-      {locked && <p className="muted">The settings are locked while a run is open. Reset (or Stop) to change them.</p>}
+    <section className="panel configure-panel" aria-labelledby="configure-h" data-tour="settings">
+      <div className="panel-head">
+        <h2 id="configure-h">Settings</h2>
+        <button type="button" onClick={() => useUi.getState().setSettingsOpen(false)} aria-label="Hide the settings">
+          ×
+        </button>
+      </div>
+      {running && <p className="muted">The settings are locked while a run is open. Reset (or Stop) to change them.</p>}
+      {!running && flags.lock.length > 0 && (
+        <p className="muted" data-testid="settings-locked">
+          This link shows {flags.lock.includes('*') ? 'the settings' : 'some settings'} read-only.
+        </p>
+      )}
       <div className="field-grid">
         <div className={`field field-choice${noStart || !chosenFit.fits ? ' field-bad' : ''}`}>
           <div className="field-head">
@@ -202,14 +228,18 @@ export function ConfigurePanel() {
             Who the policy talks with in training; the benchmark always plays the held-out users.
           </p>
         </div>
-        {BASIC_FIELDS.map((k) => field(FIELDS.find((f) => f.key === k)!))}
+        {BASIC_FIELDS.map((k) => FIELDS.find((f) => f.key === k)!)
+          .filter(shownField)
+          .map(field)}
       </div>
-      <details className="advanced">
-        <summary>
-          Advanced ({advanced.length} more settings{advancedErrors ? `; ${advancedErrors} not valid` : ''})
-        </summary>
-        <div className="field-grid">{advanced.map(field)}</div>
-      </details>
+      {advanced.length > 0 && (
+        <details className="advanced">
+          <summary>
+            Advanced ({advanced.length} more settings{advancedErrors ? `; ${advancedErrors} not valid` : ''})
+          </summary>
+          <div className="field-grid">{advanced.map(field)}</div>
+        </details>
+      )}
       {check.otherErrors.length > 0 && <p className="notice notice-bad">{check.otherErrors.join('; ')}</p>}
     </section>
   );

@@ -2,13 +2,24 @@
  * Runs kept in this browser: each with its status, steps, last reward and size; open one to see its
  * charts and dialogues, resume one from its last checkpoint, export it (one JSON file, checkpoint
  * included) or its metrics (CSV), delete it; import a run file. Storage used is shown beside the
- * browser's own estimate. Tick two runs to compare them: their curves on the same charts, A solid
- * and B dashed in two colour-blind-safe colours, each line labelled with its run.
+ * browser's own estimate. Tick two to four runs to compare them: their curves on the same charts,
+ * each in its own colour-blind-safe colour and dash, labelled with its run and the settings that
+ * differ; one can be pinned as the baseline (drawn first, solid).
  */
 import { useEffect, useMemo, useState } from 'react';
-import { COMPARE_FIGURES, compareSeries, RUN_LETTERS, type ComparedRun } from '../../lab/compare';
+import {
+  baselineFirst,
+  COMPARE_FIGURES,
+  COMPARE_MAX,
+  compareSeries,
+  differenceLine,
+  differingSettings,
+  RUN_LETTERS,
+  settingsLabel,
+  type ComparedRun,
+} from '../../lab/compare';
 import type { RunSummary } from '../../lab/runs';
-import { CHART_PALETTE, LineChart } from '../charts/LineChart';
+import { CHART_DASHES, CHART_PALETTE, LineChart } from '../charts/LineChart';
 import { isOpen, useTraining } from '../state/training';
 import { useRuns } from '../state/runs';
 import { useUi } from '../state/ui';
@@ -58,7 +69,8 @@ function RunRow({
   const open = async () => {
     const run = await get(r.id);
     if (run) {
-      useTraining.getState().showSaved(run);
+      // Its settings go into Configure, so Train (or a share link) starts from what it ran with.
+      useTraining.getState().showSaved(run, { loadForm: true });
       useUi.getState().showStep(null);
       setView('lab');
     }
@@ -156,13 +168,15 @@ function LineKey({ index }: { index: number }) {
         y2="5"
         stroke={CHART_PALETTE[index]}
         strokeWidth="3"
-        strokeDasharray={index === 0 ? undefined : '6 3'}
+        strokeDasharray={CHART_DASHES[index].length ? CHART_DASHES[index].join(' ') : undefined}
       />
     </svg>
   );
 }
 
-function ComparePanel({ ids }: { ids: readonly string[] }) {
+const DASH_NAMES = ['solid', 'dashed', 'dotted', 'dash-dot'];
+
+function ComparePanel({ ids, onBaseline }: { ids: readonly string[]; onBaseline: (id: string) => void }) {
   const get = useRuns((s) => s.get);
   const smoothing = useUi((s) => s.smoothing);
   const [runs, setRuns] = useState<ComparedRun[] | null>(null);
@@ -170,12 +184,19 @@ function ComparePanel({ ids }: { ids: readonly string[] }) {
   useEffect(() => {
     let live = true;
     void Promise.all(ids.map((id) => get(id))).then((got) => {
-      if (live) setRuns(got.flatMap((r) => (r ? [{ name: r.name, metrics: r.metrics, benchmark: r.benchmark }] : [])));
+      if (live)
+        setRuns(
+          got.flatMap((r) =>
+            r ? [{ name: r.name, metrics: r.metrics, benchmark: r.benchmark, config: r.config }] : [],
+          ),
+        );
     });
     return () => {
       live = false;
     };
   }, [key, get]);
+  const configs = useMemo(() => (runs ?? []).flatMap((r) => (r.config ? [r.config] : [])), [runs]);
+  const differ = useMemo(() => (configs.length === runs?.length ? differingSettings(configs) : []), [configs, runs]);
   const figures = useMemo(
     () => (runs ? COMPARE_FIGURES.map((f) => ({ f, series: compareSeries(runs, f.key) })) : []),
     [runs],
@@ -183,18 +204,43 @@ function ComparePanel({ ids }: { ids: readonly string[] }) {
   if (!runs) return null;
   return (
     <section className="compare" aria-labelledby="compare-h" data-testid="compare">
-      <h3 id="compare-h">Compare two runs</h3>
+      <h3 id="compare-h">Compare {runs.length} runs</h3>
+      {configs.length === runs.length && (
+        <p className="compare-diff" data-testid="compare-diff">
+          Settings that differ: {differenceLine(configs)}
+        </p>
+      )}
       <ul className="compare-legend">
         {runs.map((r, i) => (
           <li key={i}>
-            <LineKey index={i} /> <strong>{RUN_LETTERS[i]}</strong> ({i === 0 ? 'solid' : 'dashed'}): {r.name}
+            <LineKey index={i} /> <strong>{RUN_LETTERS[i]}</strong> ({DASH_NAMES[i]}): {r.name}
+            {r.config && differ.length > 0 && <span className="muted"> · {settingsLabel(r.config, differ)}</span>}
+            {i === 0 && <span className="baseline-mark"> baseline</span>}
           </li>
         ))}
       </ul>
+      <div className="form-row">
+        <label>
+          Baseline
+          <select value={ids[0]} onChange={(e) => onBaseline(e.target.value)}>
+            {runs.map((r, i) => (
+              <option key={ids[i]} value={ids[i]}>
+                {RUN_LETTERS[i]}: {r.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
       <div className="chart-grid">
         {figures.map(({ f, series }) => (
           <div className="chart-cell" key={f.key}>
-            <LineChart title={f.title} series={series} smoothing={f.key === 'benchmark' ? 0 : smoothing} height={170} />
+            <LineChart
+              title={f.title}
+              series={series}
+              smoothing={f.key === 'benchmark' ? 0 : smoothing}
+              height={170}
+              {...(f.yMin !== undefined ? { yMin: f.yMin } : {})}
+            />
             <p className="chart-help">{f.help}</p>
             {series.some((s) => s.points.length === 0) && (
               <p className="chart-help">
@@ -202,7 +248,7 @@ function ComparePanel({ ids }: { ids: readonly string[] }) {
                   .filter((s) => s.points.length === 0)
                   .map((s) => s.label.split(':')[0])
                   .join(' and ')}{' '}
-                has no points here yet.
+                {series.filter((s) => s.points.length === 0).length === 1 ? 'has' : 'have'} no points here yet.
               </p>
             )}
           </div>
@@ -215,17 +261,20 @@ function ComparePanel({ ids }: { ids: readonly string[] }) {
 export function RunsView() {
   const { runs, loaded, bytes, estimate, error, importMessage, refresh, importText } = useRuns();
   const [compare, setCompare] = useState<string[]>([]);
+  const [baselineId, setBaselineId] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     void refresh();
   }, [refresh]);
   // Ticked runs that were deleted meanwhile drop out.
-  const ticked = compare.filter((id) => runs.some((r) => r.id === id));
+  const alive = compare.filter((id) => runs.some((r) => r.id === id));
+  // The pinned baseline first (letter A, solid), the others in the order they were ticked.
+  const ticked = baselineFirst(alive, baselineId ? alive.indexOf(baselineId) : 0);
   const tick = (id: string, on: boolean) =>
     setCompare((c) => {
       const rest = c.filter((x) => x !== id && runs.some((r) => r.id === x));
-      // Two at most: a third tick replaces the older one.
-      return on ? [...rest, id].slice(-2) : rest;
+      // COMPARE_MAX at most: one more tick replaces the oldest.
+      return on ? [...rest, id].slice(-COMPARE_MAX) : rest;
     });
 
   return (
@@ -251,10 +300,10 @@ export function RunsView() {
           {problem}
         </p>
       )}
-      {runs.length > 1 && <p className="muted small">Tick two runs to compare their curves.</p>}
+      {runs.length > 1 && <p className="muted small">Tick two to {COMPARE_MAX} runs to compare their curves.</p>}
       {runs.length > 0 && (
         <div className="table-wrap">
-          <table className="runs-table">
+          <table className="runs-table runs-list">
             <thead>
               <tr>
                 <th scope="col">
@@ -285,7 +334,7 @@ export function RunsView() {
           </table>
         </div>
       )}
-      {ticked.length === 2 && <ComparePanel ids={ticked} />}
+      {ticked.length >= 2 && <ComparePanel ids={ticked} onBaseline={setBaselineId} />}
       <div className="form-row">
         <label>
           Import a run file

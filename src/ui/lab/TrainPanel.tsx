@@ -1,15 +1,20 @@
 /**
- * Train: the controls (Train/Pause, Step, Reset, New seed, Stop, Copy share link) and the status
- * line: step, phase, steps/s, tokens/s, time left, and where it runs ("software GPU", "CPU").
- * The status line is a polite live region; the buttons and the keyboard do the same things.
+ * Train: the controls (Train/Pause, Step, Reset, New seed, Stop, Evaluate now, Share, the settings
+ * drawer's toggle) and the status line: step, phase, progress inside the step (dialogues played,
+ * benchmark users done), steps/s, tokens/s, time left, and where it runs ("software GPU", "CPU"; a
+ * saved run: where it ran). A run that stopped short of its steps offers "Resume from step k" and
+ * "Start over". The status line is a polite live region; the buttons and the keyboard do the same things.
  */
 import { useMemo, useState } from 'react';
+import type { LiveProgress } from '../../worker/protocol';
+import { isHidden } from '../../lab/teacher';
 import { isCpu, useEngine } from '../state/engine';
 import { useConfig } from '../state/config';
 import { isOpen, useTraining, type MetricsRow } from '../state/training';
 import { useUi } from '../state/ui';
 import { checkDraft } from './fields';
-import { useLabActions, whyNotStart } from './actions';
+import { labActions, useLabActions, whyNotStart } from './actions';
+import { ShareDialog } from './ShareDialog';
 
 /** Steps averaged for the speed and the time left. */
 const SPEED_WINDOW = 5;
@@ -38,14 +43,30 @@ function duration(seconds: number): string {
 
 const number = (x: number, digits = 2) => (x >= 100 ? Math.round(x).toLocaleString('en') : x.toPrecision(digits));
 
+function badgeOf(backend: string | null, software: boolean): string {
+  return backend === 'wasm' || backend === 'cpu' ? 'CPU' : software ? 'software GPU' : 'GPU';
+}
+
+/** Where the run on screen runs (or, for a saved run, ran). */
 function useBadge(): string | null {
-  return useEngine((s) =>
+  const here = useEngine((s) =>
     s.phase === 'checking' ? null : isCpu(s.backend) ? 'CPU' : s.adapter?.isFallback ? 'software GPU' : 'GPU',
   );
+  const ran = useTraining((s) =>
+    s.status === 'saved' && s.backend ? badgeOf(s.backend.name, s.backend.software) : null,
+  );
+  return ran ?? here;
+}
+
+/** Progress inside a step, in words: the dialogues being played, or the benchmark users done. */
+function liveText(live: LiveProgress): string {
+  if (live.kind === 'benchmark') return `${live.ended} of ${live.total} users done`;
+  if (live.ended === live.total) return `all ${live.total} dialogues played; updating the policy`;
+  return `reply ${live.round}: ${live.ended} of ${live.total} dialogues over`;
 }
 
 function StatusLine() {
-  const { status, phase, step, steps, rows, error } = useTraining();
+  const { status, phase, step, steps, rows, error, live: inStep } = useTraining();
   const engineChecking = useEngine((s) => s.phase === 'checking');
   const badge = useBadge();
   const speed = useMemo(() => speedOf(rows, step, steps), [rows, step, steps]);
@@ -61,6 +82,11 @@ function StatusLine() {
         {status !== 'idle' && steps > 0 ? ` of ${steps}` : ''}
       </strong>
       <span className="run-phase">{what}</span>
+      {inStep && (
+        <span className="run-live" data-testid="run-live">
+          <progress max={inStep.total} value={inStep.ended} aria-hidden="true" /> {liveText(inStep)}
+        </span>
+      )}
       {speed && (
         <span className="run-speed">
           {number(speed.stepsPerSecond)} steps/s
@@ -96,10 +122,23 @@ function ResumeNotice() {
     setAsked(false);
     setWhy(r);
   };
+  const startOver = () => {
+    const t = useTraining.getState();
+    const config = t.config;
+    if (!config) return;
+    useConfig.getState().load(config);
+    t.reset();
+    labActions.toggle();
+  };
   const button = canResume && (
-    <button type="button" className="primary" onClick={() => void resume()} disabled={asked || !engineReady}>
-      Resume from the checkpoint of step {checkpointStep}
-    </button>
+    <>
+      <button type="button" className="primary" onClick={() => void resume()} disabled={asked || !engineReady}>
+        Resume from step {checkpointStep}
+      </button>
+      <button type="button" onClick={startOver} disabled={asked || !engineReady}>
+        Start over
+      </button>
+    </>
   );
   if (lost) {
     return (
@@ -119,7 +158,14 @@ function ResumeNotice() {
   }
   if (!canResume && !why) return null;
   return (
-    <div className="resume-row">
+    <div className="resume-row" data-testid="resume-row">
+      {canResume && (
+        <span>
+          {status === 'saved' && step < steps
+            ? `This run stopped at step ${step} of ${steps}; its checkpoint is from step ${checkpointStep}.`
+            : ''}
+        </span>
+      )}
       {button}
       {why && (
         <p className="notice notice-bad" role="alert">
@@ -130,10 +176,42 @@ function ResumeNotice() {
   );
 }
 
+function EvaluateNow() {
+  const hasRun = useTraining((s) => s.runId !== null);
+  const status = useTraining((s) => s.status);
+  const evaluating = useTraining((s) => s.evaluating || /^Evaluating the policy of step/.test(s.phase));
+  const engineReady = useEngine((s) => s.phase === 'ready');
+  const [why, setWhy] = useState<string | null>(null);
+  const busy = status === 'running' || status === 'pausing';
+  return (
+    <>
+      <button
+        type="button"
+        onClick={async () => setWhy(await useTraining.getState().evaluateNow())}
+        disabled={!hasRun || evaluating || !engineReady || status === 'starting' || status === 'loading'}
+        title={
+          busy
+            ? 'Plays the benchmark users with the policy as it is after the current step'
+            : 'Plays the benchmark users with the policy as it is now'
+        }
+      >
+        {evaluating ? 'Evaluating…' : 'Evaluate now'}
+      </button>
+      {why && (
+        <p className="notice notice-bad" role="alert">
+          {why}
+        </p>
+      )}
+    </>
+  );
+}
+
 export function TrainPanel() {
   const actions = useLabActions();
   const status = useTraining((s) => s.status);
   const hasRun = useTraining((s) => s.runId !== null);
+  const settingsOpen = useUi((s) => s.settingsOpen);
+  const settingsHidden = useUi((s) => isHidden(s.flags, 'settings'));
   const draft = useConfig((s) => s.draft);
   const shareLink = useUi((s) => s.shareLink);
   const shareCopied = useUi((s) => s.shareCopied);
@@ -150,9 +228,19 @@ export function TrainPanel() {
   const open = isOpen(status);
 
   return (
-    <section className="panel train-panel" aria-labelledby="train-h">
-      <h2 id="train-h">Train</h2>
+    <section className="panel train-panel" aria-labelledby="train-h" data-tour="train">
       <div className="controls">
+        <h2 id="train-h">Train</h2>
+        {!settingsHidden && (
+          <button
+            type="button"
+            aria-expanded={settingsOpen}
+            aria-controls="settings-drawer"
+            onClick={() => useUi.getState().setSettingsOpen(!settingsOpen)}
+          >
+            {settingsOpen ? 'Hide settings' : 'Settings'}
+          </button>
+        )}
         <button
           type="button"
           className="primary"
@@ -179,30 +267,24 @@ export function TrainPanel() {
         <button type="button" onClick={actions.stop} disabled={!open}>
           Stop
         </button>
+        <EvaluateNow />
         <span className="controls-gap" />
-        <button type="button" onClick={actions.copyShare} disabled={!formOk && !hasRun} aria-keyshortcuts="S">
+        <button
+          type="button"
+          onClick={() => {
+            actions.copyShare();
+            useUi.getState().setShareOpen(true);
+          }}
+          disabled={!formOk && !hasRun}
+          aria-keyshortcuts="S"
+        >
           Copy share link
         </button>
       </div>
       {blocked && !open && <p className="notice notice-bad">{blocked}</p>}
       <StatusLine />
       <ResumeNotice />
-      {shareLink && (
-        <div className="share-link">
-          <label htmlFor="share-link">
-            {shareCopied
-              ? 'Share link (copied to the clipboard)'
-              : clipboardOk
-                ? 'Share link (copy it from here)'
-                : 'Share link'}
-          </label>
-          <input id="share-link" readOnly value={shareLink} onFocus={(e) => e.currentTarget.select()} />
-        </div>
-      )}
-      <p className="muted small">
-        Reset starts again from the same seed and starting weights; New seed does the same with a fresh seed. Stop saves
-        a checkpoint and ends the run. Press <kbd>?</kbd> for the keys.
-      </p>
+      {shareLink && <ShareDialog link={shareLink} copied={shareCopied} clipboardOk={clipboardOk} />}
     </section>
   );
 }

@@ -2,7 +2,9 @@
  * Transcripts: the dialogues of the latest step (or the step clicked on the reward chart), each
  * with its emotion trajectory, every reply's appraisal (what it tries, fit to the hidden need, inner
  * reaction, feeling, change) and the hidden intention revealed; think blocks folded. Filters by
- * outcome and intention. Every text from the users and the policy is rendered as text, never HTML.
+ * outcome and intention. "What the update reinforces" colours every policy token by the weight the
+ * step's update gave it (the worker's credit.ts): green likelier, red less likely, with each reply's
+ * sum beside the user's change. Every text from the users and the policy is rendered as text, never HTML.
  */
 import { useMemo, useState } from 'react';
 import { bandOf } from '../../persona/dynamics';
@@ -13,6 +15,8 @@ import { useUi } from '../state/ui';
 import { AppraisalList, ChangeBadge } from '../components/AppraisalList';
 import { DialogueLine, EMPTY_REPLY } from '../components/DialogueLine';
 import { countOptions, Select } from '../components/Select';
+import { transcriptMarkdown } from '../../lab/transcriptMarkdown';
+import { download } from '../state/runs';
 
 export type Outcome = 'success' | 'failure' | 'neither';
 
@@ -47,7 +51,40 @@ function Trajectory({ d }: { d: TranscriptItem }) {
   );
 }
 
-function Dialogue({ d, open }: { d: TranscriptItem; open: boolean }) {
+/** A weight as a background: green for positive, red for negative, stronger with |v| / scale. */
+function creditStyle(v: number, scale: number): { backgroundColor: string } {
+  const a = scale > 0 ? Math.min(1, Math.abs(v) / scale) * 0.75 : 0;
+  return { backgroundColor: v >= 0 ? `rgba(0, 158, 115, ${a.toFixed(3)})` : `rgba(213, 94, 0, ${a.toFixed(3)})` };
+}
+
+const signedSum = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(2)}`;
+
+/** A policy reply as its tokens, each coloured by its weight in the update. */
+function CreditReply({ credit, scale }: { credit: { tokens: string[]; values: number[] }; scale: number }) {
+  const sum = credit.values.reduce((a, b) => a + b, 0);
+  return (
+    <div className="line line-agent credit-line">
+      <span className="who">
+        policy · update Σ <strong data-testid="credit-sum">{signedSum(sum)}</strong>
+        {credit.values.every((v) => v === 0) && ' · no weight: its group scored alike, so nothing to learn here'}
+      </span>
+      <span className="text credit-tokens">
+        {credit.tokens.map((t, i) => (
+          <span
+            key={i}
+            className="credit-token"
+            style={creditStyle(credit.values[i], scale)}
+            title={`${credit.values[i] >= 0 ? '+' : ''}${credit.values[i].toFixed(3)}`}
+          >
+            {t}
+          </span>
+        ))}
+      </span>
+    </div>
+  );
+}
+
+function Dialogue({ d, open, inspect, scale }: { d: TranscriptItem; open: boolean; inspect: boolean; scale: number }) {
   const outcome = outcomeOf(d);
   return (
     <details className={`dialogue dialogue-${outcome}`} open={open}>
@@ -63,27 +100,38 @@ function Dialogue({ d, open }: { d: TranscriptItem; open: boolean }) {
       </summary>
       <p className="hidden-need">
         Hidden intention (the policy never sees it): <strong>{d.intentionSummary}</strong>. Reward {d.reward.toFixed(2)}
-        ; {END_TEXT[d.endReason] ?? d.endReason}.{` Group ${d.group + 1}.`}
+        ; {END_TEXT[d.endReason] ?? d.endReason}.{` Group ${d.group + 1}. `}
+        <button
+          type="button"
+          className="small-button"
+          onClick={() => download(`step-${d.step}-dialogue-${d.index + 1}.md`, transcriptMarkdown(d), 'text/markdown')}
+        >
+          Save as Markdown
+        </button>
       </p>
       <ol className="transcript">
         <DialogueLine role="user" who="user" text={d.opening} />
         {d.turns.map((t, i) => (
           <li key={i} className="turn">
-            <DialogueLine
-              as="div"
-              role="agent"
-              who="policy"
-              text={t.reply}
-              emptyText={EMPTY_REPLY}
-              before={
-                t.think !== null && (
-                  <details className="think">
-                    <summary>Thoughts{t.wellFormed ? '' : ' (broken think block)'}</summary>
-                    <span className="text">{t.think}</span>
-                  </details>
-                )
-              }
-            />
+            {inspect && t.credit ? (
+              <CreditReply credit={t.credit} scale={scale} />
+            ) : (
+              <DialogueLine
+                as="div"
+                role="agent"
+                who="policy"
+                text={t.reply}
+                emptyText={EMPTY_REPLY}
+                before={
+                  t.think !== null && (
+                    <details className="think">
+                      <summary>Thoughts{t.wellFormed ? '' : ' (broken think block)'}</summary>
+                      <span className="text">{t.think}</span>
+                    </details>
+                  )
+                }
+              />
+            )}
             <div className="appraisal-box">
               <p className="appraisal-head">
                 <ChangeBadge change={t.change} /> → emotion {t.emotion}: {t.appraisal.feeling}
@@ -107,6 +155,8 @@ export function TranscriptsPanel() {
   const showStep = useUi((s) => s.showStep);
   const [outcome, setOutcome] = useState<Outcome | 'all'>('all');
   const [intention, setIntention] = useState<string>('all');
+  const [inspect, setInspect] = useState(false);
+  const algo = useTraining((s) => s.config?.algo ?? 'grpo');
   const latest = dialogues.at(-1);
   const current = (chosen !== null ? dialogues.find((g) => g.step === chosen) : undefined) ?? latest;
   const items = useMemo(
@@ -116,6 +166,18 @@ export function TranscriptsPanel() {
       ),
     [current, outcome, intention],
   );
+  // One colour scale for the whole step: the largest |weight| in it.
+  const scale = useMemo(
+    () =>
+      Math.max(
+        0,
+        ...(current?.items ?? []).flatMap((d) =>
+          d.turns.flatMap((t) => (t.credit ? t.credit.values.map(Math.abs) : [])),
+        ),
+      ),
+    [current],
+  );
+  const hasCredit = scale > 0 || (current?.items ?? []).some((d) => d.turns.some((t) => t.credit));
 
   return (
     <section className="panel" aria-label="Transcripts" id="transcripts">
@@ -157,8 +219,31 @@ export function TranscriptsPanel() {
               ...INTENTION_IDS.map((id) => ({ value: id, label: INTENTIONS[id].summary })),
             ]}
           />
+          <label className="inline credit-toggle">
+            <input
+              type="checkbox"
+              checked={inspect}
+              disabled={!hasCredit}
+              onChange={(e) => setInspect(e.target.checked)}
+            />{' '}
+            What the update reinforces
+          </label>
         </div>
       </div>
+      {inspect && hasCredit && (
+        <p className="credit-legend" data-testid="credit-legend">
+          <span className="credit-token" style={creditStyle(1, 1)}>
+            green
+          </span>{' '}
+          tokens: the step's update makes them likelier;{' '}
+          <span className="credit-token" style={creditStyle(-1, 1)}>
+            red
+          </span>
+          : less likely; stronger colour, a larger weight (hover a token for it). The weight is the token's advantage
+          {algo === 'ppo' ? ' times its probability ratio after the update, clipped (PPO; the first 4 dialogues)' : ''};
+          Σ is the reply's sum, beside the user's change.
+        </p>
+      )}
       {!current && (
         <p className="muted">
           Each step's dialogues appear here: the policy's replies, how each simulated user took them, and why.
@@ -169,7 +254,7 @@ export function TranscriptsPanel() {
       )}
       <div className="dialogues">
         {items.slice(0, SHOW_AT_MOST).map((d, i) => (
-          <Dialogue key={`${d.step}-${d.index}`} d={d} open={i === 0} />
+          <Dialogue key={`${d.step}-${d.index}`} d={d} open={i === 0} inspect={inspect} scale={scale} />
         ))}
       </div>
       {items.length > SHOW_AT_MOST && (

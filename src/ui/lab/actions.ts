@@ -11,6 +11,7 @@ import { presetFit } from '../../lab/presetFit';
 import { isOpen, useTraining, type RunExtras } from '../state/training';
 import { useUi } from '../state/ui';
 import type { RunConfig } from '../../rl/config';
+import type { LinkFlags } from '../../lab/teacher';
 
 /** Where the run starts: a checkpoint URL on the lab's own origin, or 'last' (the warm start trained in this tab). */
 const startOf = (config: RunConfig, start: 'shipped' | 'last'): string => startUrl(config, start);
@@ -43,7 +44,8 @@ export interface LabActions {
   reset(): void;
   newSeed(): void;
   stop(): void;
-  copyShare(): void;
+  /** Copy the share link, with the teacher flags ticked in the share dialog. */
+  copyShare(flags?: Partial<LinkFlags>): void;
 }
 
 function formConfig(): RunConfig | null {
@@ -77,12 +79,12 @@ export const labActions: LabActions = {
   stop() {
     useTraining.getState().stop();
   },
-  copyShare() {
+  copyShare(flags) {
     const t = useTraining.getState();
     const fromRun = t.config !== null && t.status !== 'idle';
     const config = fromRun ? t.config : formConfig();
     const users = fromRun ? t.profiles : useConfig.getState().trainUser ? [useConfig.getState().trainUser!] : null;
-    if (config) void useUi.getState().copyShareLink(config, users ?? undefined);
+    if (config) void useUi.getState().copyShareLink(config, users ?? undefined, flags);
   },
 };
 

@@ -141,25 +141,55 @@ export type DraftCheck = {
   otherErrors: string[];
 };
 
-/** Validate the draft: text → numbers (refusing what is not one), then parseRunConfig. */
+/** A bound as a person reads it: 100,000 and 0.001, not 1e5 and 1e-3 (1e-12 stays short). */
+function bound(n: number): string {
+  if (Math.abs(n) >= 1000) return n.toLocaleString('en');
+  return String(n);
+}
+
+/** The allowed range of a number field, in words: "a whole number from 1 to 100,000". */
+function allowedRange(spec: Extract<FieldSpec, { kind: 'number' }>): string {
+  const what = spec.integer ? 'a whole number' : 'a number';
+  if (Number.isFinite(spec.min) && Number.isFinite(spec.max))
+    return `${what} from ${bound(spec.min)} to ${bound(spec.max)}`;
+  if (Number.isFinite(spec.min)) return `${what} of at least ${bound(spec.min)}`;
+  if (Number.isFinite(spec.max)) return `${what} of at most ${bound(spec.max)}`;
+  return what;
+}
+
+/** Why a typed value is refused, in plain words with the allowed range; null when it is in range. */
+function numberError(spec: Extract<FieldSpec, { kind: 'number' }>, text: string): string | null {
+  const t = text.trim();
+  const n = Number(t);
+  const ok = t !== '' && Number.isFinite(n) && (!spec.integer || Number.isInteger(n)) && n >= spec.min && n <= spec.max;
+  return ok ? null : `${spec.label} must be ${allowedRange(spec)}.`;
+}
+
+/**
+ * Validate the draft: each number field against its own range (so every bad field keeps its
+ * message however many others are bad), then parseRunConfig for what depends on several fields,
+ * with a bad field's place taken by its preset default so the other checks still run.
+ */
 export function checkDraft(draft: Draft): DraftCheck {
   const fieldErrors: DraftCheck['fieldErrors'] = {};
   const otherErrors: string[] = [];
-  const raw: Record<string, unknown> = { version: defaultRunConfig(draft.preset).version, preset: draft.preset };
+  const defaults = defaultRunConfig(draft.preset);
+  const raw: Record<string, unknown> = { version: defaults.version, preset: draft.preset };
   for (const f of FIELDS) {
     const v = draft[f.key];
     if (f.kind !== 'number') {
       raw[f.key] = v;
       continue;
     }
-    const text = String(v).trim();
-    const n = Number(text);
-    if (text === '' || !Number.isFinite(n)) fieldErrors[f.key] = 'must be a number';
-    else raw[f.key] = n;
+    const why = numberError(f, String(v));
+    if (why) {
+      fieldErrors[f.key] = why;
+      raw[f.key] = defaults[f.key];
+    } else raw[f.key] = Number(String(v).trim());
   }
-  if (Object.keys(fieldErrors).length > 0) return { config: null, fieldErrors, otherErrors };
   const parsed = parseRunConfig(raw, draft.preset);
-  if (parsed.ok) return { config: parsed.config, fieldErrors, otherErrors };
+  const bad = Object.keys(fieldErrors).length > 0;
+  if (parsed.ok) return { config: bad ? null : parsed.config, fieldErrors, otherErrors };
   for (const line of parsed.errors) {
     const at = line.indexOf(': ');
     const key = at > 0 ? line.slice(0, at) : '';

@@ -23,6 +23,7 @@ const END_TEXT: Record<string, string> = {
   success: 'the user left feeling better (emotion reached 100)',
   failure: 'the user gave up (emotion fell below 10)',
   cap: `the turn cap (${PLAY_TURN_CAP} replies) ended it`,
+  ended: 'you ended it',
 };
 
 function YourDialogue() {
@@ -31,6 +32,7 @@ function YourDialogue() {
   const error = usePlay((s) => s.error);
   const setDraft = usePlay((s) => s.setDraft);
   const send = usePlay((s) => s.send);
+  const end = usePlay((s) => s.end);
   const box = useRef<HTMLTextAreaElement>(null);
   const turns = session?.turns.length ?? 0;
   // Keep the cursor in the reply box: after Start and after each reply.
@@ -117,9 +119,19 @@ function YourDialogue() {
             <span className="muted small">
               Enter sends, Shift+Enter starts a new line. Reply {turns + 1} of at most {PLAY_TURN_CAP}.
             </span>
-            <button type="submit" className="primary" disabled={draft.trim() === ''}>
-              Send
-            </button>
+            <span className="play-reply-buttons">
+              <button
+                type="button"
+                onClick={end}
+                disabled={turns === 0}
+                title="End the dialogue and see the hidden need"
+              >
+                End and reveal
+              </button>
+              <button type="submit" className="primary" disabled={draft.trim() === ''}>
+                Send
+              </button>
+            </span>
           </div>
         </form>
       )}

@@ -1,7 +1,7 @@
 /**
  * Play's right column: a policy (the shipped warm start, the one trained in this tab, or an RL
  * run's latest checkpoint) plays the user chosen on the left, drawn like the person's own dialogue.
- * The policy demo plays benchmark users only. All text is rendered as text, never HTML.
+ * It plays a benchmark user, or the user written in the form. All text is rendered as text, never HTML.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { countOptions, Select } from '../components/Select';
@@ -68,7 +68,8 @@ export function PolicyDialogue() {
   const running = watch.status === 'running';
   const profileId = session?.profileId ?? chosenId;
   const mine = session?.turns.length ?? 0;
-  const benchmark = isBenchmarkId(profileId);
+  const custom = usePlay((s) => s.custom);
+  const benchmark = isBenchmarkId(profileId) || custom?.id === profileId;
   const count = replies === 'match' ? matchingReplies(mine) : replies;
   const watchNow = async () => {
     setLoadError(null);
@@ -146,7 +147,7 @@ export function PolicyDialogue() {
         The policy plays {profileId} at moderate difficulty
         {difficulty === 'strict' ? ' (the demo has no strict setting)' : ''}, sampling at temperature 0.7. It never sees
         the hidden intention either.{!ready ? ' The engine is still checking the GPU.' : ''}
-        {!benchmark ? ' The policy demo plays benchmark users only, not one written here.' : ''}
+        {!benchmark ? ' Choose a benchmark user, or check the one written in the form, for the policy to play.' : ''}
       </p>
       {running && (
         <p className="muted" role="status" data-testid="watch-progress">

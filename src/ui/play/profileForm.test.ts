@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { benchmarkProfiles, challengeProfiles } from '../../persona/sets';
-import { checkForm, formOf } from './profileForm';
+import { checkForm, formOf, storedForm } from './profileForm';
 
 describe('profile form', () => {
   it("keeps a challenge user's push-back through an edit", () => {
@@ -27,5 +27,15 @@ describe('profile form', () => {
     const missing = checkForm({ ...f, 'challenge.behaviours': 'seeks-agreement' }, new Set());
     expect(missing.ok).toBe(false);
     if (!missing.ok) expect(Object.keys(missing.errors)).toContain('challenge.wrongdoing');
+  });
+
+  it('reads a stored form back whole, the two challenge fields included; junk is no form', () => {
+    const f = { ...formOf(challengeProfiles()[0]), name: 'Half-typed <b>' };
+    expect(storedForm(JSON.parse(JSON.stringify(f)))).toEqual(f);
+    // A form stored before the challenge fields existed: they come back empty, nothing else lost.
+    const { 'challenge.behaviours': _b, 'challenge.wrongdoing': _w, ...older } = f;
+    expect(storedForm(older)).toEqual({ ...f, 'challenge.behaviours': '', 'challenge.wrongdoing': '' });
+    expect(storedForm({ ...f, age: 36 })?.age).toBe('');
+    for (const junk of [null, 'x', [], { other: 'y' }]) expect(storedForm(junk)).toBeNull();
   });
 });

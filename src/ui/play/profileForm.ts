@@ -43,6 +43,17 @@ const lines = (s: string): string[] =>
     .map((l) => l.trim())
     .filter((l) => l !== '');
 
+/**
+ * A form kept in localStorage, read back: every field that is a string is kept, a field a newer or
+ * older form did not have is empty, anything else is not a form (null). Nothing typed is lost.
+ */
+export function storedForm(raw: unknown): ProfileForm | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+  const r = raw as Record<string, unknown>;
+  if (!FORM_KEYS.some((k) => typeof r[k] === 'string')) return null;
+  return Object.fromEntries(FORM_KEYS.map((k) => [k, typeof r[k] === 'string' ? r[k] : ''])) as ProfileForm;
+}
+
 /** A profile as form fields (the id made custom, so it cannot clash with a set's). */
 export function formOf(p: Profile): ProfileForm {
   return {

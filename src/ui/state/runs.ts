@@ -5,7 +5,7 @@
  * Without IndexedDB (some private windows) the lab still trains; the list says why it is empty.
  */
 import { create } from 'zustand';
-import { exportRun, importRun, metricsCsv } from '../../lab/runfile';
+import { exportRun, findDuplicate, importRun, metricsCsv } from '../../lab/runfile';
 import { openRunStore, type RunRecord, type RunStore, type RunSummary } from '../../lab/runs';
 
 let storePromise: Promise<RunStore> | null = null;
@@ -106,7 +106,19 @@ export const useRuns = create<RunsState>((set, get) => ({
       set({ importMessage: { ok: false, text: r.message } });
       return;
     }
-    const existing = await (await runStore()).get(r.run.id);
+    const store = await runStore();
+    const same = findDuplicate(await store.list(), r.run);
+    if (same) {
+      set({
+        importMessage: {
+          ok: true,
+          text: `"${r.run.name}" is already here (${same.metricRows} steps): nothing was imported.`,
+        },
+      });
+      return;
+    }
+    // The same id in another state (it trained on after it was exported): kept beside it as a copy.
+    const existing = await store.get(r.run.id);
     const run = existing ? { ...r.run, id: `${r.run.id}-imported-${Date.now().toString(36)}` } : r.run;
     await saveQueue(async (s) => {
       await s.put(run);

@@ -11,10 +11,12 @@ import type { Breakdown } from '../../lab/breakdown';
 import type { RunRecord } from '../../lab/runs';
 import type { Profile } from '../../persona/profile';
 import type { RunConfig } from '../../rl/config';
-import type { TrainAction, TrainProgress, TranscriptItem } from '../../worker/protocol';
+import type { LiveProgress, TrainAction, TrainProgress, TranscriptItem } from '../../worker/protocol';
 import { onWorkerMessage, sendToWorker } from './worker';
 import { askPersistentStorage, runStore, saveQueue, useRuns } from './runs';
-import { referenceModelUrl, startUrl, type StartFrom } from './config';
+import { referenceModelUrl, startUrl, useConfig, type StartFrom } from './config';
+import { useEngine } from './engine';
+import { useUi } from './ui';
 
 /** What a run trains on beyond its config: where it starts, and the person's own training users. */
 export interface RunExtras {
@@ -56,6 +58,12 @@ interface TrainingState {
   checkpointStep: number | null;
   /** Wall-clock ms when the current run started (for throughput while nothing has been timed). */
   startedAt: number;
+  /** What is being played inside the current step (the training rollout or the benchmark). */
+  live: LiveProgress | null;
+  /** Where the run on screen trained: the backend, and whether a WebGPU one was a software adapter. */
+  backend: { name: string; software: boolean } | null;
+  /** Evaluate now is playing the benchmark on the current policy. */
+  evaluating: boolean;
   /** Start a new run, or resume the paused one. */
   train(config: RunConfig, start: string, extras?: RunExtras): void;
   pause(): void;
@@ -70,8 +78,10 @@ interface TrainingState {
   stop(): void;
   /** End the run without saving more; the next Train starts again from the same seed and weights. */
   reset(): void;
-  /** Show a saved run (read-only). */
-  showSaved(run: RunRecord): void;
+  /** Show a saved run (read-only); `loadForm`: its settings go into Configure too (opened from the list). */
+  showSaved(run: RunRecord, o?: { loadForm?: boolean }): void;
+  /** Play the benchmark on the policy as it is now: the open run's, or a saved run's latest checkpoint. Resolves with why not, or null. */
+  evaluateNow(): Promise<string | null>;
 }
 
 /** A run has a live worker session in these states. */
@@ -90,6 +100,16 @@ const NO_BENCHMARK = {
 let subscribed = false;
 /** The status last written to the run store, per run (progress repeats the state; the store needs it once). */
 const savedStatus = new Map<string, string>();
+/** Runs whose backend is written to the store. */
+const savedBackend = new Set<string>();
+/** Runs reset (deleted from the store): what the worker still sends about them is dropped. */
+const discarded = new Set<string>();
+
+/** Where the engine runs now, as a run records it. */
+function engineBackend(): { name: string; software: boolean } | null {
+  const e = useEngine.getState();
+  return e.phase === 'ready' && e.backend ? { name: e.backend, software: e.adapter?.isFallback === true } : null;
+}
 
 function newRunId(): string {
   const rand = crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
@@ -127,11 +147,14 @@ export const useTraining = create<TrainingState>((set, get) => {
     if (m.runId !== s.runId || m.state === 'reset') return;
     // A pause asked for stays "pausing" until the worker is between steps.
     const status: SessionStatus = m.state === 'running' && s.status === 'pausing' ? 'pausing' : m.state;
+    const backend = s.backend ?? engineBackend();
     set({
       status,
       phase: m.phase,
       step: m.step,
       steps: m.steps,
+      live: m.live ?? null,
+      backend,
       rows: m.rows.length ? [...s.rows, ...m.rows] : s.rows,
       dialogues: groupByStep(m.dialogues, s.dialogues),
       ...(m.benchmarkBefore ? { benchmarkBefore: m.benchmarkBefore } : {}),
@@ -140,6 +163,10 @@ export const useTraining = create<TrainingState>((set, get) => {
       ...(m.breakdownAfter ? { breakdownAfter: m.breakdownAfter } : {}),
     });
     const id = m.runId;
+    if (backend && !savedBackend.has(id)) {
+      savedBackend.add(id);
+      void saveQueue((st) => st.update(id, { backend: backend.name, softwareGpu: backend.software }));
+    }
     if (m.rows.length) void saveQueue((st) => st.appendMetrics(id, m.rows));
     if (m.dialogues.length) void saveQueue((st) => st.appendTranscripts(id, m.dialogues));
     if (m.benchmarkBefore || m.benchmarkAfter || m.breakdownBefore || m.breakdownAfter) {
@@ -180,7 +207,13 @@ export const useTraining = create<TrainingState>((set, get) => {
       profiles: profiles ?? null,
       error: null,
       startedAt: now,
+      live: null,
+      backend: null,
+      evaluating: false,
     });
+    useUi.getState().setLastRun(runId);
+    // The settings fold away once a run starts: the charts and the dialogue take the room.
+    useUi.getState().setSettingsOpen(false);
     const record: RunRecord = {
       id: runId,
       name: runName,
@@ -207,12 +240,33 @@ export const useTraining = create<TrainingState>((set, get) => {
     onWorkerMessage((m) => {
       if (m.type === 'train-progress') onProgress(m);
       else if (m.type === 'train-checkpoint') {
+        if (discarded.has(m.runId)) return;
         const bytes = new Uint8Array(m.bytes);
         if (m.runId === get().runId) set({ checkpointStep: m.step });
         void saveQueue((st) => st.putCheckpoint(m.runId, bytes, m.step)).then(() => useRuns.getState().refresh());
       } else if (m.type === 'train-error') {
+        if (discarded.has(m.runId)) return;
         if (m.runId === get().runId) set({ error: m.message });
         void saveQueue((st) => st.update(m.runId, { note: m.message }));
+      } else if (m.type === 'evaluate-done' || m.type === 'evaluate-failed') {
+        if (m.runId !== get().runId) return;
+        if (m.type === 'evaluate-failed') {
+          set({ evaluating: false, error: `Evaluate now failed: ${m.message}` });
+          return;
+        }
+        set({
+          evaluating: false,
+          benchmarkAfter: m.summary,
+          breakdownAfter: m.breakdown,
+          phase: `Evaluated the policy of step ${m.step}`,
+        });
+        const { benchmarkBefore, breakdownBefore } = get();
+        void saveQueue((st) =>
+          st.update(m.runId, {
+            benchmark: { ...(benchmarkBefore ? { before: benchmarkBefore } : {}), after: m.summary },
+            breakdown: { ...(breakdownBefore ? { before: breakdownBefore } : {}), after: m.breakdown },
+          }),
+        ).then(() => useRuns.getState().refresh());
       } else if (m.type === 'device-lost') {
         if (m.runId !== undefined && m.runId === get().runId) {
           set({
@@ -241,6 +295,9 @@ export const useTraining = create<TrainingState>((set, get) => {
     profiles: null,
     error: null,
     startedAt: 0,
+    live: null,
+    backend: null,
+    evaluating: false,
     train(config, start, extras) {
       const s = get().status;
       if (s === 'paused' || s === 'pausing') {
@@ -268,7 +325,7 @@ export const useTraining = create<TrainingState>((set, get) => {
       const [run, bytes] = await Promise.all([store.get(id), store.getCheckpoint(id)]);
       if (!run) return 'This run is no longer in the browser.';
       if (!bytes)
-        return `"${run.name}" has no checkpoint to resume from (checkpoints are kept every "Checkpoint every" steps, every minute on a GPU, and at the end).`;
+        return `"${run.name}" has no checkpoint to resume from (a run keeps one after its first step, then every minute and every "Checkpoint every" steps, and at the end).`;
       let at: number;
       try {
         // The header alone: the worker checks the whole file (checksum, arenas) when it loads it.
@@ -300,7 +357,13 @@ export const useTraining = create<TrainingState>((set, get) => {
         breakdownBefore: run.breakdown?.before ?? null,
         error: null,
         startedAt: now,
+        live: null,
+        backend: null,
+        evaluating: false,
       });
+      useUi.getState().setLastRun(run.id);
+      useUi.getState().setSettingsOpen(false);
+      savedBackend.delete(run.id);
       // The record is rewritten without what came after the checkpoint; its checkpoint stays.
       const { after: _a, ...benchmark } = run.benchmark ?? {};
       const { after: _b, ...breakdown } = run.breakdown ?? {};
@@ -339,10 +402,11 @@ export const useTraining = create<TrainingState>((set, get) => {
       const { runId, status } = get();
       if (runId && isOpen(status)) {
         control('reset');
-        void saveQueue((st) => st.update(runId, { status: 'stopped', note: 'reset' })).then(() =>
-          useRuns.getState().refresh(),
-        );
+        // A reset run leaves nothing behind: its row, metrics and checkpoint go.
+        discarded.add(runId);
+        void saveQueue((st) => st.delete(runId)).then(() => useRuns.getState().refresh());
       }
+      useUi.getState().setLastRun(null);
       set({
         runId: null,
         runName: '',
@@ -354,10 +418,20 @@ export const useTraining = create<TrainingState>((set, get) => {
         ...NO_BENCHMARK,
         profiles: null,
         error: null,
+        live: null,
+        backend: null,
+        evaluating: false,
       });
     },
-    showSaved(run) {
+    showSaved(run, o = {}) {
       if (isOpen(get().status)) return;
+      if (o.loadForm) {
+        const form = useConfig.getState();
+        form.load(run.config);
+        form.setStart(run.start ?? 'shipped');
+        form.setTrainUser(run.profiles?.[0] ?? null);
+      }
+      useUi.getState().setLastRun(run.id);
       const items = run.transcripts.filter(isTranscript);
       // A run still marked running or paused belongs to no open session here: a reload or a closed tab ended it.
       const how =
@@ -385,7 +459,36 @@ export const useTraining = create<TrainingState>((set, get) => {
         checkpointStep: useRuns.getState().runs.find((r) => r.id === run.id)?.checkpointStep ?? null,
         error: run.note && run.note !== 'reset' ? run.note : null,
         startedAt: run.createdAt,
+        live: null,
+        backend: run.backend ? { name: run.backend, software: run.softwareGpu === true } : null,
+        evaluating: false,
       });
+    },
+    async evaluateNow() {
+      const s = get();
+      if (!s.runId || !s.config) return 'There is no run to evaluate: train one, or open one from Runs.';
+      if (s.evaluating) return null;
+      if (isOpen(s.status)) {
+        if (s.status === 'starting' || s.status === 'loading')
+          return 'The run is still starting: evaluate it after its first step.';
+        control('evaluate');
+        return null;
+      }
+      const bytes = await (await runStore()).getCheckpoint(s.runId);
+      if (!bytes) return `"${s.runName}" has no checkpoint to evaluate (it stopped before its first step).`;
+      const checkpoint = bytes.slice().buffer as ArrayBuffer;
+      set({ evaluating: true, error: null, phase: `Evaluating the saved policy on the benchmark users` });
+      sendToWorker({
+        type: 'evaluate-checkpoint',
+        request: {
+          runId: s.runId,
+          checkpoint,
+          evalProfiles: s.config.evalProfiles,
+          think: s.config.think,
+          referenceModel: referenceModelUrl(),
+        },
+      });
+      return null;
     },
   };
 });

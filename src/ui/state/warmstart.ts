@@ -7,7 +7,7 @@ import type { PresetName } from '../../engine/model/config';
 import type { WarmStartReport, WarmStartRequest } from '../../worker/protocol';
 import { onWorkerMessage, sendToWorker } from './worker';
 
-type WarmStartStatus = 'idle' | 'running' | 'done' | 'failed';
+type WarmStartStatus = 'idle' | 'running' | 'cancelling' | 'cancelled' | 'done' | 'failed';
 
 interface WarmStartState {
   status: WarmStartStatus;
@@ -19,6 +19,8 @@ interface WarmStartState {
   checkpoint: Blob | null;
   error: string | null;
   start(request: WarmStartRequest): void;
+  /** Stop it between steps: nothing is kept. */
+  cancel(): void;
 }
 
 const PHASE_TEXT: Record<string, string> = {
@@ -43,7 +45,7 @@ export const useWarmStart = create<WarmStartState>((set, get) => ({
   checkpoint: null,
   error: null,
   start(request) {
-    if (get().status === 'running') return;
+    if (get().status === 'running' || get().status === 'cancelling') return;
     if (!subscribed) {
       subscribed = true;
       onWorkerMessage((m) => {
@@ -65,6 +67,8 @@ export const useWarmStart = create<WarmStartState>((set, get) => ({
           });
         } else if (m.type === 'warm-start-failed') {
           set({ status: 'failed', error: m.message });
+        } else if (m.type === 'warm-start-cancelled') {
+          set({ status: 'cancelled', phase: 'Cancelled: nothing was kept' });
         }
       });
     }
@@ -79,6 +83,11 @@ export const useWarmStart = create<WarmStartState>((set, get) => ({
       error: null,
     });
     sendToWorker({ type: 'warm-start', request });
+  },
+  cancel() {
+    if (get().status !== 'running') return;
+    set({ status: 'cancelling', phase: 'Cancelling after this step' });
+    sendToWorker({ type: 'warm-start-cancel' });
   },
 }));
 
