@@ -604,10 +604,52 @@ export function mm_f32(
 // ---- peak ---------------------------------------------------------------------------------------------
 
 /**
- * The single-core SIMD peak probe: 12 independent chains x = x · m + c of f32x4 (8 flops each an
- * iteration, 96 in all), `iters` times; returns a sum of the chains so none can be dropped.
+ * Single-core SIMD peak probe, the matmul kernel's own instruction mix with nothing to wait for:
+ * 8 independent sums c[i][j] += a_i · b_j of f32x4 (8 multiplies and 8 adds, 64 flops, an
+ * iteration), `iters` times, the operands loaded each iteration from the same 48 bytes at p (b_0,
+ * b_1, then a_0 … a_3), so they stay in L1 and no compiler can fold or hoist the products; returns a
+ * sum of the sums so none can be dropped. (With operands in registers instead, asc folds or V8
+ * hoists the loop-invariant products.)
  */
-export function mm_peak(iters: i32): f32 {
+export function mm_peak_sums(iters: i32, p: usize): f32 {
+  let c00 = f32x4.splat(0);
+  let c01 = c00;
+  let c10 = c00;
+  let c11 = c00;
+  let c20 = c00;
+  let c21 = c00;
+  let c30 = c00;
+  let c31 = c00;
+  for (let i = 0; i < iters; i++) {
+    const b0 = v128.load(p);
+    const b1 = v128.load(p, 16);
+    let x = v128.load32_splat(p, 32);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(p, 36);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(p, 40);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(p, 44);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+  }
+  const s = f32x4.add(
+    f32x4.add(f32x4.add(c00, c01), f32x4.add(c10, c11)),
+    f32x4.add(f32x4.add(c20, c21), f32x4.add(c30, c31)),
+  );
+  return f32x4.extract_lane(s, 0) + f32x4.extract_lane(s, 1) + f32x4.extract_lane(s, 2) + f32x4.extract_lane(s, 3);
+}
+
+/**
+ * Single-core SIMD peak probe, registers only: 12 independent chains x = x · m + c of f32x4 (8
+ * flops each an iteration, 96 in all), `iters` times; returns a sum of the chains so none can be
+ * dropped. Each chain's add waits for its multiply: on a core where that latency outlasts the
+ * issue of 12 chains' operations, this reads below mm_peak_sums.
+ */
+export function mm_peak_chains(iters: i32): f32 {
   const m = f32x4.splat(0.999);
   const c = f32x4.splat(0.001);
   let x0 = f32x4.splat(0.1);
