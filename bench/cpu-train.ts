@@ -85,6 +85,7 @@ async function tfjsRunner(): Promise<TfjsRunner> {
 interface MatmulFigures {
   threads: number;
   peakGflops: number;
+  peakProbes?: { sums: number; chains: number };
   rows: { n: number; gflops1: number; gflopsAll: number }[];
   ratio512?: { one: number; all: number };
 }
@@ -120,7 +121,8 @@ async function matmulFigures(): Promise<MatmulFigures | null> {
 function matmulText(m: MatmulFigures): string {
   const g = (x: number) => x.toFixed(1).padStart(9);
   return [
-    `wasm matmul, f32, n×n×n (GFLOP/s); single-core f32x4 peak (measured): ${m.peakGflops.toFixed(1)} GFLOP/s`,
+    `wasm matmul, f32, n×n×n (GFLOP/s); single-core f32x4 peak (measured): ${m.peakGflops.toFixed(1)} GFLOP/s` +
+      (m.peakProbes ? ` (probes: sums ${m.peakProbes.sums.toFixed(1)}, chains ${m.peakProbes.chains.toFixed(1)})` : ''),
     `     n  1 thread  ${m.threads} threads`,
     ...m.rows.map((r) => `${String(r.n).padStart(6)} ${g(r.gflops1)} ${g(r.gflopsAll)}`),
     ...(m.ratio512

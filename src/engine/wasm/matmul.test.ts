@@ -1,6 +1,6 @@
 /**
  * The wasm matmul (asm/matmul.ts) against the CPU reference: every (transA, transB) on awkward
- * shapes (1, primes, sizes around the 4-row and 8-column blocks and the 4-wide k unroll), 2-D,
+ * shapes (1, primes, sizes around the 4-row and 8-column blocks, k blocks and chunks of rows), 2-D,
  * batched and broadcast b, overwrite and accumulate onto a non-zero out, every epilogue (bias, GELU,
  * GELU's backward, residual from another tensor and in place), packed-half b, decoding shapes
  * (few rows: b read in place) on 1 and 4 threads; and the same bits on 1 and 4 threads where the
@@ -174,13 +174,14 @@ describe('wasm matmul', () => {
     await check(cases);
   });
 
-  it('matches the reference when k runs in blocks (K beyond 256)', async () => {
+  it('matches the reference when k runs in blocks (K beyond 512) and rows in several chunks', async () => {
     const cases: Case[] = [];
+    // K = 600: chunks of 24 blocks of 4 rows, so 103 rows are 5 chunks, the last block short.
     for (const [M, K, N] of [
-      [4, 257, 9],
-      [13, 300, 17],
-      [7, 513, 8],
-      [65, 600, 33],
+      [4, 513, 9],
+      [13, 600, 17],
+      [7, 1100, 8],
+      [103, 600, 33],
     ])
       for (const [transA, transB] of TRANS) {
         const base = { Z: null, M, K, N, transA, transB };
@@ -189,8 +190,8 @@ describe('wasm matmul', () => {
         cases.push({ ...base, geluGrad: true, accumulate: true });
         cases.push({ ...base, resid: 'out', bias: true });
       }
-    cases.push({ Z: 2, M: 13, K: 300, N: 18, bBatched: true, transA: true, bHalf: true });
-    cases.push({ Z: 3, M: 5, K: 300, N: 18, bHalf: true, accumulate: true });
+    cases.push({ Z: 2, M: 13, K: 600, N: 18, bBatched: true, transA: true, bHalf: true });
+    cases.push({ Z: 3, M: 5, K: 600, N: 18, bHalf: true, accumulate: true });
     await check(cases);
   });
 
@@ -269,6 +270,9 @@ describe('wasm matmul', () => {
     cases.push({ Z: 3, M: 67, K: 96, N: 130, bBatched: true, transA: true });
     cases.push({ Z: null, M: 100, K: 600, N: 70, accumulate: true, bias: true });
     cases.push({ Z: null, M: 100, K: 600, N: 70, transA: true, transB: true, resid: 'out' });
+    cases.push({ Z: null, M: 203, K: 600, N: 70, bias: true });
+    cases.push({ Z: null, M: 203, K: 600, N: 70, transA: true, accumulate: true });
+    cases.push({ Z: 2, M: 203, K: 40, N: 24, bBatched: true });
     for (const M of [1, 8, 16, 64]) {
       cases.push({ Z: null, M, K: 128, N: 128 });
       cases.push({ Z: null, M, K: 128, N: 128, transB: true, bias: true });

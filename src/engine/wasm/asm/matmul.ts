@@ -4,11 +4,13 @@
  * op(b) is read in panels of NR = 8 columns, k-major (panel[k * 8 + c] = op(b)[k, n0 + c]): either
  * packed into scratch by `mm_pack` (transposed b, packed halves, or a row count that pays for it;
  * the last partial panel padded with zeros), or straight from a row-major b whose rows hold the
- * panel's 8 values at a stride of N (then only a partial last panel is packed). op(a) is read at
- * any element strides (transA is a stride swap). The micro-kernels keep a block of outputs in
- * f32x4 accumulators: 6 × 8 (12 accumulators; 4 × 8 and 1 × 8 for the last rows, 1 × 32 for
- * fewer than 4 rows); each k adds a[m, k] · b[k, n0..n0+8) for its rows. For K beyond `kc` the k
- * range runs in blocks, the partial sums stored in a scratch between blocks (f32 in, f32 out: exact).
+ * panel's 8 values at a stride of N (then only a partial last panel is packed). op(a) goes in blocks
+ * of 4 rows whose 4 values of a k are adjacent: row-major op(a) packed so (`packRows4`, a chunk of
+ * blocks at a time), with transA a's own columns read in place. The micro-kernel keeps a 4 × 8 block
+ * of outputs in 8 f32x4 accumulators; each k adds a[m, k] · b[k, n0..n0+8) for its rows (a short last
+ * block runs on zero rows and stores only its own); 1 × 32 and 1 × 8 for fewer than 4 rows. For K
+ * beyond `kc` the k range runs in blocks, the partial sums stored in a scratch between blocks (f32
+ * in, f32 out: exact).
  *
  * Numbers: every output is acc = 0, then acc = acc + a[m, k] · b[k, n] in ascending k, each product
  * and each add rounded to f32 (no FMA in wasm SIMD): every block size, the 1-row tails and every
@@ -252,294 +254,51 @@ function storeRow(
 // ---- micro-kernels ----------------------------------------------------------------------------------
 
 /**
- * 4 rows × 8 columns, op(a) row-major (a[m, k] at a + 4 (m · ars + k)): rows at pa .. pa + 3 · ars
- * bytes, k unrolled by 4 with immediate offsets. b: the panel, bk bytes per k.
+ * Packs a block of `rows` (≤ 4) rows of op(a), kn values of k each, 4 values a k: d[4 k + r] = the
+ * value at src + r · rs + k · cs bytes, 0 for r ≥ rows (a short last block runs the 4-row kernel on
+ * zeros, whose sums are not stored). Four rows of row-major a (cs = 4): 4 k at a time through a
+ * 4 × 4 shuffle transpose.
  */
-function tile4r(
-  pa: usize,
-  ars: usize,
-  pb: usize,
-  bk: usize,
-  K: i32,
-  ini: usize,
-  out: usize,
-  o: usize,
-  N: usize,
-  n: usize,
-  cnt: i32,
-  flags: i32,
-  bias: usize,
-  gout: usize,
-  pre: usize,
-  resid: usize,
-): void {
-  let c00 = f32x4.splat(0);
-  let c01 = c00;
-  let c10 = c00;
-  let c11 = c00;
-  let c20 = c00;
-  let c21 = c00;
-  let c30 = c00;
-  let c31 = c00;
-  if (ini) {
-    const rs = N << 2;
-    c00 = v128.load(ini);
-    c01 = v128.load(ini, 16);
-    c10 = v128.load(ini + rs);
-    c11 = v128.load(ini + rs, 16);
-    c20 = v128.load(ini + 2 * rs);
-    c21 = v128.load(ini + 2 * rs, 16);
-    c30 = v128.load(ini + 3 * rs);
-    c31 = v128.load(ini + 3 * rs, 16);
-  }
-  let p0 = pa;
-  let p1 = pa + ars;
-  let p2 = p1 + ars;
-  let p3 = p2 + ars;
+function packRows4(d: usize, src: usize, rs: usize, cs: usize, rows: i32, kn: i32): void {
   let k = 0;
-  for (; k + 4 <= K; k += 4) {
-    let b0 = v128.load(pb);
-    let b1 = v128.load(pb, 16);
-    let x = v128.load32_splat(p0);
-    c00 = f32x4.add(c00, f32x4.mul(x, b0));
-    c01 = f32x4.add(c01, f32x4.mul(x, b1));
-    x = v128.load32_splat(p1);
-    c10 = f32x4.add(c10, f32x4.mul(x, b0));
-    c11 = f32x4.add(c11, f32x4.mul(x, b1));
-    x = v128.load32_splat(p2);
-    c20 = f32x4.add(c20, f32x4.mul(x, b0));
-    c21 = f32x4.add(c21, f32x4.mul(x, b1));
-    x = v128.load32_splat(p3);
-    c30 = f32x4.add(c30, f32x4.mul(x, b0));
-    c31 = f32x4.add(c31, f32x4.mul(x, b1));
-    pb += bk;
-    b0 = v128.load(pb);
-    b1 = v128.load(pb, 16);
-    x = v128.load32_splat(p0, 4);
-    c00 = f32x4.add(c00, f32x4.mul(x, b0));
-    c01 = f32x4.add(c01, f32x4.mul(x, b1));
-    x = v128.load32_splat(p1, 4);
-    c10 = f32x4.add(c10, f32x4.mul(x, b0));
-    c11 = f32x4.add(c11, f32x4.mul(x, b1));
-    x = v128.load32_splat(p2, 4);
-    c20 = f32x4.add(c20, f32x4.mul(x, b0));
-    c21 = f32x4.add(c21, f32x4.mul(x, b1));
-    x = v128.load32_splat(p3, 4);
-    c30 = f32x4.add(c30, f32x4.mul(x, b0));
-    c31 = f32x4.add(c31, f32x4.mul(x, b1));
-    pb += bk;
-    b0 = v128.load(pb);
-    b1 = v128.load(pb, 16);
-    x = v128.load32_splat(p0, 8);
-    c00 = f32x4.add(c00, f32x4.mul(x, b0));
-    c01 = f32x4.add(c01, f32x4.mul(x, b1));
-    x = v128.load32_splat(p1, 8);
-    c10 = f32x4.add(c10, f32x4.mul(x, b0));
-    c11 = f32x4.add(c11, f32x4.mul(x, b1));
-    x = v128.load32_splat(p2, 8);
-    c20 = f32x4.add(c20, f32x4.mul(x, b0));
-    c21 = f32x4.add(c21, f32x4.mul(x, b1));
-    x = v128.load32_splat(p3, 8);
-    c30 = f32x4.add(c30, f32x4.mul(x, b0));
-    c31 = f32x4.add(c31, f32x4.mul(x, b1));
-    pb += bk;
-    b0 = v128.load(pb);
-    b1 = v128.load(pb, 16);
-    x = v128.load32_splat(p0, 12);
-    c00 = f32x4.add(c00, f32x4.mul(x, b0));
-    c01 = f32x4.add(c01, f32x4.mul(x, b1));
-    x = v128.load32_splat(p1, 12);
-    c10 = f32x4.add(c10, f32x4.mul(x, b0));
-    c11 = f32x4.add(c11, f32x4.mul(x, b1));
-    x = v128.load32_splat(p2, 12);
-    c20 = f32x4.add(c20, f32x4.mul(x, b0));
-    c21 = f32x4.add(c21, f32x4.mul(x, b1));
-    x = v128.load32_splat(p3, 12);
-    c30 = f32x4.add(c30, f32x4.mul(x, b0));
-    c31 = f32x4.add(c31, f32x4.mul(x, b1));
-    pb += bk;
-    p0 += 16;
-    p1 += 16;
-    p2 += 16;
-    p3 += 16;
+  if (rows == 4 && cs == 4) {
+    const s1 = src + rs;
+    const s2 = s1 + rs;
+    const s3 = s2 + rs;
+    for (; k + 4 <= kn; k += 4) {
+      const o = (<usize>k) << 2;
+      const r0 = v128.load(src + o);
+      const r1 = v128.load(s1 + o);
+      const r2 = v128.load(s2 + o);
+      const r3 = v128.load(s3 + o);
+      const t0 = i32x4.shuffle(r0, r1, 0, 4, 1, 5);
+      const t1 = i32x4.shuffle(r2, r3, 0, 4, 1, 5);
+      const t2 = i32x4.shuffle(r0, r1, 2, 6, 3, 7);
+      const t3 = i32x4.shuffle(r2, r3, 2, 6, 3, 7);
+      const q = d + ((<usize>k) << 4);
+      v128.store(q, i32x4.shuffle(t0, t1, 0, 1, 4, 5));
+      v128.store(q, i32x4.shuffle(t0, t1, 2, 3, 6, 7), 16);
+      v128.store(q, i32x4.shuffle(t2, t3, 0, 1, 4, 5), 32);
+      v128.store(q, i32x4.shuffle(t2, t3, 2, 3, 6, 7), 48);
+    }
   }
-  for (; k < K; k++) {
-    const b0 = v128.load(pb);
-    const b1 = v128.load(pb, 16);
-    let x = v128.load32_splat(p0);
-    c00 = f32x4.add(c00, f32x4.mul(x, b0));
-    c01 = f32x4.add(c01, f32x4.mul(x, b1));
-    x = v128.load32_splat(p1);
-    c10 = f32x4.add(c10, f32x4.mul(x, b0));
-    c11 = f32x4.add(c11, f32x4.mul(x, b1));
-    x = v128.load32_splat(p2);
-    c20 = f32x4.add(c20, f32x4.mul(x, b0));
-    c21 = f32x4.add(c21, f32x4.mul(x, b1));
-    x = v128.load32_splat(p3);
-    c30 = f32x4.add(c30, f32x4.mul(x, b0));
-    c31 = f32x4.add(c31, f32x4.mul(x, b1));
-    pb += bk;
-    p0 += 4;
-    p1 += 4;
-    p2 += 4;
-    p3 += 4;
+  for (; k < kn; k++) {
+    const q = d + ((<usize>k) << 4);
+    const s = src + <usize>k * cs;
+    for (let r = 0; r < 4; r++) store<f32>(q + ((<usize>r) << 2), r < rows ? load<f32>(s + <usize>r * rs) : 0);
   }
-  storeRow(out, o, n, cnt, c00, c01, flags, bias, gout, pre, resid);
-  storeRow(out, o + N, n, cnt, c10, c11, flags, bias, gout, pre, resid);
-  storeRow(out, o + 2 * N, n, cnt, c20, c21, flags, bias, gout, pre, resid);
-  storeRow(out, o + 3 * N, n, cnt, c30, c31, flags, bias, gout, pre, resid);
-}
-
-/** 6 rows × 8 columns, op(a) row-major: as tile4r with two more rows (12 accumulators). */
-function tile6r(
-  pa: usize,
-  ars: usize,
-  pb: usize,
-  bk: usize,
-  K: i32,
-  ini: usize,
-  out: usize,
-  o: usize,
-  N: usize,
-  n: usize,
-  cnt: i32,
-  flags: i32,
-  bias: usize,
-  gout: usize,
-  pre: usize,
-  resid: usize,
-): void {
-  let c00 = f32x4.splat(0);
-  let c01 = c00;
-  let c10 = f32x4.splat(0);
-  let c11 = c10;
-  let c20 = f32x4.splat(0);
-  let c21 = c20;
-  let c30 = f32x4.splat(0);
-  let c31 = c30;
-  let c40 = f32x4.splat(0);
-  let c41 = c40;
-  let c50 = f32x4.splat(0);
-  let c51 = c50;
-  if (ini) {
-    const rs = N << 2;
-    c00 = v128.load(ini);
-    c01 = v128.load(ini, 16);
-    c10 = v128.load(ini + rs);
-    c11 = v128.load(ini + rs, 16);
-    c20 = v128.load(ini + 2 * rs);
-    c21 = v128.load(ini + 2 * rs, 16);
-    c30 = v128.load(ini + 3 * rs);
-    c31 = v128.load(ini + 3 * rs, 16);
-    c40 = v128.load(ini + 4 * rs);
-    c41 = v128.load(ini + 4 * rs, 16);
-    c50 = v128.load(ini + 5 * rs);
-    c51 = v128.load(ini + 5 * rs, 16);
-  }
-  let p0 = pa;
-  let p1 = p0 + ars;
-  let p2 = p1 + ars;
-  let p3 = p2 + ars;
-  let p4 = p3 + ars;
-  let p5 = p4 + ars;
-  let b0: v128;
-  let b1: v128;
-  let x: v128;
-  let k = 0;
-  for (; k + 2 <= K; k += 2) {
-    b0 = v128.load(pb);
-    b1 = v128.load(pb, 16);
-    x = v128.load32_splat(p0);
-    c00 = f32x4.add(c00, f32x4.mul(x, b0));
-    c01 = f32x4.add(c01, f32x4.mul(x, b1));
-    x = v128.load32_splat(p1);
-    c10 = f32x4.add(c10, f32x4.mul(x, b0));
-    c11 = f32x4.add(c11, f32x4.mul(x, b1));
-    x = v128.load32_splat(p2);
-    c20 = f32x4.add(c20, f32x4.mul(x, b0));
-    c21 = f32x4.add(c21, f32x4.mul(x, b1));
-    x = v128.load32_splat(p3);
-    c30 = f32x4.add(c30, f32x4.mul(x, b0));
-    c31 = f32x4.add(c31, f32x4.mul(x, b1));
-    x = v128.load32_splat(p4);
-    c40 = f32x4.add(c40, f32x4.mul(x, b0));
-    c41 = f32x4.add(c41, f32x4.mul(x, b1));
-    x = v128.load32_splat(p5);
-    c50 = f32x4.add(c50, f32x4.mul(x, b0));
-    c51 = f32x4.add(c51, f32x4.mul(x, b1));
-    pb += bk;
-    b0 = v128.load(pb);
-    b1 = v128.load(pb, 16);
-    x = v128.load32_splat(p0, 4);
-    c00 = f32x4.add(c00, f32x4.mul(x, b0));
-    c01 = f32x4.add(c01, f32x4.mul(x, b1));
-    x = v128.load32_splat(p1, 4);
-    c10 = f32x4.add(c10, f32x4.mul(x, b0));
-    c11 = f32x4.add(c11, f32x4.mul(x, b1));
-    x = v128.load32_splat(p2, 4);
-    c20 = f32x4.add(c20, f32x4.mul(x, b0));
-    c21 = f32x4.add(c21, f32x4.mul(x, b1));
-    x = v128.load32_splat(p3, 4);
-    c30 = f32x4.add(c30, f32x4.mul(x, b0));
-    c31 = f32x4.add(c31, f32x4.mul(x, b1));
-    x = v128.load32_splat(p4, 4);
-    c40 = f32x4.add(c40, f32x4.mul(x, b0));
-    c41 = f32x4.add(c41, f32x4.mul(x, b1));
-    x = v128.load32_splat(p5, 4);
-    c50 = f32x4.add(c50, f32x4.mul(x, b0));
-    c51 = f32x4.add(c51, f32x4.mul(x, b1));
-    pb += bk;
-    p0 += 8;
-    p1 += 8;
-    p2 += 8;
-    p3 += 8;
-    p4 += 8;
-    p5 += 8;
-  }
-  for (; k < K; k++) {
-    b0 = v128.load(pb);
-    b1 = v128.load(pb, 16);
-    x = v128.load32_splat(p0);
-    c00 = f32x4.add(c00, f32x4.mul(x, b0));
-    c01 = f32x4.add(c01, f32x4.mul(x, b1));
-    x = v128.load32_splat(p1);
-    c10 = f32x4.add(c10, f32x4.mul(x, b0));
-    c11 = f32x4.add(c11, f32x4.mul(x, b1));
-    x = v128.load32_splat(p2);
-    c20 = f32x4.add(c20, f32x4.mul(x, b0));
-    c21 = f32x4.add(c21, f32x4.mul(x, b1));
-    x = v128.load32_splat(p3);
-    c30 = f32x4.add(c30, f32x4.mul(x, b0));
-    c31 = f32x4.add(c31, f32x4.mul(x, b1));
-    x = v128.load32_splat(p4);
-    c40 = f32x4.add(c40, f32x4.mul(x, b0));
-    c41 = f32x4.add(c41, f32x4.mul(x, b1));
-    x = v128.load32_splat(p5);
-    c50 = f32x4.add(c50, f32x4.mul(x, b0));
-    c51 = f32x4.add(c51, f32x4.mul(x, b1));
-    pb += bk;
-    p0 += 4;
-    p1 += 4;
-    p2 += 4;
-    p3 += 4;
-    p4 += 4;
-    p5 += 4;
-  }
-  storeRow(out, o + 0 * N, n, cnt, c00, c01, flags, bias, gout, pre, resid);
-  storeRow(out, o + 1 * N, n, cnt, c10, c11, flags, bias, gout, pre, resid);
-  storeRow(out, o + 2 * N, n, cnt, c20, c21, flags, bias, gout, pre, resid);
-  storeRow(out, o + 3 * N, n, cnt, c30, c31, flags, bias, gout, pre, resid);
-  storeRow(out, o + 4 * N, n, cnt, c40, c41, flags, bias, gout, pre, resid);
-  storeRow(out, o + 5 * N, n, cnt, c50, c51, flags, bias, gout, pre, resid);
 }
 
 /**
- * 4 rows × 8 columns, op(a) column-major (transA: a[m, k] at a + 4 (m + k · M)): the 4 rows' values
- * of one k are adjacent at pa, and acs bytes apart from one k to the next.
+ * 4 rows × 8 columns: the 4 values of op(a) of one k adjacent at pa (packed rows, or a's own
+ * columns with transA), `as` bytes from one k to the next; b: the panel, bk bytes per k. Stores the
+ * first `rows` rows. 8 accumulators, the 4 splats, 2 b vectors and a product fill the 15 xmm
+ * registers V8 allocates (it loads all of a k's operands before the arithmetic, so a 5th or 6th
+ * row, or a second k in the loop, spills).
  */
-function tile4c(
+function tile4(
   pa: usize,
-  acs: usize,
+  as: usize,
   pb: usize,
   bk: usize,
   K: i32,
@@ -549,6 +308,7 @@ function tile4c(
   N: usize,
   n: usize,
   cnt: i32,
+  rows: i32,
   flags: i32,
   bias: usize,
   gout: usize,
@@ -563,18 +323,25 @@ function tile4c(
   let c21 = c00;
   let c30 = c00;
   let c31 = c00;
+  const rs = N << 2;
   if (ini) {
-    const rs = N << 2;
     c00 = v128.load(ini);
     c01 = v128.load(ini, 16);
-    c10 = v128.load(ini + rs);
-    c11 = v128.load(ini + rs, 16);
-    c20 = v128.load(ini + 2 * rs);
-    c21 = v128.load(ini + 2 * rs, 16);
-    c30 = v128.load(ini + 3 * rs);
-    c31 = v128.load(ini + 3 * rs, 16);
+    if (rows > 1) {
+      c10 = v128.load(ini + rs);
+      c11 = v128.load(ini + rs, 16);
+    }
+    if (rows > 2) {
+      c20 = v128.load(ini + 2 * rs);
+      c21 = v128.load(ini + 2 * rs, 16);
+    }
+    if (rows > 3) {
+      c30 = v128.load(ini + 3 * rs);
+      c31 = v128.load(ini + 3 * rs, 16);
+    }
   }
-  for (let k = 0; k < K; k++) {
+  const end = pa + <usize>K * as;
+  while (pa < end) {
     const b0 = v128.load(pb);
     const b1 = v128.load(pb, 16);
     let x = v128.load32_splat(pa);
@@ -590,90 +357,12 @@ function tile4c(
     c30 = f32x4.add(c30, f32x4.mul(x, b0));
     c31 = f32x4.add(c31, f32x4.mul(x, b1));
     pb += bk;
-    pa += acs;
+    pa += as;
   }
   storeRow(out, o, n, cnt, c00, c01, flags, bias, gout, pre, resid);
-  storeRow(out, o + N, n, cnt, c10, c11, flags, bias, gout, pre, resid);
-  storeRow(out, o + 2 * N, n, cnt, c20, c21, flags, bias, gout, pre, resid);
-  storeRow(out, o + 3 * N, n, cnt, c30, c31, flags, bias, gout, pre, resid);
-}
-
-/** 6 rows × 8 columns, op(a) column-major (transA): as tile4c with two more rows. */
-function tile6c(
-  pa: usize,
-  acs: usize,
-  pb: usize,
-  bk: usize,
-  K: i32,
-  ini: usize,
-  out: usize,
-  o: usize,
-  N: usize,
-  n: usize,
-  cnt: i32,
-  flags: i32,
-  bias: usize,
-  gout: usize,
-  pre: usize,
-  resid: usize,
-): void {
-  let c00 = f32x4.splat(0);
-  let c01 = c00;
-  let c10 = f32x4.splat(0);
-  let c11 = c10;
-  let c20 = f32x4.splat(0);
-  let c21 = c20;
-  let c30 = f32x4.splat(0);
-  let c31 = c30;
-  let c40 = f32x4.splat(0);
-  let c41 = c40;
-  let c50 = f32x4.splat(0);
-  let c51 = c50;
-  if (ini) {
-    const rs = N << 2;
-    c00 = v128.load(ini);
-    c01 = v128.load(ini, 16);
-    c10 = v128.load(ini + rs);
-    c11 = v128.load(ini + rs, 16);
-    c20 = v128.load(ini + 2 * rs);
-    c21 = v128.load(ini + 2 * rs, 16);
-    c30 = v128.load(ini + 3 * rs);
-    c31 = v128.load(ini + 3 * rs, 16);
-    c40 = v128.load(ini + 4 * rs);
-    c41 = v128.load(ini + 4 * rs, 16);
-    c50 = v128.load(ini + 5 * rs);
-    c51 = v128.load(ini + 5 * rs, 16);
-  }
-  for (let k = 0; k < K; k++) {
-    const b0 = v128.load(pb);
-    const b1 = v128.load(pb, 16);
-    let x = v128.load32_splat(pa);
-    c00 = f32x4.add(c00, f32x4.mul(x, b0));
-    c01 = f32x4.add(c01, f32x4.mul(x, b1));
-    x = v128.load32_splat(pa, 4);
-    c10 = f32x4.add(c10, f32x4.mul(x, b0));
-    c11 = f32x4.add(c11, f32x4.mul(x, b1));
-    x = v128.load32_splat(pa, 8);
-    c20 = f32x4.add(c20, f32x4.mul(x, b0));
-    c21 = f32x4.add(c21, f32x4.mul(x, b1));
-    x = v128.load32_splat(pa, 12);
-    c30 = f32x4.add(c30, f32x4.mul(x, b0));
-    c31 = f32x4.add(c31, f32x4.mul(x, b1));
-    x = v128.load32_splat(pa, 16);
-    c40 = f32x4.add(c40, f32x4.mul(x, b0));
-    c41 = f32x4.add(c41, f32x4.mul(x, b1));
-    x = v128.load32_splat(pa, 20);
-    c50 = f32x4.add(c50, f32x4.mul(x, b0));
-    c51 = f32x4.add(c51, f32x4.mul(x, b1));
-    pb += bk;
-    pa += acs;
-  }
-  storeRow(out, o + 0 * N, n, cnt, c00, c01, flags, bias, gout, pre, resid);
-  storeRow(out, o + 1 * N, n, cnt, c10, c11, flags, bias, gout, pre, resid);
-  storeRow(out, o + 2 * N, n, cnt, c20, c21, flags, bias, gout, pre, resid);
-  storeRow(out, o + 3 * N, n, cnt, c30, c31, flags, bias, gout, pre, resid);
-  storeRow(out, o + 4 * N, n, cnt, c40, c41, flags, bias, gout, pre, resid);
-  storeRow(out, o + 5 * N, n, cnt, c50, c51, flags, bias, gout, pre, resid);
+  if (rows > 1) storeRow(out, o + N, n, cnt, c10, c11, flags, bias, gout, pre, resid);
+  if (rows > 2) storeRow(out, o + 2 * N, n, cnt, c20, c21, flags, bias, gout, pre, resid);
+  if (rows > 3) storeRow(out, o + 3 * N, n, cnt, c30, c31, flags, bias, gout, pre, resid);
 }
 
 /** 1 row × 8 columns: a[m, k] at pa + k · acs bytes. */
@@ -766,11 +455,14 @@ function tile1x32(
  * out (Z, M, N) (+)= op(a) · op(b) and the epilogue `flags` (ACC 1, BIAS 2, GELU 4, GGRAD 8,
  * RESID 16; bias (N), gout / pre / resid of out's size).
  *
- * a: op(a)[z][m, k] at a + 4 (z · az + m · ars + k · acs) (ars = 1 or acs = 1).
+ * a: op(a)[z][m, k] at a + 4 (z · M · K + m · ars + k · acs) (ars = 1 or acs = 1).
  * b: panel p (< ⌈N / 8⌉ - 1, or the last one when it is full) of batch z at
  * bFull + z · bz + p · bp bytes, bk bytes per k; a partial last panel at bTail + z · btz (8 values a
  * k). sums: a scratch of out's size (+ 8) for the partial sums when K > kc, else 0 (no blocking).
- * Threaded over blocks of 6 rows ((z, block) pairs), or with splitCols over panels.
+ * Rows go in blocks of 4, `chunk` blocks at a time (their op(a) for one k block stays in L2 while
+ * every panel sweeps it); row-major op(a) is packed for that (k-major, 4 values a k) into apack, at
+ * chunk · 16 · min(K, kc) bytes per part (with transA only a short last block is, into 16 · min(K, kc)).
+ * Threaded over blocks of 4 rows ((z, block) pairs), or with splitCols over panels.
  */
 export function mm_f32(
   out: usize,
@@ -779,7 +471,6 @@ export function mm_f32(
   M: i32,
   N: i32,
   K: i32,
-  az: i32,
   ars: i32,
   acs: i32,
   bFull: usize,
@@ -795,14 +486,15 @@ export function mm_f32(
   resid: usize,
   sums: usize,
   kc: i32,
+  chunk: i32,
+  apack: usize,
   splitCols: i32,
   part: i32,
   parts: i32,
 ): void {
   const NB = (N + NR - 1) / NR;
   const rowMajor = acs == 1;
-  const MR = 6;
-  const MB = (M + MR - 1) / MR;
+  const MB = (M + 3) >> 2;
   const full = N % NR == 0 ? NB : NB - 1;
   let pFrom = 0;
   let pTo = NB;
@@ -816,17 +508,14 @@ export function mm_f32(
     iTo = splitFrom(Z * MB, part + 1, parts);
   }
   if (pFrom >= pTo || iFrom >= iTo) return;
-  // k in blocks of kc (all of K without a `sums` buffer), partial sums kept in `sums`.
-  const KC = sums ? kc : max(K, 1);
-  // Blocks of rows per chunk: the chunk's op(a) (≤ ~200 KiB) stays in cache while each panel sweeps it.
-  const chunk = max(1, 8192 / min(K > 0 ? K : 1, KC));
+  const az = <usize>M * <usize>K;
   const arsB = (<usize>ars) << 2;
   const acsB = (<usize>acs) << 2;
   const Nu = <usize>N;
   if (M < 4) {
     // Few rows (decoding): each row against 4 panels at a time, the rest one panel at a time.
     for (let z = iFrom / MB; z <= (iTo - 1) / MB; z++) {
-      const za = a + ((<usize>z * <usize>az) << 2);
+      const za = a + ((<usize>z * az) << 2);
       const zo = <usize>z * <usize>M * Nu;
       for (let m = 0; m < M; m++) {
         const pa = za + <usize>m * arsB;
@@ -847,10 +536,13 @@ export function mm_f32(
     }
     return;
   }
+  // k in blocks of kc (all of K without a `sums` buffer), partial sums kept in `sums`.
+  const KC = sums ? kc : max(K, 1);
+  const ap = apack + <usize>part * <usize>(rowMajor ? chunk : 1) * ((<usize>min(max(K, 1), KC)) << 4);
   for (let z = iFrom / MB; z <= (iTo - 1) / MB; z++) {
     const b0 = max(iFrom - z * MB, 0);
     const b1 = min(iTo - z * MB, MB);
-    const za = a + ((<usize>z * <usize>az) << 2);
+    const za = a + ((<usize>z * az) << 2);
     const zo = <usize>z * <usize>M * Nu;
     for (let c0 = b0; c0 < b1; c0 += chunk) {
       const c1 = min(c0 + chunk, b1);
@@ -860,6 +552,21 @@ export function mm_f32(
         // Partial sums go to `sums` (raw), the last block through the epilogue to out.
         const dst = last ? out : sums;
         const fl = last ? flags : 0;
+        const blkB = (<usize>kn) << 4;
+        const ak = za + <usize>k0 * acsB;
+        if (rowMajor) {
+          for (let blk = c0; blk < c1; blk++)
+            packRows4(
+              ap + <usize>(blk - c0) * blkB,
+              ak + <usize>(blk << 2) * arsB,
+              arsB,
+              4,
+              min(4, M - (blk << 2)),
+              kn,
+            );
+        } else if (c1 == MB && (M & 3) != 0) {
+          packRows4(ap, ak + <usize>((MB - 1) << 2) * 4, 4, acsB, M & 3, kn);
+        }
         for (let p = pFrom; p < pTo; p++) {
           const n0 = p * NR;
           const cnt = min(NR, N - n0);
@@ -874,41 +581,18 @@ export function mm_f32(
           }
           pb += <usize>k0 * bkp;
           for (let blk = c0; blk < c1; blk++) {
-            const m0 = blk * MR;
-            const rows = min(MR, M - m0);
-            const pa = za + <usize>m0 * arsB + <usize>k0 * acsB;
+            const m0 = blk << 2;
+            const rows = min(4, M - m0);
             const o = zo + <usize>m0 * Nu + <usize>n0;
             const ini = k0 > 0 ? sums + (o << 2) : 0;
-            let r = 0;
-            if (rows == 6) {
-              if (rowMajor) tile6r(pa, arsB, pb, bkp, kn, ini, dst, o, Nu, <usize>n0, cnt, fl, bias, gout, pre, resid);
-              else tile6c(pa, acsB, pb, bkp, kn, ini, dst, o, Nu, <usize>n0, cnt, fl, bias, gout, pre, resid);
-              r = 6;
-            } else if (rows >= 4) {
-              if (rowMajor) tile4r(pa, arsB, pb, bkp, kn, ini, dst, o, Nu, <usize>n0, cnt, fl, bias, gout, pre, resid);
-              else tile4c(pa, acsB, pb, bkp, kn, ini, dst, o, Nu, <usize>n0, cnt, fl, bias, gout, pre, resid);
-              r = 4;
+            let pa = ap;
+            let as: usize = 16;
+            if (rowMajor) pa = ap + <usize>(blk - c0) * blkB;
+            else if (rows == 4) {
+              pa = ak + ((<usize>m0) << 2);
+              as = acsB;
             }
-            for (; r < rows; r++) {
-              const or = o + <usize>r * Nu;
-              tile1(
-                pa + <usize>r * arsB,
-                acsB,
-                pb,
-                bkp,
-                kn,
-                k0 > 0 ? sums + (or << 2) : 0,
-                dst,
-                or,
-                <usize>n0,
-                cnt,
-                fl,
-                bias,
-                gout,
-                pre,
-                resid,
-              );
-            }
+            tile4(pa, as, pb, bkp, kn, ini, dst, o, Nu, <usize>n0, cnt, rows, fl, bias, gout, pre, resid);
           }
         }
         if (K <= 0) break;
@@ -920,10 +604,52 @@ export function mm_f32(
 // ---- peak ---------------------------------------------------------------------------------------------
 
 /**
- * The single-core SIMD peak probe: 12 independent chains x = x · m + c of f32x4 (8 flops each an
- * iteration, 96 in all), `iters` times; returns a sum of the chains so none can be dropped.
+ * Single-core SIMD peak probe, the matmul kernel's own instruction mix with nothing to wait for:
+ * 8 independent sums c[i][j] += a_i · b_j of f32x4 (8 multiplies and 8 adds, 64 flops, an
+ * iteration), `iters` times, the operands loaded each iteration from the same 48 bytes at p (b_0,
+ * b_1, then a_0 … a_3), so they stay in L1 and no compiler can fold or hoist the products; returns a
+ * sum of the sums so none can be dropped. (With operands in registers instead, asc folds or V8
+ * hoists the loop-invariant products.)
  */
-export function mm_peak(iters: i32): f32 {
+export function mm_peak_sums(iters: i32, p: usize): f32 {
+  let c00 = f32x4.splat(0);
+  let c01 = c00;
+  let c10 = c00;
+  let c11 = c00;
+  let c20 = c00;
+  let c21 = c00;
+  let c30 = c00;
+  let c31 = c00;
+  for (let i = 0; i < iters; i++) {
+    const b0 = v128.load(p);
+    const b1 = v128.load(p, 16);
+    let x = v128.load32_splat(p, 32);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(p, 36);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(p, 40);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(p, 44);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+  }
+  const s = f32x4.add(
+    f32x4.add(f32x4.add(c00, c01), f32x4.add(c10, c11)),
+    f32x4.add(f32x4.add(c20, c21), f32x4.add(c30, c31)),
+  );
+  return f32x4.extract_lane(s, 0) + f32x4.extract_lane(s, 1) + f32x4.extract_lane(s, 2) + f32x4.extract_lane(s, 3);
+}
+
+/**
+ * Single-core SIMD peak probe, registers only: 12 independent chains x = x · m + c of f32x4 (8
+ * flops each an iteration, 96 in all), `iters` times; returns a sum of the chains so none can be
+ * dropped. Each chain's add waits for its multiply: on a core where that latency outlasts the
+ * issue of 12 chains' operations, this reads below mm_peak_sums.
+ */
+export function mm_peak_chains(iters: i32): f32 {
   const m = f32x4.splat(0.999);
   const c = f32x4.splat(0.001);
   let x0 = f32x4.splat(0.1);

@@ -1,11 +1,12 @@
 /**
  * Matmul on the wasm backend (asm/matmul.ts): batched and broadcast shapes, transA, transB,
  * accumulate, packed-half b and the fused epilogues (bias, geluOut, geluGradOf, residual, in place
- * too), on f32x4 6 × 8 register blocks (k in blocks of KC for long K).
+ * too), on f32x4 4 × 8 register blocks (k in blocks of KC for long K).
  *
  * op(b) is packed into k-major panels of 8 columns (`mm_pack`, threaded over panels) unless b is
  * plain row-major f32 and op(a) has few rows (decoding): then the kernel reads b's rows in place and
- * only a partial last panel is packed. The product is split over blocks of 6 rows, or over panels
+ * only a partial last panel is packed. Row-major op(a) is packed by the kernel, a chunk of rows at a
+ * time, into a scratch per thread. The product is split over blocks of 4 rows, or over panels
  * when there are too few blocks to keep the threads busy; either way each output is summed by one
  * part in ascending k, so the bits do not depend on the thread count.
  *
@@ -23,11 +24,13 @@ const NR = 8;
 /** Rows of op(a) per batch entry at or below which a row-major f32 b is read in place. */
 const DIRECT_ROWS = 32;
 /**
- * k per block for K beyond it (not for fewer than 4 rows): a block's panel slice (KC × 8) and
- * rows of op(a) stay in L1, the partial sums go to a scratch (f32 stores and loads are exact, so
- * blocking does not move a result).
+ * k per block for K beyond it (not for fewer than 4 rows): a panel's slice (KC × 8, 16 KiB) stays
+ * in L1 while the chunk's rows sweep it, the partial sums go to a scratch (f32 stores and loads are
+ * exact, so blocking does not move a result). 512: the forward products of C ≤ 128 (K ≤ 4C) in one block.
  */
-const KC = 256;
+const KC = 512;
+/** op(a) values per chunk of rows (for one k block): 192 KiB, in L2 while every panel sweeps it. */
+const CHUNK_WORDS = 49152;
 
 const ACC = 1;
 const BIAS = 2;
@@ -76,8 +79,13 @@ export const matmulWasm = {
     // + NR: a partial last panel's partial sums are loaded 8 at a time.
     const sums = K > KC && M >= 4 ? be.scratch([Z * M * N + NR]) : null;
     // Few row blocks for the threads: split the columns instead.
-    const blocks = Z * Math.ceil(M / 6);
+    const blocks = Z * Math.ceil(M / 4);
     const splitCols = blocks < 4 * be.threads && NB > blocks ? 1 : 0;
+    // Blocks of 4 rows per chunk, and each thread's scratch for its chunk of packed op(a) (with
+    // transA only a short last block is packed).
+    const kb = Math.min(Math.max(K, 1), KC);
+    const chunk = Math.max(1, Math.min(Math.ceil(M / 4), Math.floor(CHUNK_WORDS / (4 * kb))));
+    const apack = M >= 4 ? be.scratch([be.threads * (transA ? 1 : chunk) * 4 * kb]) : null;
     be.par(
       'mm_f32',
       Z * M * N * K,
@@ -87,7 +95,6 @@ export const matmulWasm = {
       M,
       N,
       K,
-      M * K,
       transA ? 1 : K,
       transA ? M : 1,
       bFull,
@@ -103,9 +110,12 @@ export const matmulWasm = {
       ptr(opts.residual),
       ptr(sums ?? undefined),
       KC,
+      chunk,
+      ptr(apack ?? undefined),
       splitCols,
     );
     if (scratch) be.release(scratch);
     if (sums) be.release(sums);
+    if (apack) be.release(apack);
   },
 } satisfies WasmEntries;
