@@ -60,12 +60,25 @@ const MAX_SENTENCES = 3;
 const MAX_QUESTIONS = 2;
 
 const POSITIVE: readonly Reaction[] = ['needMet', 'heard'];
-const norm = (s: string): string =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9 ]+/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+/**
+ * Lines and sentences compared as lower-case letters, digits and single spaces. Most of what is
+ * compared comes from the phrase banks, so normal forms are kept (the store is emptied when full).
+ */
+const NORMS = new Map<string, string>();
+const NORMS_MAX = 4096;
+function norm(s: string): string {
+  let n = NORMS.get(s);
+  if (n === undefined) {
+    n = s
+      .toLowerCase()
+      .replace(/[^a-z0-9 ]+/g, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (NORMS.size >= NORMS_MAX) NORMS.clear();
+    NORMS.set(s, n);
+  }
+  return n;
+}
 const questions = (s: string): number => (s.match(/\?/g) ?? []).length;
 
 export interface ActorTurn {
@@ -100,6 +113,7 @@ function addOne(d: Draft, candidates: readonly string[], rng: Rng): boolean {
 }
 
 function fill(text: string, profile: Profile, rng: Rng): string {
+  if (!text.includes('{')) return text.replace(/\s+/g, ' ').trim(); // no slot to fill (most bank lines)
   const people = profile.scenario.people;
   const person = people[0]?.name ?? 'they';
   return text

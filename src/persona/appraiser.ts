@@ -16,11 +16,11 @@ import {
   hitOf,
   lexiconOf,
   PRESENT,
-  readReply,
   runDetectors,
   type DetectorHit,
   type DetectorId,
   type ReplyText,
+  type UserLineText,
 } from './detectors/index.ts';
 import { feelingOf, fitOf, innerOf, intentOf } from './appraisalText.ts';
 import type { Profile } from './profile.ts';
@@ -132,14 +132,19 @@ export interface Appraisal {
 export interface AppraisalInput {
   profile: Profile;
   difficulty: Difficulty;
-  reply: string;
-  previousReplies: readonly string[];
-  userLines: readonly string[];
+  /** The reply, read (readReplyUncached). */
+  reply: ReplyText;
+  /** The dialogue so far, each text read once (user.ts keeps the readings beside the transcript). */
+  previousReplies: readonly ReplyText[];
+  userLines: readonly UserLineText[];
   emotion: number;
   stage: Stage;
 }
 
-function weigh(id: DetectorId, input: AppraisalInput, hits: readonly DetectorHit[]): { w: number; why: string } {
+/** A detector's raw score in this reply. */
+type ScoreOf = (id: DetectorId) => number;
+
+function weigh(id: DetectorId, input: AppraisalInput, score: ScoreOf): { w: number; why: string } {
   const { profile, difficulty, stage } = input;
   const knobs = KNOBS[difficulty];
   const need = profile.intention;
@@ -165,13 +170,13 @@ function weigh(id: DetectorId, input: AppraisalInput, hits: readonly DetectorHit
       w -= EARLY_DIRECTIVE_PENALTY;
       whys.push('too soon');
     }
-    if (id === 'advice' && w > 0 && hitOf(hits, 'offTopic').score >= PRESENT) {
+    if (id === 'advice' && w > 0 && score('offTopic') >= PRESENT) {
       w = 0;
       whys.push('it has nothing to do with my situation');
     }
     if (
       id === 'praise' &&
-      hitOf(hits, 'praiseSpecific').score === 0 &&
+      score('praiseSpecific') === 0 &&
       profile.personality.traits.some((t) => t === 'suspicious' || t === 'modest')
     ) {
       w = Math.min(w, DISTRUSTED_PRAISE);
@@ -200,19 +205,22 @@ function weigh(id: DetectorId, input: AppraisalInput, hits: readonly DetectorHit
 export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: Stage } {
   const { profile, difficulty, stage } = input;
   const knobs = KNOBS[difficulty];
-  const reply: ReplyText = readReply(input.reply);
+  const reply = input.reply;
   const hits = runDetectors({
     profile,
     lexicon: lexiconOf(profile),
     reply,
-    previousReplies: input.previousReplies.map(readReply),
+    previousReplies: input.previousReplies,
     userLines: input.userLines,
   });
+  const byId = new Map<DetectorId, DetectorHit>();
+  for (const h of hits) byId.set(h.id, h);
+  const score: ScoreOf = (id) => (byId.get(id) ?? hitOf(hits, id)).score;
   const weighted: WeightedHit[] = hits.map((h) => {
-    const { w, why } = weigh(h.id, input, hits);
-    return { ...h, weight: round(w), contribution: round(w * h.score), why };
+    const { w, why } = weigh(h.id, input, score);
+    // Spelt out rather than spread: a spread of 24 detector hits a turn was a tenth of its cost.
+    return { id: h.id, score: h.score, reason: h.reason, weight: round(w), contribution: round(w * h.score), why };
   });
-  const score = (id: DetectorId): number => hitOf(hits, id).score;
   // Advice that does not take up the user's story meets no need (offTopic, guidance.ts).
   const needMet = NEED[profile.intention].some(
     (s) => score(s) >= PRESENT && !(s === 'advice' && score('offTopic') >= PRESENT),
@@ -243,13 +251,19 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
   // Saying the same thing again earns exactly one step less than it did last time: a readable
   // rule rather than a weight, so a repeat can never be farmed and always declines.
   const last = input.previousReplies[input.previousReplies.length - 1];
-  if (last !== undefined && reply.words.length > 0 && overlap(reply, readReply(last)) >= SAME_AS_LAST) {
+  if (last !== undefined && reply.words.length > 0 && overlap(reply, last) >= SAME_AS_LAST) {
     change = Math.max(-10, stage.lastChange - 5) as Change;
   }
   let moves: ChallengeMove[] = [];
   let challenge: ChallengeStage | undefined;
   if (pushed) {
-    const r = challengeRules(profile, pushed.stage, change, input.previousReplies.length + 1, input.userLines);
+    const r = challengeRules(
+      profile,
+      pushed.stage,
+      change,
+      input.previousReplies.length + 1,
+      input.userLines.map((l) => l.text),
+    );
     ({ change, moves, stage: challenge } = r);
   }
   // Hard rules, not weights: talking to the scorer, sending non-language, brushing the user off

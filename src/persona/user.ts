@@ -23,6 +23,7 @@ import {
   type Mode,
 } from './dynamics.ts';
 import type { Profile } from './profile.ts';
+import { readReplyUncached, readUserLine, type ReplyText, type UserLineText } from './detectors/index.ts';
 import { Rng } from '../engine/rng.ts';
 
 const USER_STATE_VERSION = 1;
@@ -76,6 +77,8 @@ export interface SimulatedUser {
   readonly opening: string;
   /** A JSON-able snapshot (a copy; mutating it does not touch the user). */
   readonly state: UserState;
+  /** Whether the dialogue has ended (state.over, without copying the state). */
+  readonly over: boolean;
   respond(reply: string): TurnResult;
   /** Final emotion / 100, floored at 0 [RLVER]. */
   reward(): number;
@@ -89,10 +92,23 @@ function turnRng(seed: number, profileId: string, turn: number): Rng {
 class User implements SimulatedUser {
   readonly profile: Profile;
   private s: UserState;
+  /**
+   * The transcript as the detectors read it, each text read once: derived from the state (rebuilt
+   * on restore), never part of it. Without it every turn would re-read the whole history.
+   */
+  private readonly replies: ReplyText[] = [];
+  private readonly lines: UserLineText[] = [];
 
   constructor(profile: Profile, state: UserState) {
     this.profile = profile;
     this.s = state;
+    for (const e of state.transcript)
+      if (e.role === 'agent') this.replies.push(readReplyUncached(e.text));
+      else this.lines.push(readUserLine(e.text));
+  }
+
+  get over(): boolean {
+    return this.s.over;
   }
 
   get opening(): string {
@@ -111,14 +127,13 @@ class User implements SimulatedUser {
     if (this.s.over) throw new Error(`The dialogue is over (${this.s.endReason}); start a new user to talk again.`);
     const text = typeof reply === 'string' ? reply : String(reply);
     const s = this.s;
-    const previousReplies = s.transcript.filter((e) => e.role === 'agent').map((e) => e.text);
-    const userLines = s.transcript.filter((e) => e.role === 'user').map((e) => e.text);
+    const read = readReplyUncached(text);
     const { appraisal, stage } = appraise({
       profile: this.profile,
       difficulty: s.difficulty,
-      reply: text,
-      previousReplies,
-      userLines,
+      reply: read,
+      previousReplies: this.replies,
+      userLines: this.lines,
       emotion: s.emotion,
       stage: s.stage,
     });
@@ -148,6 +163,8 @@ class User implements SimulatedUser {
       memory: acted.memory,
       cues: [...s.cues, acted.cue],
     };
+    this.replies.push(read);
+    this.lines.push(readUserLine(acted.line));
     return {
       line: acted.line,
       change: appraisal.change,
@@ -227,7 +244,7 @@ export function replayDialogue(
   const user = createSimulatedUser(profile, options);
   const results: TurnResult[] = [];
   for (const r of replies) {
-    if (user.state.over) break;
+    if (user.over) break;
     results.push(user.respond(r));
   }
   return { user, results };

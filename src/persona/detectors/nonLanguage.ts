@@ -5,7 +5,6 @@
  * the deterministic version of that guard. One linear pass over the analysed head.
  */
 import { isEnglishWord } from './lexicon.ts';
-import { normaliseReply } from './normalise.ts';
 import { FUNCTION_WORDS, tokenize } from './text.ts';
 import type { DetectorContext, DetectorHit } from './types.ts';
 
@@ -130,9 +129,13 @@ function garbleSlips(head: string, lower: string): string[] {
   let most = 0;
   for (let i = 0; i + 3 <= words.length; i++) {
     const g = `${words[i]} ${words[i + 1]} ${words[i + 2]}`;
-    const at = (starts.get(g) ?? []).filter((j) => i - j <= LOOP_SPAN);
+    let at = starts.get(g);
+    if (at === undefined) starts.set(g, (at = []));
+    // Starts are in order: the ones too far back for a loop are at the front.
+    let stale = 0;
+    while (stale < at.length && i - at[stale] > LOOP_SPAN) stale++;
+    if (stale > 0) at.splice(0, stale);
     at.push(i);
-    starts.set(g, at);
     if (at.length > most) [most, loop] = [at.length, g];
   }
   if (most >= 3) for (let i = 1; i < most; i++) slips.push(`"${loop}" ${most} times`);
@@ -207,7 +210,24 @@ export function detectNonLanguage(ctx: DetectorContext): DetectorHit {
   let letters = 0;
   let latin = 0;
   let vowels = 0;
-  for (const ch of reply.rawHead) {
+  const raw = reply.rawHead;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 128) {
+      // ASCII, most text: the same counts as the general case below, without a regex a character.
+      if (c === 32 || (c >= 9 && c <= 13)) continue;
+      nonSpace++;
+      if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+        letters++;
+        latin++;
+        const l = c | 32; // lower case
+        if (l === 97 || l === 101 || l === 105 || l === 111 || l === 117 || l === 121) vowels++; // a e i o u y
+      }
+      continue;
+    }
+    const point = raw.codePointAt(i) as number;
+    if (point > 0xffff) i++;
+    const ch = String.fromCodePoint(point);
     if (/\s/.test(ch)) continue;
     nonSpace++;
     if (/\p{L}/u.test(ch)) {
@@ -285,27 +305,12 @@ function longestRun(sentences: readonly string[]): number {
   return most;
 }
 
-/** Words of the user's lines, read once per line. */
-const LINE_WORDS = new Map<string, Set<string>>();
-const LINE_WORDS_MAX = 512;
-function lineWords(line: string): Set<string> {
-  let set = LINE_WORDS.get(line);
-  if (set) return set;
-  set = new Set(tokenize(normaliseReply(line).toLowerCase()));
-  if (LINE_WORDS.size >= LINE_WORDS_MAX) LINE_WORDS.delete(LINE_WORDS.keys().next().value as string);
-  LINE_WORDS.set(line, set);
-  return set;
-}
-
 /** A word this user can read: English, or said by the user, or in the user's own story (names, places). */
 function knownWord(w: string, ctx: DetectorContext): boolean {
   if (isEnglishWord(w)) return true;
   const stem = w.replace(/'s$|'$/, '');
   if (ctx.lexicon.known.has(w) || ctx.lexicon.known.has(stem)) return true;
-  return ctx.userLines.some((l) => {
-    const set = lineWords(l);
-    return set.has(w) || set.has(stem);
-  });
+  return ctx.userLines.some((l) => l.known.has(w) || l.known.has(stem));
 }
 
 /**

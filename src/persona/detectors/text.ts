@@ -32,6 +32,8 @@ export interface ReplyText {
   /** Word tokens of the head (letters, digits, apostrophes). */
   words: string[];
   wordSet: Set<string>;
+  /** Adjacent word pairs of the head ("the rota"), what repetition compares. */
+  bigrams: Set<string>;
   /** Sentences of the head (split on . ! ? and newlines), trimmed, non-empty. */
   sentences: string[];
   /** Number of '?' in the head. */
@@ -42,8 +44,11 @@ export interface ReplyText {
   rawHead: string;
 }
 
+const NON_ASCII = /[^\u0000-\u007f]/;
+
 /** Curly quotes and dashes to plain ASCII so patterns need only one spelling. */
 function normalise(s: string): string {
+  if (!NON_ASCII.test(s)) return s.replace(/\s+/g, ' ').trim(); // nothing curly to fold
   return s
     .replace(/[\u2018\u2019\u02bc]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
@@ -65,13 +70,32 @@ function countWords(s: string): number {
   return n;
 }
 
+/** a-z, 0-9 and the apostrophe: the characters of a word token. */
+const isTokenChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 39;
+
+/**
+ * Word tokens: each run of a-z, 0-9 and apostrophes, without the apostrophes at its ends, empty
+ * ones dropped (what `lower.match(/[a-z0-9']+/g)` trimmed of `^'+|'+$` gives, in one pass).
+ */
 export function tokenize(lower: string): string[] {
-  return (
-    lower
-      .match(/[a-z0-9']+/g)
-      ?.map((w) => w.replace(/^'+|'+$/g, ''))
-      .filter((w) => w.length > 0) ?? []
-  );
+  const out: string[] = [];
+  const n = lower.length;
+  let i = 0;
+  while (i < n) {
+    if (!isTokenChar(lower.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < n && isTokenChar(lower.charCodeAt(end))) end++;
+    let a = i;
+    let b = end;
+    while (a < b && lower.charCodeAt(a) === 39) a++;
+    while (b > a && lower.charCodeAt(b - 1) === 39) b--;
+    if (b > a) out.push(lower.slice(a, b));
+    i = end;
+  }
+  return out;
 }
 
 function splitSentences(s: string): string[] {
@@ -81,9 +105,17 @@ function splitSentences(s: string): string[] {
     .filter((x) => x.length > 0);
 }
 
+/** Word pairs of a token list, joined by a space. */
+function wordBigrams(words: readonly string[]): Set<string> {
+  const s = new Set<string>();
+  for (let i = 0; i + 1 < words.length; i++) s.add(words[i] + ' ' + words[i + 1]);
+  return s;
+}
+
 /**
- * Earlier replies are re-read every turn; a small cache keeps that from growing with the dialogue.
- * Keyed by the exact text; bounded so a long-running process does not grow without limit.
+ * Readings of recent texts, for callers that read the same reply more than once (the RL checks).
+ * Keyed by the exact text; bounded so a long-running process does not grow without limit. The turn
+ * engine does not use it: a dialogue keeps its own readings (user.ts), and a new reply is read once.
  */
 const READ_CACHE = new Map<string, ReplyText>();
 const READ_CACHE_MAX = 512;
@@ -98,7 +130,8 @@ export function readReply(raw: string): ReplyText {
   return r;
 }
 
-function readReplyUncached(raw: string): ReplyText {
+/** The reading of one reply, computed afresh. */
+export function readReplyUncached(raw: string): ReplyText {
   const typed = raw.slice(0, MAX_ANALYSED_CHARS);
   const head = normalise(normaliseReply(typed));
   const lower = head.toLowerCase();
@@ -114,6 +147,7 @@ function readReplyUncached(raw: string): ReplyText {
     tailLower,
     words,
     wordSet: new Set(words),
+    bigrams: wordBigrams(words),
     sentences: splitSentences(head),
     questionMarks,
     head,
@@ -121,9 +155,64 @@ function readReplyUncached(raw: string): ReplyText {
   };
 }
 
+/** Words in a row that parroting compares (repetition.ts): six of the user's words copied is quoting them. */
+export const SHINGLE = 6;
+
+/** A user line as the detectors read it; a dialogue reads each of its lines once. */
+export interface UserLineText {
+  readonly text: string;
+  /** Every SHINGLE words in a row of the line as written, lower-cased (parroting). */
+  readonly shingles: Set<string>;
+  /** Words of the normalised line: words this user has used, so a reply may use them too (nonLanguage). */
+  readonly known: Set<string>;
+}
+
+class UserLine implements UserLineText {
+  readonly shingles = new Set<string>();
+  private knownWords: Set<string> | undefined;
+
+  constructor(readonly text: string) {
+    const words = tokenize(text.toLowerCase());
+    for (let i = 0; i + SHINGLE <= words.length; i++) this.shingles.add(words.slice(i, i + SHINGLE).join(' '));
+  }
+
+  /** Read on first use: only a reply with a word outside English and the profile asks. */
+  get known(): Set<string> {
+    this.knownWords ??= new Set(tokenize(normaliseReply(this.text).toLowerCase()));
+    return this.knownWords;
+  }
+}
+
+export const readUserLine = (text: string): UserLineText => new UserLine(text);
+
+/**
+ * One regex that matches where any of the patterns does: their alternation. It matches somewhere
+ * exactly when one of them does, provided they share their flags and none refers to a group by
+ * number or name (the alternation renumbers groups); otherwise there is none (null).
+ */
+const alternations = new WeakMap<readonly RegExp[], RegExp | null>();
+const REFERS_TO_GROUP = /\\[1-9]|\\k<|\(\?<(?![=!])/;
+
+function anyOf(patterns: readonly RegExp[]): RegExp | null {
+  let any = alternations.get(patterns);
+  if (any === undefined) {
+    const flags = patterns[0]?.flags ?? '';
+    const combinable =
+      patterns.length > 1 &&
+      !/[gy]/.test(flags) &&
+      patterns.every((p) => p.flags === flags && !REFERS_TO_GROUP.test(p.source));
+    any = combinable ? new RegExp(patterns.map((p) => `(?:${p.source})`).join('|'), flags) : null;
+    alternations.set(patterns, any);
+  }
+  return any;
+}
+
 /** Counts how many of the patterns match somewhere in the text (each pattern counts once). */
 export function countMatches(text: string, patterns: readonly RegExp[]): { count: number; found: string[] } {
   const found: string[] = [];
+  // Most replies match none of a family: one scan for all of them says so at half the cost.
+  const any = anyOf(patterns);
+  if (any && !any.test(text)) return { count: 0, found };
   for (const p of patterns) {
     const m = p.exec(text);
     if (m) found.push(m[0].trim());
