@@ -112,8 +112,20 @@ function addOne(d: Draft, candidates: readonly string[], rng: Rng): boolean {
   return false;
 }
 
+/** Bank lines without a slot, spaces collapsed: what fill makes of them (the banks are fixed, so this stays small). */
+const PLAIN = new Map<string, string>();
+const PLAIN_MAX = 4096;
+
 function fill(text: string, profile: Profile, rng: Rng): string {
-  if (!text.includes('{')) return text.replace(/\s+/g, ' ').trim(); // no slot to fill (most bank lines)
+  if (!text.includes('{')) {
+    let plain = PLAIN.get(text);
+    if (plain === undefined) {
+      plain = text.replace(/\s+/g, ' ').trim();
+      if (PLAIN.size >= PLAIN_MAX) PLAIN.clear();
+      PLAIN.set(text, plain);
+    }
+    return plain;
+  }
   const people = profile.scenario.people;
   const person = people[0]?.name ?? 'they';
   return text

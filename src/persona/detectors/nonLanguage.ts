@@ -91,36 +91,46 @@ const DOUBLED_OK = new Set([
 const DET = 'the|a|an|my|your|their|our';
 const NOT_AFTER_DET =
   'the|a|an|been|was|is|are|were|has|have|had|about|not|their|my|your|our|you|i|we|they|he|she|what|of|to|and|but|would|could|will|can|did|do|does|it|is|am|me|him|them|us';
-const GARBLE_PATTERNS: readonly [RegExp, string][] = [
-  [/(?:^|[\s,;.!?(])'(?:s|ve|re|ll|d|m|t)(?![\p{L}])/gu, 'a contraction with no word'],
-  [/[a-z]'[a-z]+'[a-z]/gu, 'two contractions in one word'],
+/** Each pattern, its slip, and whether it is a contraction pattern (every match holds an apostrophe). */
+const GARBLE_PATTERNS: readonly [RegExp, string, boolean][] = [
+  [/(?:^|[\s,;.!?(])'(?:s|ve|re|ll|d|m|t)(?![\p{L}])/gu, 'a contraction with no word', true],
+  [/[a-z]'[a-z]+'[a-z]/gu, 'two contractions in one word', true],
   [
     /(?<![\p{L}'])(?:i|you|we|they|did|was|were|had|has|have|been|do|does|my|your|the|a|an|not|really|what|would|could)'s(?![\p{L}])/gu,
     'a "\'s" where none goes',
+    true,
   ],
   [
     /(?<![\p{L}'])(?:was|is|are|were|did|had|has|the|a|an|my|your|not|really)'(?:ve|re|ll|m)(?![\p{L}])/gu,
     'a contraction where none goes',
+    true,
   ],
-  [new RegExp(`(?<![\\p{L}'])(?:${DET})\\s*[?.!,;]`, 'gu'), 'an article with no noun'],
+  [new RegExp(`(?<![\\p{L}'])(?:${DET})\\s*[?.!,;]`, 'gu'), 'an article with no noun', false],
   // (A doubled word, "the the", is counted once, above.)
   [
     new RegExp(`(?<![\\p{L}'])(the|a|an|my|your) (?!\\1(?![\\p{L}']))(?:${NOT_AFTER_DET})(?![\\p{L}'])`, 'gu'),
     'an article before a word that cannot follow it',
+    false,
   ],
-  [/(?<![\p{L}'])(?:i|we|they|he|she) (?:i|you|we|they|he|she)(?![\p{L}'])/gu, 'two pronouns in a row'],
+  [/(?<![\p{L}'])(?:i|we|they|he|she) (?:i|you|we|they|he|she)(?![\p{L}'])/gu, 'two pronouns in a row', false],
 ];
 
-function garbleSlips(head: string, lower: string): string[] {
+/** A lower-case letter right before an upper-case one ("theyThe"): words run together. */
+const RUN_TOGETHER = /\p{Ll}\p{Lu}/u;
+
+function garbleSlips(head: string, lower: string, runTogether: boolean): string[] {
   const slips: string[] = [];
   if (head.includes('\uFFFD')) slips.push('broken characters', 'broken characters');
-  for (const m of head.matchAll(/\p{Ll}\p{Lu}/gu)) slips.push(`"${m[0]}" run together`);
+  if (runTogether) for (const m of head.matchAll(/\p{Ll}\p{Lu}/gu)) slips.push(`"${m[0]}" run together`);
   for (const m of lower.matchAll(/(?<![\p{L}'])([\p{L}']+)((?: \1(?![\p{L}']))+)/gu)) {
     const repeats = m[2].split(' ').length - 1; // "w w w" = 2 repeats
     const slipsHere = DOUBLED_OK.has(m[1]) ? repeats - 1 : repeats;
     for (let i = 0; i < slipsHere; i++) slips.push(`"${m[1]} ${m[1]}"`);
   }
-  for (const [re, what] of GARBLE_PATTERNS) for (const _ of lower.matchAll(re)) slips.push(what);
+  // The contraction patterns match an apostrophe, so text without one skips them.
+  const apostrophe = lower.includes("'");
+  for (const [re, what, contraction] of GARBLE_PATTERNS)
+    if (apostrophe || !contraction) for (const _ of lower.matchAll(re)) slips.push(what);
   // A loop: one three-word phrase three times within LOOP_SPAN words (a phrase that comes back
   // across a long reply, as a person repeating the topic does, is not a loop).
   const words = lower.match(/[\p{L}']+/gu) ?? [];
@@ -169,11 +179,16 @@ const MASH_PAIRS = new Set([
 ]);
 const MASH_SHORT = 5;
 
+/** The pairs as numbers (first code unit * 65536 + second), so a word is scanned without building strings. */
+const MASH_CODES = new Set([...MASH_PAIRS].map((p) => p.charCodeAt(0) * 65536 + p.charCodeAt(1)));
+
 function mashPairs(w: string): number {
   let n = 0;
   for (let i = 0; i + 1 < w.length; i++) {
-    if (MASH_PAIRS.has(w[i] + w[i + 1])) n++;
-    if (w[i] === 'q' && w[i + 1] !== 'u') n++;
+    const a = w.charCodeAt(i);
+    const b = w.charCodeAt(i + 1);
+    if (MASH_CODES.has(a * 65536 + b)) n++;
+    if (a === 113 && b !== 117) n++; // a "q" not followed by "u"
   }
   return n;
 }
@@ -261,8 +276,9 @@ export function detectNonLanguage(ctx: DetectorContext): DetectorHit {
     if (v < VOWEL_LOW || v > VOWEL_HIGH)
       return { id: 'nonLanguage', score: 1, reason: `letters do not form words (${Math.round(v * 100)}% vowels)` };
   }
-  const slips = garbleSlips(text, reply.lower);
-  slips.push(...nonWords(ctx));
+  const runTogether = RUN_TOGETHER.test(text);
+  const slips = garbleSlips(text, reply.lower, runTogether);
+  slips.push(...nonWords(ctx, runTogether));
   if (slips.length >= GARBLE_MIN)
     return { id: 'nonLanguage', score: 1, reason: `garbled (${[...new Set(slips)].slice(0, 3).join(', ')})` };
   let fn = 0;
@@ -317,10 +333,11 @@ function knownWord(w: string, ctx: DetectorContext): boolean {
  * Non-words: each word of two letters or more (no digits) that is neither English nor the user's
  * own is one slip ("pralowing", "blilept"); with another slip of any kind the reply is garbled.
  */
-function nonWords(ctx: DetectorContext): string[] {
+function nonWords(ctx: DetectorContext, runTogether: boolean): string[] {
   const out: string[] = [];
   // A word already counted as run together ("McKenzie", "theyThe") is not counted again.
-  const seen = new Set((ctx.reply.head.match(/[\p{L}']*\p{Ll}\p{Lu}[\p{L}']*/gu) ?? []).map((w) => w.toLowerCase()));
+  const together = runTogether ? (ctx.reply.head.match(/[\p{L}']*\p{Ll}\p{Lu}[\p{L}']*/gu) ?? []) : [];
+  const seen = new Set(together.map((w) => w.toLowerCase()));
   for (const w of ctx.reply.words) {
     if (w.length < 2 || seen.has(w) || /\d/.test(w)) continue;
     seen.add(w);

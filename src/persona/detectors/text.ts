@@ -46,9 +46,18 @@ export interface ReplyText {
 
 const NON_ASCII = /[^\u0000-\u007f]/;
 
+/** `s.replace(/\s+/g, ' ')` for ASCII `s`, where whitespace is 9-13 and 32: no regex when every run is one space. */
+function collapseAsciiSpaces(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 9 && c <= 13) || (c === 32 && s.charCodeAt(i + 1) === 32)) return s.replace(/\s+/g, ' ');
+  }
+  return s;
+}
+
 /** Curly quotes and dashes to plain ASCII so patterns need only one spelling. */
 function normalise(s: string): string {
-  if (!NON_ASCII.test(s)) return s.replace(/\s+/g, ' ').trim(); // nothing curly to fold
+  if (!NON_ASCII.test(s)) return collapseAsciiSpaces(s).trim(); // nothing curly to fold
   return s
     .replace(/[\u2018\u2019\u02bc]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
