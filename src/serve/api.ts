@@ -111,8 +111,7 @@ function turnView(r: TurnResult, user: SimulatedUser, turns: number, appraisal =
   };
 }
 
-function summaryOf(id: string, user: SimulatedUser): Record<string, unknown> {
-  const s = user.state;
+function summaryOf(id: string, user: SimulatedUser, s: UserState = user.state): Record<string, unknown> {
   return {
     id,
     profileId: s.profileId,
@@ -217,7 +216,8 @@ export class UsersService {
     return h;
   }
 
-  private hold(id: string, user: SimulatedUser): void {
+  /** Keep `user` under `id`; `s` is its state when the caller has copied it already. */
+  private hold(id: string, user: SimulatedUser, s: UserState = user.state): void {
     this.dialogues.delete(id);
     this.sweep();
     while (this.dialogues.size >= this.limits.maxDialogues) {
@@ -225,7 +225,6 @@ export class UsersService {
       this.dialogues.delete(oldest);
       this.counters.dialoguesEvictedCap++;
     }
-    const s = user.state;
     this.dialogues.set(id, {
       user,
       expires: this.now() + this.limits.ttlMs,
@@ -300,9 +299,10 @@ export class UsersService {
     const user = this.userOf(profile, v);
     if ('status' in user) return user;
     const id = v.id ?? this.freshId();
-    this.hold(id, user);
+    const state = user.state;
+    this.hold(id, user, state);
     this.counters.dialoguesStarted++;
-    return ok(summaryOf(id, user), 201);
+    return ok(summaryOf(id, user, state), 201);
   }
 
   reply(id: string, body: unknown): Answer {
