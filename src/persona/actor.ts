@@ -60,20 +60,23 @@ const MAX_SENTENCES = 3;
 const MAX_QUESTIONS = 2;
 
 const POSITIVE: readonly Reaction[] = ['needMet', 'heard'];
+/** Lines and sentences compared as lower-case letters, digits and single spaces. */
+const normalForm = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 /**
- * Lines and sentences compared as lower-case letters, digits and single spaces. Most of what is
- * compared comes from the phrase banks, so normal forms are kept (the store is emptied when full).
+ * The normal forms of candidate sentences, kept: most come from the phrase banks, so a few
+ * thousand cover them (the store is emptied when full). Whole lines are new each time: not kept.
  */
 const NORMS = new Map<string, string>();
 const NORMS_MAX = 4096;
 function norm(s: string): string {
   let n = NORMS.get(s);
   if (n === undefined) {
-    n = s
-      .toLowerCase()
-      .replace(/[^a-z0-9 ]+/g, '')
-      .replace(/\s+/g, ' ')
-      .trim();
+    n = normalForm(s);
     if (NORMS.size >= NORMS_MAX) NORMS.clear();
     NORMS.set(s, n);
   }
@@ -187,10 +190,10 @@ function addVoice(d: Draft, band: Band, rng: Rng): boolean {
 function finish(d: Draft, rng: Rng): string {
   let line = d.parts.join(' ');
   for (const f of rng.shuffle(FILLERS)) {
-    if (!d.memory.lines.includes(norm(line))) break;
+    if (!d.memory.lines.includes(normalForm(line))) break;
     line = `${f} ${line}`;
   }
-  d.memory.lines.push(norm(line));
+  d.memory.lines.push(normalForm(line));
   return line;
 }
 
