@@ -132,9 +132,9 @@ export interface Appraisal {
 export interface AppraisalInput {
   profile: Profile;
   difficulty: Difficulty;
-  /** The reply, read (readReplyUncached). */
+  /** The reply, read (readReply). */
   reply: ReplyText;
-  /** The dialogue so far, each text read once (user.ts keeps the readings beside the transcript). */
+  /** The dialogue so far, read (readReply, readUserLine). */
   previousReplies: readonly ReplyText[];
   userLines: readonly UserLineText[];
   emotion: number;

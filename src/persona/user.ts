@@ -23,7 +23,7 @@ import {
   type Mode,
 } from './dynamics.ts';
 import type { Profile } from './profile.ts';
-import { readReplyUncached, readUserLine, type ReplyText, type UserLineText } from './detectors/index.ts';
+import { readReply, readUserLine, type ReplyText, type UserLineText } from './detectors/index.ts';
 import { Rng } from '../engine/rng.ts';
 
 const USER_STATE_VERSION = 1;
@@ -92,19 +92,10 @@ function turnRng(seed: number, profileId: string, turn: number): Rng {
 class User implements SimulatedUser {
   readonly profile: Profile;
   private s: UserState;
-  /**
-   * The transcript as the detectors read it, each text read once: derived from the state (rebuilt
-   * on restore), never part of it. Without it every turn would re-read the whole history.
-   */
-  private readonly replies: ReplyText[] = [];
-  private readonly lines: UserLineText[] = [];
 
   constructor(profile: Profile, state: UserState) {
     this.profile = profile;
     this.s = state;
-    for (const e of state.transcript)
-      if (e.role === 'agent') this.replies.push(readReplyUncached(e.text));
-      else this.lines.push(readUserLine(e.text));
   }
 
   get over(): boolean {
@@ -127,13 +118,19 @@ class User implements SimulatedUser {
     if (this.s.over) throw new Error(`The dialogue is over (${this.s.endReason}); start a new user to talk again.`);
     const text = typeof reply === 'string' ? reply : String(reply);
     const s = this.s;
-    const read = readReplyUncached(text);
+    // The history is read again each turn; the readings are kept (detectors/text.ts), so only the
+    // new reply is new work. Keeping them per dialogue instead would cost each held dialogue ~20 KiB.
+    const previousReplies: ReplyText[] = [];
+    const userLines: UserLineText[] = [];
+    for (const e of s.transcript)
+      if (e.role === 'agent') previousReplies.push(readReply(e.text));
+      else userLines.push(readUserLine(e.text));
     const { appraisal, stage } = appraise({
       profile: this.profile,
       difficulty: s.difficulty,
-      reply: read,
-      previousReplies: this.replies,
-      userLines: this.lines,
+      reply: readReply(text),
+      previousReplies,
+      userLines,
       emotion: s.emotion,
       stage: s.stage,
     });
@@ -163,8 +160,6 @@ class User implements SimulatedUser {
       memory: acted.memory,
       cues: [...s.cues, acted.cue],
     };
-    this.replies.push(read);
-    this.lines.push(readUserLine(acted.line));
     return {
       line: acted.line,
       change: appraisal.change,

@@ -122,25 +122,49 @@ function wordBigrams(words: readonly string[]): Set<string> {
 }
 
 /**
- * Readings of recent texts, for callers that read the same reply more than once (the RL checks).
- * Keyed by the exact text; bounded so a long-running process does not grow without limit. The turn
- * engine does not use it: a dialogue keeps its own readings (user.ts), and a new reply is read once.
+ * Readings of recent texts, the least recently used dropped first. A dialogue's earlier replies
+ * and lines are read again every turn, and a few hundred dialogues interleave on the users server,
+ * so the store is sized in characters (a reading holds some tens of bytes per character of its
+ * text), not in dialogues: memory stays bounded however many dialogues are held, and a server with
+ * more live dialogues than fit only reads some texts again.
  */
-const READ_CACHE = new Map<string, ReplyText>();
-const READ_CACHE_MAX = 512;
+class Recent<T> {
+  private readonly held = new Map<string, T>();
+  private chars = 0;
 
-export function readReply(raw: string): ReplyText {
-  const cached = READ_CACHE.get(raw);
-  if (cached) return cached;
-  const r = readReplyUncached(raw);
-  if (raw.length > MAX_ANALYSED_CHARS) return r; // huge replies are rare; do not keep them alive
-  if (READ_CACHE.size >= READ_CACHE_MAX) READ_CACHE.delete(READ_CACHE.keys().next().value as string);
-  READ_CACHE.set(raw, r);
-  return r;
+  constructor(
+    private readonly maxChars: number,
+    private readonly read: (text: string) => T,
+  ) {}
+
+  get(text: string): T {
+    const hit = this.held.get(text);
+    if (hit !== undefined) {
+      this.held.delete(text); // to the back: used just now
+      this.held.set(text, hit);
+      return hit;
+    }
+    const r = this.read(text);
+    if (text.length > MAX_ANALYSED_CHARS) return r; // huge texts are rare; do not keep them alive
+    this.held.set(text, r);
+    this.chars += text.length;
+    for (const oldest of this.held.keys()) {
+      if (this.chars <= this.maxChars) break;
+      this.held.delete(oldest);
+      this.chars -= oldest.length;
+    }
+    return r;
+  }
 }
 
+/** Room for the replies of a few thousand dialogues (some tens of MB). */
+const REPLIES = new Recent<ReplyText>(1_000_000, (raw) => readReplyUncached(raw));
+
+/** The reading of a reply (kept for the next turns, see Recent). */
+export const readReply = (raw: string): ReplyText => REPLIES.get(raw);
+
 /** The reading of one reply, computed afresh. */
-export function readReplyUncached(raw: string): ReplyText {
+function readReplyUncached(raw: string): ReplyText {
   const typed = raw.slice(0, MAX_ANALYSED_CHARS);
   const head = normalise(normaliseReply(typed));
   const lower = head.toLowerCase();
@@ -167,7 +191,7 @@ export function readReplyUncached(raw: string): ReplyText {
 /** Words in a row that parroting compares (repetition.ts): six of the user's words copied is quoting them. */
 export const SHINGLE = 6;
 
-/** A user line as the detectors read it; a dialogue reads each of its lines once. */
+/** A user line as the detectors read it. */
 export interface UserLineText {
   readonly text: string;
   /** Every SHINGLE words in a row of the line as written, lower-cased (parroting). */
@@ -192,7 +216,11 @@ class UserLine implements UserLineText {
   }
 }
 
-export const readUserLine = (text: string): UserLineText => new UserLine(text);
+/** User lines are shorter and read the same way: room for the lines of a few thousand dialogues. */
+const LINES = new Recent<UserLineText>(500_000, (text) => new UserLine(text));
+
+/** The reading of a user line (kept for the next turns, see Recent). */
+export const readUserLine = (text: string): UserLineText => LINES.get(text);
 
 /**
  * One regex that matches where any of the patterns does: their alternation. It matches somewhere
