@@ -15,23 +15,37 @@ export interface JsonAnswer {
 const HEAD_END = Buffer.from('\r\n\r\n');
 
 export class Connection {
-  private socket: Socket;
+  private socket!: Socket;
+  private open = false;
   private buffer: Buffer = Buffer.alloc(0);
   private waiting: { resolve: (a: JsonAnswer) => void; reject: (e: Error) => void } | null = null;
 
-  constructor(port: number, host = '127.0.0.1') {
-    this.socket = connect({ port, host, noDelay: true });
-    this.socket.on('data', (chunk: Buffer) => {
+  constructor(
+    private readonly port: number,
+    private readonly host = '127.0.0.1',
+  ) {
+    this.connect();
+  }
+
+  /** A new socket; also when the server has closed an idle one (its keep-alive timeout). */
+  private connect(): void {
+    const socket = connect({ port: this.port, host: this.host, noDelay: true });
+    this.socket = socket;
+    this.open = true;
+    this.buffer = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
       this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
       this.answer();
     });
     const fail = (e: Error): void => {
+      if (this.socket !== socket) return;
+      this.open = false;
       const w = this.waiting;
       this.waiting = null;
       w?.reject(e);
     };
-    this.socket.on('error', fail);
-    this.socket.on('close', () => fail(new Error('connection closed')));
+    socket.on('error', fail);
+    socket.on('close', () => fail(new Error('connection closed')));
   }
 
   /** One request; the previous one must have been answered. */
@@ -42,6 +56,7 @@ export class Connection {
       `${method} ${path} HTTP/1.1\r\nhost: localhost\r\n` +
       (body === undefined ? '' : `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(data)}\r\n`) +
       '\r\n';
+    if (!this.open) this.connect();
     return new Promise((resolve, reject) => {
       this.waiting = { resolve, reject };
       this.socket.write(head + data);
@@ -74,6 +89,7 @@ export class Connection {
   }
 
   close(): void {
+    this.open = false;
     this.socket.destroy();
   }
 }

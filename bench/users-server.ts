@@ -295,7 +295,17 @@ async function load(r: Run): Promise<{
 }> {
   const tally = new Tally(r.plan);
   const t0 = performance.now() + 20; // the first turns are due a moment from now
-  await slots(r, tally, t0);
+  // A request that is never answered would hang the run: give up a minute after the last turn is due.
+  let stuck: NodeJS.Timeout | undefined;
+  await Promise.race([
+    slots(r, tally, t0),
+    new Promise<never>((_, reject) => {
+      stuck = setTimeout(
+        () => reject(new Error('requests still unanswered a minute after the run')),
+        r.seconds * 1000 + 60_000,
+      );
+    }),
+  ]).finally(() => clearTimeout(stuck));
   const seconds = (tally.lastAnswer - t0) / 1000;
   const lat = tally.latencies.sort((a, b) => a - b);
   const q = (p: number): number => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? NaN;

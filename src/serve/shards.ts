@@ -99,7 +99,7 @@ class Shard {
   }
 }
 
-const expect = <K extends Reply['kind']>(r: Reply, kind: K): Extract<Reply, { kind: K }> => {
+const unwrap = <K extends Reply['kind']>(r: Reply, kind: K): Extract<Reply, { kind: K }> => {
   if (r.kind === 'error') throw new Error(r.message);
   if (r.kind !== kind) throw new Error(`shard answered ${r.kind}, not ${kind}`);
   return r as Extract<Reply, { kind: K }>;
@@ -120,10 +120,10 @@ export async function sharded(
   let next = 0;
   const any = (): Shard => shards[next++ % count];
   const op = async (shard: Shard, req: UsersRequest): Promise<UsersAnswer> =>
-    expect(await shard.call({ kind: 'op', req }), 'answer').answer;
+    unwrap(await shard.call({ kind: 'op', req }), 'answer').answer;
 
   const stats = async (): Promise<Stats> => {
-    const all = await Promise.all(shards.map(async (s) => expect(await s.call({ kind: 'stats' }), 'stats').stats));
+    const all = await Promise.all(shards.map(async (s) => unwrap(await s.call({ kind: 'stats' }), 'stats').stats));
     const counters = { ...all[0].counters };
     for (const s of all.slice(1))
       for (const k of Object.keys(counters) as (keyof typeof counters)[]) counters[k] += s.counters[k];
@@ -146,7 +146,7 @@ export async function sharded(
     await Promise.all(
       groups.map(async (g, k) => {
         if (g.turns.length === 0) return;
-        const done = expect(await shards[k].call({ kind: 'items', turns: g.turns, at: g.at, appraisal }), 'items');
+        const done = unwrap(await shards[k].call({ kind: 'items', turns: g.turns, at: g.at, appraisal }), 'items');
         done.items.forEach((json, j) => (out[g.at[j]] = json));
       }),
     );
