@@ -122,11 +122,11 @@ function wordBigrams(words: readonly string[]): Set<string> {
 }
 
 /**
- * Readings of recent texts, the least recently used dropped first. A dialogue's earlier replies
- * and lines are read again every turn, and a few hundred dialogues interleave on the users server,
- * so the store is sized in characters (a reading holds some tens of bytes per character of its
- * text), not in dialogues: memory stays bounded however many dialogues are held, and a server with
- * more live dialogues than fit only reads some texts again.
+ * Readings of recent texts, the oldest dropped first. A dialogue's earlier replies and lines are
+ * read again every turn, and a few hundred dialogues interleave on the users server, so the store
+ * is sized in characters (a reading holds some tens of bytes per character of its text), not in
+ * dialogues: memory stays bounded however many dialogues are held, and a server with more live
+ * dialogues than fit only reads some texts again. First in, first out: a hit is one lookup.
  */
 class Recent<T> {
   private readonly held = new Map<string, T>();
@@ -139,11 +139,7 @@ class Recent<T> {
 
   get(text: string): T {
     const hit = this.held.get(text);
-    if (hit !== undefined) {
-      this.held.delete(text); // to the back: used just now
-      this.held.set(text, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     const r = this.read(text);
     if (text.length > MAX_ANALYSED_CHARS) return r; // huge texts are rare; do not keep them alive
     this.held.set(text, r);
