@@ -97,20 +97,34 @@ async function engineTotals(port: number): Promise<{ seconds: number; turns: num
   return { seconds: num('users_turn_seconds_total'), turns: num('users_turns_total') };
 }
 
-/** Resident memory of the server process (threads share it), in MB. */
-function rssMb(pid: number): number {
-  const f = `/proc/${pid}/status`;
-  if (!existsSync(f)) return NaN;
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(f, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
+/** The process and its descendants (a server that forks its workers), from /proc. */
+function processTree(pid: number): number[] {
+  const f = `/proc/${pid}/task/${pid}/children`;
+  const kids = existsSync(f) ? readFileSync(f, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number) : [];
+  return [pid, ...kids.flatMap(processTree)];
 }
 
-/** CPU seconds a process has used (all its threads; /proc clock ticks of 1/100 s). */
+/** Resident memory of the server (its threads share it; forked workers are added), in MB. */
+function rssMb(pid: number): number {
+  let kb = 0;
+  for (const p of processTree(pid)) {
+    const f = `/proc/${p}/status`;
+    const m = existsSync(f) ? /VmRSS:\s+(\d+) kB/.exec(readFileSync(f, 'utf8')) : null;
+    kb += m ? Number(m[1]) : 0;
+  }
+  return kb / 1024;
+}
+
+/** CPU seconds the server has used (all its threads and forked workers; /proc clock ticks of 1/100 s). */
 function cpuSeconds(pid: number): number {
-  const f = `/proc/${pid}/stat`;
-  if (!existsSync(f)) return NaN;
-  const fields = readFileSync(f, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    const f = `/proc/${p}/stat`;
+    if (!existsSync(f)) continue;
+    const fields = readFileSync(f, 'utf8').split(') ')[1].split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+  }
+  return ticks / 100;
 }
 
 async function startServer(workers: number): Promise<{ child: ChildProcess; port: number }> {
