@@ -179,6 +179,7 @@ async function main(): Promise<void> {
       seed: 1,
       steps: d.steps,
       dialogues: d.dialogues,
+      corpus: d.corpus,
       vocabSize: d.vocabSize,
       sft: d.sft,
     });

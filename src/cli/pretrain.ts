@@ -58,6 +58,7 @@ async function main(): Promise<void> {
       seed,
       steps,
       dialogues: flags.dialogues ?? defaults.dialogues,
+      corpus: defaults.corpus,
       vocabSize: defaults.vocabSize,
       sft: defaults.sft,
       evalEvery,

@@ -1,11 +1,9 @@
 /**
  * The shipped warm starts (public/warmstart-micro.bin, the lab's default, and public/warmstart-ci.bin,
  * the start of CPU-sized RL runs) are what `npm run pretrain` makes with its defaults: same config,
- * same tokenizer (retrained here from the seed-1 corpus), same provenance. The ci one is made on the
- * JavaScript backend, whose bits are the same on every machine (`npm run pretrain -- --preset ci
- * --backend cpu --out /tmp/ci.bin`, about 10 minutes, then `cmp`); the micro one on wasm (`npm run
- * pretrain -- --backend wasm`, about 4 minutes on 2 threads), whose bits are pinned per machine, so
- * its rerun elsewhere matches in config and tokenizer and trains to the same loss, not the same bytes.
+ * same corpus and tokenizer (retrained here from the seed-1 corpus), same provenance. Both are made
+ * on wasm (`npm run pretrain -- --preset P --backend wasm`, about 40 minutes each on 2 threads), whose
+ * bits do not depend on the thread count; a rerun matches them byte for byte (`cmp`).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -27,13 +25,15 @@ for (const preset of ['micro', 'ci'] as const) {
         seed: 1,
         steps: d.steps,
         dialogues: d.dialogues,
-        backend: preset === 'ci' ? 'cpu' : 'wasm',
+        backend: 'wasm',
+        lossOn: d.sft.lossOn,
+        ...(d.corpus ? { corpus: d.corpus } : {}),
       });
       expect(ck.config).toEqual({ ...PRESETS[preset], vocabSize: ck.config.vocabSize });
     });
 
     it('carries the tokenizer the current corpus and trainer produce', () => {
-      const tok = Tokenizer.train(corpusTexts(buildCorpus({ seed: 1, dialogues: d.dialogues })), d.vocabSize);
+      const tok = Tokenizer.train(corpusTexts(buildCorpus({ ...d.corpus, seed: 1, dialogues: d.dialogues })), d.vocabSize);
       expect(ck.tokenizer).toEqual(tok.toJSON());
     }, 240_000);
   });

@@ -34,20 +34,28 @@ export interface WarmStartOptions {
 /** Held-out examples the periodic perplexity reads (the final figure reads them all). */
 const HELDOUT_PROBE = 256;
 
-/** Per preset: what trains in reasonable time where that preset is meant to run. */
+/**
+ * Per preset: what trains in reasonable time where that preset is meant to run. ci and micro read
+ * long dialogues (up to 10 turns, so every position of the context a rollout fills is trained) and
+ * learn the agent's lines only (what RL shapes and what the users read); docs/MODEL.md has the
+ * recipes' curves and fluency.
+ */
 export const WARM_START_DEFAULTS: Record<PresetName, Omit<WarmStartOptions, 'preset' | 'seed'>> = {
+  // ci: about 40 minutes on 2 wasm threads.
   ci: {
-    steps: 600,
-    dialogues: 2000,
+    steps: 6000,
+    dialogues: 20000,
+    corpus: { maxTurns: 10, turnDecay: 0.5 },
     vocabSize: DEFAULT_VOCAB,
-    sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 128, lr: 3e-3, warmupSteps: 20 },
+    sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 256, lr: 3e-3, warmupSteps: 20, lossOn: 'agent' },
   },
-  // micro: sized so the CPU backend reproduces the shipped checkpoint in about an hour on one core.
+  // micro: about 40 minutes on 2 wasm threads; windows of the whole 512-token context.
   micro: {
-    steps: 300,
-    dialogues: 4000,
+    steps: 1400,
+    dialogues: 20000,
+    corpus: { maxTurns: 10, turnDecay: 0.5 },
     vocabSize: DEFAULT_VOCAB,
-    sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 256, lr: 2e-3, warmupSteps: 20 },
+    sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 512, lr: 2e-3, warmupSteps: 50, lossOn: 'agent' },
   },
   mini: {
     steps: 1500,

@@ -296,6 +296,7 @@ export function createEngine(io: EngineIO): Engine {
           seed: req.seed,
           steps: req.steps,
           dialogues: req.dialogues,
+          corpus: defaults.corpus,
           vocabSize: defaults.vocabSize,
           sft: defaults.sft,
         },

@@ -9,7 +9,7 @@ import { WARM_START_DEFAULTS } from '../../experiment/warmstart';
 import { isCpu, useEngine } from '../state/engine';
 import { PRESET_CHOICES, useWarmStart } from '../state/warmstart';
 
-const LIMITS = { steps: [1, 5000], dialogues: [50, 8000], seed: [0, 2 ** 31 - 1] } as const;
+const LIMITS = { steps: [1, 20000], dialogues: [50, 40000], seed: [0, 2 ** 31 - 1] } as const;
 
 function check(name: keyof typeof LIMITS, raw: string): string | null {
   const [lo, hi] = LIMITS[name];
