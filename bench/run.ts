@@ -7,7 +7,9 @@
  * [--tokens T] [--weights f16] [--math f16] times our training or decoding step op by op (bench/peers-profile.ts);
  * --saved-attention [--preset P] [--batch B] [--tokens T] [--train-steps N] a training step with the
  * attention probabilities saved in halves vs f32 (bench/saved-attention.ts).
- * `npm run bench -- --users-server [--json] [--workers N]`: load on the simulated-users server (bench/users-server.ts).
+ * `npm run bench -- --users-server [--json] [--workers N] [--rate R | --closed] [--window W]`: load on the
+ * simulated-users server (bench/users-server.ts); `-- --users-engine [--json]`: a turn of the persona engine
+ * alone (bench/users-engine.ts).
  * `npm run bench -- --cpu [--json] [--quick] [--small] [--preset ci|micro] [--no-tfjs]`: the CPU benchmark's rows
  * (bench/cpu-rows.ts, as `npm run bench:cpu` in Node) in the page bench/cpu.html: JS backend, wasm backend on 1 and
  * on all threads, TensorFlow.js's wasm backend; the page is served cross-origin isolated (COOP/COEP) for threads.
@@ -353,6 +355,9 @@ async function main(): Promise<number> {
   }
 }
 
-(args.has('--users-server') ? import('./users-server').then((m) => m.runUsersServerBench(argv)) : main()).then((code) =>
-  process.exit(code),
-);
+(args.has('--users-server')
+  ? import('./users-server').then((m) => m.runUsersServerBench(argv))
+  : args.has('--users-engine')
+    ? import('./users-engine').then((m) => m.runUsersEngineBench(argv))
+    : main()
+).then((code) => process.exit(code));

@@ -1,22 +1,51 @@
 /**
- * `npm run bench -- --users-server [--json] [--workers N] [--dialogues N]`: load on the users
- * server. Starts `src/serve/cli.ts --port 0` as its own process and, from this process over
- * loopback, plays 256 concurrent dialogues (benchmark mode, up to 10 turns each) whose replies are
- * the reference policies' (what each policy said in a single-threaded in-process run of the same
- * dialogues). Prints turns per second, p50/p99 latency of a reply, errors, the server's resident
- * memory before and after (all its processes), and whether every change and reward equals the
- * in-process run's (determinism under concurrency). With --json the last line is
- * {turnsPerSecond, p50Ms, p99Ms, errors, rssBeforeMb, rssAfterMb, sameRewards}. Each dialogue uses
- * its own keep-alive connection, so under --workers it stays on one worker. Nothing here is a test.
+ * `npm run bench -- --users-server [--json] [--workers N] [--rate R | --closed] [--window W]
+ * [--batch B] [--dialogues N] [--seconds S] [--appraisal]`: load on the users server. Starts
+ * `src/serve/cli.ts --port 0 [--workers N]` as its own process and drives it from this one over
+ * loopback, through a minimal keep-alive HTTP client (./http-client.ts).
+ *
+ * The dialogues: the reference policies over the 100 benchmark users (600 dialogues, about 4,800
+ * turns), each played first here, single-threaded, for the replies to send and the changes and
+ * rewards to expect, then sent again and again for S seconds (5 by default) from N dialogue slots
+ * (256 by default). A slot plays one dialogue at a time, as verl plays a sample: start it, send its
+ * replies one by one, delete it when it ends, take the next. Replies go without the appraisal
+ * (`"appraisal": false`, what the verl interaction asks for) unless --appraisal.
+ *
+ * The load model (docs/SCALE-OUT.md, "Load"), in two parts:
+ *   when a turn is due
+ *     --rate R (default 5000)  paced: slot s's k-th turn is due at T0 + (s / N + k) × N / R, so R
+ *                              turns a second are offered in all, evenly, with N / R seconds between
+ *                              a dialogue's turns (the generation time a trainer spends between
+ *                              them); a turn goes when due, or when its previous answer is in if
+ *                              that is later.
+ *     --closed                 each slot's next turn is due the moment its answer is in: N turns
+ *                              always in flight, the ceiling; mean latency is then about N /
+ *                              throughput (Little's law).
+ *   how it goes
+ *     --window W (default 5)   turns wait up to W ms (or until B, --batch, default 256, are waiting)
+ *                              and go together as one POST /v1/turns: the verl interaction's batch
+ *                              window (integrations/verl, batch_window_ms).
+ *     --window 0               a request per turn (POST /v1/dialogues/:id/reply).
+ * A turn's latency runs from the time it was due to its answer: waiting in the window counts, and
+ * a server that falls behind shows it (no coordinated omission).
+ *
+ * Prints turns per second (answered turns / time from the first due turn to the last answer), p50
+ * and p99 latency of a turn in ms, errors (non-2xx answers and failed requests, starts and deletes
+ * included), the server's resident memory before and after in MB (its worker threads included),
+ * whether every change and final reward equals the single-threaded run's, and the CPU seconds the
+ * server, its engine and this client used. With --json the last line is {turnsPerSecond, p50Ms,
+ * p99Ms, errors, rssBeforeMb, rssAfterMb, sameRewards}. One second of the same load runs first
+ * and is not measured (the JIT). Nothing here is a test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { request } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { loadavg } from 'node:os';
 import { benchmarkProfiles } from '../src/persona/sets.ts';
 import { makePolicy, REFERENCE_POLICIES } from '../src/persona/policies.ts';
 import { createSimulatedUser, type TranscriptEntry } from '../src/persona/user.ts';
+import { Connection, type JsonAnswer } from './http-client.ts';
 
 interface Planned {
   profileId: string;
@@ -26,20 +55,20 @@ interface Planned {
   finalReward: number;
 }
 
-/** The dialogues played in-process, one after another: the replies to send and the numbers to expect. */
-function plan(n: number, seedBase: number): { dialogues: Planned[]; ms: number } {
+/** The distinct dialogues: every reference policy over every benchmark user, played in-process. */
+function plan(n: number): { dialogues: Planned[]; ms: number } {
   const profiles = benchmarkProfiles();
   const t0 = performance.now();
   const dialogues = Array.from({ length: n }, (_, i) => {
     const p = profiles[i % profiles.length];
-    const seed = seedBase + i;
-    const name = REFERENCE_POLICIES[i % REFERENCE_POLICIES.length];
+    const name = REFERENCE_POLICIES[Math.floor(i / profiles.length) % REFERENCE_POLICIES.length];
+    const seed = i;
     const policy = makePolicy(name, { seed, intention: p.intention });
     const user = createSimulatedUser(p, { seed, mode: 'benchmark' });
     const transcript: TranscriptEntry[] = [{ role: 'user', text: user.opening }];
     const replies: string[] = [];
     const changes: number[] = [];
-    while (!user.state.over) {
+    while (!user.over) {
       const reply = policy(transcript);
       const r = user.respond(reply);
       transcript.push({ role: 'agent', text: reply }, { role: 'user', text: r.line });
@@ -51,60 +80,70 @@ function plan(n: number, seedBase: number): { dialogues: Planned[]; ms: number }
   return { dialogues, ms: performance.now() - t0 };
 }
 
-function post(agent: Agent, port: number, path: string, body: unknown): Promise<{ status: number; json: any }> {
-  const data = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          try {
-            resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-          } catch (e) {
-            reject(e);
-          }
-        });
-      },
-    );
+type Answer = JsonAnswer;
+
+/** The server's engine time and turns so far (its /metrics). */
+async function engineTotals(port: number): Promise<{ seconds: number; turns: number }> {
+  const text = await new Promise<string>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/metrics' }, (res) => {
+      let t = '';
+      res.on('data', (c: Buffer) => (t += c.toString()));
+      res.on('end', () => resolve(t));
+    });
     req.on('error', reject);
-    req.end(data);
+    req.end();
   });
+  const num = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { seconds: num('users_turn_seconds_total'), turns: num('users_turns_total') };
 }
 
-/** Resident memory of a process and its children (a cluster's workers), in MB. */
+/** The process and its descendants (a server that forks its workers), from /proc. */
+function processTree(pid: number): number[] {
+  const f = `/proc/${pid}/task/${pid}/children`;
+  const kids = existsSync(f) ? readFileSync(f, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number) : [];
+  return [pid, ...kids.flatMap(processTree)];
+}
+
+/** Resident memory of the server (its threads share it; forked workers are added), in MB. */
 function rssMb(pid: number): number {
-  const one = (p: number): number => {
+  let kb = 0;
+  for (const p of processTree(pid)) {
     const f = `/proc/${p}/status`;
-    if (!existsSync(f)) return 0;
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(f, 'utf8'));
-    return m ? Number(m[1]) / 1024 : 0;
-  };
-  const kids = existsSync(`/proc/${pid}/task/${pid}/children`)
-    ? readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-    : [];
-  return one(pid) + kids.reduce((s, k) => s + one(k), 0);
+    const m = existsSync(f) ? /VmRSS:\s+(\d+) kB/.exec(readFileSync(f, 'utf8')) : null;
+    kb += m ? Number(m[1]) : 0;
+  }
+  return kb / 1024;
+}
+
+/** CPU seconds the server has used (all its threads and forked workers; /proc clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    const f = `/proc/${p}/stat`;
+    if (!existsSync(f)) continue;
+    const fields = readFileSync(f, 'utf8').split(') ')[1].split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+  }
+  return ticks / 100;
 }
 
 async function startServer(workers: number): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/serve/cli.ts', '--port', '0', '--workers', String(workers)],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    [
+      ...(process.env.USERS_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+      '--import',
+      'tsx',
+      'src/serve/cli.ts',
+      '--port',
+      '0',
+      '--workers',
+      String(workers),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const first = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
-    rl.once('line', (l) => resolve(l));
+    createInterface({ input: child.stdout! }).once('line', (l) => resolve(l));
     child.once('exit', (c) => reject(new Error(`server exited (${c})`)));
   });
   const port = Number(/:(\d+)$/.exec(first)?.[1]);
@@ -112,75 +151,266 @@ async function startServer(workers: number): Promise<{ child: ChildProcess; port
   return { child, port };
 }
 
-/** Play every planned dialogue at once; each on its own connection. */
-async function load(port: number, dialogues: Planned[]) {
-  const latencies: number[] = [];
-  let errors = 0;
-  let same = true;
-  const t0 = performance.now();
+/** When turns are due (paced at `rate` turns/s in all, or each the moment the last is answered) and how they go. */
+interface Model {
+  pacing: 'paced' | 'closed';
+  rate: number;
+  /** 0: a request per turn; else turns wait up to this many ms to go together as one POST /v1/turns. */
+  window: number;
+  /** At most this many turns in one POST /v1/turns. */
+  batch: number;
+}
+
+interface Run {
+  port: number;
+  plan: Planned[];
+  slots: number;
+  seconds: number;
+  model: Model;
+  appraisal: boolean;
+}
+
+/**
+ * Turns from every slot, gathered: the first to arrive opens a window of `window` ms (or `batch`
+ * turns fill it first), then they go as one POST /v1/turns on a free connection and each turn's
+ * answer goes back to its slot. What the verl interaction does with its batch window.
+ */
+class Coalescer {
+  private waiting: { id: string; reply: string; done: (a: Answer) => void; fail: (e: Error) => void }[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private free: Connection[] = [];
+  private all: Connection[] = [];
+
+  constructor(
+    private readonly port: number,
+    private readonly window: number,
+    private readonly batch: number,
+    private readonly appraisal: boolean,
+  ) {}
+
+  send(id: string, reply: string): Promise<Answer> {
+    return new Promise((done, fail) => {
+      this.waiting.push({ id, reply, done, fail });
+      if (this.waiting.length >= this.batch) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.window);
+    });
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const turns = this.waiting.splice(0, this.batch);
+    if (this.waiting.length) this.timer = setTimeout(() => this.flush(), this.window);
+    if (turns.length === 0) return;
+    let c = this.free.pop();
+    if (!c) this.all.push((c = new Connection(this.port)));
+    const conn = c;
+    conn
+      .send('POST', '/v1/turns', {
+        turns: turns.map((t) => ({ id: t.id, reply: t.reply })),
+        ...(this.appraisal ? {} : { appraisal: false }),
+      })
+      .then((a) => {
+        this.free.push(conn);
+        if (a.status !== 200) throw new Error(`POST /v1/turns: ${a.status}`);
+        turns.forEach((t, j) => t.done({ status: a.json.results[j].status, json: a.json.results[j] }));
+      })
+      .catch((e: Error) => turns.forEach((t) => t.fail(e)));
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const c of this.all) c.close();
+  }
+}
+
+/** What a run saw. */
+class Tally {
+  latencies: number[] = [];
+  errors = 0;
+  same = true;
+  lastAnswer = 0;
+  private next = 0;
+
+  constructor(private readonly plan: Planned[]) {}
+
+  /** The next planned dialogue, round and round. */
+  take(): Planned {
+    return this.plan[this.next++ % this.plan.length];
+  }
+
+  turn(d: Planned, i: number, a: Answer, latency: number): boolean {
+    this.lastAnswer = performance.now();
+    if (a.status !== 200) {
+      this.errors++;
+      return false;
+    }
+    this.latencies.push(latency);
+    if (a.json.change !== d.changes[i]) this.same = false;
+    if (a.json.over && a.json.reward !== d.finalReward) this.same = false;
+    if (a.json.over !== (i === d.replies.length - 1)) this.same = false;
+    return true;
+  }
+}
+
+const sleepUntil = (t: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, t - performance.now())));
+
+/** Every slot plays dialogue after dialogue until nothing more is due. */
+async function slots(r: Run, tally: Tally, t0: number): Promise<void> {
+  const end = t0 + r.seconds * 1000;
+  const interval = r.model.pacing === 'paced' ? (1000 * r.slots) / r.model.rate : 0; // ms between a slot's turns
+  const together = r.model.window > 0 ? new Coalescer(r.port, r.model.window, r.model.batch, r.appraisal) : null;
   await Promise.all(
-    dialogues.map(async (d) => {
-      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    Array.from({ length: r.slots }, async (_, s) => {
+      const c = new Connection(r.port);
+      let k = 0;
       try {
-        const s = await post(agent, port, '/v1/dialogues', { profileId: d.profileId, seed: d.seed });
-        if (s.status !== 201) return void errors++;
-        let reward = s.json.reward as number;
-        for (let i = 0; i < d.replies.length; i++) {
-          const t = performance.now();
-          const r = await post(agent, port, `/v1/dialogues/${s.json.id}/reply`, { reply: d.replies[i] });
-          latencies.push(performance.now() - t);
-          if (r.status !== 200) return void errors++;
-          if (r.json.change !== d.changes[i]) same = false;
-          reward = r.json.reward;
+        for (;;) {
+          const d = tally.take();
+          if ((interval ? t0 + (s / r.slots + k) * interval : performance.now()) >= end) return;
+          const started = await c.send('POST', '/v1/dialogues', { profileId: d.profileId, seed: d.seed });
+          if (started.status !== 201) return void tally.errors++;
+          const id = started.json.id as string;
+          for (let i = 0; i < d.replies.length; i++, k++) {
+            const due = interval ? t0 + (s / r.slots + k) * interval : performance.now();
+            if (due >= end) return;
+            if (interval) await sleepUntil(due);
+            const a = together
+              ? await together.send(id, d.replies[i])
+              : await c.send('POST', `/v1/dialogues/${id}/reply`, {
+                  reply: d.replies[i],
+                  ...(r.appraisal ? {} : { appraisal: false }),
+                });
+            if (!tally.turn(d, i, a, performance.now() - due)) return;
+          }
+          const gone = await c.send('DELETE', `/v1/dialogues/${id}`);
+          if (gone.status !== 204) tally.errors++;
         }
-        if (reward !== d.finalReward) same = false;
       } catch {
-        errors++;
+        tally.errors++;
       } finally {
-        agent.destroy();
+        c.close();
       }
     }),
   );
-  const seconds = (performance.now() - t0) / 1000;
-  latencies.sort((a, b) => a - b);
-  const q = (p: number): number => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
-  return { turns: latencies.length, seconds, p50: q(0.5), p99: q(0.99), errors, same };
+  together?.close();
+}
+
+async function load(r: Run): Promise<{
+  turns: number;
+  seconds: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  errors: number;
+  same: boolean;
+}> {
+  const tally = new Tally(r.plan);
+  const t0 = performance.now() + 20; // the first turns are due a moment from now
+  // A request that is never answered would hang the run: give up a minute after the last turn is due.
+  let stuck: NodeJS.Timeout | undefined;
+  await Promise.race([
+    slots(r, tally, t0),
+    new Promise<never>((_, reject) => {
+      stuck = setTimeout(
+        () => reject(new Error('requests still unanswered a minute after the run')),
+        r.seconds * 1000 + 60_000,
+      );
+    }),
+  ]).finally(() => clearTimeout(stuck));
+  const seconds = (tally.lastAnswer - t0) / 1000;
+  const lat = tally.latencies.sort((a, b) => a - b);
+  const q = (p: number): number => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? NaN;
+  return {
+    turns: lat.length,
+    seconds,
+    p50: q(0.5),
+    p90: q(0.9),
+    p99: q(0.99),
+    max: lat[lat.length - 1] ?? NaN,
+    errors: tally.errors,
+    same: tally.same,
+  };
 }
 
 export async function runUsersServerBench(argv: readonly string[]): Promise<number> {
   const flag = (f: string): string | undefined => (argv.includes(f) ? argv[argv.indexOf(f) + 1] : undefined);
+  const whole = (f: string, fallback: number): number => {
+    const v = flag(f);
+    const n = v === undefined ? fallback : Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${f} takes a positive whole number`);
+    return n;
+  };
   const json = argv.includes('--json');
-  const workers = Number(flag('--workers') ?? 1);
-  const n = Number(flag('--dialogues') ?? 256);
-  if (!Number.isInteger(workers) || workers < 1 || !Number.isInteger(n) || n < 1)
-    throw new Error('--workers and --dialogues take positive integers');
+  const workers = whole('--workers', 1);
+  const slotCount = whole('--dialogues', 256);
+  const seconds = whole('--seconds', 5);
+  if (argv.includes('--rate') && argv.includes('--closed')) throw new Error('choose --rate or --closed, not both');
+  const windowFlag = flag('--window');
+  const window = windowFlag === undefined ? 5 : Number(windowFlag);
+  if (!Number.isFinite(window) || window < 0) throw new Error('--window takes milliseconds (0: a request per turn)');
+  const model: Model = {
+    pacing: argv.includes('--closed') ? 'closed' : 'paced',
+    rate: whole('--rate', 5000),
+    window,
+    batch: whole('--batch', 256),
+  };
+  const appraisal = argv.includes('--appraisal');
   const log = (s: string): void => void process.stderr.write(`${s}\n`);
-  const warm = plan(64, 1_000_000);
-  const { dialogues, ms } = plan(n, 0);
+
+  const { dialogues, ms } = plan(600);
   const plannedTurns = dialogues.reduce((s, d) => s + d.replies.length, 0);
-  log(`in-process, single-threaded (policy + engine): ${plannedTurns} turns in ${ms.toFixed(0)} ms`);
+  log(
+    `in-process, single-threaded (policy + engine): ${dialogues.length} dialogues, ${plannedTurns} turns in ${ms.toFixed(0)} ms`,
+  );
+  const pacing =
+    model.pacing === 'paced'
+      ? `paced: ${model.rate} turns/s offered, ${((1000 * slotCount) / model.rate).toFixed(1)} ms between a dialogue's turns`
+      : 'closed: each slot sends its next turn as soon as its answer is in';
+  const transport = model.window
+    ? `turns gathered for ${model.window} ms (at most ${model.batch}) into POST /v1/turns`
+    : 'a request per turn';
+  log(
+    `load: ${slotCount} dialogue slots, ${pacing}; ${transport}; ${seconds} s, ${appraisal ? 'with' : 'without'} the appraisal; workers ${workers}`,
+  );
+
   const { child, port } = await startServer(workers);
   try {
-    const rssBefore = rssMb(child.pid!);
-    await load(port, warm.dialogues); // JIT warm-up, not measured
-    const r = await load(port, dialogues);
-    const rssAfter = rssMb(child.pid!);
+    const pid = child.pid!;
+    const rssBefore = rssMb(pid);
+    await load({ port, plan: dialogues, slots: slotCount, seconds: 1, model, appraisal }); // JIT warm-up
+    const engine0 = await engineTotals(port);
+    const cpu0 = { server: cpuSeconds(pid), client: process.cpuUsage() };
+    const r = await load({ port, plan: dialogues, slots: slotCount, seconds, model, appraisal });
+    const client = process.cpuUsage(cpu0.client);
+    const serverCpu = cpuSeconds(pid) - cpu0.server;
+    const engine1 = await engineTotals(port);
+    const engineUs = (1e6 * (engine1.seconds - engine0.seconds)) / (engine1.turns - engine0.turns);
+    const rssAfter = rssMb(pid);
     const out = {
       turnsPerSecond: Math.round(r.turns / r.seconds),
       p50Ms: Number(r.p50.toFixed(2)),
       p99Ms: Number(r.p99.toFixed(2)),
-      errors: r.errors + (r.turns === plannedTurns ? 0 : plannedTurns - r.turns),
+      errors: r.errors,
       rssBeforeMb: Number(rssBefore.toFixed(1)),
       rssAfterMb: Number(rssAfter.toFixed(1)),
-      sameRewards: r.same && r.turns === plannedTurns,
+      sameRewards: r.same && r.errors === 0,
     };
     log(
       `load avg ${loadavg()
         .map((x) => x.toFixed(2))
-        .join(' ')}, workers ${workers}`,
+        .join(' ')}`,
     );
     log(
-      `${n} concurrent dialogues, ${r.turns} turns in ${r.seconds.toFixed(2)} s: ${out.turnsPerSecond} turns/s, p50 ${out.p50Ms} ms, p99 ${out.p99Ms} ms, errors ${out.errors}`,
+      `${r.turns} turns in ${r.seconds.toFixed(2)} s: ${out.turnsPerSecond} turns/s, p50 ${out.p50Ms} ms, ` +
+        `p90 ${r.p90.toFixed(2)} ms, p99 ${out.p99Ms} ms, max ${r.max.toFixed(1)} ms, errors ${out.errors}`,
+    );
+    log(
+      `CPU over the run: server ${serverCpu.toFixed(2)} s, client ${((client.user + client.system) / 1e6).toFixed(2)} s ` +
+        `(${((1e6 * serverCpu) / r.turns).toFixed(0)} and ${((client.user + client.system) / r.turns).toFixed(0)} us a turn; ` +
+        `the engine ${engineUs.toFixed(0)} us a turn of the server's)`,
     );
     log(
       `server RSS ${out.rssBeforeMb} MB before, ${out.rssAfterMb} MB after; same changes and rewards as in-process: ${out.sameRewards}`,

@@ -4,7 +4,8 @@
 from the sample's `interaction_kwargs` (profile id, seed, difficulty, mode), sends each assistant
 turn (think block stripped as the lab does), returns the user's next line, the turn's emotion
 change / 100 as `current_turn_score`, ends when the user leaves, and `calculate_score` gives the
-final emotion / 100 (RLVER's reward). Standard library only: no install step.
+final emotion / 100 (RLVER's reward). Turns of many samples that arrive within a few ms go as one
+request (`batch_window_ms`). Standard library only: no install step.
 
 Not here: the engine (TypeScript, src/persona), the dataset (make_dataset.py), verl's config.
 """
@@ -17,6 +18,7 @@ import os
 import urllib.error
 import urllib.request
 import uuid
+import weakref
 from typing import Any, Optional
 
 try:  # verl present: be a real BaseInteraction, so verl's registry accepts the class.
@@ -101,8 +103,18 @@ class UsersClient:
     def start(self, **kwargs: Any) -> dict[str, Any]:
         return self.call("POST", "/v1/dialogues", kwargs)
 
-    def reply(self, dialogue_id: str, reply: str) -> dict[str, Any]:
-        return self.call("POST", f"/v1/dialogues/{dialogue_id}/reply", {"reply": reply})
+    def reply(self, dialogue_id: str, reply: str, appraisal: bool = True) -> dict[str, Any]:
+        body: dict[str, Any] = {"reply": reply}
+        if not appraisal:
+            body["appraisal"] = False
+        return self.call("POST", f"/v1/dialogues/{dialogue_id}/reply", body)
+
+    def turns(self, turns: list[dict[str, str]], appraisal: bool = True) -> list[dict[str, Any]]:
+        """Many dialogues' replies ({id, reply}) in one request; each result has its own status."""
+        body: dict[str, Any] = {"turns": turns}
+        if not appraisal:
+            body["appraisal"] = False
+        return self.call("POST", "/v1/turns", body)["results"]
 
     def get(self, dialogue_id: str) -> dict[str, Any]:
         return self.call("GET", f"/v1/dialogues/{dialogue_id}")
@@ -118,12 +130,67 @@ class UsersClient:
         return self.call("POST", "/v1/replay", kwargs)
 
 
+class _Batcher:
+    """Turns of one event loop's samples, gathered into POST /v1/turns requests.
+
+    The first turn to arrive opens a window of `window` seconds (or `most` turns fill it first);
+    then the turns go as one request, in a thread, and each sample gets its own result back (a turn
+    that failed raises UsersError in its sample only). verl awaits generate_response for all the
+    samples of a step at once, so a step's turns share a few requests instead of one each.
+    """
+
+    def __init__(self, client: UsersClient, window: float, most: int):
+        self.client = client
+        self.window = window
+        self.most = most
+        self.waiting: list[tuple[str, str, asyncio.Future[dict[str, Any]]]] = []
+        self.timer: Optional[asyncio.TimerHandle] = None
+
+    async def turn(self, dialogue_id: str, reply: str) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[dict[str, Any]] = loop.create_future()
+        self.waiting.append((dialogue_id, reply, done))
+        if len(self.waiting) >= self.most:
+            self._flush()
+        elif self.timer is None:
+            self.timer = loop.call_later(self.window, self._flush)
+        return await done
+
+    def _flush(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        batch, self.waiting = self.waiting, []
+        if batch:
+            asyncio.get_running_loop().create_task(self._send(batch))
+
+    async def _send(self, batch: list[tuple[str, str, asyncio.Future[dict[str, Any]]]]) -> None:
+        try:
+            results = await asyncio.to_thread(
+                self.client.turns, [{"id": i, "reply": r} for i, r, _ in batch], False
+            )
+        except BaseException as e:  # noqa: BLE001 - every waiting sample gets the failure
+            for _, _, done in batch:
+                if not done.done():
+                    done.set_exception(e)
+            return
+        for (_, _, done), result in zip(batch, results):
+            if done.done():
+                continue
+            if result["status"] == 200:
+                done.set_result(result)
+            else:
+                done.set_exception(UsersError(result["status"], result.get("error", "")))
+
+
 class EmpathyUserInteraction(BaseInteraction):
     """One simulated user per verl sample.
 
     config: `base_url` (default $EMPATHY_USERS_URL or http://127.0.0.1:8787), `timeout` seconds,
     `set` (profile set to look ids up in; default any), `turn_score_scale` (default 0.01: the
-    change of -10..+10 becomes -0.1..+0.1, the same unit as the final reward).
+    change of -10..+10 becomes -0.1..+0.1, the same unit as the final reward), `batch_window_ms`
+    (default 5: turns that arrive within this many ms of each other go to the server as one
+    POST /v1/turns, at most `max_batch_turns`, default 256; 0 sends a request per turn).
     interaction_kwargs per sample: `profile_id`, `seed`, `difficulty`, `mode` (as make_dataset.py writes).
     """
 
@@ -133,7 +200,22 @@ class EmpathyUserInteraction(BaseInteraction):
         self.client = UsersClient(url, float(config.get("timeout", 30.0)))
         self.set = config.get("set")
         self.turn_score_scale = float(config.get("turn_score_scale", 0.01))
+        self.batch_window = float(config.get("batch_window_ms", 5)) / 1000
+        self.max_batch_turns = int(config.get("max_batch_turns", 256))
+        if self.batch_window < 0 or not 1 <= self.max_batch_turns <= 1024:
+            raise ValueError("batch_window_ms must be >= 0 and max_batch_turns 1..1024")
         self._dialogues: dict[str, dict[str, Any]] = {}
+        # One batcher per event loop (a batch's futures belong to the loop that made them).
+        self._batchers: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Batcher]" = weakref.WeakKeyDictionary()
+
+    async def _turn(self, dialogue_id: str, reply: str) -> dict[str, Any]:
+        if self.batch_window == 0:
+            return await self._call(self.client.reply, dialogue_id, reply, False)
+        loop = asyncio.get_running_loop()
+        batcher = self._batchers.get(loop)
+        if batcher is None:
+            batcher = self._batchers[loop] = _Batcher(self.client, self.batch_window, self.max_batch_turns)
+        return await batcher.turn(dialogue_id, reply)
 
     async def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         # urllib blocks; a thread keeps verl's event loop free for the other samples.
@@ -167,7 +249,7 @@ class EmpathyUserInteraction(BaseInteraction):
                 break
         if d["over"]:
             return True, "", 0.0, {"over": True, "endReason": d.get("endReason")}
-        turn = await self._call(self.client.reply, instance_id, strip_think(content))
+        turn = await self._turn(instance_id, strip_think(content))
         d.update(reward=turn["reward"], over=turn["over"], endReason=turn["endReason"])
         extra = {
             "change": turn["change"],

@@ -4,7 +4,15 @@
  * it with that user's profile and the lines the user had said by then, as the appraiser does.
  */
 import { describe, expect, it } from 'vitest';
-import { lexiconOf, PRESENT, readReply, runDetectors, hitOf } from '../persona/detectors/index.ts';
+import {
+  lexiconOf,
+  PRESENT,
+  readReply,
+  readUserLine,
+  runDetectors,
+  hitOf,
+  type UserLineText,
+} from '../persona/detectors/index.ts';
 import { trainingProfiles } from '../persona/sets.ts';
 import { buildCorpus, CORPUS_DEFAULTS } from './build.ts';
 
@@ -17,10 +25,10 @@ describe('warm-start corpus language', () => {
     for (const d of [...corpus.train, ...corpus.heldOut]) {
       const profile = profiles.get(d.profileId);
       if (!profile) throw new Error(`no training profile ${d.profileId}`);
-      const userLines: string[] = [];
+      const userLines: UserLineText[] = [];
       const previous: string[] = [];
       for (const t of d.turns) {
-        if (t.role === 'user') userLines.push(t.text);
+        if (t.role === 'user') userLines.push(readUserLine(t.text));
         if (t.role !== 'agent') continue;
         replies++;
         const hits = runDetectors({

@@ -60,12 +60,28 @@ const MAX_SENTENCES = 3;
 const MAX_QUESTIONS = 2;
 
 const POSITIVE: readonly Reaction[] = ['needMet', 'heard'];
-const norm = (s: string): string =>
+/** Lines and sentences compared as lower-case letters, digits and single spaces. */
+const normalForm = (s: string): string =>
   s
     .toLowerCase()
     .replace(/[^a-z0-9 ]+/g, '')
     .replace(/\s+/g, ' ')
     .trim();
+/**
+ * The normal forms of candidate sentences, kept: most come from the phrase banks, so a few
+ * thousand cover them (the store is emptied when full). Whole lines are new each time: not kept.
+ */
+const NORMS = new Map<string, string>();
+const NORMS_MAX = 4096;
+function norm(s: string): string {
+  let n = NORMS.get(s);
+  if (n === undefined) {
+    n = normalForm(s);
+    if (NORMS.size >= NORMS_MAX) NORMS.clear();
+    NORMS.set(s, n);
+  }
+  return n;
+}
 const questions = (s: string): number => (s.match(/\?/g) ?? []).length;
 
 export interface ActorTurn {
@@ -99,7 +115,20 @@ function addOne(d: Draft, candidates: readonly string[], rng: Rng): boolean {
   return false;
 }
 
+/** Bank lines without a slot, spaces collapsed: what fill makes of them (the banks are fixed, so this stays small). */
+const PLAIN = new Map<string, string>();
+const PLAIN_MAX = 4096;
+
 function fill(text: string, profile: Profile, rng: Rng): string {
+  if (!text.includes('{')) {
+    let plain = PLAIN.get(text);
+    if (plain === undefined) {
+      plain = text.replace(/\s+/g, ' ').trim();
+      if (PLAIN.size >= PLAIN_MAX) PLAIN.clear();
+      PLAIN.set(text, plain);
+    }
+    return plain;
+  }
   const people = profile.scenario.people;
   const person = people[0]?.name ?? 'they';
   return text
@@ -161,10 +190,10 @@ function addVoice(d: Draft, band: Band, rng: Rng): boolean {
 function finish(d: Draft, rng: Rng): string {
   let line = d.parts.join(' ');
   for (const f of rng.shuffle(FILLERS)) {
-    if (!d.memory.lines.includes(norm(line))) break;
+    if (!d.memory.lines.includes(normalForm(line))) break;
     line = `${f} ${line}`;
   }
-  d.memory.lines.push(norm(line));
+  d.memory.lines.push(normalForm(line));
   return line;
 }
 

@@ -16,11 +16,11 @@ import {
   hitOf,
   lexiconOf,
   PRESENT,
-  readReply,
   runDetectors,
   type DetectorHit,
   type DetectorId,
   type ReplyText,
+  type UserLineText,
 } from './detectors/index.ts';
 import { feelingOf, fitOf, innerOf, intentOf } from './appraisalText.ts';
 import type { Profile } from './profile.ts';
@@ -132,18 +132,41 @@ export interface Appraisal {
 export interface AppraisalInput {
   profile: Profile;
   difficulty: Difficulty;
-  reply: string;
-  previousReplies: readonly string[];
-  userLines: readonly string[];
+  /** The reply, read (readReply). */
+  reply: ReplyText;
+  /** The dialogue so far, read (readReply, readUserLine). */
+  previousReplies: readonly ReplyText[];
+  userLines: readonly UserLineText[];
   emotion: number;
   stage: Stage;
 }
 
-function weigh(id: DetectorId, input: AppraisalInput, hits: readonly DetectorHit[]): { w: number; why: string } {
-  const { profile, difficulty, stage } = input;
+/** A detector's raw score in this reply. */
+type ScoreOf = (id: DetectorId) => number;
+
+/**
+ * Everything a weight depends on besides the detector, the profile and the difficulty: whether
+ * the user feels heard yet, how often this strategy was used before, whether the user is low
+ * (band C or F), and for advice and praise whether this reply's advice is off topic and its praise
+ * names nothing the user did.
+ */
+interface Moment {
+  heard: boolean;
+  uses: number;
+  low: boolean;
+  offTopic: boolean;
+  unnamedPraise: boolean;
+}
+
+interface Weight {
+  w: number;
+  why: string;
+}
+
+function weigh(id: DetectorId, profile: Profile, difficulty: Difficulty, m: Moment): Weight {
   const knobs = KNOBS[difficulty];
   const need = profile.intention;
-  const heard = stage.heard >= knobs.heardNeeded;
+  const heard = m.heard;
   const whys: string[] = [];
   let w: number;
   if (isStrategy(id)) {
@@ -165,20 +188,20 @@ function weigh(id: DetectorId, input: AppraisalInput, hits: readonly DetectorHit
       w -= EARLY_DIRECTIVE_PENALTY;
       whys.push('too soon');
     }
-    if (id === 'advice' && w > 0 && hitOf(hits, 'offTopic').score >= PRESENT) {
+    if (id === 'advice' && w > 0 && m.offTopic) {
       w = 0;
       whys.push('it has nothing to do with my situation');
     }
     if (
       id === 'praise' &&
-      hitOf(hits, 'praiseSpecific').score === 0 &&
+      m.unnamedPraise &&
       profile.personality.traits.some((t) => t === 'suspicious' || t === 'modest')
     ) {
       w = Math.min(w, DISTRUSTED_PRAISE);
       whys.push('generic praise sounds hollow to me');
     }
     if (w > 0) {
-      const uses = stage.uses[id] ?? 0;
+      const uses = m.uses;
       if (uses > 0) {
         w *= (isNeed ? knobs.needStale : knobs.stale) ** uses;
         whys.push(`used ${uses}x before`);
@@ -186,8 +209,7 @@ function weigh(id: DetectorId, input: AppraisalInput, hits: readonly DetectorHit
     }
   } else {
     w = NEGATIVE_BY_NEED[need]?.[id] ?? NEGATIVE[id] ?? 0;
-    const band = bandOf(input.emotion);
-    if (band === 'C' || band === 'F') {
+    if (m.low) {
       w *= LOW_BAND_SENSITIVITY;
       whys.push('I am low already');
     }
@@ -196,23 +218,49 @@ function weigh(id: DetectorId, input: AppraisalInput, hits: readonly DetectorHit
   return { w: p.w, why: [...whys, ...p.notes].join('; ') || 'base weight' };
 }
 
+/**
+ * weigh is a pure function of (detector, profile, difficulty, moment), and a dialogue meets few
+ * moments, so each weight is worked out once per profile object and kept (a few hundred at most).
+ */
+const weights = new WeakMap<Profile, Record<Difficulty, Map<DetectorId, Weight[]>>>();
+
+function weighed(id: DetectorId, profile: Profile, difficulty: Difficulty, m: Moment): Weight {
+  if (!Number.isInteger(m.uses)) return weigh(id, profile, difficulty, m); // no key for it (a hand-made state)
+  let byDifficulty = weights.get(profile);
+  if (!byDifficulty) weights.set(profile, (byDifficulty = { moderate: new Map(), strict: new Map() }));
+  const byId = byDifficulty[difficulty];
+  let seen = byId.get(id);
+  if (!seen) byId.set(id, (seen = []));
+  const k = (m.heard ? 1 : 0) + (m.low ? 2 : 0) + (m.offTopic ? 4 : 0) + (m.unnamedPraise ? 8 : 0) + 16 * m.uses;
+  return (seen[k] ??= weigh(id, profile, difficulty, m));
+}
+
 /** The reading of a reply: detectors, weights, total, change and the five parts. */
 export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: Stage } {
   const { profile, difficulty, stage } = input;
   const knobs = KNOBS[difficulty];
-  const reply: ReplyText = readReply(input.reply);
+  const reply = input.reply;
   const hits = runDetectors({
     profile,
     lexicon: lexiconOf(profile),
     reply,
-    previousReplies: input.previousReplies.map(readReply),
+    previousReplies: input.previousReplies,
     userLines: input.userLines,
   });
+  const byId = new Map<DetectorId, DetectorHit>();
+  for (const h of hits) byId.set(h.id, h);
+  const score: ScoreOf = (id) => (byId.get(id) ?? hitOf(hits, id)).score;
+  const heard = stage.heard >= knobs.heardNeeded;
+  const band = bandOf(input.emotion);
+  const low = band === 'C' || band === 'F';
+  const offTopic = score('offTopic') >= PRESENT;
+  const unnamedPraise = score('praiseSpecific') === 0;
   const weighted: WeightedHit[] = hits.map((h) => {
-    const { w, why } = weigh(h.id, input, hits);
-    return { ...h, weight: round(w), contribution: round(w * h.score), why };
+    const uses = stage.uses[h.id as StrategyId] ?? 0;
+    const { w, why } = weighed(h.id, profile, difficulty, { heard, uses, low, offTopic, unnamedPraise });
+    // Spelt out rather than spread: a spread of 24 detector hits a turn was a tenth of its cost.
+    return { id: h.id, score: h.score, reason: h.reason, weight: round(w), contribution: round(w * h.score), why };
   });
-  const score = (id: DetectorId): number => hitOf(hits, id).score;
   // Advice that does not take up the user's story meets no need (offTopic, guidance.ts).
   const needMet = NEED[profile.intention].some(
     (s) => score(s) >= PRESENT && !(s === 'advice' && score('offTopic') >= PRESENT),
@@ -243,13 +291,19 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
   // Saying the same thing again earns exactly one step less than it did last time: a readable
   // rule rather than a weight, so a repeat can never be farmed and always declines.
   const last = input.previousReplies[input.previousReplies.length - 1];
-  if (last !== undefined && reply.words.length > 0 && overlap(reply, readReply(last)) >= SAME_AS_LAST) {
+  if (last !== undefined && reply.words.length > 0 && overlap(reply, last) >= SAME_AS_LAST) {
     change = Math.max(-10, stage.lastChange - 5) as Change;
   }
   let moves: ChallengeMove[] = [];
   let challenge: ChallengeStage | undefined;
   if (pushed) {
-    const r = challengeRules(profile, pushed.stage, change, input.previousReplies.length + 1, input.userLines);
+    const r = challengeRules(
+      profile,
+      pushed.stage,
+      change,
+      input.previousReplies.length + 1,
+      input.userLines.map((l) => l.text),
+    );
     ({ change, moves, stage: challenge } = r);
   }
   // Hard rules, not weights: talking to the scorer, sending non-language, brushing the user off

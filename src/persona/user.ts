@@ -23,6 +23,7 @@ import {
   type Mode,
 } from './dynamics.ts';
 import type { Profile } from './profile.ts';
+import { readReply, readUserLine, type ReplyText, type UserLineText } from './detectors/index.ts';
 import { Rng } from '../engine/rng.ts';
 
 const USER_STATE_VERSION = 1;
@@ -76,6 +77,8 @@ export interface SimulatedUser {
   readonly opening: string;
   /** A JSON-able snapshot (a copy; mutating it does not touch the user). */
   readonly state: UserState;
+  /** Whether the dialogue has ended (state.over, without copying the state). */
+  readonly over: boolean;
   respond(reply: string): TurnResult;
   /** Final emotion / 100, floored at 0 [RLVER]. */
   reward(): number;
@@ -95,6 +98,10 @@ class User implements SimulatedUser {
     this.s = state;
   }
 
+  get over(): boolean {
+    return this.s.over;
+  }
+
   get opening(): string {
     return this.s.transcript[0].text;
   }
@@ -111,12 +118,17 @@ class User implements SimulatedUser {
     if (this.s.over) throw new Error(`The dialogue is over (${this.s.endReason}); start a new user to talk again.`);
     const text = typeof reply === 'string' ? reply : String(reply);
     const s = this.s;
-    const previousReplies = s.transcript.filter((e) => e.role === 'agent').map((e) => e.text);
-    const userLines = s.transcript.filter((e) => e.role === 'user').map((e) => e.text);
+    // The history is read again each turn; the readings are kept (detectors/text.ts), so only the
+    // new reply is new work. Keeping them per dialogue instead would cost each held dialogue ~20 KiB.
+    const previousReplies: ReplyText[] = [];
+    const userLines: UserLineText[] = [];
+    for (const e of s.transcript)
+      if (e.role === 'agent') previousReplies.push(readReply(e.text));
+      else userLines.push(readUserLine(e.text));
     const { appraisal, stage } = appraise({
       profile: this.profile,
       difficulty: s.difficulty,
-      reply: text,
+      reply: readReply(text),
       previousReplies,
       userLines,
       emotion: s.emotion,
@@ -227,7 +239,7 @@ export function replayDialogue(
   const user = createSimulatedUser(profile, options);
   const results: TurnResult[] = [];
   for (const r of replies) {
-    if (user.state.over) break;
+    if (user.over) break;
     results.push(user.respond(r));
   }
   return { user, results };

@@ -302,14 +302,25 @@ const TYPE_EFFECTS: Record<PersonalityType, TraitEffect> = {
   },
 };
 
+/** The type's effect, then each trait's, in the profile's order; listed once per profile object. */
+const effectLists = new WeakMap<Profile, readonly TraitEffect[]>();
+
+function effectsOf(profile: Profile): readonly TraitEffect[] {
+  let effects = effectLists.get(profile);
+  if (!effects) {
+    effects = [
+      TYPE_EFFECTS[profile.personality.type],
+      ...profile.personality.traits.map((t) => TRAIT_EFFECTS[t]).filter((e): e is TraitEffect => !!e),
+    ];
+    effectLists.set(profile, effects);
+  }
+  return effects;
+}
+
 /** Multiply `w` by the trait and type effects that touch detector `id`; returns the notes used. */
 export function applyPersonality(id: DetectorId, w: number, profile: Profile): { w: number; notes: string[] } {
   const notes: string[] = [];
-  const effects: TraitEffect[] = [
-    TYPE_EFFECTS[profile.personality.type],
-    ...profile.personality.traits.map((t) => TRAIT_EFFECTS[t]).filter((e): e is TraitEffect => !!e),
-  ];
-  for (const e of effects) {
+  for (const e of effectsOf(profile)) {
     let m = 1;
     if (w > 0 && e.up && e.up[id] !== undefined) m = e.up[id] ?? 1;
     if (w < 0 && e.down !== undefined) m = typeof e.down === 'number' ? e.down : (e.down[id] ?? 1);

@@ -17,7 +17,7 @@
  *
  * Only the visible replies count (think blocks are never shown to the user).
  */
-import { lexiconOf, readReply } from '../persona/detectors/index';
+import { lexiconOf, readReply, readUserLine } from '../persona/detectors/index';
 import { unknownWords } from '../persona/detectors/nonLanguage';
 import type { DialogueRecord } from '../persona/benchmark';
 import type { Profile } from '../persona/profile';
@@ -87,7 +87,7 @@ export function fluencyOf(
     if (!profile) throw new Error(`fluency: dialogue with ${d.profileId}, who is not among the profiles given`);
     const known = lexiconOf(profile).known;
     const story = storyWords(profile);
-    const userLines = [d.opening];
+    const userLines = [readUserLine(d.opening)];
     d.turns.forEach((t, k) => {
       const w = readReply(t.reply).words;
       const unknown = unknownWords(w, known, userLines);
@@ -98,7 +98,7 @@ export function fluencyOf(
       for (let i = 0; i + 1 < w.length; i++) bigrams.add(`${w[i]} ${w[i + 1]}`);
       nBigrams += Math.max(0, w.length - 1);
       texts.push({ words: w, story });
-      userLines.push(t.result.line);
+      userLines.push(readUserLine(t.result.line));
     });
   }
   const replies = texts.length;

@@ -19,7 +19,19 @@ import {
 import { TURN_CAP, bandOf, rewardOf } from '../persona/dynamics.ts';
 import type { Profile } from '../persona/profile.ts';
 import { parseProfile } from '../persona/validate.ts';
-import { DIALOGUE_ID, fail, ok, parse, ReplayBody, ReplyBody, RestoreBody, StartBody, type Answer } from './schemas.ts';
+import {
+  DIALOGUE_ID,
+  fail,
+  ok,
+  parse,
+  ReplayBody,
+  ReplyBody,
+  RestoreBody,
+  StartBody,
+  TurnsBody,
+  type Answer,
+  type TurnItem,
+} from './schemas.ts';
 
 /** Limits of one server: every one bounds memory or time per request. */
 export interface Limits {
@@ -31,6 +43,10 @@ export interface Limits {
   maxDialogues: number;
   /** A dialogue untouched this long is dropped (ms). */
   ttlMs: number;
+  /** Turns in one `POST /v1/turns`. */
+  maxBatchTurns: number;
+  /** Bytes in one `POST /v1/turns` body (room for maxBatchTurns replies of a few hundred words). */
+  maxBatchBodyBytes: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -38,6 +54,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxBodyBytes: 256 * 1024,
   maxDialogues: 10_000,
   ttlMs: 10 * 60 * 1000,
+  maxBatchTurns: 1024,
+  maxBatchBodyBytes: 4 * 1024 * 1024,
 };
 
 /** A named list of profiles the server can start dialogues from. */
@@ -46,8 +64,22 @@ export interface ProfileSet {
   profiles: readonly Profile[];
 }
 
-/** The answer to one turn: everything the engine says about it, plus the reward so far. */
-function turnView(r: TurnResult, user: SimulatedUser, turns: number): Record<string, unknown> {
+/**
+ * The answer to one turn: everything the engine says about it, plus the reward so far. Without the
+ * appraisal (a client that reads only the numbers), the same keys less `appraisal`.
+ */
+function turnView(r: TurnResult, user: SimulatedUser, turns: number, appraisal = true): Record<string, unknown> {
+  if (!appraisal)
+    return {
+      line: r.line,
+      change: r.change,
+      emotion: r.emotion,
+      band: r.band,
+      over: r.over,
+      endReason: r.endReason,
+      reward: user.reward(),
+      turns,
+    };
   const a = r.appraisal;
   return {
     line: r.line,
@@ -79,8 +111,7 @@ function turnView(r: TurnResult, user: SimulatedUser, turns: number): Record<str
   };
 }
 
-function summaryOf(id: string, user: SimulatedUser): Record<string, unknown> {
-  const s = user.state;
+function summaryOf(id: string, user: SimulatedUser, s: UserState = user.state): Record<string, unknown> {
   return {
     id,
     profileId: s.profileId,
@@ -114,6 +145,8 @@ export interface Counters {
   dialoguesEvictedTtl: number;
   dialoguesEvictedCap: number;
   turns: number;
+  /** Seconds spent in the engine answering turns. */
+  turnSeconds: number;
   replays: number;
 }
 
@@ -125,6 +158,7 @@ export class UsersService {
     dialoguesEvictedTtl: 0,
     dialoguesEvictedCap: 0,
     turns: 0,
+    turnSeconds: 0,
     replays: 0,
   };
   /** Insertion order = least recently used first (a touched dialogue is moved to the end). */
@@ -133,12 +167,24 @@ export class UsersService {
   private nextId = 1;
   private readonly now: () => number;
   private readonly prefix: string;
+  private readonly owns: (id: string) => boolean;
 
-  constructor(sets: readonly ProfileSet[], limits: Partial<Limits> = {}, now: () => number = Date.now, prefix = 'd') {
+  /**
+   * `owns`: which ids this service may give a new dialogue (a shard of a sharded server takes only
+   * the ids that route to it, ./shards.ts); every id by default.
+   */
+  constructor(
+    sets: readonly ProfileSet[],
+    limits: Partial<Limits> = {},
+    now: () => number = Date.now,
+    prefix = 'd',
+    owns: (id: string) => boolean = () => true,
+  ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.sets = sets;
     this.now = now;
     this.prefix = prefix;
+    this.owns = owns;
     // Later sets do not shadow earlier ones: the shipped ids keep their meaning.
     for (const s of sets) for (const p of s.profiles) if (!this.byId.has(p.id)) this.byId.set(p.id, p);
   }
@@ -170,7 +216,8 @@ export class UsersService {
     return h;
   }
 
-  private hold(id: string, user: SimulatedUser): void {
+  /** Keep `user` under `id`; `s` is its state when the caller has copied it already. */
+  private hold(id: string, user: SimulatedUser, s: UserState = user.state): void {
     this.dialogues.delete(id);
     this.sweep();
     while (this.dialogues.size >= this.limits.maxDialogues) {
@@ -178,7 +225,6 @@ export class UsersService {
       this.dialogues.delete(oldest);
       this.counters.dialoguesEvictedCap++;
     }
-    const s = user.state;
     this.dialogues.set(id, {
       user,
       expires: this.now() + this.limits.ttlMs,
@@ -191,7 +237,7 @@ export class UsersService {
   private freshId(): string {
     for (;;) {
       const id = `${this.prefix}${(this.nextId++).toString(36)}`;
-      if (!this.dialogues.has(id)) return id;
+      if (!this.dialogues.has(id) && this.owns(id)) return id;
     }
   }
 
@@ -253,26 +299,56 @@ export class UsersService {
     const user = this.userOf(profile, v);
     if ('status' in user) return user;
     const id = v.id ?? this.freshId();
-    this.hold(id, user);
+    const state = user.state;
+    this.hold(id, user, state);
     this.counters.dialoguesStarted++;
-    return ok(summaryOf(id, user), 201);
+    return ok(summaryOf(id, user, state), 201);
   }
 
   reply(id: string, body: unknown): Answer {
     const b = parse(ReplyBody, body);
     if (!('ok' in b)) return b;
-    const reply = b.value.reply;
+    return this.turn(id, b.value.reply, b.value.appraisal, { id: 'id', reply: 'reply' });
+  }
+
+  /** Turns of many dialogues, each answered as `reply` would, in order, with its status. */
+  turns(body: unknown): Answer {
+    const b = parse(TurnsBody, body);
+    if (!('ok' in b)) return b;
+    const { turns, appraisal } = b.value;
+    if (turns.length > this.limits.maxBatchTurns)
+      return fail(400, [`turns: at most ${this.limits.maxBatchTurns} in one request (got ${turns.length})`]);
+    return ok({ results: this.turnItems(turns, appraisal) });
+  }
+
+  /**
+   * Checked turns (TurnsBody's items), each to `{status, ...answer}`; a failed one says its id.
+   * `at`: each turn's index in the request, for the errors (a shard gets part of a request).
+   */
+  turnItems(turns: readonly TurnItem[], appraisal: boolean, at?: readonly number[]): Record<string, unknown>[] {
+    return turns.map((t, j) => {
+      const i = at?.[j] ?? j;
+      const a = this.turn(t.id, t.reply, appraisal, { id: `turns[${i}].id`, reply: `turns[${i}].reply` });
+      const body = a.body as Record<string, unknown>;
+      return a.status === 200 ? { status: 200, ...body } : { status: a.status, id: t.id, ...body };
+    });
+  }
+
+  /** One agent reply to dialogue `id`; `field` says what an error calls the id and the reply. */
+  private turn(id: string, reply: string, appraisal: boolean, field: { id: string; reply: string }): Answer {
     if (reply.length > this.limits.maxReplyChars)
-      return fail(400, [`reply: at most ${this.limits.maxReplyChars} characters (got ${reply.length})`]);
+      return fail(400, [`${field.reply}: at most ${this.limits.maxReplyChars} characters (got ${reply.length})`]);
     const h = this.touch(id);
-    if (!h) return fail(404, [`id: no dialogue "${id}" (never started, deleted or expired)`]);
-    if (h.over) return fail(409, [`id: dialogue "${id}" is over (${h.endReason}); start a new one`]);
+    if (!h) return fail(404, [`${field.id}: no dialogue "${id}" (never started, deleted or expired)`]);
+    if (h.over) return fail(409, [`${field.id}: dialogue "${id}" is over (${h.endReason}); start a new one`]);
+    const t0 = performance.now();
     const r = h.user.respond(reply);
+    this.counters.turnSeconds += (performance.now() - t0) / 1000;
     h.turns++;
     h.over = r.over;
     h.endReason = r.endReason;
     this.counters.turns++;
-    return ok({ id, ...turnView(r, h.user, h.turns) });
+    return ok({ id, ...turnView(r, h.user, h.turns, appraisal) });
   }
 
   get(id: string): Answer {

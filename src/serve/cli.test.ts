@@ -35,6 +35,22 @@ describe('serve-users cli', () => {
     await expect(fetch(`${url}/health`)).rejects.toThrow();
   }, 30_000);
 
+  it('--workers 2: any connection reaches any dialogue; SIGTERM stops the threads and exits 0', async () => {
+    const p = run(['--port', '0', '--workers', '2']);
+    const url = (await p.firstLine).split(' ')[1];
+    const post = async (path: string, body: unknown) =>
+      (
+        await fetch(`${url}${path}`, { method: 'POST', headers: { connection: 'close' }, body: JSON.stringify(body) })
+      ).json();
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await post('/v1/dialogues', { profileId: 'bench-001', seed: i })).id);
+    for (const id of ids)
+      expect((await post(`/v1/dialogues/${id}/reply`, { reply: 'That sounds hard.' })).turns).toBe(1);
+    expect(p.stderr()).toContain('2 worker threads');
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+  }, 60_000);
+
   it('refuses a bad profile file (exit 1, field named) and a bad flag (exit 2)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'serve-'));
     const file = join(dir, 'bad.json');

@@ -7,17 +7,16 @@
  *
  * Sets: `train` (500), `benchmark` (100), `fixtures` (hand-written benchmark profiles), and with
  * --profiles the file's profiles as set `loaded` (validated; a bad file names its fields, exit 1).
- * --workers N runs N engine processes behind the one port (node:cluster; each holds its own
- * dialogues, so a dialogue must be driven through one connection, as HTTP keep-alive does).
+ * --workers N runs the engine in N worker threads behind the one HTTP thread (./shards.ts); each
+ * holds the dialogues whose ids route to it, so any connection reaches any dialogue.
  */
-import cluster from 'node:cluster';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { benchmarkProfiles, trainingProfiles } from '../persona/sets.ts';
-import { FIXTURE_BENCHMARK_PROFILES } from '../persona/fixtures.ts';
-import { parseProfilesJson } from '../persona/validate.ts';
-import { DEFAULT_LIMITS, UsersService, type Limits, type ProfileSet } from './api.ts';
+import { DEFAULT_LIMITS, UsersService, type Limits } from './api.ts';
+import { inProcess, type UsersBackend } from './backend.ts';
 import { startServer, type Started } from './server.ts';
+import { loadedSet, loadSets } from './sets.ts';
+import { sharded } from './shards.ts';
 
 const USAGE = `usage: npm run serve-users -- [--port P] [--host H] [--profiles FILE] [--workers N]
                                 [--ttl SECONDS] [--max-dialogues N] [--max-reply-chars N]
@@ -61,26 +60,18 @@ export function parseServeArgs(argv: readonly string[]): ServeOptions {
   return o;
 }
 
-/** The sets a server offers: the shipped three, plus a validated file as `loaded`. */
-export function loadSets(file?: string): ProfileSet[] {
-  const sets: ProfileSet[] = [
-    { name: 'train', profiles: trainingProfiles() },
-    { name: 'benchmark', profiles: benchmarkProfiles() },
-    { name: 'fixtures', profiles: FIXTURE_BENCHMARK_PROFILES },
-  ];
-  if (file !== undefined) {
-    if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
-    const r = parseProfilesJson(readFileSync(file, 'utf8'));
-    if (!r.ok) throw new Error(`${file} has invalid profiles:\n  ${r.errors.join('\n  ')}`);
-    sets.push({ name: 'loaded', profiles: r.profiles });
+/** The engine the options ask for: in this thread, or in --workers threads. */
+async function backendOf(o: ServeOptions): Promise<UsersBackend> {
+  if (o.workers > 1) {
+    if (o.profiles !== undefined) loadedSet(o.profiles); // a bad file fails here, once, not in every thread
+    return sharded(o.workers, o.profiles, o.limits);
   }
-  return sets;
+  return inProcess(new UsersService(loadSets(o.profiles), { ...DEFAULT_LIMITS, ...o.limits }));
 }
 
 /** Serve in this process; resolves once listening. */
-export async function serve(o: ServeOptions, prefix = 'd'): Promise<Started> {
-  const service = new UsersService(loadSets(o.profiles), { ...DEFAULT_LIMITS, ...o.limits }, Date.now, prefix);
-  return startServer(service, o.port, o.host);
+export async function serve(o: ServeOptions): Promise<Started> {
+  return startServer(await backendOf(o), o.port, o.host);
 }
 
 function closeOnSignals(close: () => Promise<void>): void {
@@ -97,51 +88,23 @@ function closeOnSignals(close: () => Promise<void>): void {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  let o: ServeOptions;
+  let s: Started;
   try {
-    o = parseServeArgs(argv);
-    if (cluster.isPrimary) loadSets(o.profiles); // fail on a bad file before forking
+    const o = parseServeArgs(argv);
+    if (o.profiles !== undefined && !existsSync(o.profiles)) throw new UsageError(`no such file: ${o.profiles}`);
+    s = await serve(o);
+    process.stdout.write(`listening ${s.url}\n`);
+    const b = s.backend;
+    process.stderr.write(
+      `serve-users: sets ${b.setSizes.map((x) => `${x.name} (${x.count})`).join(', ')}; ` +
+        `ttl ${b.limits.ttlMs / 1000} s, at most ${b.limits.maxDialogues} dialogues` +
+        `${o.workers > 1 ? ` per worker; ${o.workers} worker threads` : ''}\n`,
+    );
   } catch (e) {
     process.stderr.write(
       `error: ${e instanceof Error ? e.message : String(e)}\n${e instanceof UsageError ? `\n${USAGE}\n` : ''}`,
     );
     return e instanceof UsageError ? 2 : 1;
-  }
-  if (o.workers > 1 && cluster.isPrimary) {
-    let announced = false;
-    cluster.on('listening', (_w, a) => {
-      if (announced) return;
-      announced = true;
-      const host = a.addressType === 6 ? `[${a.address}]` : (a.address ?? o.host);
-      process.stdout.write(`listening http://${host}:${a.port}\n`);
-      process.stderr.write(`serve-users: ${o.workers} workers\n`);
-    });
-    cluster.on('exit', (w, code) => {
-      if (!shuttingDown) process.stderr.write(`serve-users: worker ${w.process.pid} exited (${code})\n`);
-    });
-    let shuttingDown = false;
-    const stop = (): void => {
-      shuttingDown = true;
-      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-      setTimeout(() => process.exit(0), 6000).unref();
-      cluster.on('exit', () => {
-        if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-      });
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-    // Every worker listens on the port the first one got (port 0 stays one port under cluster).
-    for (let i = 0; i < o.workers; i++) cluster.fork({ SERVE_USERS_WORKER: String(i) });
-    return 0;
-  }
-  const worker = process.env.SERVE_USERS_WORKER;
-  const s = await serve(o, worker !== undefined ? `w${worker}-` : 'd');
-  if (worker === undefined) {
-    process.stdout.write(`listening ${s.url}\n`);
-    process.stderr.write(
-      `serve-users: sets ${s.service.sets.map((x) => `${x.name} (${x.profiles.length})`).join(', ')}; ` +
-        `ttl ${s.service.limits.ttlMs / 1000} s, at most ${s.service.limits.maxDialogues} dialogues\n`,
-    );
   }
   closeOnSignals(s.close);
   return 0;

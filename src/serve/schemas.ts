@@ -30,7 +30,30 @@ export const StartBody = z
   })
   .strict();
 
-export const ReplyBody = z.object({ reply: z.string() }).strict();
+const WithAppraisal = z
+  .boolean()
+  .default(true)
+  .describe('false: leave the appraisal out of the answer (the line, numbers and end stay), a tenth of the bytes.');
+
+export const ReplyBody = z.object({ reply: z.string(), appraisal: WithAppraisal }).strict();
+
+/** Turns of many dialogues in one request (`POST /v1/turns`), answered in order. */
+export const TurnsBody = z
+  .object({
+    turns: z
+      .array(
+        z
+          .object({
+            id: z.string().regex(DIALOGUE_ID, 'letters, digits, - and _, 1 to 64 characters'),
+            reply: z.string(),
+          })
+          .strict(),
+      )
+      .min(1),
+    appraisal: WithAppraisal,
+  })
+  .strict();
+export type TurnItem = z.infer<typeof TurnsBody>['turns'][number];
 
 export const ReplayBody = z
   .object({

@@ -6,12 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { UsersService } from './api.ts';
+import { inProcess } from './backend.ts';
 import { startServer, type Started } from './server.ts';
-import { loadSets } from './cli.ts';
+import { loadSets } from './sets.ts';
 import { benchmarkProfiles } from '../persona/sets.ts';
 import { createSimulatedUser } from '../persona/user.ts';
 
 let s: Started;
+let service: UsersService;
 let clock = 0;
 const sets = loadSets();
 
@@ -34,12 +36,12 @@ async function call(
 }
 
 beforeAll(async () => {
-  const service = new UsersService(
+  service = new UsersService(
     sets,
     { maxDialogues: 50, ttlMs: 1000, maxBodyBytes: 64 * 1024, maxReplyChars: 2000 },
     () => clock,
   );
-  s = await startServer(service, 0, '127.0.0.1');
+  s = await startServer(inProcess(service), 0, '127.0.0.1');
 });
 afterAll(async () => {
   await s.close();
@@ -124,6 +126,88 @@ describe('users server', () => {
     expect(bad.json.error).toBe("state.emotion: does not match a replay of the state's transcript");
   });
 
+  it('answers many dialogues in one request, in order, each turn as a single reply gives it', async () => {
+    const profiles = benchmarkProfiles().slice(20, 23);
+    const local = profiles.map((p, i) => createSimulatedUser(p, { seed: i, mode: 'benchmark' }));
+    const ids: string[] = [];
+    for (const [i, p] of profiles.entries())
+      ids.push((await call('POST', '/v1/dialogues', { profileId: p.id, seed: i })).json.id);
+    const replies = [
+      'That sounds exhausting. What happened?',
+      'You should ask for help.',
+      'It makes sense you feel hurt.',
+    ];
+    // The first dialogue twice: its turns are answered in the order given.
+    const turns = [0, 1, 0, 2].map((k, j) => ({ id: ids[k], reply: replies[j % 3] }));
+    const r = await call('POST', '/v1/turns', { turns, appraisal: false });
+    expect(r.status).toBe(200);
+    expect(r.json.results).toHaveLength(4);
+    [0, 1, 0, 2].forEach((k, j) => {
+      const want = local[k].respond(replies[j % 3]);
+      expect(r.json.results[j]).toEqual({
+        status: 200,
+        id: ids[k],
+        line: want.line,
+        change: want.change,
+        emotion: want.emotion,
+        band: want.band,
+        over: want.over,
+        endReason: want.endReason,
+        reward: local[k].reward(),
+        turns: local[k].state.turns,
+      });
+    });
+    // With the appraisal, and a turn that fails among turns that do not: each says its own status.
+    const mixed = await call('POST', '/v1/turns', {
+      turns: [
+        { id: ids[1], reply: 'What was the hardest part?' },
+        { id: 'nobody', reply: 'hi' },
+        { id: ids[2], reply: 'x'.repeat(2001) },
+      ],
+    });
+    expect(mixed.status).toBe(200);
+    const want = local[1].respond('What was the hardest part?');
+    expect(mixed.json.results[0].appraisal.detectors.map((d: { reason: string }) => d.reason)).toEqual(
+      want.appraisal.detectors.map((d) => d.reason),
+    );
+    expect(mixed.json.results[1]).toMatchObject({
+      status: 404,
+      id: 'nobody',
+      error: expect.stringMatching(/^turns\[1\]\.id: /),
+    });
+    expect(mixed.json.results[2]).toMatchObject({
+      status: 400,
+      error: 'turns[2].reply: at most 2000 characters (got 2001)',
+    });
+    // The dialogue whose reply was refused is untouched: its next turn is the engine's next.
+    const next = await call('POST', `/v1/dialogues/${ids[2]}/reply`, { reply: replies[0] });
+    expect(next.json.line).toBe(local[2].respond(replies[0]).line);
+  });
+
+  it('refuses a malformed or oversized batch as a whole, naming the field', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ turns: [] }, /^turns: /],
+      [{ turns: [{ id: 'a b', reply: 'hi' }] }, /^turns\[0\]\.id: /],
+      [{ turns: [{ id: 'a', reply: 7 }] }, /^turns\[0\]\.reply: /],
+      [{ turns: [{ id: 'a', reply: 'hi', mood: 1 }] }, /mood: unknown field/],
+      [{ turns: [{ id: 'a', reply: 'hi' }], appraisal: 'no' }, /^appraisal: /],
+      [
+        { turns: Array.from({ length: 1025 }, () => ({ id: 'a', reply: 'hi' })) },
+        /^turns: at most 1024 in one request/,
+      ],
+    ];
+    for (const [body, error] of cases) {
+      const r = await call('POST', '/v1/turns', body);
+      expect(r.status).toBe(400);
+      expect(r.json.error).toMatch(error);
+    }
+    const big = await call('POST', '/v1/turns', {
+      turns: [{ id: 'a', reply: 'x'.repeat(service.limits.maxBatchBodyBytes) }],
+    });
+    expect(big.status).toBe(413);
+    expect((await call('GET', '/v1/turns')).status).toBe(405);
+  });
+
   it('replays statelessly: the same numbers as a held dialogue', async () => {
     const replies = ['That sounds awful.', 'What was the hardest part?', 'It makes sense you feel hurt.'];
     const held = (await call('POST', '/v1/dialogues', { profileId: 'bench-010', seed: 4 })).json;
@@ -184,13 +268,13 @@ describe('users server', () => {
       await call('POST', '/v1/dialogues', { profileId: 'bench-002' });
       if (i % 10 === 0) expect((await call('GET', '/v1/dialogues/keep')).status).toBe(200); // touched: stays
     }
-    expect(s.service.size).toBe(50);
+    expect(service.size).toBe(50);
     expect((await call('GET', '/v1/dialogues/keep')).status).toBe(200);
-    expect(s.service.counters.dialoguesEvictedCap).toBeGreaterThan(0);
+    expect(service.counters.dialoguesEvictedCap).toBeGreaterThan(0);
     clock += 1001;
     expect((await call('GET', '/v1/dialogues/keep')).status).toBe(404);
-    s.service.sweep();
-    expect(s.service.size).toBe(0);
+    service.sweep();
+    expect(service.size).toBe(0);
     expect((await call('GET', '/metrics')).json).toMatch(/users_dialogues_evicted_total\{reason="ttl"\} [1-9]/);
   });
 
@@ -201,6 +285,7 @@ describe('users server', () => {
       '/v1/dialogues',
       `/v1/dialogues/${d}/reply`,
       `/v1/dialogues/${d}`,
+      '/v1/turns',
       '/v1/replay',
       '/v1/profile-sets/train',
       '/health',
@@ -210,6 +295,8 @@ describe('users server', () => {
       fc.jsonValue(),
       fc.string(),
       fc.constantFrom('bench-001', 'train-0002', 'moderate', 'strict', 'train', 'benchmark'),
+      // A batch's turns, some for the live dialogue.
+      fc.array(fc.record({ id: fc.oneof(fc.constant(d), fc.string()), reply: fc.oneof(fc.string(), fc.jsonValue()) })),
     );
     const body = fc.oneof(
       fc.jsonValue().map((v) => JSON.stringify(v)),
@@ -227,6 +314,8 @@ describe('users server', () => {
             'state',
             'set',
             'id',
+            'turns',
+            'appraisal',
           ),
           value,
         )

@@ -11,31 +11,32 @@
  *   GET    /v1/profile-sets/:name        the set's profile ids
  *   POST   /v1/dialogues                 start → {id, opening, emotion, band, ...}
  *   POST   /v1/dialogues/:id/reply       one agent reply → the user's turn
+ *   POST   /v1/turns                     many dialogues' replies in one request → their turns, in order
  *   GET    /v1/dialogues/:id             summary + state
  *   PUT    /v1/dialogues/:id             restore a saved state (checked by replaying it)
  *   DELETE /v1/dialogues/:id             drop it
  *   POST   /v1/replay                    stateless: profile, seed, replies → every turn
  *
- * Not here: the engine calls and schemas (./api.ts), flags and signals (./cli.ts).
+ * Not here: the engine calls and schemas (./api.ts), where the engine runs (./backend.ts,
+ * ./shards.ts), flags and signals (./cli.ts).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UsersService } from './api.ts';
-import type { Answer } from './schemas.ts';
+import { toAnswer, type UsersAnswer, type UsersBackend, type UsersRequest } from './backend.ts';
+import { fail } from './schemas.ts';
 
 export interface Started {
   server: Server;
-  service: UsersService;
+  backend: UsersBackend;
   url: string;
   port: number;
   /** Stop accepting, finish requests in flight, close; resolves when the socket is closed. */
   close(): Promise<void>;
 }
 
-/** Request counts by route and status, and the time spent answering turns. */
+/** Request counts by route and status, and bodies refused; the engine's counters come from the backend. */
 class Metrics {
   requests = new Map<string, number>();
-  turnSeconds = 0;
   bodyRejected = 0;
   internalErrors = 0;
 
@@ -44,8 +45,8 @@ class Metrics {
     this.requests.set(k, (this.requests.get(k) ?? 0) + 1);
   }
 
-  text(service: UsersService): string {
-    const c = service.counters;
+  async text(backend: UsersBackend): Promise<string> {
+    const { counters: c, dialogues } = await backend.stats();
     const lines = [
       '# HELP users_requests_total HTTP requests answered, by route and status.',
       '# TYPE users_requests_total counter',
@@ -60,9 +61,9 @@ class Metrics {
       '# HELP users_turns_total Agent replies scored.',
       '# TYPE users_turns_total counter',
       `users_turns_total ${c.turns}`,
-      '# HELP users_turn_seconds_total Time spent answering replies.',
+      '# HELP users_turn_seconds_total Time the engine spent answering replies (all workers).',
       '# TYPE users_turn_seconds_total counter',
-      `users_turn_seconds_total ${this.turnSeconds.toFixed(6)}`,
+      `users_turn_seconds_total ${c.turnSeconds.toFixed(6)}`,
       '# HELP users_replays_total Stateless replays.',
       '# TYPE users_replays_total counter',
       `users_replays_total ${c.replays}`,
@@ -74,8 +75,8 @@ class Metrics {
       `users_internal_errors_total ${this.internalErrors}`,
       '# HELP users_dialogues_active Dialogues held now.',
       '# TYPE users_dialogues_active gauge',
-      `users_dialogues_active ${service.size}`,
-      '# HELP process_resident_memory_bytes Resident memory of this process.',
+      `users_dialogues_active ${dialogues}`,
+      '# HELP process_resident_memory_bytes Resident memory of this process (its worker threads included).',
       '# TYPE process_resident_memory_bytes gauge',
       `process_resident_memory_bytes ${process.memoryUsage.rss()}`,
     ];
@@ -132,47 +133,52 @@ function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   });
 }
 
-const notFound = (what: string): Answer => ({ status: 404, body: { error: what, errors: [what] } });
-const badMethod = (allowed: string): Answer => ({
-  status: 405,
-  body: { error: `method: not allowed here (allowed: ${allowed})`, errors: [`method: allowed ${allowed}`] },
-});
+const notFound = (what: string): UsersAnswer => toAnswer(fail(404, [what]));
+const badMethod = (allowed: string): UsersAnswer =>
+  toAnswer({
+    status: 405,
+    body: { error: `method: not allowed here (allowed: ${allowed})`, errors: [`method: allowed ${allowed}`] },
+  });
 
-/** Which handler a request goes to, and its route label for /metrics. */
-async function route(
-  req: IncomingMessage,
-  service: UsersService,
-  metrics: Metrics,
-): Promise<{ label: string; answer: Answer | { text: string } }> {
+type Answered = { label: string; answer: UsersAnswer | { text: string } };
+
+/** Which operation a request is, and its route label for /metrics. */
+async function route(req: IncomingMessage, backend: UsersBackend, metrics: Metrics): Promise<Answered> {
   const method = req.method ?? 'GET';
   const path = (req.url ?? '/').split('?')[0];
-  const body = (): Promise<unknown> => readJson(req, service.limits.maxBodyBytes);
-  if (path === '/health') return { label: 'health', answer: method === 'GET' ? service.health() : badMethod('GET') };
+  const handle = async (label: string, allowed: string, r: () => Promise<UsersRequest>): Promise<Answered> => ({
+    label,
+    answer: method === allowed ? await backend.handle(await r()) : badMethod(allowed),
+  });
+  const body = (limit = backend.limits.maxBodyBytes): Promise<unknown> => readJson(req, limit);
+  if (path === '/health') return handle('health', 'GET', async () => ({ op: 'health' }));
   if (path === '/metrics')
-    return { label: 'metrics', answer: method === 'GET' ? { text: metrics.text(service) } : badMethod('GET') };
-  if (path === '/v1/profile-sets')
-    return { label: 'sets', answer: method === 'GET' ? service.listSets() : badMethod('GET') };
+    return { label: 'metrics', answer: method === 'GET' ? { text: await metrics.text(backend) } : badMethod('GET') };
+  if (path === '/v1/profile-sets') return handle('sets', 'GET', async () => ({ op: 'sets' }));
   let m = /^\/v1\/profile-sets\/([^/]+)$/.exec(path);
-  if (m) return { label: 'set', answer: method === 'GET' ? service.getSet(decode(m[1])) : badMethod('GET') };
-  if (path === '/v1/dialogues')
-    return { label: 'start', answer: method === 'POST' ? service.start(await body()) : badMethod('POST') };
-  if (path === '/v1/replay')
-    return { label: 'replay', answer: method === 'POST' ? service.replay(await body()) : badMethod('POST') };
+  if (m) {
+    const name = decode(m[1]);
+    return handle('set', 'GET', async () => ({ op: 'set', id: name }));
+  }
+  if (path === '/v1/dialogues') return handle('start', 'POST', async () => ({ op: 'start', body: await body() }));
+  if (path === '/v1/replay') return handle('replay', 'POST', async () => ({ op: 'replay', body: await body() }));
+  if (path === '/v1/turns')
+    return handle('turns', 'POST', async () => ({
+      op: 'turns',
+      body: await body(backend.limits.maxBatchBodyBytes),
+    }));
   m = /^\/v1\/dialogues\/([^/]+)\/reply$/.exec(path);
   if (m) {
-    if (method !== 'POST') return { label: 'reply', answer: badMethod('POST') };
-    const b = await body();
-    const t0 = performance.now();
-    const answer = service.reply(decode(m[1]), b);
-    metrics.turnSeconds += (performance.now() - t0) / 1000;
-    return { label: 'reply', answer };
+    const id = decode(m[1]);
+    return handle('reply', 'POST', async () => ({ op: 'reply', id, body: await body() }));
   }
   m = /^\/v1\/dialogues\/([^/]+)$/.exec(path);
   if (m) {
     const id = decode(m[1]);
-    if (method === 'GET') return { label: 'get', answer: service.get(id) };
-    if (method === 'PUT') return { label: 'restore', answer: service.restore(id, await body()) };
-    if (method === 'DELETE') return { label: 'delete', answer: service.remove(id) };
+    if (method === 'GET') return { label: 'get', answer: await backend.handle({ op: 'get', id }) };
+    if (method === 'PUT')
+      return { label: 'restore', answer: await backend.handle({ op: 'restore', id, body: await body() }) };
+    if (method === 'DELETE') return { label: 'delete', answer: await backend.handle({ op: 'remove', id }) };
     return { label: 'dialogue', answer: badMethod('GET, PUT, DELETE') };
   }
   return { label: 'unknown', answer: notFound(`path: no route ${JSON.stringify(path.slice(0, 100))}`) };
@@ -186,29 +192,33 @@ function decode(s: string): string {
   }
 }
 
-function send(res: ServerResponse, answer: Answer | { text: string }): void {
+function send(res: ServerResponse, answer: UsersAnswer | { text: string }): void {
   if ('text' in answer) {
     res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
     res.end(answer.text);
     return;
   }
-  if (answer.status === 204) {
-    res.writeHead(204);
+  if (answer.json === null) {
+    res.writeHead(answer.status);
     res.end();
     return;
   }
-  const text = JSON.stringify(answer.body);
-  res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+  res.writeHead(answer.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(answer.json),
+  });
+  res.end(answer.json);
 }
 
-/** A server over `service` on host:port (port 0 = any free one). */
-export function startServer(service: UsersService, port = 0, host = '127.0.0.1'): Promise<Started> {
+/** A server over `backend` on host:port (port 0 = any free one). */
+export function startServer(backend: UsersBackend, port = 0, host = '127.0.0.1'): Promise<Started> {
   const metrics = new Metrics();
   const server = createServer((req, res) => {
-    route(req, service, metrics)
+    route(req, backend, metrics)
       .then(({ label, answer }) => {
-        metrics.count(label, 'text' in answer ? 200 : answer.status);
+        const status = 'text' in answer ? 200 : answer.status;
+        if (status >= 500) metrics.internalErrors++;
+        metrics.count(label, status);
         send(res, answer);
       })
       .catch((e: unknown) => {
@@ -218,7 +228,7 @@ export function startServer(service: UsersService, port = 0, host = '127.0.0.1')
         metrics.count('error', status);
         const msg = e instanceof BodyError ? e.message : `internal: ${e instanceof Error ? e.message : String(e)}`;
         if (status === 413) res.setHeader('connection', 'close');
-        send(res, { status, body: { error: msg, errors: [msg] } });
+        send(res, toAnswer(fail(status, [msg])));
       });
   });
   // Bounds per connection: no slow-loris holding a socket, no header floods.
@@ -226,8 +236,6 @@ export function startServer(service: UsersService, port = 0, host = '127.0.0.1')
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   server.maxHeadersCount = 100;
-  const sweep = setInterval(() => service.sweep(), Math.max(1000, Math.min(60_000, service.limits.ttlMs / 4)));
-  sweep.unref();
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -236,13 +244,12 @@ export function startServer(service: UsersService, port = 0, host = '127.0.0.1')
       const shownHost = a.family === 'IPv6' ? `[${a.address}]` : a.address;
       resolve({
         server,
-        service,
+        backend,
         port: a.port,
         url: `http://${shownHost}:${a.port}`,
         close: () =>
           new Promise<void>((done) => {
-            clearInterval(sweep);
-            server.close(() => done());
+            server.close(() => void backend.close().then(done));
             server.closeIdleConnections();
           }),
       });

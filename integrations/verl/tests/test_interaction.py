@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -105,11 +106,42 @@ class InteractionTest(ServerCase):
                 UsersClient(self.url).get(iid)
             self.assertEqual(e.exception.status, 404)
 
-        async def all_at_once() -> None:
-            interaction = EmpathyUserInteraction({"name": "empathy_users", "base_url": self.url, "set": None})
+        async def all_at_once(batching: dict) -> None:
+            interaction = EmpathyUserInteraction({"name": "empathy_users", "base_url": self.url, "set": None, **batching})
             await asyncio.gather(*(play(d, interaction) for d in FIXTURE["dialogues"]))
 
-        asyncio.run(all_at_once())
+        def requests(route: str) -> int:
+            with urllib.request.urlopen(self.url + "/metrics") as res:
+                text = res.read().decode("utf-8")
+            prefix = f'users_requests_total{{route="{route}",status="200"}} '
+            return sum(int(line[len(prefix):]) for line in text.splitlines() if line.startswith(prefix))
+
+        turns = sum(len(d["turns"]) for d in FIXTURE["dialogues"])
+        # Turns gathered into POST /v1/turns (the default window; batches cut at two turns), and a
+        # request per turn: the same numbers every way.
+        for batching, most, least in (({}, turns // 2, 1), ({"max_batch_turns": 2}, turns, turns // 2), ({"batch_window_ms": 0}, 0, 0)):
+            with self.subTest(**batching):
+                before = (requests("turns"), requests("reply"))
+                asyncio.run(all_at_once(batching))
+                batches, singles = requests("turns") - before[0], requests("reply") - before[1]
+                self.assertTrue(least <= batches <= most, f"{batches} batch requests for {turns} turns")
+                self.assertEqual(singles, 0 if batches else turns)
+
+    def test_batched_turns_fail_one_by_one(self) -> None:
+        async def run() -> None:
+            interaction = EmpathyUserInteraction({"name": "empathy_users", "base_url": self.url})
+            d = FIXTURE["dialogues"][0]
+            iid = await interaction.start_interaction(None, profile_id=d["profileId"], seed=d["seed"], mode=d["mode"])
+            good = interaction.generate_response(iid, [{"role": "assistant", "content": d["turns"][0]["raw"]}])
+            bad = interaction._turn("never-started", "hello")
+            results = await asyncio.gather(good, bad, return_exceptions=True)
+            self.assertEqual(results[0][1], d["turns"][0]["line"])
+            self.assertIsInstance(results[1], UsersError)
+            self.assertEqual(results[1].status, 404)
+            self.assertIn("never-started", str(results[1]))
+            await interaction.finalize_interaction(iid)
+
+        asyncio.run(run())
 
     def test_errors_name_the_field(self) -> None:
         c = UsersClient(self.url)

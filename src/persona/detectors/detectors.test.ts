@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_PROFILES } from '../fixtures.ts';
-import { hitOf, lexiconOf, readReply, runDetectors, type DetectorId } from './index.ts';
+import { hitOf, lexiconOf, readReply, readUserLine, runDetectors, type DetectorId } from './index.ts';
 
 const maria = FIXTURE_PROFILES[0]; // venting; details: the rota, the wedding weekend, ...
 const dmitri = FIXTURE_PROFILES.find((p) => p.intention === 'sincere-praise')!;
@@ -21,7 +21,7 @@ function score(
     lexicon: lexiconOf(profile),
     reply: readReply(reply),
     previousReplies: (opts.previous ?? []).map(readReply),
-    userLines: opts.user ?? [],
+    userLines: (opts.user ?? []).map(readUserLine),
   });
   const h = hitOf(hits, id);
   expect(h.reason.length).toBeGreaterThan(0);

@@ -6,7 +6,7 @@
  * Not here: timing. Whether advice comes too early is the appraiser's decision (stage weights).
  */
 import { countMatches, presence, quote } from './text.ts';
-import type { DetectorContext, DetectorHit } from './types.ts';
+import type { DetectorContext, DetectorHit, ProfileLexicon } from './types.ts';
 
 const ADVICE: readonly RegExp[] = [
   /\byou (?:should|could|might want to|need to|ought to|have to)\b(?! have| be proud| feel| know| relax| calm| cheer| not worry| stop worrying| just relax| get over)/,
@@ -61,8 +61,13 @@ export function detectAnalysis(ctx: DetectorContext): DetectorHit {
 /** Escape a name for use inside a RegExp. */
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export function detectMotives(ctx: DetectorContext): DetectorHit {
-  const who = ['he', 'she', 'they', ...ctx.lexicon.names.filter((n) => !n.includes(' ')).map(esc)].join('|');
+/** The motive patterns name this user's people, so they are built once per profile's lexicon. */
+const motivePatterns = new WeakMap<ProfileLexicon, readonly RegExp[]>();
+
+function motivesOf(lexicon: ProfileLexicon): readonly RegExp[] {
+  const cached = motivePatterns.get(lexicon);
+  if (cached) return cached;
+  const who = ['he', 'she', 'they', ...lexicon.names.filter((n) => !n.includes(' ')).map(esc)].join('|');
   const patterns: RegExp[] = [
     new RegExp(`\\b(?:maybe|perhaps|probably) (?:${who})\\b`),
     new RegExp(`\\b(?:${who}) (?:might|may|could|must|probably) (?:have|be|feel|think|not|been|worry)`),
@@ -74,6 +79,12 @@ export function detectMotives(ctx: DetectorContext): DetectorHit {
     ),
     /\b(?:not|isn'?t|wasn'?t) (?:really )?about you\b|\bsays more about (?:her|him|them)\b/,
   ];
+  motivePatterns.set(lexicon, patterns);
+  return patterns;
+}
+
+export function detectMotives(ctx: DetectorContext): DetectorHit {
+  const patterns = motivesOf(ctx.lexicon);
   const m = countMatches(ctx.reply.lower, patterns);
   if (m.count === 0) return { id: 'motives', score: 0, reason: "no attempt to explain the others' side" };
   return {

@@ -20,7 +20,7 @@ import { contentWords, GENERIC_WORDS, tokenize } from './text.ts';
 import type { DetectorContext, DetectorHit, DetectorId, ProfileLexicon } from './types.ts';
 
 export * from './types.ts';
-export { readReply, type ReplyText } from './text.ts';
+export { readReply, readUserLine, type ReplyText, type UserLineText } from './text.ts';
 
 /** A strategy counts as "present" for focus and staleness at this raw score. */
 export const PRESENT = 0.5;

@@ -5,8 +5,7 @@
  * the deterministic version of that guard. One linear pass over the analysed head.
  */
 import { isEnglishWord } from './lexicon.ts';
-import { normaliseReply } from './normalise.ts';
-import { FUNCTION_WORDS, tokenize } from './text.ts';
+import { FUNCTION_WORDS, tokenize, type UserLineText } from './text.ts';
 import type { DetectorContext, DetectorHit } from './types.ts';
 
 /**
@@ -92,36 +91,46 @@ const DOUBLED_OK = new Set([
 const DET = 'the|a|an|my|your|their|our';
 const NOT_AFTER_DET =
   'the|a|an|been|was|is|are|were|has|have|had|about|not|their|my|your|our|you|i|we|they|he|she|what|of|to|and|but|would|could|will|can|did|do|does|it|is|am|me|him|them|us';
-const GARBLE_PATTERNS: readonly [RegExp, string][] = [
-  [/(?:^|[\s,;.!?(])'(?:s|ve|re|ll|d|m|t)(?![\p{L}])/gu, 'a contraction with no word'],
-  [/[a-z]'[a-z]+'[a-z]/gu, 'two contractions in one word'],
+/** Each pattern, its slip, and whether it is a contraction pattern (every match holds an apostrophe). */
+const GARBLE_PATTERNS: readonly [RegExp, string, boolean][] = [
+  [/(?:^|[\s,;.!?(])'(?:s|ve|re|ll|d|m|t)(?![\p{L}])/gu, 'a contraction with no word', true],
+  [/[a-z]'[a-z]+'[a-z]/gu, 'two contractions in one word', true],
   [
     /(?<![\p{L}'])(?:i|you|we|they|did|was|were|had|has|have|been|do|does|my|your|the|a|an|not|really|what|would|could)'s(?![\p{L}])/gu,
     'a "\'s" where none goes',
+    true,
   ],
   [
     /(?<![\p{L}'])(?:was|is|are|were|did|had|has|the|a|an|my|your|not|really)'(?:ve|re|ll|m)(?![\p{L}])/gu,
     'a contraction where none goes',
+    true,
   ],
-  [new RegExp(`(?<![\\p{L}'])(?:${DET})\\s*[?.!,;]`, 'gu'), 'an article with no noun'],
+  [new RegExp(`(?<![\\p{L}'])(?:${DET})\\s*[?.!,;]`, 'gu'), 'an article with no noun', false],
   // (A doubled word, "the the", is counted once, above.)
   [
     new RegExp(`(?<![\\p{L}'])(the|a|an|my|your) (?!\\1(?![\\p{L}']))(?:${NOT_AFTER_DET})(?![\\p{L}'])`, 'gu'),
     'an article before a word that cannot follow it',
+    false,
   ],
-  [/(?<![\p{L}'])(?:i|we|they|he|she) (?:i|you|we|they|he|she)(?![\p{L}'])/gu, 'two pronouns in a row'],
+  [/(?<![\p{L}'])(?:i|we|they|he|she) (?:i|you|we|they|he|she)(?![\p{L}'])/gu, 'two pronouns in a row', false],
 ];
 
-function garbleSlips(head: string, lower: string): string[] {
+/** A lower-case letter right before an upper-case one ("theyThe"): words run together. */
+const RUN_TOGETHER = /\p{Ll}\p{Lu}/u;
+
+function garbleSlips(head: string, lower: string, runTogether: boolean): string[] {
   const slips: string[] = [];
   if (head.includes('\uFFFD')) slips.push('broken characters', 'broken characters');
-  for (const m of head.matchAll(/\p{Ll}\p{Lu}/gu)) slips.push(`"${m[0]}" run together`);
+  if (runTogether) for (const m of head.matchAll(/\p{Ll}\p{Lu}/gu)) slips.push(`"${m[0]}" run together`);
   for (const m of lower.matchAll(/(?<![\p{L}'])([\p{L}']+)((?: \1(?![\p{L}']))+)/gu)) {
     const repeats = m[2].split(' ').length - 1; // "w w w" = 2 repeats
     const slipsHere = DOUBLED_OK.has(m[1]) ? repeats - 1 : repeats;
     for (let i = 0; i < slipsHere; i++) slips.push(`"${m[1]} ${m[1]}"`);
   }
-  for (const [re, what] of GARBLE_PATTERNS) for (const _ of lower.matchAll(re)) slips.push(what);
+  // The contraction patterns match an apostrophe, so text without one skips them.
+  const apostrophe = lower.includes("'");
+  for (const [re, what, contraction] of GARBLE_PATTERNS)
+    if (apostrophe || !contraction) for (const _ of lower.matchAll(re)) slips.push(what);
   // A loop: one three-word phrase three times within LOOP_SPAN words (a phrase that comes back
   // across a long reply, as a person repeating the topic does, is not a loop).
   const words = lower.match(/[\p{L}']+/gu) ?? [];
@@ -130,9 +139,13 @@ function garbleSlips(head: string, lower: string): string[] {
   let most = 0;
   for (let i = 0; i + 3 <= words.length; i++) {
     const g = `${words[i]} ${words[i + 1]} ${words[i + 2]}`;
-    const at = (starts.get(g) ?? []).filter((j) => i - j <= LOOP_SPAN);
+    let at = starts.get(g);
+    if (at === undefined) starts.set(g, (at = []));
+    // Starts are in order: the ones too far back for a loop are at the front.
+    let stale = 0;
+    while (stale < at.length && i - at[stale] > LOOP_SPAN) stale++;
+    if (stale > 0) at.splice(0, stale);
     at.push(i);
-    starts.set(g, at);
     if (at.length > most) [most, loop] = [at.length, g];
   }
   if (most >= 3) for (let i = 1; i < most; i++) slips.push(`"${loop}" ${most} times`);
@@ -166,11 +179,16 @@ const MASH_PAIRS = new Set([
 ]);
 const MASH_SHORT = 5;
 
+/** The pairs as numbers (first code unit * 65536 + second), so a word is scanned without building strings. */
+const MASH_CODES = new Set([...MASH_PAIRS].map((p) => p.charCodeAt(0) * 65536 + p.charCodeAt(1)));
+
 function mashPairs(w: string): number {
   let n = 0;
   for (let i = 0; i + 1 < w.length; i++) {
-    if (MASH_PAIRS.has(w[i] + w[i + 1])) n++;
-    if (w[i] === 'q' && w[i + 1] !== 'u') n++;
+    const a = w.charCodeAt(i);
+    const b = w.charCodeAt(i + 1);
+    if (MASH_CODES.has(a * 65536 + b)) n++;
+    if (a === 113 && b !== 117) n++; // a "q" not followed by "u"
   }
   return n;
 }
@@ -207,7 +225,24 @@ export function detectNonLanguage(ctx: DetectorContext): DetectorHit {
   let letters = 0;
   let latin = 0;
   let vowels = 0;
-  for (const ch of reply.rawHead) {
+  const raw = reply.rawHead;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 128) {
+      // ASCII, most text: the same counts as the general case below, without a regex a character.
+      if (c === 32 || (c >= 9 && c <= 13)) continue;
+      nonSpace++;
+      if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+        letters++;
+        latin++;
+        const l = c | 32; // lower case
+        if (l === 97 || l === 101 || l === 105 || l === 111 || l === 117 || l === 121) vowels++; // a e i o u y
+      }
+      continue;
+    }
+    const point = raw.codePointAt(i) as number;
+    if (point > 0xffff) i++;
+    const ch = String.fromCodePoint(point);
     if (/\s/.test(ch)) continue;
     nonSpace++;
     if (/\p{L}/u.test(ch)) {
@@ -241,8 +276,9 @@ export function detectNonLanguage(ctx: DetectorContext): DetectorHit {
     if (v < VOWEL_LOW || v > VOWEL_HIGH)
       return { id: 'nonLanguage', score: 1, reason: `letters do not form words (${Math.round(v * 100)}% vowels)` };
   }
-  const slips = garbleSlips(text, reply.lower);
-  slips.push(...nonWords(ctx));
+  const runTogether = RUN_TOGETHER.test(text);
+  const slips = garbleSlips(text, reply.lower, runTogether);
+  slips.push(...nonWords(ctx, runTogether));
   if (slips.length >= GARBLE_MIN)
     return { id: 'nonLanguage', score: 1, reason: `garbled (${[...new Set(slips)].slice(0, 3).join(', ')})` };
   let fn = 0;
@@ -285,30 +321,13 @@ function longestRun(sentences: readonly string[]): number {
   return most;
 }
 
-/** Words of the user's lines, read once per line. */
-const LINE_WORDS = new Map<string, Set<string>>();
-const LINE_WORDS_MAX = 512;
-function lineWords(line: string): Set<string> {
-  let set = LINE_WORDS.get(line);
-  if (set) return set;
-  set = new Set(tokenize(normaliseReply(line).toLowerCase()));
-  if (LINE_WORDS.size >= LINE_WORDS_MAX) LINE_WORDS.delete(LINE_WORDS.keys().next().value as string);
-  LINE_WORDS.set(line, set);
-  return set;
-}
-
-/**
- * A word this user can read: English (lexicon.ts), or in the user's own story (`known`: names,
- * places, everything the profile says), or said by the user in one of `userLines`.
- */
-function knownWord(w: string, known: ReadonlySet<string>, userLines: readonly string[]): boolean {
+/** A word this user can read: English (lexicon.ts), or in the user's own story (`known`: names,
+ * places, everything the profile says), or said by the user in one of `userLines`. */
+function knownWord(w: string, known: ReadonlySet<string>, userLines: readonly UserLineText[]): boolean {
   if (isEnglishWord(w)) return true;
   const stem = w.replace(/'s$|'$/, '');
   if (known.has(w) || known.has(stem)) return true;
-  return userLines.some((l) => {
-    const set = lineWords(l);
-    return set.has(w) || set.has(stem);
-  });
+  return userLines.some((l) => l.known.has(w) || l.known.has(stem));
 }
 
 /**
@@ -320,7 +339,7 @@ function knownWord(w: string, known: ReadonlySet<string>, userLines: readonly st
 export function unknownWords(
   words: readonly string[],
   known: ReadonlySet<string>,
-  userLines: readonly string[],
+  userLines: readonly UserLineText[],
   skip: ReadonlySet<string> = new Set(),
 ): string[] {
   const out: string[] = [];
@@ -337,12 +356,9 @@ export function unknownWords(
  * Non-words: each word of two letters or more (no digits) that is neither English nor the user's
  * own is one slip ("pralowing", "blilept"); with another slip of any kind the reply is garbled.
  */
-function nonWords(ctx: DetectorContext): string[] {
+function nonWords(ctx: DetectorContext, runTogether: boolean): string[] {
   // A word already counted as run together ("McKenzie", "theyThe") is not counted again.
-  const runTogether = new Set(
-    (ctx.reply.head.match(/[\p{L}']*\p{Ll}\p{Lu}[\p{L}']*/gu) ?? []).map((w) => w.toLowerCase()),
-  );
-  return unknownWords(ctx.reply.words, ctx.lexicon.known, ctx.userLines, runTogether).map(
-    (w) => `"${w}" is not a word`,
-  );
+  const together = runTogether ? (ctx.reply.head.match(/[\p{L}']*\p{Ll}\p{Lu}[\p{L}']*/gu) ?? []) : [];
+  const skip = new Set(together.map((w) => w.toLowerCase()));
+  return unknownWords(ctx.reply.words, ctx.lexicon.known, ctx.userLines, skip).map((w) => `"${w}" is not a word`);
 }

@@ -4,7 +4,7 @@
  * user's own words back at length instead of reflecting them. Word bigram overlap: cheap, linear,
  * and blind to reordering tricks only at the margin.
  */
-import { clamp01, tokenize } from './text.ts';
+import { clamp01, SHINGLE } from './text.ts';
 import type { DetectorContext, DetectorHit } from './types.ts';
 import type { ReplyText } from './text.ts';
 
@@ -14,22 +14,15 @@ export const REPEAT_THRESHOLD = 0.6;
 const STREAK_THRESHOLD = 0.8;
 /** Longest streak that still adds penalty (the score is capped at this). */
 const MAX_STREAK = 3;
-/** Parroting: shingle length in words, and the copied share that starts to count. */
-const SHINGLE = 6;
+/** Parroting: the copied share of SHINGLE-word runs that starts to count, and that counts fully. */
 const PARROT_START = 0.3;
 const PARROT_FULL = 0.7;
-
-function bigrams(words: readonly string[]): Set<string> {
-  const s = new Set<string>();
-  for (let i = 0; i + 1 < words.length; i++) s.add(words[i] + ' ' + words[i + 1]);
-  return s;
-}
 
 /** Share of `a`'s bigrams that also occur in `b` (1 for identical texts, including one-word ones). */
 export function overlap(a: ReplyText, b: ReplyText): number {
   if (a.words.length < 2 || b.words.length < 2) return a.lower === b.lower && a.lower.length > 0 ? 1 : 0;
-  const A = bigrams(a.words);
-  const B = bigrams(b.words);
+  const A = a.bigrams;
+  const B = b.bigrams;
   let hit = 0;
   for (const x of A) if (B.has(x)) hit++;
   return hit / A.size;
@@ -39,12 +32,13 @@ export function detectRepetition(ctx: DetectorContext): DetectorHit {
   const prev = ctx.previousReplies;
   if (prev.length === 0 || ctx.reply.words.length === 0)
     return { id: 'repetition', score: 0, reason: 'nothing said before to repeat' };
+  const overlaps = prev.map((p) => overlap(ctx.reply, p));
   let max = 0;
-  for (const p of prev) max = Math.max(max, overlap(ctx.reply, p));
+  for (const o of overlaps) max = Math.max(max, o);
   if (max < REPEAT_THRESHOLD)
     return { id: 'repetition', score: 0, reason: `new wording (${Math.round(max * 100)}% overlap at most)` };
   let streak = 0;
-  for (let i = prev.length - 1; i >= 0 && overlap(ctx.reply, prev[i]) >= STREAK_THRESHOLD; i--) streak++;
+  for (let i = overlaps.length - 1; i >= 0 && overlaps[i] >= STREAK_THRESHOLD; i--) streak++;
   const score = Math.min(MAX_STREAK, max * Math.max(1, streak));
   const reason =
     streak >= 2
@@ -57,16 +51,13 @@ export function detectParroting(ctx: DetectorContext): DetectorHit {
   const w = ctx.reply.words;
   if (w.length < SHINGLE + 1 || ctx.userLines.length === 0)
     return { id: 'parroting', score: 0, reason: 'does not copy my words' };
-  const said = new Set<string>();
-  for (const line of ctx.userLines) {
-    const u = tokenize(line.toLowerCase());
-    for (let i = 0; i + SHINGLE <= u.length; i++) said.add(u.slice(i, i + SHINGLE).join(' '));
-  }
+  const lines = ctx.userLines;
   let total = 0;
   let copied = 0;
   for (let i = 0; i + SHINGLE <= w.length; i++) {
     total++;
-    if (said.has(w.slice(i, i + SHINGLE).join(' '))) copied++;
+    const shingle = w.slice(i, i + SHINGLE).join(' ');
+    if (lines.some((l) => l.shingles.has(shingle))) copied++;
   }
   const share = copied / total;
   if (share < PARROT_START) return { id: 'parroting', score: 0, reason: 'does not copy my words' };

@@ -32,6 +32,8 @@ export interface ReplyText {
   /** Word tokens of the head (letters, digits, apostrophes). */
   words: string[];
   wordSet: Set<string>;
+  /** Adjacent word pairs of the head ("the rota"), what repetition compares. */
+  bigrams: Set<string>;
   /** Sentences of the head (split on . ! ? and newlines), trimmed, non-empty. */
   sentences: string[];
   /** Number of '?' in the head. */
@@ -42,8 +44,20 @@ export interface ReplyText {
   rawHead: string;
 }
 
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/** `s.replace(/\s+/g, ' ')` for ASCII `s`, where whitespace is 9-13 and 32: no regex when every run is one space. */
+function collapseAsciiSpaces(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 9 && c <= 13) || (c === 32 && s.charCodeAt(i + 1) === 32)) return s.replace(/\s+/g, ' ');
+  }
+  return s;
+}
+
 /** Curly quotes and dashes to plain ASCII so patterns need only one spelling. */
 function normalise(s: string): string {
+  if (!NON_ASCII.test(s)) return collapseAsciiSpaces(s).trim(); // nothing curly to fold
   return s
     .replace(/[\u2018\u2019\u02bc]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
@@ -65,13 +79,32 @@ function countWords(s: string): number {
   return n;
 }
 
+/** a-z, 0-9 and the apostrophe: the characters of a word token. */
+const isTokenChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 39;
+
+/**
+ * Word tokens: each run of a-z, 0-9 and apostrophes, without the apostrophes at its ends, empty
+ * ones dropped (what `lower.match(/[a-z0-9']+/g)` trimmed of `^'+|'+$` gives, in one pass).
+ */
 export function tokenize(lower: string): string[] {
-  return (
-    lower
-      .match(/[a-z0-9']+/g)
-      ?.map((w) => w.replace(/^'+|'+$/g, ''))
-      .filter((w) => w.length > 0) ?? []
-  );
+  const out: string[] = [];
+  const n = lower.length;
+  let i = 0;
+  while (i < n) {
+    if (!isTokenChar(lower.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < n && isTokenChar(lower.charCodeAt(end))) end++;
+    let a = i;
+    let b = end;
+    while (a < b && lower.charCodeAt(a) === 39) a++;
+    while (b > a && lower.charCodeAt(b - 1) === 39) b--;
+    if (b > a) out.push(lower.slice(a, b));
+    i = end;
+  }
+  return out;
 }
 
 function splitSentences(s: string): string[] {
@@ -81,23 +114,52 @@ function splitSentences(s: string): string[] {
     .filter((x) => x.length > 0);
 }
 
-/**
- * Earlier replies are re-read every turn; a small cache keeps that from growing with the dialogue.
- * Keyed by the exact text; bounded so a long-running process does not grow without limit.
- */
-const READ_CACHE = new Map<string, ReplyText>();
-const READ_CACHE_MAX = 512;
-
-export function readReply(raw: string): ReplyText {
-  const cached = READ_CACHE.get(raw);
-  if (cached) return cached;
-  const r = readReplyUncached(raw);
-  if (raw.length > MAX_ANALYSED_CHARS) return r; // huge replies are rare; do not keep them alive
-  if (READ_CACHE.size >= READ_CACHE_MAX) READ_CACHE.delete(READ_CACHE.keys().next().value as string);
-  READ_CACHE.set(raw, r);
-  return r;
+/** Word pairs of a token list, joined by a space. */
+function wordBigrams(words: readonly string[]): Set<string> {
+  const s = new Set<string>();
+  for (let i = 0; i + 1 < words.length; i++) s.add(words[i] + ' ' + words[i + 1]);
+  return s;
 }
 
+/**
+ * Readings of recent texts, the oldest dropped first. A dialogue's earlier replies and lines are
+ * read again every turn, and a few hundred dialogues interleave on the users server, so the store
+ * is sized in characters (a reading holds some tens of bytes per character of its text), not in
+ * dialogues: memory stays bounded however many dialogues are held, and a server with more live
+ * dialogues than fit only reads some texts again. First in, first out: a hit is one lookup.
+ */
+class Recent<T> {
+  private readonly held = new Map<string, T>();
+  private chars = 0;
+
+  constructor(
+    private readonly maxChars: number,
+    private readonly read: (text: string) => T,
+  ) {}
+
+  get(text: string): T {
+    const hit = this.held.get(text);
+    if (hit !== undefined) return hit;
+    const r = this.read(text);
+    if (text.length > MAX_ANALYSED_CHARS) return r; // huge texts are rare; do not keep them alive
+    this.held.set(text, r);
+    this.chars += text.length;
+    for (const oldest of this.held.keys()) {
+      if (this.chars <= this.maxChars) break;
+      this.held.delete(oldest);
+      this.chars -= oldest.length;
+    }
+    return r;
+  }
+}
+
+/** Room for the replies of a few thousand dialogues (some tens of MB). */
+const REPLIES = new Recent<ReplyText>(1_000_000, (raw) => readReplyUncached(raw));
+
+/** The reading of a reply (kept for the next turns, see Recent). */
+export const readReply = (raw: string): ReplyText => REPLIES.get(raw);
+
+/** The reading of one reply, computed afresh. */
 function readReplyUncached(raw: string): ReplyText {
   const typed = raw.slice(0, MAX_ANALYSED_CHARS);
   const head = normalise(normaliseReply(typed));
@@ -114,6 +176,7 @@ function readReplyUncached(raw: string): ReplyText {
     tailLower,
     words,
     wordSet: new Set(words),
+    bigrams: wordBigrams(words),
     sentences: splitSentences(head),
     questionMarks,
     head,
@@ -121,9 +184,68 @@ function readReplyUncached(raw: string): ReplyText {
   };
 }
 
+/** Words in a row that parroting compares (repetition.ts): six of the user's words copied is quoting them. */
+export const SHINGLE = 6;
+
+/** A user line as the detectors read it. */
+export interface UserLineText {
+  readonly text: string;
+  /** Every SHINGLE words in a row of the line as written, lower-cased (parroting). */
+  readonly shingles: Set<string>;
+  /** Words of the normalised line: words this user has used, so a reply may use them too (nonLanguage). */
+  readonly known: Set<string>;
+}
+
+class UserLine implements UserLineText {
+  readonly shingles = new Set<string>();
+  private knownWords: Set<string> | undefined;
+
+  constructor(readonly text: string) {
+    const words = tokenize(text.toLowerCase());
+    for (let i = 0; i + SHINGLE <= words.length; i++) this.shingles.add(words.slice(i, i + SHINGLE).join(' '));
+  }
+
+  /** Read on first use: only a reply with a word outside English and the profile asks. */
+  get known(): Set<string> {
+    this.knownWords ??= new Set(tokenize(normaliseReply(this.text).toLowerCase()));
+    return this.knownWords;
+  }
+}
+
+/** User lines are shorter and read the same way: room for the lines of a few thousand dialogues. */
+const LINES = new Recent<UserLineText>(500_000, (text) => new UserLine(text));
+
+/** The reading of a user line (kept for the next turns, see Recent). */
+export const readUserLine = (text: string): UserLineText => LINES.get(text);
+
+/**
+ * One regex that matches where any of the patterns does: their alternation. It matches somewhere
+ * exactly when one of them does, provided they share their flags and none refers to a group by
+ * number or name (the alternation renumbers groups); otherwise there is none (null).
+ */
+const alternations = new WeakMap<readonly RegExp[], RegExp | null>();
+const REFERS_TO_GROUP = /\\[1-9]|\\k<|\(\?<(?![=!])/;
+
+function anyOf(patterns: readonly RegExp[]): RegExp | null {
+  let any = alternations.get(patterns);
+  if (any === undefined) {
+    const flags = patterns[0]?.flags ?? '';
+    const combinable =
+      patterns.length > 1 &&
+      !/[gy]/.test(flags) &&
+      patterns.every((p) => p.flags === flags && !REFERS_TO_GROUP.test(p.source));
+    any = combinable ? new RegExp(patterns.map((p) => `(?:${p.source})`).join('|'), flags) : null;
+    alternations.set(patterns, any);
+  }
+  return any;
+}
+
 /** Counts how many of the patterns match somewhere in the text (each pattern counts once). */
 export function countMatches(text: string, patterns: readonly RegExp[]): { count: number; found: string[] } {
   const found: string[] = [];
+  // Most replies match none of a family: one scan for all of them says so at half the cost.
+  const any = anyOf(patterns);
+  if (any && !any.test(text)) return { count: 0, found };
   for (const p of patterns) {
     const m = p.exec(text);
     if (m) found.push(m[0].trim());

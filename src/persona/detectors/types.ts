@@ -5,7 +5,7 @@
  * whether reflecting feelings is good for this user at this point is the appraiser's call.
  */
 import type { Profile } from '../profile.ts';
-import type { ReplyText } from './text.ts';
+import type { ReplyText, UserLineText } from './text.ts';
 
 const DETECTOR_IDS = [
   'reflection',
@@ -65,6 +65,6 @@ export interface DetectorContext {
   reply: ReplyText;
   /** Earlier agent replies, oldest first, already read. */
   previousReplies: readonly ReplyText[];
-  /** Everything the user has said so far, oldest first. */
-  userLines: readonly string[];
+  /** Everything the user has said so far, oldest first, already read. */
+  userLines: readonly UserLineText[];
 }
