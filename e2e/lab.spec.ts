@@ -4,7 +4,8 @@
  * the transcripts fill in, pause, copy the share link and reproduce the run from it in a fresh
  * browser context (same first-step reward), reload mid-run and find the run in the run list, and
  * export it, import it again (refused: it is here) and after deleting it, open a damaged link; the same tiny run on the CPU (wasm, threads) with
- * ?backend=cpu. Screenshots of each view go to e2e/screenshots/.
+ * ?backend=cpu. An imported run's benchmark dialogues side by side in Evaluate, before and after.
+ * Screenshots of each view go to e2e/screenshots/.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, type Page } from '@playwright/test';
@@ -388,4 +389,107 @@ test('compare two saved runs: both curves on the same charts, told apart by colo
   // Unticking one closes the comparison.
   await page.getByLabel('Compare PPO b').uncheck();
   await expect(page.getByTestId('compare')).toHaveCount(0);
+});
+
+/** One benchmark dialogue as a run file keeps it: the opening, then one reply per entry [reply, change]. */
+function played(profileId: string, who: string, intention: string, replies: [reply: string, change: number][]) {
+  let emotion = 40;
+  const turns = replies.map(([reply, change], k) => {
+    emotion += change;
+    return {
+      reply,
+      think: null,
+      wellFormed: true,
+      change,
+      emotion,
+      line: `answer ${k + 1} of ${who}`,
+      appraisal: {
+        intent: change > 0 ? 'reflects what they said' : 'changes the subject',
+        fit: change > 0 ? 'close to what they need' : 'far from what they need',
+        inner: change > 0 ? 'feels heard' : 'feels brushed off',
+        feeling: change > 0 ? 'calmer' : 'annoyed',
+        reaction: change > 0 ? 'warm' : 'cold',
+        needMet: false,
+      },
+    };
+  });
+  return {
+    profileId,
+    who,
+    intention,
+    opening: `opening of ${who}`,
+    startEmotion: 40,
+    finalEmotion: emotion,
+    endReason: 'cap',
+    turns,
+  };
+}
+
+test('Evaluate shows one benchmark user before and after side by side, with every change and its reasons', async ({
+  page,
+}) => {
+  const doc = JSON.parse(runFile('sbs', 'side by side', [0.25, 0.5, 0.75], 30, 55));
+  doc.run.benchmark.after.step = 3;
+  doc.run.benchmarkDialogues = {
+    before: [
+      played('b-1', 'Ana, 30: work', 'venting', [
+        ['You should <b>relax</b>.', -5],
+        ['Anyway.', -10],
+      ]),
+      played('b-2', 'Ben, 52: family', 'practical-advice', [['Hm.', 0]]),
+    ],
+    after: [
+      played('b-1', 'Ana, 30: work', 'venting', [
+        ['That sounds exhausting.', 10],
+        ['Tell me more.', 12],
+      ]),
+    ],
+  };
+  await page.goto('/');
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Runs/ }).click();
+  await page
+    .getByLabel('Import a run file')
+    .setInputFiles({ name: 'sbs.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+  await expect(page.getByText(/^Imported "side by side"/)).toBeVisible();
+  await page.locator('.runs-table tbody tr').first().getByRole('button', { name: 'Open' }).click();
+
+  const compare = page.getByRole('region', { name: 'One benchmark user, before and after' });
+  const picker = compare.getByLabel('Benchmark user');
+  await expect(picker.locator('option')).toHaveText([
+    'Ana, 30: work · wants to be listened to while venting · 25 → 62',
+    'Ben, 52: family · wants genuinely useful advice · 40 → —',
+  ]);
+  await expect(compare).toContainText(
+    'Hidden intention (the policy never sees it): wants to be listened to while venting',
+  );
+  const before = compare.getByRole('region', { name: 'Starting policy' });
+  const after = compare.getByRole('region', { name: 'Trained policy' });
+  // Each reply with the user's change, emotion, feeling and the appraisal's reasons; text, never HTML.
+  await expect(before.locator('.line-agent .text')).toHaveText(['You should <b>relax</b>.', 'Anyway.']);
+  await expect(before.getByTestId('change')).toHaveText(['-5', '-10']);
+  await expect(before.locator('.appraisal-head').first()).toHaveText('-5 → emotion 35: annoyed');
+  await expect(before.locator('.kv dd').first()).toHaveText('changes the subject');
+  await expect(before.getByTestId('compare-before-final')).toHaveText('25');
+  await expect(after).toContainText('(the latest evaluated, step 3)');
+  await expect(after.getByTestId('change')).toHaveText(['+10', '+12']);
+  await expect(after.locator('.kv').first()).toContainText('close to what they need');
+  await expect(after.getByTestId('compare-after-final')).toHaveText('62');
+  await page.getByRole('region', { name: 'Evaluate' }).screenshot({ path: `${SHOTS}lab-evaluate-side-by-side.png` });
+  const axe = await new AxeBuilder({ page })
+    .include('.benchmark-compare')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const serious = axe.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+  expect(serious, serious.join('\n')).toEqual([]);
+
+  // A user the trained policy has not played yet says so; the dialogues come back after a reload.
+  await picker.selectOption({ label: 'Ben, 52: family · wants genuinely useful advice · 40 → —' });
+  await expect(before.locator('.line-agent .text')).toHaveText(['Hm.']);
+  await expect(after).toContainText('Not evaluated yet');
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: /^Runs/ }).click();
+  await page.locator('.runs-table tbody tr').first().getByRole('button', { name: 'Open' }).click();
+  await expect(after.getByTestId('change')).toHaveText(['+10', '+12']);
 });

@@ -1,11 +1,13 @@
 /**
- * The run file: one JSON document for a run (config, metrics in columns, transcripts, benchmark,
- * checkpoint optional as base64), what Export writes and Import reads back; and the metrics CSV.
+ * The run file: one JSON document for a run (config, metrics in columns, transcripts, benchmark with
+ * its breakdown and dialogues, checkpoint optional as base64), what Export writes and Import reads
+ * back; and the metrics CSV.
  * Reading never throws and never trusts the file: the schema, then the run config's own checks.
  * Not here: the browser's run store (runs.ts), which these files are made from and go back into.
  */
 import { z } from 'zod';
 import { ProfileSchema, type Profile } from '../persona/profile';
+import { BenchmarkDialoguesSchema } from './benchmarkDialogues';
 import { parseRunConfig } from '../rl/config';
 import {
   RUN_STATUSES,
@@ -61,6 +63,7 @@ const RunFileSchema = z.object({
     benchmark: z.object({ before: SummarySchema.optional(), after: SummarySchema.optional() }).optional(),
     // Added within file version 1: optional, so older files still open and older labs skip them.
     breakdown: z.object({ before: BreakdownSchema.optional(), after: BreakdownSchema.optional() }).optional(),
+    benchmarkDialogues: BenchmarkDialoguesSchema.optional(),
     start: z.enum(['shipped', 'last']).optional(),
     profiles: z.array(z.unknown()).optional(),
     backend: z.string().max(40).optional(),
@@ -100,6 +103,7 @@ export function exportRun(run: RunRecord, checkpoint?: Uint8Array, checkpointSte
       transcripts: run.transcripts,
       benchmark: run.benchmark && { before: mapSummary(run.benchmark.before), after: mapSummary(run.benchmark.after) },
       breakdown: run.breakdown,
+      benchmarkDialogues: run.benchmarkDialogues,
       start: run.start,
       profiles: run.profiles,
       backend: run.backend,
@@ -211,6 +215,7 @@ export function importRun(text: string): ImportResult {
   };
   if (r.benchmark) run.benchmark = { before: mapSummary(r.benchmark.before), after: mapSummary(r.benchmark.after) };
   if (r.breakdown) run.breakdown = r.breakdown;
+  if (r.benchmarkDialogues) run.benchmarkDialogues = r.benchmarkDialogues;
   if (r.start) run.start = r.start;
   if (profiles) run.profiles = profiles;
   if (r.note !== undefined) run.note = r.note;

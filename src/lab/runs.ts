@@ -1,20 +1,23 @@
 /**
  * Runs kept in the browser, so a reload loses nothing: each run's record (config, status, metrics,
- * the latest transcripts, benchmark before/after) in IndexedDB, and its checkpoint in a store of its
- * own. Plus the run file (one JSON document, checkpoint optional) and the metrics CSV.
+ * the latest transcripts, benchmark before/after with their dialogues) in IndexedDB, and its
+ * checkpoint in a store of its own. The run file (one JSON document, checkpoint optional) and the
+ * metrics CSV are in runfile.ts.
  *
- * Layout (one database, four object stores), chosen so the frequent writes stay small:
- *   runs         id → the record without metrics and transcripts, plus counts and sizes: list() reads
- *                only this, however long the runs are
- *   metrics      [runId, seq] → one metrics row: appendMetrics adds rows, never rewrites the run
- *   transcripts  runId → the latest TRANSCRIPT_CAP transcripts
- *   checkpoints  runId → the checkpoint bytes
+ * Layout (one database, five object stores), chosen so the frequent writes stay small:
+ *   runs                id → the record without metrics, transcripts and benchmark dialogues, plus
+ *                       counts and sizes: list() reads only this, however long the runs are
+ *   metrics             [runId, seq] → one metrics row: appendMetrics adds rows, never rewrites the run
+ *   transcripts         runId → the latest TRANSCRIPT_CAP transcripts
+ *   benchmarkDialogues  runId → the benchmark's dialogues before and after (benchmarkDialogues.ts:
+ *                       at most 100 a side), written only when a benchmark is played
+ *   checkpoints         runId → the checkpoint bytes
  * Every method is one IndexedDB transaction, so a crash mid-write leaves the old state whole.
  * Sizes are approximate (JSON characters, checkpoint bytes): enough for a storage panel, which can
  * show `navigator.storage.estimate()` for the origin beside it.
  *
  * A run saved before a config field existed reads back with that field's default (what its run used:
- * see storedConfig). The run file and the CSV are in runfile.ts.
+ * see storedConfig); one saved before the benchmark dialogues were kept reads back without them.
  *
  * Not here: asking for persistent storage (`navigator.storage.persist()`), which belongs to the UI
  * action that saves a run; OPFS for checkpoints too big for one IndexedDB value (the small preset's
@@ -23,6 +26,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Profile } from '../persona/profile';
 import { parseRunConfig, type RunConfig } from '../rl/config';
+import type { BenchmarkDialogues } from './benchmarkDialogues';
 import type { Breakdown } from './breakdown';
 
 export const RUN_STATUSES = ['running', 'paused', 'done', 'stopped', 'failed'] as const;
@@ -47,6 +51,8 @@ export type RunRecord = {
   benchmark?: { before?: BenchmarkSummary; after?: BenchmarkSummary };
   /** The benchmark before and after broken down by the users' intention and personality type. */
   breakdown?: { before?: Breakdown; after?: Breakdown };
+  /** The benchmark's dialogues before and after, one per user, trimmed (absent: none kept). */
+  benchmarkDialogues?: BenchmarkDialogues;
   /** Where the run began: the preset's shipped warm start, or the one trained in that tab (absent: shipped). */
   start?: 'shipped' | 'last';
   /** Training users the person wrote (Play's form), when the run trained on them instead of the standard set. */
@@ -59,7 +65,7 @@ export type RunRecord = {
 };
 
 /** What list() gives: the record without its long parts, with counts and an approximate size. */
-export type RunSummary = Omit<RunRecord, 'metrics' | 'transcripts'> & {
+export type RunSummary = Omit<RunRecord, 'metrics' | 'transcripts' | 'benchmarkDialogues'> & {
   metricRows: number;
   /** The newest metrics row, for a one-line status in the run list. */
   lastMetrics?: MetricsRow;
@@ -89,6 +95,8 @@ export interface RunStore {
   appendMetrics(id: string, rows: readonly MetricsRow[]): Promise<void>;
   /** Add transcripts, keeping only the latest TRANSCRIPT_CAP. */
   appendTranscripts(id: string, items: readonly unknown[]): Promise<void>;
+  /** Replace the run's benchmark dialogues (both sides: a side left out is dropped). */
+  putBenchmarkDialogues(id: string, dialogues: BenchmarkDialogues): Promise<void>;
   /** Keep the run's checkpoint (replacing the last), with the step it was taken at when known. */
   putCheckpoint(id: string, bytes: Uint8Array, step?: number): Promise<void>;
   getCheckpoint(id: string): Promise<Uint8Array | undefined>;
@@ -99,22 +107,25 @@ export interface RunStore {
 }
 
 const RUN_DB_NAME = 'empathy-rl-lab';
-const RUN_DB_VERSION = 1;
+/** 1: runs, metrics, transcripts, checkpoints; 2: benchmarkDialogues. */
+const RUN_DB_VERSION = 2;
 /** Transcripts kept per run: enough to browse the recent ones, bounded so a long run stays small. */
 export const TRANSCRIPT_CAP = 200;
 
 type StoredRun = Omit<RunSummary, 'bytes'> & {
-  sizes: { meta: number; metrics: number; transcripts: number; checkpoint: number };
+  /** benchmarkDialogues is absent in runs saved before the store kept them. */
+  sizes: { meta: number; metrics: number; transcripts: number; checkpoint: number; benchmarkDialogues?: number };
 };
 
 interface RunDb extends DBSchema {
   runs: { key: string; value: StoredRun };
   metrics: { key: [string, number]; value: { runId: string; seq: number; row: MetricsRow } };
   transcripts: { key: string; value: { runId: string; items: unknown[] } };
+  benchmarkDialogues: { key: string; value: { runId: string } & BenchmarkDialogues };
   checkpoints: { key: string; value: { runId: string; bytes: Uint8Array } };
 }
 
-const STORES = ['runs', 'metrics', 'transcripts', 'checkpoints'] as const;
+const STORES = ['runs', 'metrics', 'transcripts', 'benchmarkDialogues', 'checkpoints'] as const;
 
 function jsonSize(value: unknown): number {
   return JSON.stringify(value)?.length ?? 0;
@@ -139,19 +150,27 @@ function summaryOf(s: StoredRun): RunSummary {
   return {
     ...rest,
     config: storedConfig(rest.config),
-    bytes: sizes.meta + sizes.metrics + sizes.transcripts + sizes.checkpoint,
+    bytes: sizes.meta + sizes.metrics + sizes.transcripts + (sizes.benchmarkDialogues ?? 0) + sizes.checkpoint,
   };
 }
 
 /** Open (creating on first use) the run store. `name` lets tests use a database of their own. */
 export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore> {
   const db: IDBPDatabase<RunDb> = await openDB<RunDb>(name, RUN_DB_VERSION, {
-    upgrade(database) {
-      // Version 1 creates everything; a later version adds its steps here, keyed on oldVersion.
-      database.createObjectStore('runs', { keyPath: 'id' });
-      database.createObjectStore('metrics', { keyPath: ['runId', 'seq'] });
-      database.createObjectStore('transcripts', { keyPath: 'runId' });
-      database.createObjectStore('checkpoints', { keyPath: 'runId' });
+    upgrade(database, oldVersion) {
+      // Each version adds its own stores to what the one before made: a database from any earlier
+      // version keeps its runs.
+      if (oldVersion < 1) {
+        database.createObjectStore('runs', { keyPath: 'id' });
+        database.createObjectStore('metrics', { keyPath: ['runId', 'seq'] });
+        database.createObjectStore('transcripts', { keyPath: 'runId' });
+        database.createObjectStore('checkpoints', { keyPath: 'runId' });
+      }
+      if (oldVersion < 2) database.createObjectStore('benchmarkDialogues', { keyPath: 'runId' });
+    },
+    // A newer lab opened in another tab needs this connection closed to upgrade the database.
+    blocking() {
+      db.close();
     },
   });
 
@@ -162,11 +181,12 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
     },
 
     async get(id) {
-      const tx = db.transaction(['runs', 'metrics', 'transcripts'], 'readonly');
-      const [meta, rows, transcripts] = await Promise.all([
+      const tx = db.transaction(['runs', 'metrics', 'transcripts', 'benchmarkDialogues'], 'readonly');
+      const [meta, rows, transcripts, played] = await Promise.all([
         tx.objectStore('runs').get(id),
         tx.objectStore('metrics').getAll(metricsRange(id)),
         tx.objectStore('transcripts').get(id),
+        tx.objectStore('benchmarkDialogues').get(id),
         tx.done,
       ]);
       if (!meta) return undefined;
@@ -179,18 +199,23 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
         checkpointStep: _k,
         ...record
       } = meta;
-      return {
+      const run: RunRecord = {
         ...record,
         config: storedConfig(record.config),
         metrics: rows.map((r) => r.row),
         transcripts: transcripts?.items ?? [],
       };
+      if (played) {
+        const { runId: _r, ...dialogues } = played;
+        run.benchmarkDialogues = dialogues;
+      }
+      return run;
     },
 
     async put(run) {
-      const tx = db.transaction(['runs', 'metrics', 'transcripts'], 'readwrite');
+      const tx = db.transaction(['runs', 'metrics', 'transcripts', 'benchmarkDialogues'], 'readwrite');
       const old = await tx.objectStore('runs').get(run.id);
-      const { metrics, transcripts, ...record } = run;
+      const { metrics, transcripts, benchmarkDialogues, ...record } = run;
       const items = transcripts.slice(-TRANSCRIPT_CAP);
       const metricStore = tx.objectStore('metrics');
       const writes: Promise<unknown>[] = [metricStore.delete(metricsRange(run.id))];
@@ -200,13 +225,21 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
         writes.push(metricStore.put({ runId: run.id, seq, row }));
       });
       writes.push(tx.objectStore('transcripts').put({ runId: run.id, items }));
+      const played = tx.objectStore('benchmarkDialogues');
+      writes.push(benchmarkDialogues ? played.put({ runId: run.id, ...benchmarkDialogues }) : played.delete(run.id));
       const meta: StoredRun = {
         ...record,
         metricRows: metrics.length,
         transcriptCount: items.length,
         hasCheckpoint: old?.hasCheckpoint ?? false,
         ...(old?.checkpointStep !== undefined ? { checkpointStep: old.checkpointStep } : {}),
-        sizes: { meta: 0, metrics: metricBytes, transcripts: jsonSize(items), checkpoint: old?.sizes.checkpoint ?? 0 },
+        sizes: {
+          meta: 0,
+          metrics: metricBytes,
+          transcripts: jsonSize(items),
+          benchmarkDialogues: benchmarkDialogues ? jsonSize(benchmarkDialogues) : 0,
+          checkpoint: old?.sizes.checkpoint ?? 0,
+        },
       };
       if (metrics.length) meta.lastMetrics = metrics[metrics.length - 1];
       writes.push(tx.objectStore('runs').put(withMetaSize(meta)));
@@ -273,6 +306,22 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
       ]);
     },
 
+    async putBenchmarkDialogues(id, dialogues) {
+      const tx = db.transaction(['runs', 'benchmarkDialogues'], 'readwrite');
+      const meta = await tx.objectStore('runs').get(id);
+      if (!meta) throw noRun(id);
+      const next: StoredRun = {
+        ...meta,
+        updatedAt: Date.now(),
+        sizes: { ...meta.sizes, benchmarkDialogues: jsonSize(dialogues) },
+      };
+      await Promise.all([
+        tx.objectStore('benchmarkDialogues').put({ runId: id, ...dialogues }),
+        tx.objectStore('runs').put(withMetaSize(next)),
+        tx.done,
+      ]);
+    },
+
     async putCheckpoint(id, bytes, step) {
       const tx = db.transaction(['runs', 'checkpoints'], 'readwrite');
       const meta = await tx.objectStore('runs').get(id);
@@ -303,6 +352,7 @@ export async function openRunStore(name: string = RUN_DB_NAME): Promise<RunStore
         tx.objectStore('runs').delete(id),
         tx.objectStore('metrics').delete(metricsRange(id)),
         tx.objectStore('transcripts').delete(id),
+        tx.objectStore('benchmarkDialogues').delete(id),
         tx.objectStore('checkpoints').delete(id),
         tx.done,
       ]);

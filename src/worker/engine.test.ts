@@ -197,6 +197,10 @@ describe('the training session', () => {
     // The run's own benchmark after its last step played the same users with the same policy.
     const after = progressOf(run.got).find((m) => m.benchmarkAfter)!.benchmarkAfter!;
     expect(done?.type === 'evaluate-done' && done.summary.score).toBe(after.score);
+    // ...and the same dialogues, reply for reply.
+    const runDialogues = progressOf(run.got).find((m) => m.benchmarkDialoguesAfter)!.benchmarkDialoguesAfter!;
+    expect(runDialogues).toHaveLength(2);
+    expect(done?.type === 'evaluate-done' && done.dialogues).toEqual(runDialogues);
     engine.handle({
       type: 'evaluate-checkpoint',
       request: { runId: 'w', checkpoint: CI.slice().buffer, evalProfiles: 1, think: false },

@@ -387,7 +387,14 @@ export function createEngine(io: EngineIO): Engine {
         ? ReferenceLm.parse(new TextDecoder().decode(await loadStart(req.referenceModel)), 'reference model')
         : null;
       const r = await evaluateCheckpoint(backend, req, lm);
-      post({ type: 'evaluate-done', runId: req.runId, step: r.step, summary: r.summary, breakdown: r.breakdown });
+      post({
+        type: 'evaluate-done',
+        runId: req.runId,
+        step: r.step,
+        summary: r.summary,
+        breakdown: r.breakdown,
+        dialogues: r.dialogues,
+      });
     } finally {
       busy = false;
       const held = heldControls ?? [];

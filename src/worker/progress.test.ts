@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { BenchmarkDialoguesSchema } from '../lab/benchmarkDialogues';
+import { START_EMOTION } from '../persona/dynamics';
 import { INTENTIONS } from '../persona/profile';
-import { trainingProfiles } from '../persona/sets';
+import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
 import type { TurnResult } from '../persona/user';
 import type { DialogueRollout } from '../rl/rollout';
-import { TEXT_CAP, trimDialogue } from './progress';
+import { TEXT_CAP, trimBenchmarkDialogue, trimDialogue } from './progress';
 import { UNKNOWN_INTENTION } from './protocol';
 
 const profile = trainingProfiles()[0];
@@ -49,5 +51,28 @@ describe('trimDialogue', () => {
     expect(t.intention).not.toBe('venting');
     expect(t.intentionSummary).toMatch(/unknown profile.*nobody-42/);
     expect(t.who).toBe('nobody-42 (unknown profile)');
+  });
+});
+
+describe('trimBenchmarkDialogue', () => {
+  it('keeps the visible text, each change, emotion and reason, and nothing of the tokens', () => {
+    const user = benchmarkProfiles()[3];
+    const t = trimBenchmarkDialogue(rollout(user.id), user);
+    expect(t).toMatchObject({ profileId: user.id, intention: user.intention, startEmotion: START_EMOTION.benchmark });
+    expect(t.who).toContain(user.name);
+    expect(Object.keys(t).sort()).toEqual(
+      ['endReason', 'finalEmotion', 'intention', 'opening', 'profileId', 'startEmotion', 'turns', 'who'].sort(),
+    );
+    expect(t.turns[0]).toEqual({
+      reply: `${'x'.repeat(TEXT_CAP)}…`,
+      think: null,
+      wellFormed: true,
+      change: 5,
+      emotion: 35,
+      line: 'Thanks.',
+      appraisal: { intent: 'i', fit: 'f', inner: 'n', feeling: 'g', reaction: 'warm', needMet: false },
+    });
+    // What the page stores and a run file carries passes the schema the file is read with.
+    expect(BenchmarkDialoguesSchema.safeParse({ before: [t] }).success).toBe(true);
   });
 });

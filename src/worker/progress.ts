@@ -1,13 +1,21 @@
 /**
  * What a training session sends the page while it runs: dialogues trimmed for transfer and storage
- * (trimDialogue), and the Outbox that batches progress (metrics rows, dialogues, the phase, the
- * benchmark) into at most one message per OUTBOX_INTERVAL_MS.
+ * (trimDialogue; trimBenchmarkDialogue for the benchmark's, kept for the Evaluate panel), and the
+ * Outbox that batches progress (metrics rows, dialogues, the phase, the benchmark) into at most one
+ * message per OUTBOX_INTERVAL_MS.
  * Not here: the session itself (training.ts), which feeds them. No DOM.
  */
 import { START_EMOTION } from '../persona/dynamics';
 import { INTENTIONS, type Profile } from '../persona/profile';
-import type { DialogueRollout } from '../rl/rollout';
-import { UNKNOWN_INTENTION, type FromWorker, type TrainProgress, type TranscriptItem } from './protocol';
+import type { BenchmarkDialogue } from '../lab/benchmarkDialogues';
+import type { AgentTurnSample, DialogueRollout } from '../rl/rollout';
+import {
+  UNKNOWN_INTENTION,
+  type FromWorker,
+  type TrainProgress,
+  type TranscriptItem,
+  type TranscriptTurn,
+} from './protocol';
 
 /** Progress messages at most ~10 a second (DESIGN/STYLE: metrics cross the boundary batched, <= 10 Hz). */
 export const OUTBOX_INTERVAL_MS = 100;
@@ -17,6 +25,31 @@ export const TRANSCRIPTS_PER_STEP = 32;
 export const TEXT_CAP = 600;
 
 const cap = (s: string) => (s.length > TEXT_CAP ? `${s.slice(0, TEXT_CAP)}…` : s);
+
+/** Who the user is, in a few words ("Maya, 34: work"). */
+const whoOf = (p: Profile) => `${p.name}, ${p.age}: ${p.scenario.domain}`;
+
+/** One agent turn as the page shows it: the reply; the user's change, emotion, line and appraisal (no detectors). */
+function trimTurn(t: AgentTurnSample, credit?: TranscriptTurn['credit']): TranscriptTurn {
+  const a = t.result.appraisal;
+  return {
+    reply: cap(t.reply),
+    think: t.think === null ? null : cap(t.think),
+    wellFormed: t.wellFormed,
+    change: t.result.change,
+    emotion: t.result.emotion,
+    line: cap(t.result.line),
+    appraisal: {
+      intent: cap(a.intent),
+      fit: cap(a.fit),
+      inner: cap(a.inner),
+      feeling: cap(a.feeling),
+      reaction: a.reaction,
+      needMet: a.needMet,
+    },
+    ...(credit ? { credit } : {}),
+  };
+}
 
 /**
  * A rollout as the page shows it: texts capped, appraisal detectors dropped, the hidden need named
@@ -35,7 +68,7 @@ export function trimDialogue(
     index,
     group: Math.floor(index / Math.max(1, groupSize)),
     profileId: d.profileId,
-    who: profile ? `${profile.name}, ${profile.age}: ${profile.scenario.domain}` : `${d.profileId} (unknown profile)`,
+    who: profile ? whoOf(profile) : `${d.profileId} (unknown profile)`,
     // A dialogue whose profile is not among the run's users says so rather than guess an intention.
     intention: profile ? profile.intention : UNKNOWN_INTENTION,
     intentionSummary: profile
@@ -46,33 +79,46 @@ export function trimDialogue(
     finalEmotion: d.finalEmotion,
     reward: d.reward,
     endReason: d.endReason,
-    turns: d.turns.map((t, k) => {
-      const a = t.result.appraisal;
-      return {
-        reply: cap(t.reply),
-        think: t.think === null ? null : cap(t.think),
-        wellFormed: t.wellFormed,
-        change: t.result.change,
-        emotion: t.result.emotion,
-        line: cap(t.result.line),
-        appraisal: {
-          intent: cap(a.intent),
-          fit: cap(a.fit),
-          inner: cap(a.inner),
-          feeling: cap(a.feeling),
-          reaction: a.reaction,
-          needMet: a.needMet,
-        },
-        ...(credit?.[k] ? { credit: credit[k] } : {}),
-      };
-    }),
+    turns: d.turns.map((t, k) => trimTurn(t, credit?.[k])),
+  };
+}
+
+/**
+ * A benchmark dialogue as the page keeps it (the Evaluate panel's comparison): trimmed as the
+ * transcripts are, without the training-only parts (step, group, reward, the update's credit).
+ */
+export function trimBenchmarkDialogue(d: DialogueRollout, profile: Profile): BenchmarkDialogue {
+  return {
+    profileId: d.profileId,
+    who: whoOf(profile),
+    intention: profile.intention,
+    opening: cap(d.opening),
+    startEmotion: START_EMOTION.benchmark,
+    finalEmotion: d.finalEmotion,
+    endReason: d.endReason,
+    turns: d.turns.map((t) => trimTurn(t)),
   };
 }
 
 /** The benchmark results: each goes out once, with the next message. */
-type Evaluations = Pick<TrainProgress, 'benchmarkBefore' | 'benchmarkAfter' | 'breakdownBefore' | 'breakdownAfter'>;
+type Evaluations = Pick<
+  TrainProgress,
+  | 'benchmarkBefore'
+  | 'benchmarkAfter'
+  | 'breakdownBefore'
+  | 'breakdownAfter'
+  | 'benchmarkDialoguesBefore'
+  | 'benchmarkDialoguesAfter'
+>;
 export type Head = Omit<TrainProgress, 'rows' | 'dialogues' | keyof Evaluations>;
-const EVALUATION_KEYS = ['benchmarkBefore', 'benchmarkAfter', 'breakdownBefore', 'breakdownAfter'] as const;
+const EVALUATION_KEYS = [
+  'benchmarkBefore',
+  'benchmarkAfter',
+  'breakdownBefore',
+  'breakdownAfter',
+  'benchmarkDialoguesBefore',
+  'benchmarkDialoguesAfter',
+] as const;
 
 /** Collects progress and posts it at most once per interval (the last state always goes out). */
 export class Outbox {

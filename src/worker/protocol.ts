@@ -7,6 +7,7 @@ import type { BackendName } from '../engine/backend';
 
 import type { PresetName } from '../engine/model/config';
 import type { WarmStartProgress } from '../experiment/warmstart';
+import type { BenchmarkDialogue } from '../lab/benchmarkDialogues';
 import type { Breakdown } from '../lab/breakdown';
 import type { IntentionId } from '../persona/profile';
 import type { RunConfig } from '../rl/config';
@@ -121,8 +122,8 @@ export interface WarmStartReport {
   checkpoint: ArrayBuffer;
 }
 
-/** One agent turn of a training dialogue as the page shows it: the reply and the user's reaction. */
-interface TranscriptTurn {
+/** One agent turn of a dialogue as the page shows it: the reply and the user's reaction. */
+export interface TranscriptTurn {
   reply: string;
   /** The think block, in think mode. */
   think: string | null;
@@ -206,6 +207,9 @@ export interface TrainProgress {
   /** Those benchmarks broken down by the users' intention and personality type. */
   breakdownBefore?: Breakdown;
   breakdownAfter?: Breakdown;
+  /** Those benchmarks' dialogues, one per user, trimmed (the Evaluate panel compares them side by side). */
+  benchmarkDialoguesBefore?: BenchmarkDialogue[];
+  benchmarkDialoguesAfter?: BenchmarkDialogue[];
   /** What is being played inside the current step (null between rollouts). */
   live?: LiveProgress | null;
 }
@@ -255,6 +259,8 @@ export type FromWorker =
       step: number;
       summary: Record<string, number>;
       breakdown: Breakdown;
+      /** The benchmark's dialogues, one per user, trimmed. */
+      dialogues: BenchmarkDialogue[];
     }
   | { type: 'evaluate-failed'; runId: string; message: string }
   | ({ type: 'train-progress' } & TrainProgress)

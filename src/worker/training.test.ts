@@ -13,7 +13,8 @@ import type { FromWorker, TrainProgress, TrainStartRequest } from './protocol';
 import { OUTBOX_INTERVAL_MS } from './progress';
 import { TrainSession } from './training';
 import { Trainer } from '../rl/trainer';
-import { trainingProfiles } from '../persona/sets';
+import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
+import { BenchmarkDialoguesSchema } from '../lab/benchmarkDialogues';
 import { turnSpans } from '../rl/batch';
 
 const CI = new Uint8Array(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
@@ -92,6 +93,18 @@ describe('the worker training session', () => {
     expect(after.breakdownAfter!.overall.score).toBe(after.benchmarkAfter!.score);
     expect(progress().filter((m) => m.benchmarkBefore)).toHaveLength(1);
     expect(progress().some((m) => m.phase === 'Evaluating on 1 benchmark users (before training)')).toBe(true);
+    // ...and each benchmark's dialogues, one per user played, their finals those the summary scored.
+    const played = (side: 'benchmarkDialoguesBefore' | 'benchmarkDialoguesAfter') =>
+      progress().flatMap((m) => (m[side] ? [m[side]] : []));
+    expect(played('benchmarkDialoguesBefore')).toHaveLength(1);
+    const [dialoguesBefore] = played('benchmarkDialoguesBefore');
+    expect(before!.benchmarkDialoguesBefore).toBe(dialoguesBefore);
+    expect(dialoguesBefore.map((d) => d.profileId)).toEqual([benchmarkProfiles()[0].id]);
+    expect(dialoguesBefore[0].finalEmotion).toBe(before!.benchmarkBefore!.score);
+    expect(dialoguesBefore[0].turns.length).toBeGreaterThan(0);
+    expect(dialoguesBefore[0].turns.at(-1)!.emotion).toBe(dialoguesBefore[0].finalEmotion);
+    expect(BenchmarkDialoguesSchema.safeParse({ before: dialoguesBefore }).success).toBe(true);
+    expect(after.benchmarkDialoguesAfter?.[0].finalEmotion).toBe(after.benchmarkAfter!.score);
     // A checkpoint after step 1 on every backend (a reload can then resume), and the final one.
     const ck = got.flatMap((m) => (m.type === 'train-checkpoint' ? [m] : []));
     expect(ck.map((c) => [c.step, c.final])).toEqual([
@@ -212,6 +225,7 @@ describe('the worker training session', () => {
     const now = progress().find((m) => m.benchmarkAfter)!;
     expect(now.benchmarkAfter).toMatchObject({ step: 1, dialogues: 1 });
     expect(now.breakdownAfter!.overall.n).toBe(1);
+    expect(now.benchmarkDialoguesAfter?.map((d) => d.finalEmotion)).toEqual([now.benchmarkAfter!.score]);
     expect(progress().some((m) => m.phase === 'Evaluating the policy of step 1 on 1 benchmark users')).toBe(true);
     s.control('resume');
     await s.finished;

@@ -10,15 +10,16 @@
  *
  * The benchmark (the first `evalProfiles` users; 0: all 100) is played on the starting policy before
  * step 1 and again at the end of a finished run; both go out with their breakdown by intention and
- * personality type, and the fluency of the replies (src/rl/fluency.ts; surprisal under the reference
- * model the request names, left out without one). A tiny run should set few benchmark users: all
- * 100 are minutes on a software adapter.
+ * personality type, the fluency of the replies (src/rl/fluency.ts; surprisal under the reference
+ * model the request names, left out without one) and the dialogues themselves, trimmed. A tiny run
+ * should set few benchmark users: all 100 are minutes on a software adapter.
  *
  * Not here: fetching the checkpoint and the reference model (the worker passes a loader), storage
  * (the page saves runs).
  * No DOM: runs in the worker and, with the CPU backend, in Node tests.
  */
 import type { Backend } from '../engine/backend';
+import type { BenchmarkDialogue } from '../lab/benchmarkDialogues';
 import { benchmarkBreakdown, type Breakdown } from '../lab/breakdown';
 import { loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { PRESETS } from '../engine/model/config';
@@ -31,7 +32,7 @@ import { fluencyOf } from '../rl/fluency';
 import { ReferenceLm } from '../rl/reference-lm';
 import type { DialogueRollout, RolloutSummary } from '../rl/rollout';
 import { Trainer, TrainingStopped } from '../rl/trainer';
-import { Outbox, OUTBOX_INTERVAL_MS, TRANSCRIPTS_PER_STEP, trimDialogue } from './progress';
+import { Outbox, OUTBOX_INTERVAL_MS, TRANSCRIPTS_PER_STEP, trimBenchmarkDialogue, trimDialogue } from './progress';
 import { tokenCredit } from './credit';
 import type { FromWorker, TrainAction, TrainProgress, TrainStartRequest, TrainState } from './protocol';
 
@@ -43,28 +44,32 @@ export interface SessionIO {
   yieldTask?(): Promise<void>;
 }
 
+/** A benchmark as the page keeps it: the summary (with the replies' fluency), its breakdown, the dialogues. */
+interface BenchmarkResult {
+  summary: Record<string, number>;
+  breakdown: Breakdown;
+  dialogues: BenchmarkDialogue[];
+}
+
 /**
  * Play the first n benchmark users (0: all) with the trainer's policy: the summary (the score, and
  * the replies' fluency: `hackingShare` is the hacking check's share, surprisal NaN without a
- * reference model) and its breakdown.
+ * reference model), its breakdown and the trimmed dialogues.
  */
-async function playBenchmark(
-  trainer: Trainer,
-  n: number,
-  lm: ReferenceLm | null,
-): Promise<{ summary: Record<string, number>; breakdown: Breakdown }> {
+async function playBenchmark(trainer: Trainer, n: number, lm: ReferenceLm | null): Promise<BenchmarkResult> {
   const profiles = benchmarkProfiles().slice(0, n);
   const ev = await trainer.evaluate(profiles);
   return benchmarkResult(ev, profiles, lm);
 }
 
-/** A benchmark's rollouts as the page keeps them: the summary (with the replies' fluency) and its breakdown. */
+/** A benchmark's rollouts as the page keeps them (a rollout whose user is not in `profiles` has no dialogue kept). */
 export function benchmarkResult(
   ev: RolloutSummary & { rollouts: DialogueRollout[]; seconds: number },
   profiles: readonly Profile[],
   lm: ReferenceLm | null,
-): { summary: Record<string, number>; breakdown: Breakdown } {
+): BenchmarkResult {
   const f = fluencyOf(ev.rollouts, profiles, lm, { maxExamples: 0 });
+  const byId = new Map(profiles.map((p) => [p.id, p]));
   return {
     summary: {
       score: ev.score,
@@ -83,6 +88,19 @@ export function benchmarkResult(
       meanReplyWords: f.meanReplyWords,
     },
     breakdown: benchmarkBreakdown(ev.rollouts, profiles),
+    dialogues: ev.rollouts.flatMap((d) => {
+      const p = byId.get(d.profileId);
+      return p ? [trimBenchmarkDialogue(d, p)] : [];
+    }),
+  };
+}
+
+/** A benchmark of the policy of `step` as the "after" of progress. */
+function afterOf(ev: BenchmarkResult, step: number): Partial<TrainProgress> {
+  return {
+    benchmarkAfter: { ...ev.summary, step },
+    breakdownAfter: ev.breakdown,
+    benchmarkDialoguesAfter: ev.dialogues,
   };
 }
 
@@ -323,7 +341,11 @@ export class TrainSession {
         // Before: the starting policy on the benchmark, so the end has something to be compared with.
         say('running', `Evaluating on ${evalN} benchmark users (before training)`);
         const before = await playBenchmark(trainer, evalN, lm);
-        this.out.update({ benchmarkBefore: before.summary, breakdownBefore: before.breakdown });
+        this.out.update({
+          benchmarkBefore: before.summary,
+          breakdownBefore: before.breakdown,
+          benchmarkDialoguesBefore: before.dialogues,
+        });
       } else {
         say('running', `Resuming from the checkpoint of step ${resumeStep}`);
       }
@@ -339,10 +361,7 @@ export class TrainSession {
           say('running', `Evaluating the policy of step ${this.step} on ${evalN} benchmark users`);
           const ev = await playBenchmark(trainer, evalN, lm);
           checkLost();
-          this.out.update({
-            benchmarkAfter: { ...ev.summary, step: this.step },
-            breakdownAfter: ev.breakdown,
-          });
+          this.out.update(afterOf(ev, this.step));
           if (back === 'paused') say('paused', `Paused after step ${this.step}; evaluated`);
           continue;
         }
@@ -352,7 +371,7 @@ export class TrainSession {
           if (done) {
             say('running', `Evaluating on ${evalN} benchmark users (after training)`);
             const ev = await playBenchmark(trainer, evalN, lm);
-            after = { benchmarkAfter: { ...ev.summary, step: this.step }, breakdownAfter: ev.breakdown };
+            after = afterOf(ev, this.step);
           }
           say('running', 'Saving the checkpoint', after);
           await this.sendCheckpoint(trainer, this.step, true);

@@ -2,7 +2,8 @@
  * Evaluate: the benchmark played on the starting policy (before step 1) and on the trained one
  * (after the last step), next to the reference policies on the same benchmark users, each with the
  * fluency of its replies (src/rl/fluency.ts), then the score broken down by the users' hidden
- * intention and personality type. Text only.
+ * intention and personality type, then one user's dialogues before and after side by side
+ * (BenchmarkComparison.tsx). Text only.
  */
 import { useMemo } from 'react';
 import type { Breakdown, Figures } from '../../lab/breakdown';
@@ -11,6 +12,7 @@ import { REFERENCE_SURPRISAL_CORPUS } from '../../lab/referenceFluency';
 import { INTENTIONS, type IntentionId } from '../../persona/profile';
 import { BENCHMARK_COUNT } from '../../persona/sets';
 import { useTraining } from '../state/training';
+import { BenchmarkComparison } from './BenchmarkComparison';
 
 const score = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(1));
 const share = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : `${Math.round(x * 100)}%`);
@@ -225,6 +227,7 @@ export function EvaluatePanel() {
           </table>
         </div>
       )}
+      <BenchmarkComparison />
     </section>
   );
 }

@@ -15,6 +15,7 @@ import { useUi } from '../state/ui';
 import { AppraisalList, ChangeBadge } from '../components/AppraisalList';
 import { DialogueLine, EMPTY_REPLY } from '../components/DialogueLine';
 import { countOptions, Select } from '../components/Select';
+import { endText } from '../../lab/benchmarkComparison';
 import { transcriptMarkdown } from '../../lab/transcriptMarkdown';
 import { download } from '../state/runs';
 
@@ -24,14 +25,6 @@ function outcomeOf(d: TranscriptItem): Outcome {
   const band = bandOf(d.finalEmotion);
   return band === 'S' ? 'success' : band === 'F' ? 'failure' : 'neither';
 }
-
-const END_TEXT: Record<string, string> = {
-  success: 'the user left happy',
-  failure: 'the user gave up',
-  cap: 'the turn cap ended it',
-  limit: 'the replies-per-dialogue limit ended it',
-  context: 'the context was full',
-};
 
 /** The emotion after each reply, from the start, as a small line with the S and F thresholds. */
 function Trajectory({ d }: { d: TranscriptItem }) {
@@ -100,7 +93,7 @@ function Dialogue({ d, open, inspect, scale }: { d: TranscriptItem; open: boolea
       </summary>
       <p className="hidden-need">
         Hidden intention (the policy never sees it): <strong>{d.intentionSummary}</strong>. Reward {d.reward.toFixed(2)}
-        ; {END_TEXT[d.endReason] ?? d.endReason}.{` Group ${d.group + 1}. `}
+        ; {endText(d.endReason)}.{` Group ${d.group + 1}. `}
         <button
           type="button"
           className="small-button"

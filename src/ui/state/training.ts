@@ -7,6 +7,7 @@
  */
 import { create } from 'zustand';
 import { readCheckpointHeader } from '../../engine/model/checkpoint';
+import type { BenchmarkDialogue } from '../../lab/benchmarkDialogues';
 import type { Breakdown } from '../../lab/breakdown';
 import type { RunRecord } from '../../lab/runs';
 import type { Profile } from '../../persona/profile';
@@ -49,6 +50,9 @@ interface TrainingState {
   /** Their breakdowns by intention and personality type. */
   breakdownBefore: Breakdown | null;
   breakdownAfter: Breakdown | null;
+  /** Their dialogues, one per benchmark user (the Evaluate panel's comparison). */
+  benchmarkDialoguesBefore: BenchmarkDialogue[] | null;
+  benchmarkDialoguesAfter: BenchmarkDialogue[] | null;
   /** The person's own training users of the run on screen (null: the standard training set). */
   profiles: Profile[] | null;
   error: string | null;
@@ -93,6 +97,8 @@ const NO_BENCHMARK = {
   benchmarkAfter: null,
   breakdownBefore: null,
   breakdownAfter: null,
+  benchmarkDialoguesBefore: null,
+  benchmarkDialoguesAfter: null,
   lost: null,
   checkpointStep: null,
 } as const;
@@ -161,6 +167,8 @@ export const useTraining = create<TrainingState>((set, get) => {
       ...(m.benchmarkAfter ? { benchmarkAfter: m.benchmarkAfter } : {}),
       ...(m.breakdownBefore ? { breakdownBefore: m.breakdownBefore } : {}),
       ...(m.breakdownAfter ? { breakdownAfter: m.breakdownAfter } : {}),
+      ...(m.benchmarkDialoguesBefore ? { benchmarkDialoguesBefore: m.benchmarkDialoguesBefore } : {}),
+      ...(m.benchmarkDialoguesAfter ? { benchmarkDialoguesAfter: m.benchmarkDialoguesAfter } : {}),
     });
     const id = m.runId;
     if (backend && !savedBackend.has(id)) {
@@ -181,11 +189,20 @@ export const useTraining = create<TrainingState>((set, get) => {
       };
       void saveQueue((st) => st.update(id, { benchmark, breakdown }));
     }
+    if (m.benchmarkDialoguesBefore || m.benchmarkDialoguesAfter) saveBenchmarkDialogues(id);
     const runStatus = m.state === 'loading' ? 'running' : m.state;
     if (savedStatus.get(id) !== runStatus) {
       savedStatus.set(id, runStatus);
       void saveQueue((st) => st.update(id, { status: runStatus })).then(() => useRuns.getState().refresh());
     }
+  };
+
+  /** Write the run on screen's benchmark dialogues (both sides) to the run store. */
+  const saveBenchmarkDialogues = (id: string) => {
+    const { benchmarkDialoguesBefore: before, benchmarkDialoguesAfter: after } = get();
+    void saveQueue((st) =>
+      st.putBenchmarkDialogues(id, { ...(before ? { before } : {}), ...(after ? { after } : {}) }),
+    );
   };
 
   const begin = (config: RunConfig, start: string, mode: 'run' | 'step', extras: RunExtras = {}) => {
@@ -258,8 +275,10 @@ export const useTraining = create<TrainingState>((set, get) => {
           evaluating: false,
           benchmarkAfter: m.summary,
           breakdownAfter: m.breakdown,
+          benchmarkDialoguesAfter: m.dialogues,
           phase: `Evaluated the policy of step ${m.step}`,
         });
+        saveBenchmarkDialogues(m.runId);
         const { benchmarkBefore, breakdownBefore } = get();
         void saveQueue((st) =>
           st.update(m.runId, {
@@ -355,6 +374,7 @@ export const useTraining = create<TrainingState>((set, get) => {
         profiles: run.profiles ?? null,
         benchmarkBefore: run.benchmark?.before ?? null,
         breakdownBefore: run.breakdown?.before ?? null,
+        benchmarkDialoguesBefore: run.benchmarkDialogues?.before ?? null,
         error: null,
         startedAt: now,
         live: null,
@@ -367,6 +387,7 @@ export const useTraining = create<TrainingState>((set, get) => {
       // The record is rewritten without what came after the checkpoint; its checkpoint stays.
       const { after: _a, ...benchmark } = run.benchmark ?? {};
       const { after: _b, ...breakdown } = run.breakdown ?? {};
+      const { after: _c, ...benchmarkDialogues } = run.benchmarkDialogues ?? {};
       const record: RunRecord = {
         ...run,
         status: 'running',
@@ -375,6 +396,7 @@ export const useTraining = create<TrainingState>((set, get) => {
         transcripts: items,
         benchmark,
         breakdown,
+        benchmarkDialogues,
       };
       delete record.note;
       savedStatus.set(run.id, 'running');
@@ -455,6 +477,8 @@ export const useTraining = create<TrainingState>((set, get) => {
         benchmarkAfter: run.benchmark?.after ?? null,
         breakdownBefore: run.breakdown?.before ?? null,
         breakdownAfter: run.breakdown?.after ?? null,
+        benchmarkDialoguesBefore: run.benchmarkDialogues?.before ?? null,
+        benchmarkDialoguesAfter: run.benchmarkDialogues?.after ?? null,
         profiles: run.profiles ?? null,
         checkpointStep: useRuns.getState().runs.find((r) => r.id === run.id)?.checkpointStep ?? null,
         error: run.note && run.note !== 'reset' ? run.note : null,
