@@ -33,7 +33,10 @@ for (const preset of ['micro', 'ci'] as const) {
     });
 
     it('carries the tokenizer the current corpus and trainer produce', () => {
-      const tok = Tokenizer.train(corpusTexts(buildCorpus({ ...d.corpus, seed: 1, dialogues: d.dialogues })), d.vocabSize);
+      const tok = Tokenizer.train(
+        corpusTexts(buildCorpus({ ...d.corpus, seed: 1, dialogues: d.dialogues })),
+        d.vocabSize,
+      );
       expect(ck.tokenizer).toEqual(tok.toJSON());
     }, 240_000);
   });
