@@ -17,6 +17,24 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 const argv = process.argv.slice(2);
+const USAGE =
+  'npm run replicate -- [--preset ci] [--seeds 1,2,3] [--steps N] [--jobs J] [--only NAME,...] [--out DIR] [--backend B]';
+const KNOWN = new Set(['preset', 'seeds', 'steps', 'jobs', 'only', 'out', 'backend']);
+if (argv.includes('--help') || argv.includes('-h')) {
+  console.log(
+    `${USAGE}\nruns each (variant, seed) as one npm run experiment; variants: grpo, grpo-think, ppo, ppo-think, grpo-strict, ppo-strict`,
+  );
+  process.exit(0);
+}
+for (let i = 0; i < argv.length; i += 2) {
+  const name = argv[i].startsWith('--') ? argv[i].slice(2) : null;
+  if (name === null || !KNOWN.has(name) || argv[i + 1] === undefined) {
+    console.error(
+      `${name === null ? `unexpected "${argv[i]}"` : KNOWN.has(name) ? `--${name} needs a value` : `unknown flag --${name}`}\n${USAGE}`,
+    );
+    process.exit(2);
+  }
+}
 const flag = (name: string, dflt: string): string => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : dflt;
@@ -25,6 +43,14 @@ const preset = flag('preset', 'ci');
 const seeds = flag('seeds', '1,2,3').split(',').map(Number);
 const steps = flag('steps', '');
 const jobs = Number(flag('jobs', '2'));
+if (!Number.isInteger(jobs) || jobs < 1) {
+  console.error(`--jobs must be a whole number >= 1\n${USAGE}`);
+  process.exit(2);
+}
+if (seeds.some((s) => !Number.isInteger(s))) {
+  console.error(`--seeds must be whole numbers separated by commas\n${USAGE}`);
+  process.exit(2);
+}
 const root = flag('out', join('runs', `replicate-${preset}`));
 const only = flag('only', '');
 const backend = flag('backend', '');
