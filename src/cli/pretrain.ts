@@ -3,7 +3,7 @@
  * supervised warm start from the command line, on the backend ./backend.ts chooses (WebGPU through
  * Dawn on a hardware GPU, else wasm on all cores; `--backend cpu` the JavaScript reference), saying
  * which. On one backend (and machine) the same flags give the same checkpoint, byte for byte;
- * the shipped ci warm start was made with `--backend cpu` (the same bits on every machine), the micro one on wasm.
+ * the shipped warm starts were made on wasm, whose bits do not depend on the machine or the thread count.
  */
 import { writeFileSync } from 'node:fs';
 import { WasmBackend } from '../engine/wasm/backend';
