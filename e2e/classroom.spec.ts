@@ -274,18 +274,14 @@ test('compare four runs: each its colour and dash, the legend names what differs
   // Pin run 2 as the baseline: it becomes A, the others keep their order.
   await compare.getByLabel('Baseline').selectOption({ label: 'C: run 2' });
   await expect(compare.locator('.compare-legend li').first()).toContainText('A (solid): run 2 · lr 5e-4 baseline');
-  const heads = await compare
-    .getByRole('figure', { name: 'Mean reward' })
-    .getByRole('table')
-    .locator('thead th')
-    .allTextContents();
-  expect(heads.filter((h) => !h.includes('smoothed'))).toEqual([
-    'Step',
-    'A: run 2',
-    'B: run 0',
-    'C: run 1',
-    'D: run 3',
-  ]);
+  // The chart's table follows the legend (awaited: it is redrawn after it).
+  await expect(
+    compare
+      .getByRole('figure', { name: 'Mean reward' })
+      .getByRole('table')
+      .locator('thead th')
+      .filter({ hasNotText: 'smoothed' }),
+  ).toHaveText(['Step', 'A: run 2', 'B: run 0', 'C: run 1', 'D: run 3']);
   // Four lines told apart: each legend marker its own colour and dash.
   const markers = compare.getByRole('figure', { name: 'Mean reward' }).locator('.u-legend .u-series .u-marker');
   const styles = await markers.evaluateAll((els) => els.map((e) => getComputedStyle(e).borderColor));
