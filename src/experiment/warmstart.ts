@@ -49,9 +49,9 @@ export const WARM_START_DEFAULTS: Record<PresetName, Omit<WarmStartOptions, 'pre
     vocabSize: DEFAULT_VOCAB,
     sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 256, lr: 3e-3, warmupSteps: 20, lossOn: 'agent' },
   },
-  // micro: about 40 minutes on 2 wasm threads; windows of the whole 512-token context.
+  // micro: about 85 minutes on 2 wasm threads; windows of the whole 512-token context.
   micro: {
-    steps: 1400,
+    steps: 7000,
     dialogues: 20000,
     corpus: { maxTurns: 10, turnDecay: 0.5 },
     vocabSize: DEFAULT_VOCAB,
