@@ -346,6 +346,9 @@ export class TrainSession {
           breakdownBefore: before.breakdown,
           benchmarkDialoguesBefore: before.dialogues,
         });
+        // Out now: step 1 may hold the thread longer than the outbox's timer waits, and the page
+        // should show the starting score while the first step runs, not after it.
+        this.out.flush();
       } else {
         say('running', `Resuming from the checkpoint of step ${resumeStep}`);
       }
