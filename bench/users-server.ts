@@ -17,7 +17,8 @@
  *                              turns a second are offered in all, evenly, with N / R seconds between
  *                              a dialogue's turns (the generation time a trainer spends between
  *                              them); a turn goes when due, or when its previous answer is in if
- *                              that is later.
+ *                              that is later. A dialogue starts one interval (N / R s) before
+ *                              its first turn is due, so the first starts are spread too.
  *     --closed                 each slot's next turn is due the moment its answer is in: N turns
  *                              always in flight, the ceiling; mean latency is then about N /
  *                              throughput (Little's law).
@@ -31,7 +32,8 @@
  *
  * Prints turns per second (answered turns / time from the first due turn to the last answer), p50
  * and p99 latency of a turn in ms, errors (non-2xx answers and failed requests, starts and deletes
- * included), the server's resident memory before and after in MB (its worker threads included),
+ * included), p50 and p99 of the dialogue starts (stderr, apart from the turns), the server's
+ * resident memory before and after in MB (its worker threads included),
  * whether every change and final reward equals the single-threaded run's, and the CPU seconds the
  * server, its engine and this client used. With --json the last line is {turnsPerSecond, p50Ms,
  * p99Ms, errors, rssBeforeMb, rssAfterMb, sameRewards}. One second of the same load runs first
@@ -227,6 +229,8 @@ class Coalescer {
 /** What a run saw. */
 class Tally {
   latencies: number[] = [];
+  /** How long each start took (ms): reported beside the turns, not in them. */
+  starts: number[] = [];
   errors = 0;
   same = true;
   lastAnswer = 0;
@@ -269,7 +273,13 @@ async function slots(r: Run, tally: Tally, t0: number): Promise<void> {
         for (;;) {
           const d = tally.take();
           if ((interval ? t0 + (s / r.slots + k) * interval : performance.now()) >= end) return;
+          // Paced, a dialogue starts one interval before its first turn is due (a trainer generates the
+          // first reply in between), so the slots' first starts are spread like their turns, not sent
+          // all at once.
+          if (interval) await sleepUntil(t0 + (s / r.slots + k - 1) * interval);
+          const asked = performance.now();
           const started = await c.send('POST', '/v1/dialogues', { profileId: d.profileId, seed: d.seed });
+          tally.starts.push(performance.now() - asked);
           if (started.status !== 201) return void tally.errors++;
           const id = started.json.id as string;
           for (let i = 0; i < d.replies.length; i++, k++) {
@@ -304,11 +314,14 @@ async function load(r: Run): Promise<{
   p90: number;
   p99: number;
   max: number;
+  startP50: number;
+  startP99: number;
   errors: number;
   same: boolean;
 }> {
   const tally = new Tally(r.plan);
-  const t0 = performance.now() + 20; // the first turns are due a moment from now
+  // The first starts go a moment from now, the first turns one interval later (paced).
+  const t0 = performance.now() + 20 + (r.model.pacing === 'paced' ? (1000 * r.slots) / r.model.rate : 0);
   // A request that is never answered would hang the run: give up a minute after the last turn is due.
   let stuck: NodeJS.Timeout | undefined;
   await Promise.race([
@@ -322,7 +335,8 @@ async function load(r: Run): Promise<{
   ]).finally(() => clearTimeout(stuck));
   const seconds = (tally.lastAnswer - t0) / 1000;
   const lat = tally.latencies.sort((a, b) => a - b);
-  const q = (p: number): number => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? NaN;
+  const q = (p: number, of = lat): number => of[Math.min(of.length - 1, Math.floor(p * of.length))] ?? NaN;
+  const starts = tally.starts.sort((a, b) => a - b);
   return {
     turns: lat.length,
     seconds,
@@ -330,6 +344,8 @@ async function load(r: Run): Promise<{
     p90: q(0.9),
     p99: q(0.99),
     max: lat[lat.length - 1] ?? NaN,
+    startP50: q(0.5, starts),
+    startP99: q(0.99, starts),
     errors: tally.errors,
     same: tally.same,
   };
@@ -407,6 +423,7 @@ export async function runUsersServerBench(argv: readonly string[]): Promise<numb
       `${r.turns} turns in ${r.seconds.toFixed(2)} s: ${out.turnsPerSecond} turns/s, p50 ${out.p50Ms} ms, ` +
         `p90 ${r.p90.toFixed(2)} ms, p99 ${out.p99Ms} ms, max ${r.max.toFixed(1)} ms, errors ${out.errors}`,
     );
+    log(`dialogue starts: p50 ${r.startP50.toFixed(2)} ms, p99 ${r.startP99.toFixed(2)} ms (not counted in the turns)`);
     log(
       `CPU over the run: server ${serverCpu.toFixed(2)} s, client ${((client.user + client.system) / 1e6).toFixed(2)} s ` +
         `(${((1e6 * serverCpu) / r.turns).toFixed(0)} and ${((client.user + client.system) / r.turns).toFixed(0)} us a turn; ` +
