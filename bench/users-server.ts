@@ -257,13 +257,17 @@ class Tally {
   }
 }
 
+/** Milliseconds between a slot's turns when paced (also how long before its first turn a dialogue starts); 0 when closed. */
+const intervalMs = (model: Model, slots: number): number =>
+  model.pacing === 'paced' ? (1000 * slots) / model.rate : 0;
+
 const sleepUntil = (t: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, t - performance.now())));
 
 /** Every slot plays dialogue after dialogue until nothing more is due. */
 async function slots(r: Run, tally: Tally, t0: number): Promise<void> {
   const end = t0 + r.seconds * 1000;
-  const interval = r.model.pacing === 'paced' ? (1000 * r.slots) / r.model.rate : 0; // ms between a slot's turns
+  const interval = intervalMs(r.model, r.slots);
   const together = r.model.window > 0 ? new Coalescer(r.port, r.model.window, r.model.batch, r.appraisal) : null;
   await Promise.all(
     Array.from({ length: r.slots }, async (_, s) => {
@@ -321,7 +325,7 @@ async function load(r: Run): Promise<{
 }> {
   const tally = new Tally(r.plan);
   // The first starts go a moment from now, the first turns one interval later (paced).
-  const t0 = performance.now() + 20 + (r.model.pacing === 'paced' ? (1000 * r.slots) / r.model.rate : 0);
+  const t0 = performance.now() + 20 + intervalMs(r.model, r.slots);
   // A request that is never answered would hang the run: give up a minute after the last turn is due.
   let stuck: NodeJS.Timeout | undefined;
   await Promise.race([
@@ -383,7 +387,7 @@ export async function runUsersServerBench(argv: readonly string[]): Promise<numb
   );
   const pacing =
     model.pacing === 'paced'
-      ? `paced: ${model.rate} turns/s offered, ${((1000 * slotCount) / model.rate).toFixed(1)} ms between a dialogue's turns`
+      ? `paced: ${model.rate} turns/s offered, ${intervalMs(model, slotCount).toFixed(1)} ms between a dialogue's turns`
       : 'closed: each slot sends its next turn as soon as its answer is in';
   const transport = model.window
     ? `turns gathered for ${model.window} ms (at most ${model.batch}) into POST /v1/turns`
