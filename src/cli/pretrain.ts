@@ -21,6 +21,14 @@ const SPEC = {
     type: 'number',
     help: 'print the held-out perplexity (first 256 examples) every N steps (default 0: never; same checkpoint)',
   },
+  'pair-share': {
+    type: 'number',
+    help: "share of the corpus's replies that join two strategies, 0..1 (default: the preset's)",
+  },
+  'need-share': {
+    type: 'number',
+    help: "share of the corpus's replies led by the need the user's lines show, 0..1 (default: the preset's)",
+  },
   out: { type: 'string', help: 'checkpoint file to write (default public/warmstart-<preset>.bin)' },
   ...BACKEND_FLAGS,
   json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
@@ -45,6 +53,19 @@ async function main(): Promise<void> {
     console.error('--eval-every must be a whole number >= 0');
     process.exit(2);
   }
+  const corpus = { ...defaults.corpus };
+  for (const [flag, key] of [
+    ['pair-share', 'pairShare'],
+    ['need-share', 'needShare'],
+  ] as const) {
+    const x = flags[flag];
+    if (x === undefined) continue;
+    if (!(x >= 0 && x <= 1)) {
+      console.error(`--${flag} must be between 0 and 1`);
+      process.exit(2);
+    }
+    corpus[key] = x;
+  }
   const seed = flags.seed ?? 1;
   const out = flags.out ?? `public/warmstart-${preset}.bin`;
   const chosen = await chooseBackend(flags);
@@ -58,7 +79,7 @@ async function main(): Promise<void> {
       seed,
       steps,
       dialogues: flags.dialogues ?? defaults.dialogues,
-      corpus: defaults.corpus,
+      corpus,
       vocabSize: defaults.vocabSize,
       sft: defaults.sft,
       evalEvery,

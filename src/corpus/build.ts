@@ -9,13 +9,14 @@
  * language quality (perplexity) before and after RL. Deterministic: same options, same corpus.
  * Pure TypeScript, no DOM or Node APIs (cli.ts prints stats).
  */
-import { Rng } from '../engine/rng.ts';
+import { digest, Rng } from '../engine/rng.ts';
 import { SYSTEM_LINE, SYSTEM_LINE_THINK, type Turn } from '../engine/model/format.ts';
 import { createSimulatedUser } from '../persona/user.ts';
 import { trainingProfiles } from '../persona/sets.ts';
-import type { Profile } from '../persona/profile.ts';
-import { readVisible } from './extract.ts';
-import { CORPUS_STRATEGIES, renderReply, type CorpusStrategy } from './grammar.ts';
+import { inferIntention } from '../persona/policyText.ts';
+import type { IntentionId, Profile } from '../persona/profile.ts';
+import { readVisible, type Visible } from './extract.ts';
+import { CORPUS_STRATEGIES, renderReply, type CorpusStrategy, type Rendered } from './grammar.ts';
 
 export interface CorpusDialogue {
   profileId: string;
@@ -23,8 +24,12 @@ export interface CorpusDialogue {
   think: boolean;
   /** System turn first, then user and agent turns alternating; ends on the user's reply. */
   turns: Turn[];
-  /** The strategy of each agent turn, in order. */
+  /** The strategy of each agent turn, in order (a reply of two strategies: the first). */
   strategies: CorpusStrategy[];
+  /** Per agent turn: the second strategy of a reply that joins two (pairShare), else null. */
+  companions: (CorpusStrategy | null)[];
+  /** Per agent turn: whether the strategy followed the need the user's lines show (needShare). */
+  needLed: boolean[];
 }
 
 export interface Corpus {
@@ -45,6 +50,21 @@ export interface CorpusOptions {
   turnDecay: number;
   /** Share of dialogues in the held-out slice. */
   heldOutShare: number;
+  /**
+   * Share of replies that join two strategies in one turn ("It sounds like ... . What was the
+   * hardest part?"), the second drawn like the first: the shape of the reference policies'
+   * replies, which a one-strategy corpus never shows. 0: every reply is one strategy.
+   */
+  pairShare: number;
+  /**
+   * Share of replies whose strategy follows the need the user's lines point to, read from the
+   * visible text as the `adaptive` reference policy reads it (inferIntention: its main strategy,
+   * a reflection while nothing points anywhere; in a pair, a reflection, validation or open
+   * question beside it); the rest are drawn uniformly, good and bad. Gives the warm start the
+   * cue-to-need link at a low rate, for RL to sharpen; kept low so the warm start scores low
+   * (docs/CORPUS.md). 0: every strategy is drawn uniformly.
+   */
+  needShare: number;
 }
 
 export const CORPUS_DEFAULTS: CorpusOptions = {
@@ -54,7 +74,61 @@ export const CORPUS_DEFAULTS: CorpusOptions = {
   maxTurns: 4,
   turnDecay: 1.5,
   heldOutShare: 0.05,
+  pairShare: 0,
+  needShare: 0,
 };
+
+/** The corpus strategy that serves each hidden need (the reference policies' plan, src/persona/policies.ts). */
+export const NEED_STRATEGY: Record<IntentionId, CorpusStrategy> = {
+  venting: 'reflection',
+  'deep-empathy': 'reflection',
+  'sincere-praise': 'praiseSpecific',
+  'not-my-fault': 'exoneration',
+  'practical-advice': 'advice',
+  'critical-analysis': 'analysis',
+  'others-motives': 'motives',
+  'self-reflection': 'growth',
+};
+
+/** What one agent turn does: its strategy, a second one or none, and whether it read the need. */
+interface TurnPlan {
+  strategy: CorpusStrategy;
+  companion: CorpusStrategy | null;
+  needLed: boolean;
+}
+
+/**
+ * The strategies of one reply. With both shares 0 this draws exactly what the uniform corpus
+ * always drew (one pick), so the shipped warm starts' corpora are unchanged.
+ */
+function planTurn(userLines: readonly string[], ownLines: readonly string[], o: CorpusOptions, rng: Rng): TurnPlan {
+  const needLed = o.needShare > 0 && rng.next() < o.needShare;
+  const pair = o.pairShare > 0 && rng.next() < o.pairShare;
+  if (needLed) {
+    const need = inferIntention(userLines.map((text) => ({ role: 'user' as const, text })));
+    const strategy = need ? NEED_STRATEGY[need] : 'reflection';
+    const beside: CorpusStrategy[] =
+      strategy === 'reflection' ? ['validation', 'openQuestion'] : ['reflection', 'validation'];
+    return { strategy, companion: pair ? beside[ownLines.length % 2] : null, needLed };
+  }
+  const strategy = rng.pick(CORPUS_STRATEGIES);
+  const companion = pair ? rng.pick(CORPUS_STRATEGIES.filter((x) => x !== strategy)) : null;
+  return { strategy, companion, needLed };
+}
+
+/** Render a turn's plan: one reply, or two joined (the second's plan action added to the first's). */
+function renderTurn(t: TurnPlan, v: Visible, rng: Rng): Rendered {
+  const first = renderReply(t.strategy, v, rng);
+  if (t.companion === null) return first;
+  const second = renderReply(t.companion, { ...v, ownLines: [...v.ownLines, first.reply] }, rng);
+  const action = second.plan.slice(second.plan.indexOf('; ') + 2);
+  return {
+    ...first,
+    reply: `${first.reply} ${second.reply}`,
+    plan: `${first.plan}, then ${action}`,
+    fills: [...first.fills, ...second.fills],
+  };
+}
 
 /**
  * Every HELD_OUT_EVERY-th training profile (train-0020, train-0040, ...) is held out: 25 of 500,
@@ -82,35 +156,59 @@ function drawTurns(maxTurns: number, turnDecay: number, rng: Rng): number {
   return maxTurns;
 }
 
+/** Transcript entries as the persona engine writes them (structurally TranscriptEntry). */
+export interface Line {
+  role: 'user' | 'agent';
+  text: string;
+}
+
+/**
+ * The corpus's agent as a policy: each reply planned and rendered as the corpus does (by default
+ * one strategy drawn uniformly), from the visible dialogue. Same signature as the persona engine's
+ * `Policy`, so `playDialogue` can run it: what a warm start that copied its corpus perfectly would
+ * score.
+ */
+export function corpusPolicy(
+  seed: number,
+  shares: Partial<Pick<CorpusOptions, 'pairShare' | 'needShare'>> = {},
+): (dialogue: readonly Line[]) => string {
+  const o = { ...CORPUS_DEFAULTS, ...shares };
+  return (dialogue) => {
+    const last = dialogue.length ? dialogue[dialogue.length - 1].text : '';
+    const rng = new Rng(`corpus-policy|${seed >>> 0}|${dialogue.length}|${digest(last)}`);
+    const userLines = dialogue.filter((e) => e.role === 'user').map((e) => e.text);
+    const ownLines = dialogue.filter((e) => e.role === 'agent').map((e) => e.text);
+    return renderTurn(planTurn(userLines, ownLines, o, rng), readVisible(userLines, ownLines), rng).reply;
+  };
+}
+
 /** One dialogue with a fresh simulated user (training mode, moderate). */
-function buildDialogue(
-  profile: Profile,
-  think: boolean,
-  maxTurns: number,
-  turnDecay: number,
-  rng: Rng,
-): CorpusDialogue {
+function buildDialogue(profile: Profile, think: boolean, o: CorpusOptions, rng: Rng): CorpusDialogue {
   const user = createSimulatedUser(profile, { seed: rng.nextU32(), mode: 'train', difficulty: 'moderate' });
   const turns: Turn[] = [
     { role: 'system', text: think ? SYSTEM_LINE_THINK : SYSTEM_LINE },
     { role: 'user', text: user.opening },
   ];
   const strategies: CorpusStrategy[] = [];
+  const companions: (CorpusStrategy | null)[] = [];
+  const needLed: boolean[] = [];
   const userLines = [user.opening];
   const ownLines: string[] = [];
-  const target = drawTurns(maxTurns, turnDecay, rng);
+  const target = drawTurns(o.maxTurns, o.turnDecay, rng);
   for (let t = 0; t < target; t++) {
-    const strategy = rng.pick(CORPUS_STRATEGIES);
-    const r = renderReply(strategy, readVisible(userLines, ownLines), rng);
+    const plan = planTurn(userLines, ownLines, o, rng);
+    const r = renderTurn(plan, readVisible(userLines, ownLines), rng);
     turns.push(think ? { role: 'agent', text: r.reply, think: r.plan } : { role: 'agent', text: r.reply });
-    strategies.push(strategy);
+    strategies.push(plan.strategy);
+    companions.push(plan.companion);
+    needLed.push(plan.needLed);
     ownLines.push(r.reply);
     const result = user.respond(r.reply);
     turns.push({ role: 'user', text: result.line });
     userLines.push(result.line);
     if (result.over) break; // the user said goodbye (band S or F)
   }
-  return { profileId: profile.id, think, turns, strategies };
+  return { profileId: profile.id, think, turns, strategies, companions, needLed };
 }
 
 /** Build the corpus. Profiles are used round-robin in a seeded order so each gets a fair share. */
@@ -120,6 +218,8 @@ export function buildCorpus(options: Partial<CorpusOptions> = {}): Corpus {
     throw new Error(`buildCorpus: maxTurns must be a positive integer, got ${o.maxTurns}`);
   if (!(o.dialogues >= 0)) throw new Error(`buildCorpus: dialogues must be >= 0, got ${o.dialogues}`);
   if (!(o.turnDecay >= 0)) throw new Error(`buildCorpus: turnDecay must be >= 0, got ${o.turnDecay}`);
+  for (const k of ['pairShare', 'needShare'] as const)
+    if (!(o[k] >= 0 && o[k] <= 1)) throw new Error(`buildCorpus: ${k} must be between 0 and 1, got ${o[k]}`);
   const rng = new Rng(`corpus|${o.seed >>> 0}`);
   const all = trainingProfiles();
   const trainPool = rng.shuffle(all.filter((p, i) => !isHeldOutProfile(p, i)));
@@ -127,9 +227,7 @@ export function buildCorpus(options: Partial<CorpusOptions> = {}): Corpus {
   const nHeld = Math.round(o.dialogues * o.heldOutShare);
   const make = (pool: readonly Profile[], n: number, label: string): CorpusDialogue[] => {
     const r = rng.fork(label);
-    return Array.from({ length: n }, (_, i) =>
-      buildDialogue(pool[i % pool.length], r.next() < o.thinkShare, o.maxTurns, o.turnDecay, r),
-    );
+    return Array.from({ length: n }, (_, i) => buildDialogue(pool[i % pool.length], r.next() < o.thinkShare, o, r));
   };
   return { train: make(trainPool, o.dialogues - nHeld, 'train'), heldOut: make(heldPool, nHeld, 'heldOut') };
 }
@@ -157,6 +255,10 @@ export interface CorpusStats {
   agentTurns: number;
   chars: { agent: number; think: number; user: number; system: number };
   meanReplyChars: number;
+  /** Agent turns that join two strategies (pairShare). */
+  pairs: number;
+  /** Agent turns whose strategy followed the need the user's lines show (needShare). */
+  needLed: number;
 }
 
 export function corpusStats(corpus: Corpus): CorpusStats {
@@ -165,7 +267,11 @@ export function corpusStats(corpus: Corpus): CorpusStats {
   const turns: Record<number, number> = {};
   const chars = { agent: 0, think: 0, user: 0, system: 0 };
   let agentTurns = 0;
+  let pairs = 0;
+  let needLed = 0;
   for (const d of all) {
+    pairs += d.companions.filter((c) => c !== null).length;
+    needLed += d.needLed.filter(Boolean).length;
     for (const s of d.strategies) strategies[s]++;
     turns[d.strategies.length] = (turns[d.strategies.length] ?? 0) + 1;
     for (const t of d.turns) {
@@ -186,5 +292,7 @@ export function corpusStats(corpus: Corpus): CorpusStats {
     agentTurns,
     chars,
     meanReplyChars: agentTurns ? chars.agent / agentTurns : 0,
+    pairs,
+    needLed,
   };
 }

@@ -2,15 +2,24 @@
  * Command line for the warm-start corpus (Node; the library itself is pure):
  *
  *   npx tsx src/corpus/cli.ts stats  [--seed N] [--dialogues N] [--think-share X] [--max-turns N]
- *   npx tsx src/corpus/cli.ts sample N [--seed N] [--think]     N dialogues, readably
- *   npx tsx src/corpus/cli.ts bench  [--profiles N]             the uniform generator vs reference policies
+ *                                     [--pair-share X] [--need-share X]
+ *   npx tsx src/corpus/cli.ts sample N [--seed N] [--think] [--pair-share X] [--need-share X]
+ *   npx tsx src/corpus/cli.ts bench  [--profiles N] [--pair-share X] [--need-share X]
+ *                                     the corpus's agent (as a policy) vs the reference policies
  *
  * Not here: building logic (build.ts) or the grammar (grammar.ts).
  */
 import { playDialogue, runBenchmark, summarise } from '../persona/benchmark.ts';
 import { benchmarkProfiles } from '../persona/sets.ts';
-import { buildCorpus, CORPUS_DEFAULTS, corpusStats, type CorpusDialogue, type CorpusOptions } from './build.ts';
-import { CORPUS_STRATEGIES, corpusPolicy } from './grammar.ts';
+import {
+  buildCorpus,
+  CORPUS_DEFAULTS,
+  corpusPolicy,
+  corpusStats,
+  type CorpusDialogue,
+  type CorpusOptions,
+} from './build.ts';
+import { CORPUS_STRATEGIES } from './grammar.ts';
 
 function flag(args: readonly string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -31,6 +40,8 @@ function options(args: readonly string[]): CorpusOptions {
     dialogues: num('--dialogues', CORPUS_DEFAULTS.dialogues),
     thinkShare: num('--think-share', CORPUS_DEFAULTS.thinkShare),
     maxTurns: num('--max-turns', CORPUS_DEFAULTS.maxTurns),
+    pairShare: num('--pair-share', CORPUS_DEFAULTS.pairShare),
+    needShare: num('--need-share', CORPUS_DEFAULTS.needShare),
   };
 }
 
@@ -60,17 +71,22 @@ function stats(args: readonly string[]): void {
   const counts = CORPUS_STRATEGIES.map((x) => s.strategies[x]);
   for (const x of CORPUS_STRATEGIES) console.log(`  ${x.padEnd(17)} ${String(s.strategies[x]).padStart(5)}`);
   console.log(`  max/min ratio ${(Math.max(...counts) / Math.min(...counts)).toFixed(2)}`);
+  console.log(
+    `replies of two strategies ${pct(s.pairs / s.agentTurns)}; led by the need the user shows ${pct(s.needLed / s.agentTurns)}`,
+  );
 }
 
 function printDialogue(d: CorpusDialogue): void {
-  console.log(`--- ${d.profileId}${d.think ? ' (think)' : ''}: ${d.strategies.join(', ')}`);
+  const label = (i: number): string =>
+    `${d.needLed[i] ? 'need: ' : ''}${d.strategies[i]}${d.companions[i] ? ` + ${d.companions[i]}` : ''}`;
+  console.log(`--- ${d.profileId}${d.think ? ' (think)' : ''}: ${d.strategies.map((_, i) => label(i)).join(', ')}`);
   let a = 0;
   for (const t of d.turns) {
     if (t.role === 'system') continue;
     if (t.role === 'user') console.log(`user>  ${t.text}`);
     else {
       if (t.think !== undefined) console.log(`       <think> ${t.think} </think>`);
-      console.log(`agent> [${d.strategies[a++]}] ${t.text}`);
+      console.log(`agent> [${label(a++)}] ${t.text}`);
     }
   }
 }
@@ -85,13 +101,16 @@ function sample(args: readonly string[]): void {
 
 function bench(args: readonly string[]): void {
   const profiles = benchmarkProfiles().slice(0, Number(flag(args, '--profiles') ?? 100));
-  const uniform = summarise(
-    'corpus-uniform',
+  const o = options(args);
+  const shares = { pairShare: o.pairShare, needShare: o.needShare };
+  const name = o.pairShare || o.needShare ? `corpus p${o.pairShare} n${o.needShare}` : 'corpus-uniform';
+  const corpus = summarise(
+    name,
     'moderate',
-    profiles.map((p) => playDialogue(p, corpusPolicy(0), { seed: 0 })),
+    profiles.map((p) => playDialogue(p, corpusPolicy(0, shares), { seed: 0 })),
   );
   const rows = [
-    uniform,
+    corpus,
     ...(['random', 'generic', 'advisor', 'reflective', 'adaptive'] as const).map(
       (p) => runBenchmark(profiles, p, { seed: 0 }).summary,
     ),
@@ -99,7 +118,7 @@ function bench(args: readonly string[]): void {
   console.log(`Sentient-lite, moderate, ${profiles.length} benchmark profiles`);
   for (const r of rows)
     console.log(
-      `  ${r.policy.padEnd(15)} score ${String(r.score).padStart(5)}  success ${pct(r.success)}  failure ${pct(r.failure)}  turns ${r.meanTurns}`,
+      `  ${r.policy.padEnd(18)} score ${String(r.score).padStart(5)}  success ${pct(r.success)}  failure ${pct(r.failure)}  turns ${r.meanTurns}`,
     );
 }
 
@@ -109,7 +128,8 @@ else if (cmd === 'sample') sample(rest);
 else if (cmd === 'bench') bench(rest);
 else {
   console.log(
-    'usage: npx tsx src/corpus/cli.ts stats [--seed N] | sample N [--seed N] [--think] | bench [--profiles N]',
+    'usage: npx tsx src/corpus/cli.ts stats [--seed N] | sample N [--seed N] [--think] | bench [--profiles N]\n' +
+      "  each also takes --pair-share X and --need-share X (0..1): the corpus agent's replies of two strategies, and led by the need",
   );
   process.exitCode = cmd ? 1 : 0;
 }

@@ -12,9 +12,10 @@ import { makeBatch } from '../engine/model/sft.ts';
 import { Tokenizer } from '../engine/model/tokenizer.ts';
 import { playDialogue, runBenchmark, summarise } from '../persona/benchmark.ts';
 import { benchmarkProfiles } from '../persona/sets.ts';
-import { buildCorpus, corpusStats, corpusTexts, type Corpus } from './build.ts';
+import { buildCorpus, corpusPolicy, corpusStats, corpusTexts, NEED_STRATEGY, type Corpus } from './build.ts';
+import { inferIntention } from '../persona/policyText.ts';
 import { readVisible } from './extract.ts';
-import { CORPUS_STRATEGIES, corpusPolicy, expand, renderReply } from './grammar.ts';
+import { CORPUS_STRATEGIES, expand, renderReply } from './grammar.ts';
 
 const SMALL = { seed: 7, dialogues: 1200, thinkShare: 0.3, maxTurns: 4 };
 let cached: Corpus | undefined;
@@ -196,5 +197,70 @@ describe('the corpus does not prefer what the reward prefers', () => {
     );
     expect(uniform.score).toBeLessThan(reflective.score - 15);
     expect(uniform.score).toBeLessThan(35);
+  });
+});
+
+describe('replies of two strategies, and replies led by the need the user shows', () => {
+  const MIXED = { seed: 5, dialogues: 600, thinkShare: 0.3, maxTurns: 6, turnDecay: 0.5 };
+  let mixed: Corpus | undefined;
+  const mixedCorpus = (): Corpus => (mixed ??= buildCorpus({ ...MIXED, pairShare: 0.5, needShare: 0.2 }));
+
+  it('with both shares 0 (the default), every reply is one uniformly drawn strategy', () => {
+    const all = [...corpus().train, ...corpus().heldOut];
+    expect(all.every((d) => d.companions.every((c) => c === null) && d.needLed.every((x) => !x))).toBe(true);
+    const s = corpusStats(corpus());
+    expect([s.pairs, s.needLed]).toEqual([0, 0]);
+  });
+
+  it('gives each share about as asked, and a companion that differs from the first strategy', () => {
+    const c = mixedCorpus();
+    const s = corpusStats(c);
+    expect(s.pairs / s.agentTurns).toBeGreaterThan(0.45);
+    expect(s.pairs / s.agentTurns).toBeLessThan(0.55);
+    expect(s.needLed / s.agentTurns).toBeGreaterThan(0.16);
+    expect(s.needLed / s.agentTurns).toBeLessThan(0.24);
+    for (const d of [...c.train, ...c.heldOut]) d.strategies.forEach((x, i) => expect(d.companions[i]).not.toBe(x));
+    // A think plan of a two-strategy reply names both moves.
+    const thinkPairs = c.train.flatMap((d) =>
+      d.think ? d.turns.filter((t) => t.role === 'agent').filter((_, i) => d.companions[i] !== null) : [],
+    );
+    expect(thinkPairs.length).toBeGreaterThan(0);
+    expect(thinkPairs.every((t) => (t.think ?? '').includes(', then '))).toBe(true);
+  });
+
+  it('a need-led reply serves the need the user lines so far point to, a reflection while they point nowhere', () => {
+    const c = buildCorpus({ ...MIXED, dialogues: 200, needShare: 1 });
+    let led = 0;
+    for (const d of c.train) {
+      const users = d.turns.filter((t) => t.role === 'user').map((t) => t.text);
+      d.strategies.forEach((x, i) => {
+        const need = inferIntention(users.slice(0, i + 1).map((text) => ({ role: 'user' as const, text })));
+        expect(x).toBe(need ? NEED_STRATEGY[need] : 'reflection');
+        led++;
+      });
+    }
+    expect(led).toBeGreaterThan(400);
+  });
+
+  it('rejects a share outside 0..1', () => {
+    expect(() => buildCorpus({ dialogues: 10, needShare: 1.5 })).toThrow(/needShare must be between 0 and 1/);
+    expect(() => buildCorpus({ dialogues: 10, pairShare: -0.1 })).toThrow(/pairShare must be between 0 and 1/);
+  });
+
+  it('as a policy: the need-led agent scores far above the uniform one; at a 0.2 share it stays low', () => {
+    const profiles = benchmarkProfiles().slice(0, 30);
+    const score = (shares: { pairShare: number; needShare: number }): number =>
+      summarise(
+        'corpus',
+        'moderate',
+        profiles.map((p) => playDialogue(p, corpusPolicy(0, shares), { seed: 0 })),
+      ).score;
+    const uniform = score({ pairShare: 0, needShare: 0 });
+    const mixedScore = score({ pairShare: 0.5, needShare: 0.2 });
+    const led = score({ pairShare: 0.5, needShare: 1 });
+    console.log(`corpus agent: uniform ${uniform}, pairs 0.5 + need 0.2 ${mixedScore}, pairs 0.5 + need 1 ${led}`);
+    expect(led).toBeGreaterThan(uniform + 30);
+    expect(mixedScore).toBeLessThan(led - 25);
+    expect(mixedScore).toBeLessThan(40);
   });
 });

@@ -10,17 +10,9 @@
  * Not here: choosing strategies for the corpus, talking to simulated users (build.ts). Pure
  * TypeScript, seeded (never Math.random), no DOM or Node APIs.
  */
-import { digest, Rng } from '../engine/rng.ts';
-import { readVisible, type Span, type Visible } from './extract.ts';
-import {
-  ADVICE_LATE_LEAD,
-  CORPUS_STRATEGIES,
-  LEAD_INS,
-  PLAN_ACTIONS,
-  PLAN_READS,
-  TEMPLATES,
-  type CorpusStrategy,
-} from './templates.ts';
+import type { Rng } from '../engine/rng.ts';
+import type { Span, Visible } from './extract.ts';
+import { ADVICE_LATE_LEAD, LEAD_INS, PLAN_ACTIONS, PLAN_READS, TEMPLATES, type CorpusStrategy } from './templates.ts';
 
 export { CORPUS_STRATEGIES, type CorpusStrategy } from './templates.ts';
 
@@ -254,26 +246,4 @@ export function renderReply(strategy: CorpusStrategy, v: Visible, rng: Rng): Ren
   // Optional openers like "[Honestly, |]you..." can leave a sentence starting in lower case.
   reply = cap(reply).replace(/([.!?] )(\p{Ll})/gu, (_, a: string, b: string) => a + b.toUpperCase());
   return { strategy, reply, plan: planFor(strategy, s, turn, rng), fills };
-}
-
-/** Transcript entries as the persona engine writes them (structurally TranscriptEntry). */
-export interface Line {
-  role: 'user' | 'agent';
-  text: string;
-}
-
-/**
- * The corpus's reply generator as a policy: strategy drawn uniformly, reply rendered from the
- * visible dialogue. Same signature as the persona engine's `Policy`, so `playDialogue` can run it.
- */
-export function corpusPolicy(seed: number): (dialogue: readonly Line[]) => string {
-  return (dialogue) => {
-    const last = dialogue.length ? dialogue[dialogue.length - 1].text : '';
-    const rng = new Rng(`corpus-policy|${seed >>> 0}|${dialogue.length}|${digest(last)}`);
-    const v = readVisible(
-      dialogue.filter((e) => e.role === 'user').map((e) => e.text),
-      dialogue.filter((e) => e.role === 'agent').map((e) => e.text),
-    );
-    return renderReply(rng.pick(CORPUS_STRATEGIES), v, rng).reply;
-  };
 }

@@ -19,8 +19,8 @@ export interface WarmStartOptions {
   steps: number;
   /** Dialogues in the generated corpus (train + held out). */
   dialogues: number;
-  /** The corpus's dialogue lengths (default: CORPUS_DEFAULTS'). */
-  corpus?: Partial<Pick<CorpusOptions, 'maxTurns' | 'turnDecay'>>;
+  /** The corpus's dialogue lengths and reply mix (default: CORPUS_DEFAULTS'). */
+  corpus?: Partial<Pick<CorpusOptions, 'maxTurns' | 'turnDecay' | 'pairShare' | 'needShare'>>;
   vocabSize: number;
   sft: Omit<SftOptions, 'steps' | 'seed'>;
   /**
