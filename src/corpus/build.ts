@@ -13,6 +13,7 @@ import { digest, Rng } from '../engine/rng.ts';
 import { SYSTEM_LINE, SYSTEM_LINE_THINK, type Turn } from '../engine/model/format.ts';
 import { createSimulatedUser } from '../persona/user.ts';
 import { trainingProfiles } from '../persona/sets.ts';
+import { PLAN, type Strategy } from '../persona/policies.ts';
 import { inferIntention } from '../persona/policyText.ts';
 import type { IntentionId, Profile } from '../persona/profile.ts';
 import { readVisible, type Visible } from './extract.ts';
@@ -78,17 +79,29 @@ export const CORPUS_DEFAULTS: CorpusOptions = {
   needShare: 0,
 };
 
-/** The corpus strategy that serves each hidden need (the reference policies' plan, src/persona/policies.ts). */
-export const NEED_STRATEGY: Record<IntentionId, CorpusStrategy> = {
-  venting: 'reflection',
-  'deep-empathy': 'reflection',
-  'sincere-praise': 'praiseSpecific',
-  'not-my-fault': 'exoneration',
-  'practical-advice': 'advice',
-  'critical-analysis': 'analysis',
-  'others-motives': 'motives',
-  'self-reflection': 'growth',
+/** The corpus's name for each of the reference policies' strategies. */
+const AS_CORPUS: Record<Strategy, CorpusStrategy> = {
+  reflect: 'reflection',
+  validate: 'validation',
+  ask: 'openQuestion',
+  advise: 'advice',
+  analyse: 'analysis',
+  motives: 'motives',
+  growth: 'growth',
+  praise: 'praiseSpecific',
+  exonerate: 'exoneration',
 };
+
+/** The corpus strategy that serves each hidden need: the main strategy of the reference policies' plan. */
+export const NEED_STRATEGY = Object.fromEntries(
+  Object.entries(PLAN).map(([need, plan]) => [need, AS_CORPUS[plan.main]]),
+) as Record<IntentionId, CorpusStrategy>;
+
+/** Whether each share of the reply mix is a number in 0..1; throws naming the first that is not. */
+function checkShares(o: Pick<CorpusOptions, 'pairShare' | 'needShare'>, who: string): void {
+  for (const k of ['pairShare', 'needShare'] as const)
+    if (!(o[k] >= 0 && o[k] <= 1)) throw new Error(`${who}: ${k} must be between 0 and 1, got ${o[k]}`);
+}
 
 /** What one agent turn does: its strategy, a second one or none, and whether it read the need. */
 interface TurnPlan {
@@ -173,6 +186,7 @@ export function corpusPolicy(
   shares: Partial<Pick<CorpusOptions, 'pairShare' | 'needShare'>> = {},
 ): (dialogue: readonly Line[]) => string {
   const o = { ...CORPUS_DEFAULTS, ...shares };
+  checkShares(o, 'corpusPolicy');
   return (dialogue) => {
     const last = dialogue.length ? dialogue[dialogue.length - 1].text : '';
     const rng = new Rng(`corpus-policy|${seed >>> 0}|${dialogue.length}|${digest(last)}`);
@@ -218,8 +232,7 @@ export function buildCorpus(options: Partial<CorpusOptions> = {}): Corpus {
     throw new Error(`buildCorpus: maxTurns must be a positive integer, got ${o.maxTurns}`);
   if (!(o.dialogues >= 0)) throw new Error(`buildCorpus: dialogues must be >= 0, got ${o.dialogues}`);
   if (!(o.turnDecay >= 0)) throw new Error(`buildCorpus: turnDecay must be >= 0, got ${o.turnDecay}`);
-  for (const k of ['pairShare', 'needShare'] as const)
-    if (!(o[k] >= 0 && o[k] <= 1)) throw new Error(`buildCorpus: ${k} must be between 0 and 1, got ${o[k]}`);
+  checkShares(o, 'buildCorpus');
   const rng = new Rng(`corpus|${o.seed >>> 0}`);
   const all = trainingProfiles();
   const trainPool = rng.shuffle(all.filter((p, i) => !isHeldOutProfile(p, i)));

@@ -242,9 +242,10 @@ describe('replies of two strategies, and replies led by the need the user shows'
     expect(led).toBeGreaterThan(400);
   });
 
-  it('rejects a share outside 0..1', () => {
+  it('rejects a share outside 0..1, in the corpus and in its agent as a policy', () => {
     expect(() => buildCorpus({ dialogues: 10, needShare: 1.5 })).toThrow(/needShare must be between 0 and 1/);
     expect(() => buildCorpus({ dialogues: 10, pairShare: -0.1 })).toThrow(/pairShare must be between 0 and 1/);
+    expect(() => corpusPolicy(0, { needShare: 2 })).toThrow(/corpusPolicy: needShare must be between 0 and 1/);
   });
 
   it('as a policy: the need-led agent scores far above the uniform one; at a 0.2 share it stays low', () => {

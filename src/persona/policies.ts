@@ -43,7 +43,8 @@ export interface PolicyOptions {
   intention?: IntentionId;
 }
 
-type Strategy = 'reflect' | 'validate' | 'ask' | 'advise' | 'analyse' | 'motives' | 'growth' | 'praise' | 'exonerate';
+export type Strategy =
+  'reflect' | 'validate' | 'ask' | 'advise' | 'analyse' | 'motives' | 'growth' | 'praise' | 'exonerate';
 
 /** {d} a detail the user mentioned, {p} a person they named, {f} a feeling word, {a} their deed. */
 const T: Record<Strategy, readonly string[]> = {
@@ -123,7 +124,7 @@ const T: Record<Strategy, readonly string[]> = {
 };
 
 /** What each intention calls for: the main strategy and the companions that keep it human. */
-const PLAN: Record<IntentionId, { main: Strategy; with: readonly Strategy[] }> = {
+export const PLAN: Record<IntentionId, { main: Strategy; with: readonly Strategy[] }> = {
   venting: { main: 'reflect', with: ['validate', 'ask'] },
   'deep-empathy': { main: 'reflect', with: ['validate', 'ask'] },
   'sincere-praise': { main: 'praise', with: ['reflect', 'validate'] },
