@@ -36,7 +36,10 @@ export class Heap {
 
   /**
    * A block for `bytes` (a value of blockBytes): its address and its size (`bytes`, or that of the
-   * larger released block it reuses); the memory grows when needed.
+   * larger released block it reuses); the memory grows when needed. When it cannot grow, the
+   * released blocks are merged where they touch (a run that ends at the bump pointer lowers it)
+   * and the smallest one that holds the request is split, before the request is refused: RL steps
+   * of many shapes leave released blocks of many classes that no later request of a class fits.
    */
   alloc(bytes: number): { ptr: number; block: number } {
     let size = bytes;
@@ -63,6 +66,8 @@ export class Heap {
           this.memory.grow(pages);
         } catch {
           this.inUse -= bytes;
+          const fit = this.compactAndTake(bytes);
+          if (fit) return fit;
           throw new Error(
             `wasm backend: out of memory (${(end / 2 ** 20).toFixed(0)} MiB asked of a memory that cannot grow past ${(have / 2 ** 20).toFixed(0)} MiB)`,
           );
@@ -73,8 +78,53 @@ export class Heap {
     return { ptr, block: bytes };
   }
 
+  /**
+   * Merge adjacent released blocks, give back a run at the top, then take the smallest released
+   * block of at least `bytes` (its remainder released), or new memory below the lowered top.
+   */
+  private compactAndTake(bytes: number): { ptr: number; block: number } | null {
+    const blocks: [number, number][] = [];
+    for (const [size, list] of this.free) for (const ptr of list) blocks.push([ptr, size]);
+    blocks.sort((a, b) => a[0] - b[0]);
+    const merged: [number, number][] = [];
+    for (const [ptr, size] of blocks) {
+      const last = merged[merged.length - 1];
+      if (last && last[0] + last[1] === ptr) last[1] += size;
+      else merged.push([ptr, size]);
+    }
+    const tail = merged[merged.length - 1];
+    if (tail && tail[0] + tail[1] === this.top) {
+      this.top = tail[0];
+      merged.pop();
+    }
+    this.free.clear();
+    let best = -1;
+    merged.forEach(([, size], i) => {
+      if (size >= bytes && (best < 0 || size < merged[best][1])) best = i;
+    });
+    const taken = best >= 0 ? merged.splice(best, 1)[0] : null;
+    for (const [ptr, size] of merged) this.file(ptr, size);
+    if (taken) {
+      if (taken[1] > bytes) this.file(taken[0] + bytes, taken[1] - bytes);
+      this.inUse += bytes;
+      return { ptr: taken[0], block: bytes };
+    }
+    if (this.top + bytes <= this.memory.buffer.byteLength) {
+      const ptr = this.top;
+      this.top += bytes;
+      this.inUse += bytes;
+      return { ptr, block: bytes };
+    }
+    return null;
+  }
+
   release(ptr: number, bytes: number): void {
     this.inUse -= bytes;
+    this.file(ptr, bytes);
+  }
+
+  /** Put a block on its size's free list. */
+  private file(ptr: number, bytes: number): void {
     let list = this.free.get(bytes);
     if (!list) this.free.set(bytes, (list = []));
     list.push(ptr);
