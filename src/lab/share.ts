@@ -59,6 +59,7 @@ const BASELINE_V1: Baseline = {
   truncation: 'train',
   truncationPenalty: 0,
   difficulty: 'moderate',
+  groupAt: 'dialogue', // added after format 2: groups of whole dialogues, as before it
   steps: 100,
   profilesPerStep: 8,
   groupSize: 4,

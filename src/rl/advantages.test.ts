@@ -122,6 +122,43 @@ describe('rewards and advantages', () => {
     expect(c.advantages[stream.offsets[0]]).toBe(c.advantages[stream.offsets[1]]);
   });
 
+  it('groupAt turn: each reply against its siblings at the same turn, by its own change, not the reward-to-go', async () => {
+    // Two sibling rows of one dialogue (same prompts): replies that moved the user +10 / −5 at turn 0
+    // and 0 / +5 at turn 1. Reward-to-go would give row 0 the larger turn-0 figure for the later turn too.
+    const ds = [
+      dialogue([
+        [2, 10],
+        [2, 0],
+      ]),
+      dialogue([
+        [1, -5],
+        [1, 5],
+      ]),
+    ];
+    const { c } = await credit(ds, { reward: 'turn', groupAt: 'turn' });
+    // Turn 0: 0.1 and −0.05 (mean 0.025, residuals ±0.075); turn 1: 0 and 0.05 (residuals ∓0.025);
+    // pooled std = √((2·0.075² + 2·0.025²) / 2).
+    const std = Math.sqrt(0.075 ** 2 + 0.025 ** 2);
+    const a = (x: number) => +(x / (std + 1e-6)).toFixed(5);
+    expect(Array.from(c.advantages).map((x) => +x.toFixed(5))).toEqual([
+      a(0.075),
+      a(0.075),
+      a(-0.025),
+      a(-0.025),
+      a(-0.075),
+      a(0.025),
+    ]);
+    const toGo = await credit(ds, { reward: 'turn' });
+    expect(toGo.c.advantages[0]).not.toBeCloseTo(c.advantages[0], 3);
+    // Whole dialogues at γ = 0 compare the same cells the same way.
+    const own = await credit(ds, { reward: 'turn', gamma: 0 });
+    expect(Array.from(own.c.advantages)).toEqual(Array.from(c.advantages));
+    // γ = 0.5: turn 0's reward-to-go is 0.1 + 0.5·0 and −0.05 + 0.5·0.05 (residuals ±0.0625).
+    const half = await credit(ds, { reward: 'turn', gamma: 0.5 });
+    const hs = Math.sqrt(0.0625 ** 2 + 0.025 ** 2);
+    expect(half.c.advantages[0]).toBeCloseTo(0.0625 / (hs + 1e-6), 5);
+  });
+
   it('both: final and turn credit added, scaled to unit RMS over the agent tokens', async () => {
     const ds = [
       dialogue([

@@ -16,14 +16,17 @@
  * Advantages:
  *   grpo / rloo, final: A_d from group normalisation of r_d over the G dialogues of a profile, on
  *     every agent token of the dialogue [RLVER].
- *   grpo / rloo, turn: the reward-to-go of turn k, R_{d,k} = Σ_{j≥k} (c_{d,j} + p_{d,j}) (the final
- *     emotion minus the emotion before turn k, over 100), against a baseline that does not depend on
+ *   grpo / rloo, turn: the reward-to-go of turn k, R_{d,k} = Σ_{j≥k} γ^{j−k} (c_{d,j} + p_{d,j}) (at
+ *     γ = 1 the final emotion minus the emotion before turn k, over 100), against a baseline that does not depend on
  *     what the dialogue does next: the mean R_{·,k} of the group's dialogues that reached turn k
  *     (leave-one-out for RLOO). GRPO divides by the group's pooled within-turn std. A turn no other
  *     dialogue of its group reached has no baseline and gets 0. So surviving an extra turn earns
  *     nothing by itself: two dialogues that end the same way from the same turn get the same credit,
  *     however many turns the rest of them took (the suffix sum of per-turn z-scores this replaces
  *     added −n_k·mean for the n_k turns left: surviving longer paid whenever the mean change was negative).
+ *   grpo / rloo, groupAt 'turn': the group is G sibling replies to one history (rollout's
+ *     `siblings`), so a turn's credit is its own reward c_{d,k} + p_{d,k} against its siblings'
+ *     (the same cells as above, reward-to-go at γ = 0: what follows is the first sibling's, shared).
  *   grpo / rloo, both: the sum of the two, scaled to unit root-mean-square over the batch's agent
  *     tokens, the scale of PPO's whitened advantage, so that klCoef and ptxCoef weigh the same against
  *     the policy term under every algorithm.
@@ -39,6 +42,11 @@ export interface CreditOptions {
   algo: 'grpo' | 'ppo' | 'rloo';
   reward: 'final' | 'turn' | 'both';
   groupSize: number;
+  /**
+   * 'turn': the groups are sibling replies to one history (rollout's `siblings`): a reply's credit
+   * is its own turn reward against its siblings', not the reward-to-go (default 'dialogue').
+   */
+  groupAt?: 'dialogue' | 'turn';
   think: boolean;
   zeroRewardOnBrokenThink: boolean;
   /** Subtracted from a broken think turn's reward (think mode). */
@@ -142,11 +150,12 @@ function turnAdvantages(
   turnRewards: readonly (readonly number[])[],
   groups: Int32Array,
   estimator: 'grpo' | 'rloo',
+  gamma: number,
 ): number[][] {
   const toGo = turnRewards.map((rs) => {
     const out = new Array<number>(rs.length);
     let s = 0;
-    for (let k = rs.length - 1; k >= 0; k--) out[k] = s += rs[k];
+    for (let k = rs.length - 1; k >= 0; k--) out[k] = s = rs[k] + (gamma === 0 ? 0 : gamma * s);
     return out;
   });
   // (group, turn index) → the dialogues there.
@@ -224,7 +233,7 @@ export async function computeCredit(
       for (let d = 0; d < D; d++) for (let i = stream.offsets[d]; i < stream.offsets[d + 1]; i++) advantages[i] += a[d];
     }
     if (useTurn) {
-      const a = turnAdvantages(turnRewards, dGroups, o.algo);
+      const a = turnAdvantages(turnRewards, dGroups, o.algo, o.groupAt === 'turn' ? 0 : o.gamma);
       for (let d = 0; d < D; d++)
         turnSpans(stream, d).forEach(([from, to], k) => {
           for (let i = from; i <= to; i++) advantages[i] += a[d][k];

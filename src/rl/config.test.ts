@@ -38,6 +38,12 @@ describe('run config', () => {
       [{ preset: 'ci', maxTurnTokens: 200 }, 'maxTurnTokens:'],
       [{ algo: 'ppo', steps: 5, criticWarmupSteps: 5 }, 'criticWarmupSteps: 5 warm-up steps leave no policy update'],
       [{ truncation: 'drop' }, 'truncation:'],
+      [{ groupAt: 'step' }, 'groupAt:'],
+      [{ groupAt: 'turn', reward: 'turn', algo: 'ppo' }, 'groupAt: turn compares sibling replies'],
+      [
+        { groupAt: 'turn', reward: 'both' },
+        "groupAt: turn scores each reply by its own emotion change (reward 'turn')",
+      ],
       [[1, 2], '(config): expected a JSON object'],
       [null, '(config)'],
     ];

@@ -57,7 +57,14 @@ export const RunConfigSchema = z
       .enum(['moderate', 'strict'])
       .describe('Training users: moderate accepts more strategies, strict needs a better fit to the hidden need.'),
     steps: int(1, 100000).describe('Training steps (one rollout batch and its update each).'),
-    profilesPerStep: int(1, 512).describe('Training profiles per step; each is played groupSize times.'),
+    groupAt: z
+      .enum(['dialogue', 'turn'])
+      .describe(
+        "Where a group's samples share their state. dialogue (RLVER): each profile is played groupSize times and the dialogues are compared. turn: each profile is played once, and at every turn the policy writes groupSize replies to the same history, each read by a copy of the user as it was; each reply's advantage is its emotion change against its siblings' (the dialogue goes on with the first). Needs reward 'turn' and grpo or rloo.",
+      ),
+    profilesPerStep: int(1, 512).describe(
+      'Training profiles per step; each is played groupSize times (groupAt turn: once, with groupSize replies a turn).',
+    ),
     groupSize: int(1, 64).describe(
       'Dialogues per profile sharing the profile, seed and opening line (RLVER: 4). PPO uses it too, so the batches match.',
     ),
@@ -113,7 +120,9 @@ export const RunConfigSchema = z
       'Replay of the warm start\'s own training text: each minibatch adds this weight times the next-token loss on ptxBatch corpus dialogues (InstructGPT\'s "PPO-ptx"; RLVER: 0, none). Keeps the language the warm start learned while RL changes what it says.',
     ),
     ptxBatch: int(1, 64).describe('Corpus dialogues per minibatch in the replay loss (with ptxCoef above 0).'),
-    gamma: num(0, 1).describe('PPO discount (RLVER: 1).'),
+    gamma: num(0, 1).describe(
+      "Discount (RLVER: 1): PPO's GAE, and under GRPO / RLOO with turn credit the reward-to-go of a turn (0: the turn's own change only).",
+    ),
     lambda: num(0, 1).describe('PPO GAE lambda (RLVER: 1).'),
     valueCoef: num(0, 10).describe('PPO value-loss weight; the value head shares the trunk, so ours is small.'),
     valueClip: num(0, 10).describe('PPO value clip range around the old value.'),
@@ -150,6 +159,7 @@ const BASE: Omit<RunConfig, 'preset'> = {
   truncation: 'mask-end',
   truncationPenalty: 0,
   difficulty: 'moderate',
+  groupAt: 'dialogue',
   steps: 100,
   profilesPerStep: 8,
   groupSize: 4,
@@ -239,6 +249,12 @@ export function parseRunConfig(input: unknown, fallbackPreset: PresetName = 'mic
   if (c.maxTurnTokens >= PRESETS[c.preset].contextLength / 2)
     errors.push(`maxTurnTokens: must be below half the ${c.preset} context (${PRESETS[c.preset].contextLength})`);
   if (c.clipLow >= 1) errors.push('clipLow: must be below 1');
+  if (c.groupAt === 'turn' && c.algo === 'ppo')
+    errors.push('groupAt: turn compares sibling replies (grpo or rloo); ppo takes its baseline from the critic');
+  if (c.groupAt === 'turn' && c.reward !== 'turn')
+    errors.push(
+      `groupAt: turn scores each reply by its own emotion change (reward 'turn'); with reward '${c.reward}' the final emotion, which the siblings share, would count for nothing`,
+    );
   if (c.algo === 'ppo' && c.criticWarmupSteps >= c.steps)
     errors.push(
       `criticWarmupSteps: ${c.criticWarmupSteps} warm-up steps leave no policy update in a run of ${c.steps} steps`,

@@ -7,6 +7,9 @@ import { parseAgentTurn } from '../engine/model/format';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
+import { replayDialogue } from '../persona/user';
+import { buildSequences } from './batch';
+import { scoreSamples } from './update';
 import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutOptions } from './rollout';
 
 const profiles = trainingProfiles().slice(0, 3);
@@ -143,6 +146,64 @@ describe('multi-turn rollouts', () => {
     // Slides that hid no reply: the replies window drops user lines first; pairs drop a reply each.
     expect(keptAll.replies).toBeGreaterThan(0);
     expect(keptAll.pairs).toBe(0);
+  });
+
+  it('siblings: G replies to the same history each turn, each read by the user as it was; the dialogue goes on with the first', async () => {
+    const ck = loadCheckpoint(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
+    const wtok = Tokenizer.fromJSON(ck.tokenizer);
+    const warm = new Transformer(new CpuBackend(), ck.config, ck.weights, { frozen: true });
+    const G = 3;
+    const ps = trainingProfiles().slice(0, 2);
+    const opts: RolloutOptions = {
+      ...OPTS,
+      siblings: G,
+      maxTurnTokens: 24,
+      sampling: { temperature: 1, topK: 0, topP: 1 },
+    };
+    const rs = await rollout(warm, wtok, ps, opts, new Rng(5));
+    expect(rs.map((r) => r.profileId)).toEqual(ps.flatMap((p) => Array.from({ length: G }, () => p.id)));
+    let differing = 0;
+    ps.forEach((profile, i) => {
+      const rows = rs.slice(i * G, (i + 1) * G);
+      const path = rows[0].turns.map((t) => t.reply);
+      for (const r of rows) {
+        // Every row has a reply at every turn of the dialogue, under the same prompt, and ends as it does.
+        expect(r.turns.map((t) => t.prompt)).toEqual(rows[0].turns.map((t) => t.prompt));
+        expect([r.finalEmotion, r.endReason, r.transcript]).toEqual([
+          rows[0].finalEmotion,
+          rows[0].endReason,
+          rows[0].transcript,
+        ]);
+        // Each reply's reaction is what the user says to it after the dialogue's earlier replies.
+        r.turns.forEach((t, k) => {
+          const replay = replayDialogue(profile, { seed: opts.userSeed, difficulty: 'moderate', mode: 'train' }, [
+            ...path.slice(0, k),
+            t.reply,
+          ]);
+          expect(t.result).toEqual(replay.results[k]);
+          if (t.reply !== rows[0].turns[k].reply) differing++;
+        });
+      }
+      // The transcript is the first row's: its replies, and the user's lines to them.
+      const agentLines = rows[0].transcript.filter((x) => x.role === 'agent').map((x) => x.text);
+      expect(agentLines).toEqual(path);
+    });
+    expect(differing).toBeGreaterThan(0);
+    // Each reply was drawn from the prompt it records, not from a cache still holding a sibling's own
+    // earlier reply: a fresh scoring of every (prompt, reply) gives the log-probs the rollout kept.
+    const { sequences } = buildSequences(rs, ck.config.vocabSize);
+    const scored = await scoreSamples(warm, sequences, 8, 1);
+    const recorded = new Map<number, number>();
+    let at = 0;
+    for (const r of rs) for (const t of r.turns) for (const lp of t.logprobs) recorded.set(at++, lp);
+    let worst = 0;
+    sequences.forEach((s, i) =>
+      s.stream.forEach((x, j) => (worst = Math.max(worst, Math.abs(scored.logprobs[i][j] - recorded.get(x)!)))),
+    );
+    expect(worst).toBeLessThan(1e-3);
+    // The same seeds give the same dialogues.
+    const again = await rollout(warm, wtok, ps, opts, new Rng(5));
+    expect(again.map((r) => r.turns.map((t) => t.response))).toEqual(rs.map((r) => r.turns.map((t) => t.response)));
   });
 
   it('stops after maxAgentTurns when asked (a preview)', async () => {

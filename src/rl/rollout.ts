@@ -12,7 +12,7 @@
  * turn (the RL update's training samples), the visible transcript and every appraisal.
  */
 import type { Profile } from '../persona/profile';
-import { createSimulatedUser, type SimulatedUser, type TurnResult } from '../persona/user';
+import { createSimulatedUser, restoreSimulatedUser, type SimulatedUser, type TurnResult } from '../persona/user';
 import { bandOf, rewardOf, type Difficulty, type Mode } from '../persona/dynamics';
 import { Rng } from '../engine/rng';
 import {
@@ -49,6 +49,16 @@ export interface RolloutOptions {
   maxAgentTurns?: number;
   /** What leaves a full context window first (default DEFAULT_WINDOW). */
   window?: WindowPolicy;
+  /**
+   * Replies drawn at every turn of each dialogue (default 1). With G above 1, each profile plays
+   * one dialogue, and at each of its turns the policy writes G replies to the same history; each
+   * is shown to a copy of the user as it was before the turn (the users are a pure function of
+   * seed, profile and transcript, so the copies differ only in the reply they read), and the
+   * dialogue goes on with the first. The output has G rows per profile, row j holding reply j of
+   * every turn (its `prompt` the shared history, its `result` the user's reaction to that reply);
+   * the rows share the dialogue's transcript and window and end as it does.
+   */
+  siblings?: number;
   /**
    * Called after each round (every live dialogue replied once and heard its user): the dialogues so
    * far and which are still going. For showing progress; it must not change them.
@@ -97,7 +107,7 @@ export interface DialogueRollout {
   };
 }
 
-/** Play one dialogue per profile, all in one batch. */
+/** Play one dialogue per profile, all in one batch (with `siblings`, G rows per profile). */
 export async function rollout(
   model: Transformer,
   tok: Tokenizer,
@@ -105,12 +115,17 @@ export async function rollout(
   opts: RolloutOptions,
   rng: Rng,
 ): Promise<DialogueRollout[]> {
-  const B = profiles.length;
+  const G = opts.siblings ?? 1;
+  if (!(Number.isInteger(G) && G >= 1)) throw new Error(`siblings must be a whole number ≥ 1, not ${G}`);
+  const P = profiles.length;
+  const B = P * G;
+  /** The dialogue row b belongs to. */
+  const path = (b: number): number => Math.floor(b / G);
   const maxT = model.config.contextLength;
   const end = tok.special('<|end|>');
   const grammar = opts.think && opts.thinkGrammar !== false ? thinkGrammar(tok, opts.maxTurnTokens) : null;
   const temperature = opts.sampling.temperature;
-  // The current turn of each dialogue: its tokens, their log-probs, what the grammar did.
+  // The current turn of each row: its tokens, their log-probs, what the grammar did.
   let response: number[][] = [];
   let logprobs: number[][] = [];
   let traces: (GrammarTrace | null)[] = [];
@@ -133,50 +148,56 @@ export async function rollout(
     createSimulatedUser(p, { seed: opts.userSeed, difficulty: opts.difficulty, mode: opts.mode }),
   );
   const system: Turn = { role: 'system', text: opts.think ? SYSTEM_LINE_THINK : SYSTEM_LINE };
-  const out: DialogueRollout[] = profiles.map((p, b) => ({
+  // The first row of each dialogue; its siblings share its transcript and window (one object each).
+  const lead: DialogueRollout[] = profiles.map((p, i) => ({
     profileId: p.id,
-    opening: users[b].opening,
+    opening: users[i].opening,
     turns: [],
-    finalEmotion: users[b].state.emotion,
+    finalEmotion: users[i].state.emotion,
     reward: 0,
     endReason: 'cap',
-    transcript: [system, { role: 'user', text: users[b].opening }],
+    transcript: [system, { role: 'user', text: users[i].opening }],
     window: { slides: 0, hidden: [] },
   }));
+  const out: DialogueRollout[] = Array.from({ length: B }, (_, b) =>
+    b % G === 0 ? lead[path(b)] : { ...lead[path(b)], turns: [] },
+  );
   // What each policy sees, as whole chunks: [bos+system, user opening, <|agent|> turn, user line, …].
   // The prompt is the system chunk plus the chunks still in the window (src/rl/window.ts), with room
   // for a full reply; agent chunks are exactly what was sampled, or the reply re-encoded without
   // thoughts in think mode [RLVER] (format.ts's historyChunks, which the warm start's think-turn
-  // examples are built from too).
-  const chunks: number[][][] = out.map((d) => historyChunks(tok, d.transcript));
+  // examples are built from too). All per dialogue (i), shared by its rows.
+  const chunks: number[][][] = lead.map((d) => historyChunks(tok, d.transcript));
   const budget = maxT - opts.maxTurnTokens - 1;
   const policy = opts.window ?? DEFAULT_WINDOW;
-  const dropped = out.map(() => new Set<number>());
-  const prompt = (b: number): number[] => {
-    const c = chunks[b];
+  const dropped = lead.map(() => new Set<number>());
+  const prompt = (i: number): number[] => {
+    const c = chunks[i];
     const sizes = c.map((x) => x.length);
-    if (slideWindow(sizes, dropped[b], budget, policy)) out[b].window.slides++;
-    return [...c[0], ...c.slice(1).flatMap((x, k) => (dropped[b].has(k + 1) ? [] : x)), agentOpen];
+    if (slideWindow(sizes, dropped[i], budget, policy)) lead[i].window.slides++;
+    return [...c[0], ...c.slice(1).flatMap((x, k) => (dropped[i].has(k + 1) ? [] : x)), agentOpen];
   };
-  const history: number[][] = out.map((_, b) => prompt(b));
-  history.forEach((h, b) => {
+  const history: number[][] = lead.map((_, i) => prompt(i));
+  history.forEach((h, i) => {
     if (h.length > budget + 1) {
       throw new Error(
-        `the opening of profile ${profiles[b].id} takes ${h.length} tokens; the model's context (${maxT}) leaves no room for a reply of ${opts.maxTurnTokens} tokens`,
+        `the opening of profile ${profiles[i].id} takes ${h.length} tokens; the model's context (${maxT}) leaves no room for a reply of ${opts.maxTurnTokens} tokens`,
       );
     }
   });
-  const live = new Array<boolean>(B).fill(true);
+  const alive = new Array<boolean>(P).fill(true);
+  const live = (): boolean[] => out.map((_, b) => alive[path(b)]);
   const session = new KvSession(model, B);
   try {
-    let pending: number[][] = history.map((h) => h.slice());
-    while (live.some(Boolean)) {
+    let pending: number[][] = out.map((_, b) => history[path(b)].slice());
+    while (alive.some(Boolean)) {
       // Read the pending context (a whole prompt, or the latest user line) into the cache.
-      let logits = await session.step(pending.map((p, b) => (live[b] ? p : [])));
-      response = history.map(() => []);
-      logprobs = history.map(() => []);
-      traces = history.map(() => (grammar ? { steps: [], bans: [] } : null));
-      const turnLive = live.slice();
+      const rowLive = live();
+      let logits = await session.step(pending.map((p, b) => (rowLive[b] ? p : [])));
+      response = out.map(() => []);
+      logprobs = out.map(() => []);
+      traces = out.map(() => (grammar ? { steps: [], bans: [] } : null));
+      const turnLive = rowLive.slice();
       for (let n = 0; n < opts.maxTurnTokens && turnLive.some(Boolean); n++) {
         const next = logits.map((row, b) => {
           if (!turnLive[b]) return [];
@@ -188,61 +209,88 @@ export async function rollout(
         if (!turnLive.some(Boolean)) break;
         logits = await session.step(next);
       }
-      // Hand each reply to its simulated user; the <|end|> that closed it is not in the cache yet.
-      const nextPending: number[][] = history.map(() => []);
-      for (let b = 0; b < B; b++) {
-        if (!live[b]) continue;
-        const parsed = parseAgentTurn(tok, response[b], opts.think);
-        const result = users[b].respond(parsed.reply);
-        const d = out[b];
-        const trace = traces[b];
-        d.window.hidden.push(repliesOutOfView(chunks[b].length, dropped[b]));
-        d.turns.push({
-          prompt: history[b],
-          response: response[b],
-          reply: parsed.reply,
-          think: parsed.think,
-          wellFormed: parsed.wellFormed,
-          truncated: response[b].length === opts.maxTurnTokens,
-          logprobs: logprobs[b],
-          ...(trace ? { grammar: trace } : {}),
-          result,
-        });
+      // Hand each reply to its simulated user (a sibling's to a copy of it as it was before the
+      // turn); the <|end|> that closed a reply is not in the cache yet.
+      const nextPending: number[][] = out.map(() => []);
+      for (let i = 0; i < P; i++) {
+        if (!alive[i]) continue;
+        const before = G > 1 ? users[i].state : null;
+        const d = lead[i];
+        d.window.hidden.push(repliesOutOfView(chunks[i].length, dropped[i]));
+        let parsed: ReturnType<typeof parseAgentTurn> | null = null;
+        let result: TurnResult | null = null;
+        for (let j = 0; j < G; j++) {
+          const b = i * G + j;
+          const mine = parseAgentTurn(tok, response[b], opts.think);
+          const user = j === 0 || !before ? users[i] : restoreSimulatedUser(profiles[i], before);
+          const reaction = user.respond(mine.reply);
+          const trace = traces[b];
+          out[b].turns.push({
+            prompt: history[i],
+            response: response[b],
+            reply: mine.reply,
+            think: mine.think,
+            wellFormed: mine.wellFormed,
+            truncated: response[b].length === opts.maxTurnTokens,
+            logprobs: logprobs[b],
+            ...(trace ? { grammar: trace } : {}),
+            result: reaction,
+          });
+          if (j === 0) {
+            parsed = mine;
+            result = reaction;
+          }
+        }
+        if (!parsed || !result) continue;
         d.transcript.push({
           role: 'agent',
           text: parsed.reply,
           ...(parsed.think !== null ? { think: parsed.think } : {}),
         });
         d.finalEmotion = result.emotion;
+        const reread = (): void => {
+          for (let j = 1; j < G; j++) {
+            session.reset(i * G + j);
+            nextPending[i * G + j] = history[i];
+          }
+        };
         if (result.over) {
-          live[b] = false;
+          alive[i] = false;
           d.endReason = result.endReason ?? 'over';
-          continue;
-        }
-        if (opts.maxAgentTurns !== undefined && d.turns.length >= opts.maxAgentTurns) {
-          live[b] = false;
+        } else if (opts.maxAgentTurns !== undefined && d.turns.length >= opts.maxAgentTurns) {
+          alive[i] = false;
           d.endReason = 'limit';
           d.transcript.push({ role: 'user', text: result.line });
-          continue;
-        }
-        d.transcript.push({ role: 'user', text: result.line });
-        const userLine = userTurnTokens(tok, result.line);
-        chunks[b].push(opts.think ? visibleAgentTurnTokens(tok, parsed.reply) : [agentOpen, ...response[b]], userLine);
-        const before = d.window.slides;
-        history[b] = prompt(b);
-        if (history[b].length > budget + 1) {
-          live[b] = false; // a single user line longer than the whole context
-          d.endReason = 'context';
-        } else if (opts.think || d.window.slides !== before) {
-          // Thoughts must leave the cache, or the window slid: read the prompt afresh.
-          session.reset(b);
-          nextPending[b] = history[b];
         } else {
-          nextPending[b] = [end, ...userLine, agentOpen];
+          d.transcript.push({ role: 'user', text: result.line });
+          const userLine = userTurnTokens(tok, result.line);
+          chunks[i].push(
+            opts.think ? visibleAgentTurnTokens(tok, parsed.reply) : [agentOpen, ...response[i * G]],
+            userLine,
+          );
+          const slides = d.window.slides;
+          history[i] = prompt(i);
+          if (history[i].length > budget + 1) {
+            alive[i] = false; // a single user line longer than the whole context
+            d.endReason = 'context';
+          } else if (opts.think || d.window.slides !== slides) {
+            // Thoughts must leave the cache, or the window slid: read the prompt afresh.
+            session.reset(i * G);
+            nextPending[i * G] = history[i];
+            reread();
+          } else {
+            nextPending[i * G] = [end, ...userLine, agentOpen];
+            // The siblings' caches hold their own replies: read the dialogue's history afresh.
+            reread();
+          }
+        }
+        for (let j = 1; j < G; j++) {
+          out[i * G + j].finalEmotion = d.finalEmotion;
+          out[i * G + j].endReason = d.endReason;
         }
       }
       pending = nextPending;
-      opts.onRound?.(out, live);
+      opts.onRound?.(out, live());
     }
   } finally {
     session.release();

@@ -130,6 +130,27 @@ describe('the RL trainer', () => {
     expect(a.weights).toMatchInlineSnapshot(`"d12222590ccfbd73"`);
   });
 
+  it('groupAt turn: one dialogue per profile with groupSize replies a turn, deterministic, and it trains', async () => {
+    const o: Partial<RunConfig> = { groupAt: 'turn', reward: 'turn' };
+    const t = trainer(o);
+    const r = await t.step();
+    expect(r.dialogues).toHaveLength(6);
+    for (let g = 0; g < 2; g++) {
+      const rows = r.dialogues.slice(g * 3, g * 3 + 3);
+      expect(new Set(rows.map((d) => d.profileId)).size).toBe(1);
+      // One dialogue: the rows share every turn's prompt and the transcript.
+      for (const d of rows) {
+        expect(d.turns.map((x) => x.prompt)).toEqual(rows[0].turns.map((x) => x.prompt));
+        expect(d.transcript).toBe(rows[0].transcript);
+      }
+    }
+    for (const [k, v] of Object.entries(r.metrics)) expect(Number.isFinite(v), k).toBe(true);
+    expect(r.metrics['advantages/rms']).toBeGreaterThan(0);
+    expect(r.metrics['train/grad_norm']).toBeGreaterThan(0);
+    const again = await trainer(o).step();
+    expect(stable(again.metrics)).toEqual(stable(r.metrics));
+  });
+
   it('PPO trains the value head; GRPO leaves it alone', async () => {
     const valueHead = async (t: Trainer) => {
       const w = await t.model.readParams();

@@ -175,7 +175,8 @@ export class Trainer {
     const be = this.be;
     const k = this.stepsDone;
     const rng = new Rng(`step:${c.seed}:${k}`);
-    const profiles = this.profilesOf(k).flatMap((p) => Array.from({ length: c.groupSize }, () => p));
+    const siblings = c.groupAt === 'turn' ? c.groupSize : 1;
+    const profiles = this.profilesOf(k).flatMap((p) => Array.from({ length: c.groupSize / siblings }, () => p));
     be.copy(this.snapshot.params, this.model.params);
     be.copy(this.snapshot.m, this.model.adamM);
     be.copy(this.snapshot.v, this.model.adamV);
@@ -196,6 +197,7 @@ export class Trainer {
         sampling: { temperature: c.temperature, topK: 0, topP: c.topP },
         maxTurnTokens: c.maxTurnTokens,
         maxAgentTurns: c.maxAgentTurns,
+        siblings,
         ...(this.onRound ? { onRound: (d, live) => this.onRound?.('train', d, live) } : {}),
       },
       rng,
@@ -210,6 +212,7 @@ export class Trainer {
       algo: c.algo,
       reward: c.reward,
       groupSize: c.groupSize,
+      groupAt: c.groupAt,
       think: c.think,
       zeroRewardOnBrokenThink: c.zeroRewardOnBrokenThink,
       thinkFormatPenalty: c.thinkFormatPenalty,

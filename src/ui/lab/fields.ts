@@ -40,6 +40,7 @@ const LABELS: Record<FieldKey, string> = {
   truncation: 'Cut replies',
   truncationPenalty: 'Cut reply penalty',
   difficulty: 'User difficulty',
+  groupAt: 'Group at',
   steps: 'Steps',
   profilesPerStep: 'Profiles per step',
   groupSize: 'Group size',
