@@ -43,6 +43,13 @@ describe('trimDialogue', () => {
     expect(t.intentionSummary).toBe(INTENTIONS[profile.intention].summary);
     expect(t.who).toContain(profile.name);
     expect(t.turns[0].reply).toHaveLength(TEXT_CAP + 1); // the cap and an ellipsis
+    expect(t).not.toHaveProperty('sibling');
+    // Grouped at the turn: row 5 of groups of 4 holds the second reply of each turn of group 2.
+    expect(trimDialogue(rollout(profile.id), 3, 5, 4, profile, undefined, 'turn')).toMatchObject({
+      group: 1,
+      sibling: 1,
+    });
+    expect(trimDialogue(rollout(profile.id), 3, 4, 4, profile, undefined, 'turn').sibling).toBe(0);
   });
 
   it('says when the profile is not found instead of guessing an intention', () => {

@@ -62,6 +62,7 @@ export function trimDialogue(
   groupSize: number,
   profile: Profile | undefined,
   credit?: readonly { tokens: string[]; values: number[] }[],
+  groupAt: 'dialogue' | 'turn' = 'dialogue',
 ): TranscriptItem {
   return {
     step,
@@ -80,6 +81,7 @@ export function trimDialogue(
     reward: d.reward,
     endReason: d.endReason,
     turns: d.turns.map((t, k) => trimTurn(t, credit?.[k])),
+    ...(groupAt === 'turn' ? { sibling: index % Math.max(1, groupSize) } : {}),
   };
 }
 

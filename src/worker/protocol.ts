@@ -167,6 +167,12 @@ export interface TranscriptItem {
   /** 'success' / 'failure' (the emotion reached 100 / fell below 10), 'cap' or 'limit' (turns ran out). */
   endReason: string;
   turns: TranscriptTurn[];
+  /**
+   * Runs that group at the turn (groupAt 'turn'): which of the group's replies at each turn this
+   * row holds. 0 is the dialogue itself; the others are replies written beside it to the same
+   * history, each with what the user, as it was before the turn, said to it.
+   */
+  sibling?: number;
 }
 
 /** Where a session is. 'loading': fetching and building the model; terminal: done, stopped, failed, reset. */

@@ -411,7 +411,7 @@ export class TrainSession {
         checkLost();
         const dialogues = r.dialogues
           .slice(0, TRANSCRIPTS_PER_STEP)
-          .map((d, i) => trimDialogue(d, step, i, config.groupSize, byId.get(d.profileId), credit[i]));
+          .map((d, i) => trimDialogue(d, step, i, config.groupSize, byId.get(d.profileId), credit[i], config.groupAt));
         this.out.update({ step }, [row], dialogues);
         const asked = config.checkpointEvery > 0 && step % config.checkpointEvery === 0;
         const safety = !checkpointed || performance.now() - lastCheckpointAt >= SAFETY_CHECKPOINT_MS;

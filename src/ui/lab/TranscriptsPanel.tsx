@@ -94,6 +94,10 @@ function Dialogue({ d, open, inspect, scale }: { d: TranscriptItem; open: boolea
       <p className="hidden-need">
         Hidden intention (the policy never sees it): <strong>{d.intentionSummary}</strong>. Reward {d.reward.toFixed(2)}
         ; {endText(d.endReason)}.{` Group ${d.group + 1}. `}
+        {d.sibling === 0 && "The group's dialogue: its other rows are the replies written beside these, turn by turn. "}
+        {d.sibling !== undefined &&
+          d.sibling > 0 &&
+          `Reply ${d.sibling + 1} of the group at each turn: written to the same history as the group's dialogue (its first row), with what the user, as it was before the turn, said to it; the dialogue went on with the first. `}
         <button
           type="button"
           className="small-button"
