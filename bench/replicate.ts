@@ -10,6 +10,9 @@
  * before and after, the gain, perplexity, the share of real-word replies and the reward-hacking
  * share, and writes it with every run's summary to DIR/summary.json. The starting policy's
  * benchmark is played once per think mode and kept in DIR/.cache (experiment --cache).
+ * A second table scores the starting policy and every non-think run's checkpoint on the moderate
+ * benchmark, the strict benchmark and the challenge users (`npm run evaluate`, kept beside each
+ * run as eval-strict.json and eval-challenge.json): RLVER's moderate against strict training users.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -129,6 +132,45 @@ function run(job: (typeof jobsList)[number]): Promise<Summary> {
 
 const shareOf = (h: Side['hacking']): number => (typeof h === 'number' ? h : h.share);
 
+/** Where a checkpoint is scored besides the moderate benchmark the experiment plays. */
+const CROSS = [
+  { name: 'strict', args: ['--difficulty', 'strict'] },
+  { name: 'challenge', args: ['--profiles', 'public/personas/challenge.json'] },
+] as const;
+
+/** `npm run evaluate` of `checkpoint` on one of CROSS, kept in `file` (an interrupted grid resumes). */
+function evaluateOn(checkpoint: string, where: (typeof CROSS)[number], file: string): Promise<Side> {
+  if (existsSync(file)) return Promise.resolve(JSON.parse(readFileSync(file, 'utf8')) as Side);
+  const args = [
+    'tsx',
+    'src/cli/evaluate.ts',
+    '--checkpoint',
+    checkpoint,
+    ...where.args,
+    '--json',
+    ...(backend ? ['--backend', backend] : []),
+    ...(backend === '' || backend === 'wasm' ? ['--threads', String(threads)] : []),
+  ];
+  return new Promise((resolve, reject) => {
+    const p = spawn('npx', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.on('close', (code) => {
+      if (code !== 0)
+        return reject(
+          new Error(
+            `evaluate ${checkpoint} on ${where.name} failed (${code}): ${err.trim().split('\n').slice(-3).join(' / ')}`,
+          ),
+        );
+      writeFileSync(file, out);
+      console.error(`scored ${checkpoint} on ${where.name}`);
+      resolve(JSON.parse(out) as Side);
+    });
+  });
+}
+
 async function main(): Promise<void> {
   const results = new Map<string, Summary>();
   let next = 0;
@@ -180,7 +222,64 @@ async function main(): Promise<void> {
       )} |`,
     );
   }
-  const table = lines.join('\n');
+  // Every non-think checkpoint (and the start) on the strict benchmark and the challenge users.
+  const crossJobs = [
+    { key: 'start', checkpoint: join('public', `warmstart-${preset}.bin`), dir: join(root, '.cache') },
+    ...jobsList
+      .filter((j) => !j.v.args.includes('--think') && results.has(`${j.v.name}:${j.seed}`))
+      .map((j) => ({ key: `${j.v.name}:${j.seed}`, checkpoint: join(j.dir, 'checkpoint.bin'), dir: j.dir })),
+  ];
+  const cross = new Map<string, Side>();
+  let nextCross = 0;
+  const crossWorker = async () => {
+    while (nextCross < crossJobs.length * CROSS.length) {
+      const i = nextCross++;
+      const job = crossJobs[Math.floor(i / CROSS.length)];
+      const where = CROSS[i % CROSS.length];
+      mkdirSync(job.dir, { recursive: true });
+      const file = join(job.dir, job.key === 'start' ? `start-${where.name}.json` : `eval-${where.name}.json`);
+      cross.set(`${job.key}:${where.name}`, await evaluateOn(job.checkpoint, where, file));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, jobs) }, crossWorker));
+  const crossLines = [
+    '| policy | seeds | moderate benchmark | strict benchmark | challenge users | failure: moderate / strict / challenge |',
+    '|---|---|---|---|---|---|',
+  ];
+  const moderateStart = crossJobs.map((j) => results.get(j.key)?.before).find((b) => b);
+  const startStrict = cross.get('start:strict');
+  const startChallenge = cross.get('start:challenge');
+  if (moderateStart && startStrict && startChallenge)
+    crossLines.push(
+      `| starting policy | | ${moderateStart.score.toFixed(1)} | ${startStrict.score.toFixed(1)} | ${startChallenge.score.toFixed(1)} | ${[moderateStart, startStrict, startChallenge].map((x) => `${(100 * x.failure).toFixed(0)}%`).join(' / ')} |`,
+    );
+  for (const v of VARIANTS.filter((x) => !x.args.includes('--think'))) {
+    const ok = seeds.filter(
+      (s) =>
+        results.get(`${v.name}:${s}`)?.after &&
+        cross.has(`${v.name}:${s}:strict`) &&
+        cross.has(`${v.name}:${s}:challenge`),
+    );
+    if (ok.length === 0) continue;
+    const on = (where: string) => ok.map((s) => cross.get(`${v.name}:${s}:${where}`)!);
+    const moderate = ok.map((s) => results.get(`${v.name}:${s}`)!.after!);
+    crossLines.push(
+      `| ${v.name} | ${ok.length} | ${ms(moderate.map((r) => r.score))} | ${ms(on('strict').map((r) => r.score))} | ${ms(on('challenge').map((r) => r.score))} | ${[
+        moderate,
+        on('strict'),
+        on('challenge'),
+      ]
+        .map(
+          (xs) =>
+            `${ms(
+              xs.map((x) => 100 * x.failure),
+              0,
+            )}%`,
+        )
+        .join(' / ')} |`,
+    );
+  }
+  const table = `${lines.join('\n')}\n\n${crossLines.join('\n')}`;
   writeFileSync(
     join(root, 'summary.json'),
     `${JSON.stringify({ preset, seeds, steps: steps || 'preset default', runs: Object.fromEntries(results), table }, null, 1)}\n`,
