@@ -251,6 +251,35 @@ test('with ?backend=cpu the lab trains on WebAssembly SIMD with threads, and say
   expect(Number(/Step (\d+)/.exec(pausedAt)?.[1])).toBeLessThan(2000);
 });
 
+test('grouped at the turn: the transcripts say which row is the dialogue and which hold the replies beside it', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await page.goto('/?backend=cpu');
+  await field(page, 'Preset').selectOption('ci');
+  await page.getByText(/^Advanced \(/).click();
+  for (const [label, value] of TINY) await field(page, label).fill(value);
+  await field(page, 'Steps').fill('2000');
+  await field(page, 'Group at').selectOption('turn');
+  // Sibling replies share the final emotion: the form asks for turn rewards and says why.
+  const reward = page.getByRole('combobox', { name: 'Reward', exact: true });
+  await reward.selectOption('final');
+  await expect(page.getByText("turn scores each reply by its own emotion change (reward 'turn')")).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
+  await reward.selectOption('turn');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(status(page)).toContainText(/Step ([2-9]|\d{2,}) of 2000/, { timeout: 180_000 });
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(status(page)).toContainText(/Paused after step \d+/, { timeout: 60_000 });
+  const transcripts = page.getByRole('region', { name: 'Transcripts' });
+  const rows = transcripts.locator('.dialogue');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText("The group's dialogue: its other rows are the replies written beside these");
+  await expect(rows.nth(1)).toContainText('Reply 2 of the group at each turn: written to the same history');
+  await rows.nth(1).locator('summary').first().click();
+  await transcripts.screenshot({ path: `${SHOTS}lab-transcripts-siblings.png` });
+});
+
 test('a lost GPU device: an alert, then Resume from the last checkpoint loses nothing; the breakdown stays with the saved run', async ({
   page,
 }) => {
