@@ -89,13 +89,34 @@ const jobsList = VARIANTS.filter((v) => !only || only.split(',').includes(v.name
   seeds.map((seed) => ({ v, seed, dir: join(root, `${v.name}-s${seed}`) })),
 );
 
-function run(job: (typeof jobsList)[number]): Promise<Summary> {
-  const done = join(job.dir, 'summary.json');
-  if (existsSync(done)) return Promise.resolve(JSON.parse(readFileSync(done, 'utf8')) as Summary);
-  mkdirSync(job.dir, { recursive: true });
-  const args = [
+/** `npx tsx SCRIPT ARGS` with the grid's backend and threads: its exit code, stdout and stderr. */
+function tsx(script: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const all = [
     'tsx',
-    'src/cli/experiment.ts',
+    script,
+    ...args,
+    ...(backend ? ['--backend', backend] : []),
+    ...(backend === '' || backend === 'wasm' ? ['--threads', String(threads)] : []),
+  ];
+  return new Promise((resolve) => {
+    const p = spawn('npx', all, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+/** A failed child, with the last lines it wrote to stderr. */
+const failed = (what: string, code: number | null, err: string): Error =>
+  new Error(`${what} failed (${code}): ${err.trim().split('\n').slice(-3).join(' / ')}`);
+
+async function run(job: (typeof jobsList)[number]): Promise<Summary> {
+  const done = join(job.dir, 'summary.json');
+  if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as Summary;
+  mkdirSync(job.dir, { recursive: true });
+  const { code, out, err } = await tsx('src/cli/experiment.ts', [
     '--preset',
     preset,
     ...job.v.args,
@@ -107,27 +128,13 @@ function run(job: (typeof jobsList)[number]): Promise<Summary> {
     join(root, '.cache'),
     '--json',
     ...(steps ? ['--steps', steps] : []),
-    ...(backend ? ['--backend', backend] : []),
-    ...(backend === '' || backend === 'wasm' ? ['--threads', String(threads)] : []),
-  ];
-  return new Promise((resolve, reject) => {
-    const p = spawn('npx', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.on('close', (code) => {
-      writeFileSync(join(job.dir, 'log.txt'), err);
-      const last = out.trim().split('\n').pop() ?? '';
-      if (code !== 0)
-        return reject(
-          new Error(`${job.v.name} seed ${job.seed} failed (${code}): ${err.trim().split('\n').slice(-3).join(' / ')}`),
-        );
-      writeFileSync(done, last);
-      console.error(`done ${job.v.name} seed ${job.seed}: ${last}`);
-      resolve(JSON.parse(last) as Summary);
-    });
-  });
+  ]);
+  writeFileSync(join(job.dir, 'log.txt'), err);
+  if (code !== 0) throw failed(`${job.v.name} seed ${job.seed}`, code, err);
+  const last = out.trim().split('\n').pop() ?? '';
+  writeFileSync(done, last);
+  console.error(`done ${job.v.name} seed ${job.seed}: ${last}`);
+  return JSON.parse(last) as Summary;
 }
 
 const shareOf = (h: Side['hacking']): number => (typeof h === 'number' ? h : h.share);
@@ -139,36 +146,13 @@ const CROSS = [
 ] as const;
 
 /** `npm run evaluate` of `checkpoint` on one of CROSS, kept in `file` (an interrupted grid resumes). */
-function evaluateOn(checkpoint: string, where: (typeof CROSS)[number], file: string): Promise<Side> {
-  if (existsSync(file)) return Promise.resolve(JSON.parse(readFileSync(file, 'utf8')) as Side);
-  const args = [
-    'tsx',
-    'src/cli/evaluate.ts',
-    '--checkpoint',
-    checkpoint,
-    ...where.args,
-    '--json',
-    ...(backend ? ['--backend', backend] : []),
-    ...(backend === '' || backend === 'wasm' ? ['--threads', String(threads)] : []),
-  ];
-  return new Promise((resolve, reject) => {
-    const p = spawn('npx', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    p.on('close', (code) => {
-      if (code !== 0)
-        return reject(
-          new Error(
-            `evaluate ${checkpoint} on ${where.name} failed (${code}): ${err.trim().split('\n').slice(-3).join(' / ')}`,
-          ),
-        );
-      writeFileSync(file, out);
-      console.error(`scored ${checkpoint} on ${where.name}`);
-      resolve(JSON.parse(out) as Side);
-    });
-  });
+async function evaluateOn(checkpoint: string, where: (typeof CROSS)[number], file: string): Promise<Side> {
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Side;
+  const { code, out, err } = await tsx('src/cli/evaluate.ts', ['--checkpoint', checkpoint, ...where.args, '--json']);
+  if (code !== 0) throw failed(`evaluate ${checkpoint} on ${where.name}`, code, err);
+  writeFileSync(file, out);
+  console.error(`scored ${checkpoint} on ${where.name}`);
+  return JSON.parse(out) as Side;
 }
 
 async function main(): Promise<void> {

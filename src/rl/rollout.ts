@@ -217,12 +217,11 @@ export async function rollout(
         const before = G > 1 ? users[i].state : null;
         const d = lead[i];
         d.window.hidden.push(repliesOutOfView(chunks[i].length, dropped[i]));
-        let parsed: ReturnType<typeof parseAgentTurn> | null = null;
-        let result: TurnResult | null = null;
-        for (let j = 0; j < G; j++) {
+        // Reply j of every row of the dialogue, read by the user (j > 0: by a copy as it was before).
+        const [{ parsed, result }] = Array.from({ length: G }, (_, j) => {
           const b = i * G + j;
           const mine = parseAgentTurn(tok, response[b], opts.think);
-          const user = j === 0 || !before ? users[i] : restoreSimulatedUser(profiles[i], before);
+          const user = j === 0 || before === null ? users[i] : restoreSimulatedUser(profiles[i], before);
           const reaction = user.respond(mine.reply);
           const trace = traces[b];
           out[b].turns.push({
@@ -236,24 +235,14 @@ export async function rollout(
             ...(trace ? { grammar: trace } : {}),
             result: reaction,
           });
-          if (j === 0) {
-            parsed = mine;
-            result = reaction;
-          }
-        }
-        if (!parsed || !result) continue;
+          return { parsed: mine, result: reaction };
+        });
         d.transcript.push({
           role: 'agent',
           text: parsed.reply,
           ...(parsed.think !== null ? { think: parsed.think } : {}),
         });
         d.finalEmotion = result.emotion;
-        const reread = (): void => {
-          for (let j = 1; j < G; j++) {
-            session.reset(i * G + j);
-            nextPending[i * G + j] = history[i];
-          }
-        };
         if (result.over) {
           alive[i] = false;
           d.endReason = result.endReason ?? 'over';
@@ -277,13 +266,16 @@ export async function rollout(
             // Thoughts must leave the cache, or the window slid: read the prompt afresh.
             session.reset(i * G);
             nextPending[i * G] = history[i];
-            reread();
           } else {
             nextPending[i * G] = [end, ...userLine, agentOpen];
-            // The siblings' caches hold their own replies: read the dialogue's history afresh.
-            reread();
           }
         }
+        // The siblings' caches hold their own replies: they read the dialogue's history afresh.
+        if (alive[i])
+          for (let j = 1; j < G; j++) {
+            session.reset(i * G + j);
+            nextPending[i * G + j] = history[i];
+          }
         for (let j = 1; j < G; j++) {
           out[i * G + j].finalEmotion = d.finalEmotion;
           out[i * G + j].endReason = d.endReason;
