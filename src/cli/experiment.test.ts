@@ -3,7 +3,7 @@
  * bad field and exits 2, as do a bad backend and threads where they do not apply; a tiny ci run
  * (on wasm, the default without a hardware GPU) writes the five files and prints its JSON summary last.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,5 +105,40 @@ describe('npm run experiment', () => {
       expect(b.surprisal).toBeGreaterThan(b.surprisalCorpus); // the ci warm start writes broken words
     }
     expect(r.stderr).toMatch(/benchmark after: .*real words \d+%, flagged [\d.]+%, surprisal [\d.]+ bits\/word/);
+  }, 240_000);
+
+  it('keeps every finished step in the metrics when the run is killed part way', async () => {
+    const cfg = join(dir, 'tiny-killed.json');
+    writeFileSync(
+      cfg,
+      JSON.stringify({ preset: 'ci', profilesPerStep: 1, groupSize: 2, maxAgentTurns: 2, maxTurnTokens: 8 }),
+    );
+    const out = join(dir, 'run-killed');
+    // Its own process group, so the kill reaches the node process that trains, not only a launcher.
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/experiment.ts', '--config', cfg, '--steps', '500', '--no-eval', '--out', out],
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    const finished = await new Promise<boolean>((resolve) => {
+      child.stderr.on('data', (b: Buffer) => {
+        stderr += b.toString();
+        if (/step 3\/500/.test(stderr)) {
+          process.kill(-child.pid!, 'SIGKILL');
+          resolve(false);
+        }
+      });
+      child.on('exit', () => resolve(true));
+    });
+    expect(finished, stderr).toBe(false);
+    await new Promise((r) => child.on('close', r));
+    const metrics = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
+    const steps = metrics.map((m: { step: number }) => m.step);
+    expect(steps.slice(0, 3)).toEqual([1, 2, 3]);
+    expect(steps.length).toBeLessThan(500);
+    const csv = readFileSync(join(out, 'metrics.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toMatch(/^step,reward\/mean,/);
+    expect(csv).toHaveLength(steps.length + 1);
   }, 240_000);
 });

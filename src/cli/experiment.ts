@@ -3,15 +3,15 @@
  *   [--reward final|turn|both] [--difficulty D] [--steps N] [--seed S] [--out DIR] [--json]`:
  * trains headless from the preset's warm start (public/warmstart-<preset>.bin, or --init FILE, or a
  * fresh warm start when neither exists), plays the 100 benchmark profiles before and after, and
- * writes config.json, metrics.csv, metrics.json, transcripts.jsonl and checkpoint.bin to DIR. With
- * --json the last line on stdout is {before, after, steps, seconds, backend, threads, ...}; before
- * and after carry the benchmark's score, success and failure and the fluency figures of
- * `npm run evaluate` (realWords, hacking, surprisal, surprisalCorpus, oov, distinct2,
- * meanReplyWords, meanReplyTokens: src/rl/fluency.ts).
+ * writes config.json, metrics.csv, metrics.json (both after every step), transcripts.jsonl and
+ * checkpoint.bin to DIR. With --json the last line on stdout is {before, after, steps, seconds,
+ * backend, threads, ...}; before and after carry the benchmark's score, success and failure and
+ * the fluency figures of `npm run evaluate` (realWords, hacking, surprisal, surprisalCorpus, oov,
+ * distinct2, meanReplyWords, meanReplyTokens: src/rl/fluency.ts).
  * `--backend wasm|cpu|webgpu`; by default WebGPU through Dawn on a hardware GPU, else wasm on all
  * cores (./backend.ts), saying which.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Backend } from '../engine/backend';
 import { WasmBackend } from '../engine/wasm/backend';
@@ -268,6 +268,7 @@ async function main(): Promise<void> {
       for (const d of e.rollouts) appendFileSync(transcripts, `${transcriptLine('eval', r.step, d)}\n`);
     }
     rows.push(row);
+    writeMetrics(out, rows);
     for (const d of r.dialogues) appendFileSync(transcripts, `${transcriptLine('train', r.step, d)}\n`);
     const m = r.metrics;
     console.error(
@@ -290,12 +291,7 @@ async function main(): Promise<void> {
   }
   if (stopped) lastGood = await trainer.checkpoint({ stopped });
   writeFileSync(join(out, 'checkpoint.bin'), lastGood);
-  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  writeFileSync(
-    join(out, 'metrics.csv'),
-    `${keys.join(',')}\n${rows.map((r) => keys.map((k) => (r[k] === undefined ? '' : String(r[k]))).join(',')).join('\n')}\n`,
-  );
-  writeFileSync(join(out, 'metrics.json'), `${JSON.stringify(rows, null, 1)}\n`);
+  writeMetrics(out, rows);
 
   let after: EvalResult | null = null;
   const perplexityAfter = await ppl();
@@ -325,6 +321,23 @@ async function main(): Promise<void> {
   trainer.release();
   chosen.close();
   if (stopped) process.exitCode = 3;
+}
+
+/**
+ * The steps so far as metrics.csv and metrics.json, rewritten after every step, each through a
+ * temporary file and a rename: a run cut short (Ctrl-C, a crash, a killed job) keeps every step it
+ * finished, and never a half-written file.
+ */
+function writeMetrics(out: string, rows: readonly Record<string, number>[]): void {
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const put = (name: string, text: string) => {
+    const tmp = join(out, `.${name}.part`);
+    writeFileSync(tmp, text);
+    renameSync(tmp, join(out, name));
+  };
+  const csvRows = rows.map((r) => keys.map((k) => (r[k] === undefined ? '' : String(r[k]))).join(','));
+  put('metrics.csv', `${keys.join(',')}\n${csvRows.map((l) => `${l}\n`).join('')}`);
+  put('metrics.json', `${JSON.stringify(rows, null, 1)}\n`);
 }
 
 main().catch((e) => die(e instanceof Error ? e.message : String(e)));
