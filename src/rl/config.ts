@@ -121,7 +121,7 @@ export const RunConfigSchema = z
     ),
     ptxBatch: int(1, 64).describe('Corpus dialogues per minibatch in the replay loss (with ptxCoef above 0).'),
     gamma: num(0, 1).describe(
-      "Discount (RLVER: 1): PPO's GAE, and under GRPO / RLOO with turn credit the reward-to-go of a turn (0: the turn's own change only).",
+      "Discount (RLVER: 1): under GRPO / RLOO with turn credit, of the reward-to-go of a turn (0: the turn's own change only); under PPO, GAE's, per token, so below 1 a reply's early tokens lose its credit (0: only its last token keeps it, and PPO collapses).",
     ),
     lambda: num(0, 1).describe('PPO GAE lambda (RLVER: 1).'),
     valueCoef: num(0, 10).describe('PPO value-loss weight; the value head shares the trunk, so ours is small.'),
