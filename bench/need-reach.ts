@@ -12,8 +12,8 @@
  * split by the line the policy answers: one that carries a cue to the need (the user's `cue`) or
  * another; a policy that reads the cue meets the need more often after it. Nothing here is a test.
  */
-import { readCheckpointFile } from '../src/cli/args';
-import { chooseBackend } from '../src/cli/backend';
+import { commandFlags, die, readCheckpointFile } from '../src/cli/args';
+import { BACKEND_FLAGS, chooseBackend } from '../src/cli/backend';
 import { Tokenizer } from '../src/engine/model/tokenizer';
 import { Transformer } from '../src/engine/model/transformer';
 import { Rng } from '../src/engine/rng';
@@ -21,29 +21,27 @@ import type { Profile } from '../src/persona/profile';
 import { benchmarkProfiles } from '../src/persona/sets';
 import { BENCHMARK_SAMPLING, rollout, type DialogueRollout } from '../src/rl/rollout';
 
-const argv = process.argv.slice(2);
-const USAGE =
-  'npx tsx bench/need-reach.ts [--checkpoint F] [--replies G] [--per N] [--seed S] [--json] [--backend B] [--threads T]';
-const flag = (name: string): string | undefined => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const whole = (name: string, fallback: number): number => {
-  const v = Number(flag(name) ?? fallback);
-  if (!(Number.isInteger(v) && v >= 1)) throw new Error(`--${name} must be a whole number ≥ 1\n${USAGE}`);
+const f = commandFlags('npx tsx bench/need-reach.ts', {
+  checkpoint: { type: 'string', help: 'checkpoint file (default public/warmstart-micro.bin)' },
+  replies: { type: 'number', help: 'replies the policy writes to each history (default 8)' },
+  per: { type: 'number', help: 'benchmark users of each hidden intention, the first ones (default 3)' },
+  seed: { type: 'number', help: 'sampling seed (default 0)' },
+  ...BACKEND_FLAGS,
+  json: { type: 'boolean', help: 'print the figures as JSON' },
+  help: { type: 'boolean', help: 'this message' },
+});
+const whole = (name: 'replies' | 'per', fallback: number): number => {
+  const v = f[name] ?? fallback;
+  if (!(Number.isInteger(v) && v >= 1)) die(`--${name} must be a whole number ≥ 1, got ${v}`, 2);
   return v;
 };
-const checkpoint = flag('checkpoint') ?? 'public/warmstart-micro.bin';
+const checkpoint = f.checkpoint ?? 'public/warmstart-micro.bin';
 const G = whole('replies', 8);
 const per = whole('per', 3);
-const seed = Number(flag('seed') ?? 0);
-const threads = flag('threads');
+const seed = f.seed ?? 0;
 
 const ck = readCheckpointFile(checkpoint);
-const chosen = await chooseBackend({
-  ...(flag('backend') !== undefined ? { backend: flag('backend') } : {}),
-  ...(threads !== undefined ? { threads: Number(threads) } : {}),
-});
+const chosen = await chooseBackend(f);
 console.error(chosen.line);
 const tok = Tokenizer.fromJSON(ck.tokenizer);
 const model = new Transformer(chosen.be, ck.config, ck.weights, { frozen: true });
@@ -78,27 +76,13 @@ for (let at = 0; at < profiles.length; at += CHUNK) {
 }
 chosen.close();
 
-interface Reach {
-  users: number;
-  replies: number;
-  met: number;
-  rewarded: number;
-  histories: number;
-  reached: number;
-  /** Replies to a history whose last user line carries a cue to the need, and how many met it. */
-  cued: number;
-  cuedMet: number;
-}
-const none = (): Reach => ({
-  users: 0,
-  replies: 0,
-  met: 0,
-  rewarded: 0,
-  histories: 0,
-  reached: 0,
-  cued: 0,
-  cuedMet: 0,
-});
+/**
+ * Per intention: users, replies, replies that met the need or were rewarded, histories, histories
+ * with a reply that met it, and the replies to a line with a cue (and how many of them met it).
+ */
+const FIELDS = ['users', 'replies', 'met', 'rewarded', 'histories', 'reached', 'cued', 'cuedMet'] as const;
+type Reach = Record<(typeof FIELDS)[number], number>;
+const none = (): Reach => Object.fromEntries(FIELDS.map((k) => [k, 0])) as Reach;
 const table = new Map<string, Reach>();
 profiles.forEach((p, i) => {
   const r = table.get(p.intention) ?? none();
@@ -116,15 +100,12 @@ profiles.forEach((p, i) => {
       r.cuedMet += met;
     }
     r.rewarded += results.filter((x) => x.change > 0).length;
-    if (results.some((x) => x.appraisal.needMet)) r.reached++;
+    if (met > 0) r.reached++;
   }
   table.set(p.intention, r);
 });
-const total = [...table.values()].reduce(
-  (a, r) =>
-    Object.fromEntries(Object.keys(a).map((k) => [k, a[k as keyof Reach] + r[k as keyof Reach]])) as unknown as Reach,
-  none(),
-);
+const total = none();
+for (const r of table.values()) for (const k of FIELDS) total[k] += r[k];
 const pct = (a: number, b: number) => Math.round((1000 * a) / Math.max(1, b)) / 10;
 const line = (r: Reach) => ({
   users: r.users,
@@ -143,7 +124,7 @@ const out = {
   intentions: Object.fromEntries([...table].map(([k, r]) => [k, line(r)])),
   all: line(total),
 };
-if (argv.includes('--json')) console.log(JSON.stringify(out, null, 1));
+if (f.json) console.log(JSON.stringify(out, null, 1));
 else {
   console.log(`${checkpoint}: ${G} replies to each history, ${per} users per intention, ${out.seconds} s`);
   console.log(
