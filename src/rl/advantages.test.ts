@@ -204,6 +204,61 @@ describe('rewards and advantages', () => {
     expect(explained([1, 2, 3], [1, 2, 3])).toBe(1);
   });
 
+  it('PPO: γ and λ discount per turn, not per token; every token of a reply keeps its credit', async () => {
+    const ds = [
+      dialogue([
+        [3, 10],
+        [2, -5],
+        [4, 20],
+      ]),
+      dialogue([
+        [1, 5],
+        [3, 5],
+      ]),
+    ];
+    const { stream } = buildSequences(ds, 16);
+    const values = Float32Array.from({ length: stream.N }, (_, i) => 0.05 * ((i * 7) % 5) - 0.1);
+    // The spec: the per-token recursion with γ_t = γ and λ_t = λ on a turn's last token, 1 elsewhere.
+    const spec = (gamma: number, lambda: number) => {
+      const rewards = new Float64Array(stream.N);
+      const ends = new Set(stream.turnEnds.flat());
+      ds.forEach((d, di) => {
+        rewards[stream.offsets[di + 1] - 1] += d.reward;
+        stream.turnEnds[di].forEach((at, k) => (rewards[at] += d.turns[k].result.change / 100));
+      });
+      const adv: number[] = new Array<number>(stream.N).fill(0);
+      for (let d = 0; d < ds.length; d++) {
+        let next = 0;
+        let last = 0;
+        for (let t = stream.offsets[d + 1] - 1; t >= stream.offsets[d]; t--) {
+          const g = ends.has(t) ? gamma : 1;
+          const l = ends.has(t) ? lambda : 1;
+          last = rewards[t] + g * next - values[t] + g * l * last;
+          next = values[t];
+          adv[t] = last;
+        }
+      }
+      return adv;
+    };
+    for (const [gamma, lambda] of [
+      [0.7, 0.9],
+      [0, 1],
+      [1, 1],
+      [0.5, 0],
+    ]) {
+      const { c } = await credit(ds, { algo: 'ppo', groupSize: 1, reward: 'both', gamma, lambda }, values);
+      const want = spec(gamma, lambda);
+      for (let i = 0; i < stream.N; i++) {
+        expect(c.advantages[i]).toBeCloseTo(want[i], 5);
+        expect(c.returns[i]).toBeCloseTo(want[i] + values[i], 5);
+      }
+    }
+    // γ = 0: a reply's every token is credited with that turn's own reward (here turn 1: +0.1).
+    const { c } = await credit(ds, { algo: 'ppo', groupSize: 1, reward: 'turn', gamma: 0 }, values);
+    for (let i = 0; i < 3; i++) expect(c.returns[i]).toBeCloseTo(0.1, 6);
+    expect(c.returns[3]).toBeCloseTo(-0.05, 6);
+  });
+
   it('a broken think block costs its own turn the format penalty; the legacy rule zeroes the dialogue', async () => {
     const broken = dialogue(
       [

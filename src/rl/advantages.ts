@@ -30,8 +30,9 @@
  *   grpo / rloo, both: the sum of the two, scaled to unit root-mean-square over the batch's agent
  *     tokens, the scale of PPO's whitened advantage, so that klCoef and ptxCoef weigh the same against
  *     the policy term under every algorithm.
- *   ppo: GAE(γ, λ) over the stream with the value head's old values; returns = A + V; advantages
- *     whitened over the batch where configured (verl masked_whiten).
+ *   ppo: GAE(γ, λ) with the value head's old values, a turn as the unit of time (turnGae: γ and λ
+ *     apply between turns, 1 inside a reply; verl discounts per token); returns = A + V;
+ *     advantages whitened over the batch where configured (verl masked_whiten).
  */
 import type { Backend } from '../engine/backend';
 import { ADV_EPS, fixedGroups } from '../engine/ops/advantage';
@@ -119,25 +120,66 @@ async function group(
   return out;
 }
 
-async function gae(
+/**
+ * GAE with a turn as the unit of time: γ and λ apply where one turn hands over to the next, and
+ * inside a reply every step has discount 1 (the per-token recursion with γ_t = γ, λ_t = λ at each
+ * turn's last token and 1 elsewhere). Inside a turn the sum of δ_t telescopes, so token t of turn k
+ * gets Â_t = R_k − V_t, where R_k is the turn-level return computed by the backend's GAE over one
+ * step per turn: reward r_k (the rewards on turn k's tokens), value V at the turn's first token,
+ * bootstrapping from the next turn's first token (0 after the last). At γ = λ = 1 this is exactly
+ * the per-token GAE; below 1 every token of a reply keeps its turn's credit, where the per-token
+ * discount (verl's) left it to the reply's last few tokens.
+ */
+async function turnGae(
   be: Backend,
   rewards: Float32Array,
   values: Float32Array,
-  offsets: Int32Array,
+  stream: TokenStream,
   gamma: number,
   lambda: number,
 ): Promise<{ advantages: Float32Array; returns: Float32Array }> {
-  const N = rewards.length;
-  if (N === 0) return { advantages: new Float32Array(0), returns: new Float32Array(0) };
-  const r = be.fromArray(rewards, [N]);
-  const v = be.fromArray(values, [N]);
-  const m = be.fromArray(new Float32Array(N).fill(1), [N]);
-  const off = be.fromArray(offsets, [offsets.length]);
-  const a = be.zeros([N]);
-  const ret = be.zeros([N]);
+  const N = stream.N;
+  const D = stream.offsets.length - 1;
+  // Turn spans of every dialogue over the stream (an empty turn's end repeats its predecessor's
+  // and adds no span; tokens past the last end, if any, close a span of their own).
+  const spans: [number, number][] = [];
+  const turnOffsets = new Int32Array(D + 1);
+  for (let d = 0; d < D; d++) {
+    turnOffsets[d] = spans.length;
+    const start = stream.offsets[d];
+    const end = stream.offsets[d + 1];
+    let from = start;
+    for (const at of [...stream.turnEnds[d], end - 1])
+      if (at >= from && at < end) {
+        spans.push([from, at]);
+        from = at + 1;
+      }
+  }
+  turnOffsets[D] = spans.length;
+  const T = spans.length;
+  const out = { advantages: new Float32Array(N), returns: new Float32Array(N) };
+  if (T === 0) return out;
+  const turnRewards = new Float32Array(T);
+  const turnValues = new Float32Array(T);
+  spans.forEach(([from, to], k) => {
+    for (let i = from; i <= to; i++) turnRewards[k] += rewards[i];
+    turnValues[k] = values[from];
+  });
+  const r = be.fromArray(turnRewards, [T]);
+  const v = be.fromArray(turnValues, [T]);
+  const m = be.fromArray(new Float32Array(T).fill(1), [T]);
+  const off = be.fromArray(turnOffsets, [D + 1]);
+  const a = be.zeros([T]);
+  const ret = be.zeros([T]);
   be.gae(a, ret, r, v, m, off, { gamma, lambda });
-  const out = { advantages: await be.read(a), returns: await be.read(ret) };
+  const turnReturns = await be.read(ret);
   for (const t of [r, v, m, off, a, ret]) be.release(t);
+  spans.forEach(([from, to], k) => {
+    for (let i = from; i <= to; i++) {
+      out.returns[i] = turnReturns[k];
+      out.advantages[i] = turnReturns[k] - values[i];
+    }
+  });
   return out;
 }
 
@@ -221,7 +263,7 @@ export async function computeCredit(
         if (at >= stream.offsets[d]) rewards[at] += (useTurn ? changes[d][k] : 0) + penalties[d][k];
       });
     }
-    const g = await gae(be, rewards, oldValues, stream.offsets, o.gamma, o.lambda);
+    const g = await turnGae(be, rewards, oldValues, stream, o.gamma, o.lambda);
     advantages.set(g.advantages);
     returns = g.returns;
     explainedVariance = explained(returns, oldValues);

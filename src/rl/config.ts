@@ -121,9 +121,9 @@ export const RunConfigSchema = z
     ),
     ptxBatch: int(1, 64).describe('Corpus dialogues per minibatch in the replay loss (with ptxCoef above 0).'),
     gamma: num(0, 1).describe(
-      "Discount (RLVER: 1): under GRPO / RLOO with turn credit, of the reward-to-go of a turn (0: the turn's own change only); under PPO, GAE's, per token, so below 1 a reply's early tokens lose its credit (0: only its last token keeps it, and PPO collapses).",
+      "Discount per turn (RLVER: 1): under GRPO / RLOO with turn credit, of the reward-to-go of a turn; under PPO, GAE's, applied between replies (1 inside a reply). 0: each reply is credited with its own change only.",
     ),
-    lambda: num(0, 1).describe('PPO GAE lambda (RLVER: 1).'),
+    lambda: num(0, 1).describe('PPO GAE lambda, per turn like gamma (RLVER: 1).'),
     valueCoef: num(0, 10).describe('PPO value-loss weight; the value head shares the trunk, so ours is small.'),
     valueClip: num(0, 10).describe('PPO value clip range around the old value.'),
     normalizeAdvantages: z
