@@ -4,7 +4,7 @@
  * the transcripts fill in, pause, copy the share link and reproduce the run from it in a fresh
  * browser context (same first-step reward), reload mid-run and find the run in the run list, and
  * export it, import it again (refused: it is here) and after deleting it, open a damaged link; the same tiny run on the CPU (wasm, threads) with
- * ?backend=cpu. An imported run's benchmark dialogues side by side in Evaluate, before and after.
+ * ?backend=cpu, and the micro preset's default recipe a few steps there. An imported run's benchmark dialogues side by side in Evaluate, before and after.
  * Screenshots of each view go to e2e/screenshots/.
  */
 import AxeBuilder from '@axe-core/playwright';
@@ -249,6 +249,36 @@ test('with ?backend=cpu the lab trains on WebAssembly SIMD with threads, and say
   await expect(status(page)).toContainText(/Paused after step \d+/, { timeout: 60_000 });
   const pausedAt = (await status(page).locator('.run-step').textContent())!;
   expect(Number(/Step (\d+)/.exec(pausedAt)?.[1])).toBeLessThan(2000);
+});
+
+test("the micro preset's default recipe trains on the CPU", async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.goto('/?backend=cpu');
+  await expect(page.getByTestId('adapter-line')).toContainText('CPU (WebAssembly SIMD');
+  await field(page, 'Preset').selectOption('micro');
+  await page.getByText(/^Advanced \(/).click();
+  // The recipe of docs/ALGORITHMS.md: each reply credited with its own change, under a KL leash
+  // and replay of the warm start's text.
+  for (const [label, value] of [
+    ['Steps', '80'],
+    ['Profiles per step', '4'],
+    ['Group size', '8'],
+    ['Temperature', '0.7'],
+    ['Gamma', '0'],
+    ['KL coefficient', '0.1'],
+    ['Replay weight', '0.3'],
+    ['Epochs', '2'],
+  ] as const)
+    await expect(field(page, label)).toHaveValue(value);
+  await expect(page.locator('#cfg-reward')).toHaveValue('turn');
+  // Only the benchmark played before step 1 is cut to one user: the steps are the recipe's own.
+  await field(page, 'Benchmark users').fill('1');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(status(page)).toContainText(/Step [2-9] of 80/, { timeout: 240_000 });
+  await expect(status(page)).toContainText('CPU');
+  expect(await rewardRows(page).count()).toBeGreaterThanOrEqual(2);
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(status(page)).toContainText(/Paused after step \d+/, { timeout: 120_000 });
 });
 
 test('grouped at the turn: the transcripts say which row is the dialogue and which hold the replies beside it', async ({

@@ -62,22 +62,24 @@ describe('share links', () => {
   });
 
   it('stores only preset, version, seed and the fields that differ from the frozen baseline', () => {
-    // Format 2's baseline is the defaults as they were when it was made: a default link holds nothing
-    // else but the fields added since with a default other than the behaviour before them.
+    // Format 2's baseline is the defaults as they were when it was made: a default link holds
+    // nothing else but the fields whose default has moved since (the micro recipe, thinkGrammar), and
+    // those travel in every link, so the link means the same run whatever the defaults become.
+    const moved = (preset: 'ci' | 'micro') =>
+      Object.fromEntries(
+        Object.entries(defaultRunConfig(preset)).filter(
+          ([k, v]) => (LINK_BASELINES[2][preset] as Record<string, unknown>)[k] !== v && k !== 'seed',
+        ),
+      );
+    expect(moved('micro')).toMatchObject({ thinkGrammar: true, reward: 'turn', gamma: 0, steps: 80, klCoef: 0.1 });
     expect(compactConfig(defaultRunConfig('micro'))).toEqual({
+      ...moved('micro'),
       version: 1,
       preset: 'micro',
       seed: 1,
-      thinkGrammar: true,
     });
     const c = { ...defaultRunConfig('ci'), seed: 7, lr: 0.002 };
-    // Where the ci defaults have moved since format 2 froze its baseline, those fields travel too.
-    const moved = Object.fromEntries(
-      Object.entries(defaultRunConfig('ci')).filter(
-        ([k, v]) => (LINK_BASELINES[2].ci as Record<string, unknown>)[k] !== v && k !== 'seed',
-      ),
-    );
-    expect(compactConfig(c)).toEqual({ ...moved, version: 1, preset: 'ci', seed: 7, lr: 0.002 });
+    expect(compactConfig(c)).toEqual({ ...moved('ci'), version: 1, preset: 'ci', seed: 7, lr: 0.002 });
     expect(decodeShareFragment(encodeShareLink(c, BASE).slice(BASE.length))).toEqual({ ok: true, config: c });
   });
 

@@ -109,8 +109,18 @@ export function updateOptions(c: RunConfig): UpdateOptions {
   };
 }
 
-/** The default micro run's update (GRPO: no critic; lr 3e-4), for tests and tools that start from it. */
-export const UPDATE_DEFAULTS: Readonly<UpdateOptions> = updateOptions(defaultRunConfig('micro'));
+/**
+ * RLVER's plain update on the micro model (GRPO: no critic; one pass, temperature 1, no KL, no
+ * replay; lr 3e-4), for tests and tools that start from it and add what they test.
+ */
+export const UPDATE_DEFAULTS: Readonly<UpdateOptions> = updateOptions({
+  ...defaultRunConfig('micro'),
+  epochs: 1,
+  temperature: 1,
+  klCoef: 0,
+  ptxCoef: 0,
+  lr: 3e-4,
+});
 
 export interface UpdateMetrics extends PolicyLossMetrics {
   'losses/value_loss': number;
