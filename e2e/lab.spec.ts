@@ -277,8 +277,11 @@ test("the micro preset's default recipe trains on the CPU", async ({ page }) => 
   await expect(status(page)).toContainText(/Step [2-9] of 80/, { timeout: 240_000 });
   await expect(status(page)).toContainText('CPU');
   expect(await rewardRows(page).count()).toBeGreaterThanOrEqual(2);
+  // The chart says what the run credits: each reply's own change, not the final emotion alone.
+  await expect(page.getByRole('region', { name: 'Reward' })).toContainText('each reply with its own emotion change');
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
   await expect(status(page)).toContainText(/Paused after step \d+/, { timeout: 120_000 });
+  await page.screenshot({ path: `${SHOTS}lab-micro-default.png` });
 });
 
 test('grouped at the turn: the transcripts say which row is the dialogue and which hold the replies beside it', async ({

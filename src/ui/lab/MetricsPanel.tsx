@@ -151,6 +151,15 @@ function openStep(step: number): void {
   document.getElementById('transcripts')?.scrollIntoView({ block: 'start' });
 }
 
+/** What the reward chart's line is to the run's credit: the final emotion is RL's reward, or where each reply's credited change adds up to. */
+function rewardHelp(config: RunConfig | null, help: string): string {
+  if (config?.reward === 'turn')
+    return "Final emotion / 100, averaged over the step's dialogues. RL credits each reply with its own emotion change (Reward: turn); the final emotion is where those changes add up to. Click a point to read that step's dialogues.";
+  if (config?.reward === 'both')
+    return "Final emotion / 100, averaged over the step's dialogues: what RL maximises, with each reply's own emotion change credited besides (Reward: both). Click a point to read that step's dialogues.";
+  return help;
+}
+
 /** The mean reward, the figure RL maximises: beside the dialogue being played, on the first screen. */
 export function RewardChart() {
   const rows = useTraining((s) => s.rows);
@@ -174,7 +183,7 @@ export function RewardChart() {
       <p className="chart-help">
         {rows.length === 0
           ? 'Each step adds a point: the mean reward of its dialogues (final emotion / 100). It should climb as the policy learns.'
-          : spec.help}
+          : rewardHelp(config, spec.help)}
       </p>
     </section>
   );
