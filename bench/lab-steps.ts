@@ -7,7 +7,7 @@
  * before step 1 is not a training step) and `autoplay=1`, and times the status line's step counter:
  * the wall time between the first sight of "step k" and of "step k + 1" is one training step
  * (rollouts, scoring, the update, the charts), for k = 2 … steps + 1 (step 1 carries the kernels'
- * compilation). Prints seconds a step (median), steps a minute and the minutes the preset's full run
+ * compilation). Prints seconds a step (median; the slower middle one of an even count), steps a minute and the minutes the preset's full run
  * would take at that pace; with --json the last line of stdout is one JSON object. Starts a Vite dev
  * server on a free port (root: the repo). Node only; nothing here is a test.
  */
@@ -21,6 +21,7 @@ import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
 import { commandFlags, die } from '../src/cli/args';
 import { encodeShareLink } from '../src/lab/share';
 import { defaultRunConfig } from '../src/rl/config';
+import { median } from '../src/engine/gpu/timing';
 import { PRESETS, type PresetName } from '../src/engine/model/config';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,11 +50,6 @@ interface Row {
   stepsPerMinute: number;
   fullRunMinutes: number;
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const server = await createServer({
   root: ROOT,

@@ -140,20 +140,12 @@ async function turnGae(
 ): Promise<{ advantages: Float32Array; returns: Float32Array }> {
   const N = stream.N;
   const D = stream.offsets.length - 1;
-  // Turn spans of every dialogue over the stream (an empty turn's end repeats its predecessor's
-  // and adds no span; tokens past the last end, if any, close a span of their own).
-  const spans: [number, number][] = [];
+  // The turns' spans over the stream (an empty turn's span is empty and is no step).
+  const spans: (readonly [number, number])[] = [];
   const turnOffsets = new Int32Array(D + 1);
   for (let d = 0; d < D; d++) {
     turnOffsets[d] = spans.length;
-    const start = stream.offsets[d];
-    const end = stream.offsets[d + 1];
-    let from = start;
-    for (const at of [...stream.turnEnds[d], end - 1])
-      if (at >= from && at < end) {
-        spans.push([from, at]);
-        from = at + 1;
-      }
+    for (const span of turnSpans(stream, d)) if (span[0] <= span[1]) spans.push(span);
   }
   turnOffsets[D] = spans.length;
   const T = spans.length;
