@@ -30,6 +30,7 @@ const f = commandFlags('npm run bench:lab --', {
   steps: { type: 'number', help: 'training steps timed on each backend, after the first (default 3)' },
   backends: { type: 'string', help: 'comma-separated: cpu, webgpu (default both)' },
   json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
+  help: { type: 'boolean', help: 'this message' },
 });
 const preset = (f.preset ?? 'micro') as PresetName;
 if (!(preset in PRESETS)) die(`--preset must be one of ${Object.keys(PRESETS).join(', ')}, got "${preset}"`, 2);
