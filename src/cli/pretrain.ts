@@ -29,6 +29,10 @@ const SPEC = {
     type: 'number',
     help: "share of the corpus's replies led by the need the user's lines show, 0..1 (default: the preset's)",
   },
+  'fresh-replies': {
+    type: 'string',
+    help: "on: the corpus redraws a reply that repeats the agent's earlier one in the dialogue; off: keeps first draws (default: the preset's)",
+  },
   out: { type: 'string', help: 'checkpoint file to write (default public/warmstart-<preset>.bin)' },
   ...BACKEND_FLAGS,
   json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
@@ -65,6 +69,17 @@ async function main(): Promise<void> {
       process.exit(2);
     }
     corpus[key] = x;
+  }
+  const fresh = flags['fresh-replies'];
+  if (fresh !== undefined) {
+    if (fresh !== 'on' && fresh !== 'off') {
+      console.error(`--fresh-replies must be on or off, got "${fresh}"`);
+      process.exit(2);
+    }
+    // Off is the corpus's default: leave the key out, so the checkpoint records the recipe as files
+    // made before the option did (same corpus, same bytes).
+    if (fresh === 'on') corpus.freshReplies = true;
+    else delete corpus.freshReplies;
   }
   const seed = flags.seed ?? 1;
   const out = flags.out ?? `public/warmstart-${preset}.bin`;

@@ -15,6 +15,8 @@ import { createSimulatedUser } from '../persona/user.ts';
 import { trainingProfiles } from '../persona/sets.ts';
 import { PLAN, type Strategy } from '../persona/policies.ts';
 import { inferIntention } from '../persona/policyText.ts';
+import { readReply } from '../persona/detectors/index.ts';
+import { overlap, REPEAT_THRESHOLD } from '../persona/detectors/repetition.ts';
 import type { IntentionId, Profile } from '../persona/profile.ts';
 import { readVisible, type Visible } from './extract.ts';
 import { CORPUS_STRATEGIES, renderReply, type CorpusStrategy, type Rendered } from './grammar.ts';
@@ -66,7 +68,18 @@ export interface CorpusOptions {
    * (docs/CORPUS.md). 0: every strategy is drawn uniformly.
    */
   needShare: number;
+  /**
+   * Redraw a reply that repeats one of the agent's earlier replies in the dialogue (the users'
+   * repetition reading: bigram overlap at or above REPEAT_THRESHOLD), up to FRESH_TRIES draws in
+   * all: the corpus then shows an agent that never says the same thing twice, what the users and
+   * the hacking check ask of a policy. false: every reply is the first draw (the uniform corpus
+   * repeats about 1.4% of its replies in dialogues of up to 10 turns).
+   */
+  freshReplies: boolean;
 }
+
+/** Draws of one reply under freshReplies before the last is kept whatever it repeats. */
+const FRESH_TRIES = 8;
 
 export const CORPUS_DEFAULTS: CorpusOptions = {
   seed: 1,
@@ -77,6 +90,7 @@ export const CORPUS_DEFAULTS: CorpusOptions = {
   heldOutShare: 0.05,
   pairShare: 0,
   needShare: 0,
+  freshReplies: false,
 };
 
 /** The corpus's name for each of the reference policies' strategies. */
@@ -143,6 +157,26 @@ function renderTurn(t: TurnPlan, v: Visible, rng: Rng): Rendered {
   };
 }
 
+/** Whether `reply` repeats one of `ownLines` as the users' repetition detector reads it. */
+function repeatsOwn(reply: string, ownLines: readonly string[]): boolean {
+  const r = readReply(reply);
+  return r.words.length > 0 && ownLines.some((x) => overlap(r, readReply(x)) >= REPEAT_THRESHOLD);
+}
+
+/** Plan and render one agent turn; under freshReplies, redrawn while it repeats an earlier reply. */
+function nextTurn(
+  userLines: readonly string[],
+  ownLines: readonly string[],
+  o: CorpusOptions,
+  rng: Rng,
+): { plan: TurnPlan; r: Rendered } {
+  for (let k = 1; ; k++) {
+    const plan = planTurn(userLines, ownLines, o, rng);
+    const r = renderTurn(plan, readVisible(userLines, ownLines), rng);
+    if (!o.freshReplies || k >= FRESH_TRIES || !repeatsOwn(r.reply, ownLines)) return { plan, r };
+  }
+}
+
 /**
  * Every HELD_OUT_EVERY-th training profile (train-0020, train-0040, ...) is held out: 25 of 500,
  * fixed whatever the seed, so perplexity is comparable across runs.
@@ -183,7 +217,7 @@ export interface Line {
  */
 export function corpusPolicy(
   seed: number,
-  shares: Partial<Pick<CorpusOptions, 'pairShare' | 'needShare'>> = {},
+  shares: Partial<Pick<CorpusOptions, 'pairShare' | 'needShare' | 'freshReplies'>> = {},
 ): (dialogue: readonly Line[]) => string {
   const o = { ...CORPUS_DEFAULTS, ...shares };
   checkShares(o, 'corpusPolicy');
@@ -192,7 +226,7 @@ export function corpusPolicy(
     const rng = new Rng(`corpus-policy|${seed >>> 0}|${dialogue.length}|${digest(last)}`);
     const userLines = dialogue.filter((e) => e.role === 'user').map((e) => e.text);
     const ownLines = dialogue.filter((e) => e.role === 'agent').map((e) => e.text);
-    return renderTurn(planTurn(userLines, ownLines, o, rng), readVisible(userLines, ownLines), rng).reply;
+    return nextTurn(userLines, ownLines, o, rng).r.reply;
   };
 }
 
@@ -210,8 +244,7 @@ function buildDialogue(profile: Profile, think: boolean, o: CorpusOptions, rng: 
   const ownLines: string[] = [];
   const target = drawTurns(o.maxTurns, o.turnDecay, rng);
   for (let t = 0; t < target; t++) {
-    const plan = planTurn(userLines, ownLines, o, rng);
-    const r = renderTurn(plan, readVisible(userLines, ownLines), rng);
+    const { plan, r } = nextTurn(userLines, ownLines, o, rng);
     turns.push(think ? { role: 'agent', text: r.reply, think: r.plan } : { role: 'agent', text: r.reply });
     strategies.push(plan.strategy);
     companions.push(plan.companion);

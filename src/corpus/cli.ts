@@ -2,7 +2,7 @@
  * Command line for the warm-start corpus (Node; the library itself is pure):
  *
  *   npx tsx src/corpus/cli.ts stats  [--seed N] [--dialogues N] [--think-share X] [--max-turns N]
- *                                     [--pair-share X] [--need-share X]
+ *                                     [--pair-share X] [--need-share X] [--fresh-replies]
  *   npx tsx src/corpus/cli.ts sample N [--seed N] [--think] [--pair-share X] [--need-share X]
  *   npx tsx src/corpus/cli.ts bench  [--profiles N] [--pair-share X] [--need-share X]
  *                                     the corpus's agent (as a policy) vs the reference policies
@@ -42,6 +42,7 @@ function options(args: readonly string[]): CorpusOptions {
     maxTurns: num('--max-turns', CORPUS_DEFAULTS.maxTurns),
     pairShare: num('--pair-share', CORPUS_DEFAULTS.pairShare),
     needShare: num('--need-share', CORPUS_DEFAULTS.needShare),
+    freshReplies: args.includes('--fresh-replies'),
   };
 }
 
@@ -102,8 +103,10 @@ function sample(args: readonly string[]): void {
 function bench(args: readonly string[]): void {
   const profiles = benchmarkProfiles().slice(0, Number(flag(args, '--profiles') ?? 100));
   const o = options(args);
-  const shares = { pairShare: o.pairShare, needShare: o.needShare };
-  const name = o.pairShare || o.needShare ? `corpus p${o.pairShare} n${o.needShare}` : 'corpus-uniform';
+  const shares = { pairShare: o.pairShare, needShare: o.needShare, freshReplies: o.freshReplies };
+  const name =
+    (o.pairShare || o.needShare ? `corpus p${o.pairShare} n${o.needShare}` : 'corpus-uniform') +
+    (o.freshReplies ? ' fresh' : '');
   const corpus = summarise(
     name,
     'moderate',
@@ -129,7 +132,8 @@ else if (cmd === 'bench') bench(rest);
 else {
   console.log(
     'usage: npx tsx src/corpus/cli.ts stats [--seed N] | sample N [--seed N] [--think] | bench [--profiles N]\n' +
-      "  each also takes --pair-share X and --need-share X (0..1): the corpus agent's replies of two strategies, and led by the need",
+      "  each also takes --pair-share X and --need-share X (0..1): the corpus agent's replies of two strategies, and led by the need;\n" +
+      "  and --fresh-replies: a reply that repeats the agent's earlier one in the dialogue is drawn again",
   );
   process.exitCode = cmd ? 1 : 0;
 }

@@ -14,6 +14,8 @@ import { playDialogue, runBenchmark, summarise } from '../persona/benchmark.ts';
 import { benchmarkProfiles } from '../persona/sets.ts';
 import { buildCorpus, corpusPolicy, corpusStats, corpusTexts, NEED_STRATEGY, type Corpus } from './build.ts';
 import { inferIntention } from '../persona/policyText.ts';
+import { readReply } from '../persona/detectors/index.ts';
+import { overlap, REPEAT_THRESHOLD } from '../persona/detectors/repetition.ts';
 import { readVisible } from './extract.ts';
 import { CORPUS_STRATEGIES, expand, renderReply } from './grammar.ts';
 
@@ -263,5 +265,52 @@ describe('replies of two strategies, and replies led by the need the user shows'
     expect(led).toBeGreaterThan(uniform + 30);
     expect(mixedScore).toBeLessThan(led - 25);
     expect(mixedScore).toBeLessThan(40);
+  });
+});
+
+describe('fresh replies: an agent that does not say the same thing twice in a dialogue', () => {
+  const LONG = { seed: 3, dialogues: 400, thinkShare: 0.3, maxTurns: 10, turnDecay: 0.5 };
+  /** Agent replies that repeat an earlier one of their dialogue, as the users' repetition reading sees it. */
+  const repeats = (c: Corpus): { replies: number; repeats: number } => {
+    let replies = 0;
+    let n = 0;
+    for (const d of [...c.train, ...c.heldOut]) {
+      const earlier: ReturnType<typeof readReply>[] = [];
+      for (const t of d.turns.filter((x) => x.role === 'agent')) {
+        const r = readReply(t.text);
+        if (earlier.some((p) => overlap(r, p) >= REPEAT_THRESHOLD)) n++;
+        earlier.push(r);
+        replies++;
+      }
+    }
+    return { replies, repeats: n };
+  };
+
+  it('off (the default), long dialogues repeat some replies; on, none, and the strategies stay even', () => {
+    const plain = repeats(buildCorpus(LONG));
+    const fresh = buildCorpus({ ...LONG, freshReplies: true });
+    expect(plain.replies).toBeGreaterThan(1000);
+    expect(plain.repeats).toBeGreaterThan(5);
+    expect(repeats(fresh).repeats).toBe(0);
+    const s = corpusStats(fresh);
+    const counts = Object.values(s.strategies);
+    expect(Math.max(...counts) / Math.min(...counts)).toBeLessThan(1.6);
+  });
+
+  it('is deterministic when on: the same seed gives the same corpus', () => {
+    const o = { ...LONG, dialogues: 60, freshReplies: true };
+    expect(digest(JSON.stringify(buildCorpus(o)))).toBe(digest(JSON.stringify(buildCorpus(o))));
+  });
+
+  it('as a policy, its agent repeats nothing in a benchmark dialogue', () => {
+    const profiles = benchmarkProfiles().slice(0, 20);
+    let replies = 0;
+    for (const p of profiles) {
+      const rec = playDialogue(p, corpusPolicy(0, { freshReplies: true }), { seed: 0 });
+      const own = rec.transcript.filter((e) => e.role === 'agent').map((e) => readReply(e.text));
+      own.forEach((r, i) => expect(own.slice(0, i).every((x) => overlap(r, x) < REPEAT_THRESHOLD)).toBe(true));
+      replies += own.length;
+    }
+    expect(replies).toBeGreaterThan(150);
   });
 });
