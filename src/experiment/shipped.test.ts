@@ -2,7 +2,7 @@
  * The shipped warm starts (public/warmstart-micro.bin, the lab's default, and public/warmstart-ci.bin,
  * the start of CPU-sized RL runs) are what `npm run pretrain` makes with its defaults: same config,
  * same corpus and tokenizer (retrained here from the seed-1 corpus), same provenance. Both are made
- * on wasm (`npm run pretrain -- --preset P --backend wasm`, about 40 minutes each on 2 threads), whose
+ * on wasm (`npm run pretrain -- --preset P --backend wasm`; docs/MODEL.md gives the time each takes), whose
  * bits do not depend on the thread count; a rerun matches them byte for byte (`cmp`).
  */
 import { readFileSync } from 'node:fs';
