@@ -101,7 +101,7 @@ test('the warm start trains in the engine worker on WebGPU and offers the checkp
   await expect(page.getByTestId('adapter-line')).toContainText('WebGPU adapter:');
   await openWarmStartView(page);
   await page.getByLabel('Steps').fill('0');
-  await expect(page.getByRole('alert')).toContainText('steps must be between 1 and 20000');
+  await expect(page.getByRole('alert')).toContainText('steps must be between 1 and 100000');
   await expect(page.getByTestId('warm-start-button')).toBeDisabled();
   await page.getByLabel('Steps').fill('4');
   await page.getByLabel('Dialogues').fill('120');

@@ -8,16 +8,7 @@ import type { PresetName } from '../../engine/model/config';
 import { WARM_START_DEFAULTS } from '../../experiment/warmstart';
 import { isCpu, useEngine } from '../state/engine';
 import { PRESET_CHOICES, useWarmStart } from '../state/warmstart';
-
-const LIMITS = { steps: [1, 20000], dialogues: [50, 40000], seed: [0, 2 ** 31 - 1] } as const;
-
-function check(name: keyof typeof LIMITS, raw: string): string | null {
-  const [lo, hi] = LIMITS[name];
-  const n = Number(raw);
-  if (raw.trim() === '' || !Number.isInteger(n)) return `${name} must be a whole number`;
-  if (n < lo || n > hi) return `${name} must be between ${lo} and ${hi}`;
-  return null;
-}
+import { checkWarmStartField as check } from './warmStartFields';
 
 function Sparkline({ values }: { values: number[] }) {
   if (values.length < 2) return null;
