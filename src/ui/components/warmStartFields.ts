@@ -3,13 +3,13 @@
  * preset's own recipe (WARM_START_DEFAULTS) lies inside them, so the panel never opens on a value
  * it refuses.
  */
-export const WARM_START_LIMITS = {
+const WARM_START_LIMITS = {
   steps: [1, 100_000],
   dialogues: [50, 40_000],
   seed: [0, 2 ** 31 - 1],
 } as const;
 
-export type WarmStartField = keyof typeof WARM_START_LIMITS;
+type WarmStartField = keyof typeof WARM_START_LIMITS;
 
 /** Why `raw` is not a valid value of `name`, or null when it is. */
 export function checkWarmStartField(name: WarmStartField, raw: string): string | null {
