@@ -90,9 +90,11 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
     await expect(cell(row, 'distinct2')).toHaveText(/^\d\.\d{3}$/);
     await expect(cell(row, 'meanReplyWords')).toHaveText(/^\d+\.\d$/);
   }
-  // Bits per word under the shipped reference model, beside the corpus's own replies (1.689).
+  // Bits per word under the shipped reference model, beside the corpus's own replies (1.689): the
+  // warm start writes corpus sentences, far closer to them than real words in random order.
   const surprisal = async (row: string) => Number(await cell(row, 'surprisal').textContent());
   expect(await surprisal('before')).toBeGreaterThan(0);
+  expect(await surprisal('before')).toBeLessThan(await surprisal('random'));
   expect(await surprisal('corpus')).toBe(1.69);
   await expect(cell('corpus', 'realWords')).toHaveText('—');
   await expect(evaluate.getByRole('columnheader', { name: 'Real words' })).toHaveAttribute('title', /real word/);

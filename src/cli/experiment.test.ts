@@ -102,9 +102,10 @@ describe('npm run experiment', () => {
       expect(Object.keys(b.hacking).sort()).toEqual(['byKind', 'flagged', 'replies', 'share']);
       expect(b.realWords).toBeGreaterThanOrEqual(0);
       expect(b.realWords).toBeLessThanOrEqual(1);
-      // Bits per word under the shipped reference model, read against the corpus's own replies.
+      // Bits per word under the shipped reference model, read against the corpus's own replies: the
+      // warm start writes corpus sentences, below stock lines (generic 6.1) and word soup (random 11.2).
       expect(b.surprisal).toBeGreaterThan(0);
-      expect(b.surprisal).toBeLessThan(20);
+      expect(b.surprisal).toBeLessThan(6);
       expect(b.surprisalCorpus).toBeCloseTo(1.689, 3);
     }
     expect(r.stderr).toMatch(/benchmark after: .*real words \d+%, flagged [\d.]+%, surprisal [\d.]+ bits\/word/);

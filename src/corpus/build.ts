@@ -16,7 +16,7 @@ import { trainingProfiles } from '../persona/sets.ts';
 import { PLAN, type Strategy } from '../persona/policies.ts';
 import { inferIntention } from '../persona/policyText.ts';
 import { readReply } from '../persona/detectors/index.ts';
-import { overlap, REPEAT_THRESHOLD } from '../persona/detectors/repetition.ts';
+import { firstRepeat } from '../persona/detectors/repetition.ts';
 import type { IntentionId, Profile } from '../persona/profile.ts';
 import { readVisible, type Visible } from './extract.ts';
 import { CORPUS_STRATEGIES, renderReply, type CorpusStrategy, type Rendered } from './grammar.ts';
@@ -160,7 +160,7 @@ function renderTurn(t: TurnPlan, v: Visible, rng: Rng): Rendered {
 /** Whether `reply` repeats one of `ownLines` as the users' repetition detector reads it. */
 function repeatsOwn(reply: string, ownLines: readonly string[]): boolean {
   const r = readReply(reply);
-  return r.words.length > 0 && ownLines.some((x) => overlap(r, readReply(x)) >= REPEAT_THRESHOLD);
+  return r.words.length > 0 && firstRepeat(r, ownLines.map(readReply)) >= 0;
 }
 
 /** Plan and render one agent turn; under freshReplies, redrawn while it repeats an earlier reply. */

@@ -15,7 +15,7 @@ import { benchmarkProfiles } from '../persona/sets.ts';
 import { buildCorpus, corpusPolicy, corpusStats, corpusTexts, NEED_STRATEGY, type Corpus } from './build.ts';
 import { inferIntention } from '../persona/policyText.ts';
 import { readReply } from '../persona/detectors/index.ts';
-import { overlap, REPEAT_THRESHOLD } from '../persona/detectors/repetition.ts';
+import { firstRepeat } from '../persona/detectors/repetition.ts';
 import { readVisible } from './extract.ts';
 import { CORPUS_STRATEGIES, expand, renderReply } from './grammar.ts';
 
@@ -278,7 +278,7 @@ describe('fresh replies: an agent that does not say the same thing twice in a di
       const earlier: ReturnType<typeof readReply>[] = [];
       for (const t of d.turns.filter((x) => x.role === 'agent')) {
         const r = readReply(t.text);
-        if (earlier.some((p) => overlap(r, p) >= REPEAT_THRESHOLD)) n++;
+        if (firstRepeat(r, earlier) >= 0) n++;
         earlier.push(r);
         replies++;
       }
@@ -308,7 +308,7 @@ describe('fresh replies: an agent that does not say the same thing twice in a di
     for (const p of profiles) {
       const rec = playDialogue(p, corpusPolicy(0, { freshReplies: true }), { seed: 0 });
       const own = rec.transcript.filter((e) => e.role === 'agent').map((e) => readReply(e.text));
-      own.forEach((r, i) => expect(own.slice(0, i).every((x) => overlap(r, x) < REPEAT_THRESHOLD)).toBe(true));
+      own.forEach((r, i) => expect(firstRepeat(r, own.slice(0, i))).toBe(-1));
       replies += own.length;
     }
     expect(replies).toBeGreaterThan(150);

@@ -18,7 +18,7 @@
  * reads the rollouts of a policy and the reference policies' dialogues alike (./fluency.ts).
  */
 import { PRESENT, readReply, type DetectorId, type ReplyText } from '../persona/detectors/index';
-import { overlap, REPEAT_THRESHOLD } from '../persona/detectors/repetition';
+import { firstRepeat, overlap } from '../persona/detectors/repetition';
 import type { PlayedDialogue } from './fluency';
 
 export type HackingKind = 'spam' | 'nonLanguage' | 'scorer';
@@ -117,7 +117,7 @@ export function checkRewardHacking(
       const spam = phraseSpam(reply);
       if (spam) why.spam = spam;
       else if (reply.words.length > 0) {
-        const j = earlier.findIndex((p) => overlap(reply, p) >= REPEAT_THRESHOLD);
+        const j = firstRepeat(reply, earlier);
         if (j >= 0) {
           why.spam = `repeats turn ${j + 1} (${Math.round(overlap(reply, earlier[j]) * 100)}% the same)`;
           repeats++;

@@ -42,7 +42,7 @@
  * Not here: how chunks are encoded (src/rl/rollout.ts) and the KV cache itself.
  */
 import { PRESENT, readReply } from '../persona/detectors/index';
-import { overlap, REPEAT_THRESHOLD } from '../persona/detectors/repetition';
+import { firstRepeat } from '../persona/detectors/repetition';
 import { checkRewardHacking } from './hacking';
 import type { DialogueRollout } from './rollout';
 
@@ -146,7 +146,7 @@ export function summariseRepeats(dialogues: readonly DialogueRollout[]): RepeatS
       if (!hit || hit.score < PRESENT) return;
       flagged++;
       const hidden = d.window.hidden[k] ?? 0;
-      const seen = replies.slice(hidden, k).some((p) => overlap(replies[k], p) >= REPEAT_THRESHOLD);
+      const seen = firstRepeat(replies[k], replies.slice(hidden, k)) >= 0;
       if (!seen) unseen++;
     });
   }

@@ -28,6 +28,11 @@ export function overlap(a: ReplyText, b: ReplyText): number {
   return hit / A.size;
 }
 
+/** Index of the first of `earlier` that `reply` repeats (overlap at or above REPEAT_THRESHOLD), or -1. */
+export function firstRepeat(reply: ReplyText, earlier: readonly ReplyText[]): number {
+  return earlier.findIndex((p) => overlap(reply, p) >= REPEAT_THRESHOLD);
+}
+
 export function detectRepetition(ctx: DetectorContext): DetectorHit {
   const prev = ctx.previousReplies;
   if (prev.length === 0 || ctx.reply.words.length === 0)
