@@ -9,7 +9,7 @@ import type { DetectorContext, DetectorHit } from './types.ts';
 import type { ReplyText } from './text.ts';
 
 /** Overlap at or above this share of the reply's bigrams counts as a repeat. */
-export const REPEAT_THRESHOLD = 0.6;
+const REPEAT_THRESHOLD = 0.6;
 /** Overlap at or above this share counts toward a streak of near-identical replies. */
 const STREAK_THRESHOLD = 0.8;
 /** Longest streak that still adds penalty (the score is capped at this). */
