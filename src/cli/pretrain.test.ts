@@ -1,12 +1,14 @@
 /**
  * `npm run pretrain` as a person uses it (real spawns of the entry point): a corpus share outside
- * 0..1, or a --fresh-replies other than on/off, is refused with a message naming the flag, before any corpus is built or file written.
+ * 0..1, a --fresh-replies other than on/off, or a --vocab outside 300..16384, is refused with a message
+ * naming the flag, before any corpus is built or file written; a --vocab in range sizes the tokenizer.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadCheckpoint } from '../engine/model/checkpoint';
 
 const pretrain = (...args: string[]) =>
   spawnSync('npx', ['tsx', 'src/cli/pretrain.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
@@ -31,9 +33,37 @@ describe('npm run pretrain: the corpus mix flags', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it.each(['100', '20000', '1000.5'])('refuses --vocab %s with exit 2 and writes nothing', (value) => {
+    const out = join(mkdtempSync(join(tmpdir(), 'pretrain-')), 'w.bin');
+    const r = pretrain('--preset', 'ci', '--vocab', value, '--out', out, '--steps', '1');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--vocab must be a whole number from 300 to 16384');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('trains the tokenizer to --vocab tokens', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'pretrain-')), 'w.bin');
+    const r = pretrain(
+      '--preset',
+      'ci',
+      '--vocab',
+      '400',
+      '--dialogues',
+      '60',
+      '--steps',
+      '1',
+      '--backend',
+      'cpu',
+      '--out',
+      out,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(loadCheckpoint(readFileSync(out)).config.vocabSize).toBe(400);
+  });
+
   it('lists the flags in --help', () => {
     const r = pretrain('--help');
     expect(r.status).toBe(0);
-    expect(r.stdout + r.stderr).toMatch(/--pair-share[\s\S]*--need-share[\s\S]*--fresh-replies/);
+    expect(r.stdout + r.stderr).toMatch(/--vocab[\s\S]*--pair-share[\s\S]*--need-share[\s\S]*--fresh-replies/);
   });
 });

@@ -17,6 +17,7 @@ const SPEC = {
   seed: { type: 'number', help: 'seed for the corpus, the initial weights and the batch order (default 1)' },
   steps: { type: 'number', help: "training steps (default: the preset's)" },
   dialogues: { type: 'number', help: "dialogues in the generated corpus (default: the preset's)" },
+  vocab: { type: 'number', help: "tokenizer vocabulary size, 300..16384 (default: the preset's)" },
   'eval-every': {
     type: 'number',
     help: 'print the held-out perplexity (first 256 examples) every N steps (default 0: never; same checkpoint)',
@@ -57,6 +58,11 @@ async function main(): Promise<void> {
     console.error('--eval-every must be a whole number >= 0');
     process.exit(2);
   }
+  const vocabSize = flags.vocab ?? defaults.vocabSize;
+  if (!Number.isInteger(vocabSize) || vocabSize < 300 || vocabSize > 16384) {
+    console.error('--vocab must be a whole number from 300 to 16384');
+    process.exit(2);
+  }
   const corpus = { ...defaults.corpus };
   for (const [flag, key] of [
     ['pair-share', 'pairShare'],
@@ -95,7 +101,7 @@ async function main(): Promise<void> {
       steps,
       dialogues: flags.dialogues ?? defaults.dialogues,
       corpus,
-      vocabSize: defaults.vocabSize,
+      vocabSize,
       sft: defaults.sft,
       evalEvery,
     },
