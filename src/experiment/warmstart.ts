@@ -41,8 +41,8 @@ const HELDOUT_PROBE = 256;
  * recipes' curves and fluency.
  */
 export const WARM_START_DEFAULTS: Record<PresetName, Omit<WarmStartOptions, 'preset' | 'seed'>> = {
-  // ci: about 6 minutes on 2 wasm threads. Twice the default vocabulary: a story detail the reply
-  // copies from the user is then more often one token than three, and the copies stop breaking.
+  // ci: about 5 minutes on 2 wasm threads. Twice the default vocabulary: a story detail the reply
+  // copies from the user is then more often one token than three, and breaks less often.
   ci: {
     steps: 6000,
     dialogues: 20000,
