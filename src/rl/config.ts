@@ -19,7 +19,9 @@ export const RunConfigSchema = z
     version: z.literal(RUN_CONFIG_VERSION).describe('Config format version.'),
     preset: z
       .enum(Object.keys(PRESETS) as [PresetName, ...PresetName[]])
-      .describe('Model size: ci (~0.1M parameters, CPU-friendly), micro (~1M), mini (~5M), small (~25M).'),
+      .describe(
+        'Model size: ci (~0.2M parameters from its 2048-token warm start; CPU-friendly), micro (~1M), mini (~5M), small (~25M).',
+      ),
     seed: int(0, 2 ** 31 - 1).describe(
       'Seed of everything random in the run: profile order, sampling, minibatch order.',
     ),

@@ -81,7 +81,7 @@ const LABELS: Record<FieldKey, string> = {
 export const SHIPPED_STARTS: readonly PresetName[] = ['ci', 'micro'];
 
 export const PRESET_LABELS: Record<PresetName, string> = {
-  ci: 'ci (~0.1M parameters)',
+  ci: 'ci (~0.2M parameters)',
   micro: 'micro (~1M)',
   mini: 'mini (~5M; no warm start yet)',
   small: 'small (~25M; no warm start yet)',
