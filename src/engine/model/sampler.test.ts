@@ -6,6 +6,7 @@ import type { ModelConfig } from './config';
 import { candidateOrder, candidateOrderRef, generate, GREEDY, KvSession, sampleToken } from './sampler';
 import { Transformer } from './transformer';
 import { halfBits, halfValue } from '../ops/half';
+import { WasmBackend } from '../wasm/backend';
 
 const TINY: ModelConfig = { vocabSize: 29, contextLength: 16, channels: 8, layers: 2, heads: 2 };
 
@@ -44,6 +45,26 @@ describe('sampling with a KV cache', () => {
       next.forEach((n, b) => (fed[b] = n.length > 0 ? fed[b] + 1 : 0));
     }
     expect(Array.from(session.lengths)).toEqual([11, 5, 1]);
+  });
+
+  it('a prefill holds logits for the last position of each sequence only', async () => {
+    // 4 prompts of 120 tokens, 2,000 tokens of vocabulary: logits for every position would be
+    // 4·120·2000 floats (3.8 MB); the step needs 4·2000 of them.
+    const be = await WasmBackend.create({ threads: 1 });
+    try {
+      const config: ModelConfig = { vocabSize: 2000, contextLength: 128, channels: 8, layers: 1, heads: 2 };
+      const model = Transformer.create(be, config, 'prefill-memory');
+      const rng = new Rng('prefill-memory');
+      const prompts = Array.from({ length: 4 }, () => Array.from({ length: 120 }, () => rng.int(0, 1999)));
+      const session = new KvSession(model, prompts.length);
+      const before = be.bytesInUse;
+      const logits = await session.step(prompts);
+      expect(logits.map((l) => l.length)).toEqual([2000, 2000, 2000, 2000]);
+      expect(be.bytesInUse - before).toBeLessThan((4 * 120 * 2000 * 4) / 4);
+      session.release();
+    } finally {
+      be.dispose();
+    }
   });
 
   it('greedy generation is deterministic and stops at a stop token', async () => {

@@ -198,7 +198,9 @@ export class KvSession {
       atty: z('atty', [N, C]),
       fc: z('fc', [N, 4 * C]),
       fcGelu: z('fcGelu', [N, 4 * C]),
-      logits: z('logits', [N, V]),
+      last: z('last', [this.B], 'i32'),
+      lnLast: z('lnLast', [this.B, C]),
+      logits: z('logits', [this.B, V]),
     };
     this.stepActs = { S, t };
     return t;
@@ -218,6 +220,8 @@ export class KvSession {
     const ids = new Int32Array(this.B * S);
     const pos = new Int32Array(this.B * S);
     const len = new Int32Array(this.B);
+    // The row of each sequence's last appended token; -1 (a zero row) where it appends nothing.
+    const last = new Int32Array(this.B);
     for (let b = 0; b < this.B; b++) {
       if (this.lengths[b] + tokens[b].length > maxT) {
         throw new Error(
@@ -225,6 +229,7 @@ export class KvSession {
         );
       }
       len[b] = tokens[b].length;
+      last[b] = len[b] > 0 ? b * S + len[b] - 1 : -1;
       for (let s = 0; s < S; s++) {
         ids[b * S + s] = s < len[b] ? tokens[b][s] : 0;
         pos[b * S + s] = Math.min(this.lengths[b] + s, maxT - 1);
@@ -234,6 +239,7 @@ export class KvSession {
     be.write(a.pos, pos);
     be.write(a.start, this.lengths);
     be.write(a.len, len);
+    be.write(a.last, last);
     const p = this.params;
     const read = this.read;
     be.embedding(a.tok, m.p.wte, a.ids); // the f32 table: p.wte may be the LM head's half copy
@@ -256,12 +262,15 @@ export class KvSession {
       mlp(be, p, l, a.x, a.fc, a.fcGelu, a.ln, a.x, read);
     }
     be.layerNorm(a.ln, a.mean, a.rstd, a.x, p['lnf.w'], p['lnf.b']);
-    be.matmul(a.logits, a.ln, p.wte, { transB: true, ...read }); // logits: (B·S, V)
+    // Only the last appended position of each sequence is sampled from: project those B rows, not
+    // all B·S (a prefill of 100 windows of 512 tokens would otherwise hold 100·512·V logits).
+    be.embedding(a.lnLast, a.ln, a.last);
+    be.matmul(a.logits, a.lnLast, p.wte, { transB: true, ...read }); // logits: (B, V)
     const all = await be.read(a.logits);
     const out: Float32Array[] = [];
     for (let b = 0; b < this.B; b++) {
       this.lengths[b] += len[b];
-      out.push(len[b] > 0 ? all.slice((b * S + len[b] - 1) * V, (b * S + len[b]) * V) : new Float32Array(V));
+      out.push(len[b] > 0 ? all.slice(b * V, (b + 1) * V) : new Float32Array(V));
     }
     return out;
   }
