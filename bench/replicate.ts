@@ -5,7 +5,8 @@
  * baseline (GRPO, no think, moderate training users): think vs non-think, PPO vs GRPO, strict vs
  * moderate. Every (variant, seed) is one `npm run experiment` in its own process (J at a time, each
  * given the machine's cores / J wasm threads; `--backend` is passed on); finished runs are kept, so
- * an interrupted grid resumes.
+ * an interrupted grid resumes; a failed run does not stop the others (the failures are listed at the
+ * end, exit 1).
  * Prints a markdown table of benchmark score, success and failure (mean ± sample std over seeds)
  * before and after, the gain, perplexity, the share of real-word replies and the reward-hacking
  * share, and writes it with every run's summary to DIR/summary.json. The starting policy's
@@ -157,11 +158,23 @@ async function evaluateOn(checkpoint: string, where: (typeof CROSS)[number], fil
 
 async function main(): Promise<void> {
   const results = new Map<string, Summary>();
+  // A failed run or evaluation does not stop the others: they finish, the tables hold what did,
+  // and the failures are listed at the end (exit 1). A rerun redoes only what has no summary.
+  const failures: string[] = [];
+  const attempt = async (what: () => Promise<void>) => {
+    try {
+      await what();
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      failures.push(msg);
+      console.error(msg);
+    }
+  };
   let next = 0;
   const worker = async () => {
     while (next < jobsList.length) {
       const job = jobsList[next++];
-      results.set(`${job.v.name}:${job.seed}`, await run(job));
+      await attempt(async () => void results.set(`${job.v.name}:${job.seed}`, await run(job)));
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
@@ -222,7 +235,9 @@ async function main(): Promise<void> {
       const where = CROSS[i % CROSS.length];
       mkdirSync(job.dir, { recursive: true });
       const file = join(job.dir, job.key === 'start' ? `start-${where.name}.json` : `eval-${where.name}.json`);
-      cross.set(`${job.key}:${where.name}`, await evaluateOn(job.checkpoint, where, file));
+      await attempt(
+        async () => void cross.set(`${job.key}:${where.name}`, await evaluateOn(job.checkpoint, where, file)),
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, jobs) }, crossWorker));
@@ -269,6 +284,10 @@ async function main(): Promise<void> {
     `${JSON.stringify({ preset, seeds, steps: steps || 'preset default', runs: Object.fromEntries(results), table }, null, 1)}\n`,
   );
   console.log(table);
+  if (failures.length > 0) {
+    console.error(`${failures.length} failed (the same command again retries only these):\n${failures.join('\n')}`);
+    process.exit(1);
+  }
 }
 
 main().catch((e) => {
