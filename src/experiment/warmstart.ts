@@ -50,14 +50,15 @@ export const WARM_START_DEFAULTS: Record<PresetName, Omit<WarmStartOptions, 'pre
     vocabSize: 2 * DEFAULT_VOCAB,
     sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 256, lr: 3e-3, warmupSteps: 20, lossOn: 'agent' },
   },
-  // micro: about 35 minutes on 2 wasm threads; windows of the whole 512-token context, the corpus
+  // micro: about 36 minutes on 2 wasm threads; windows of the whole 512-token context, the corpus
   // read about once (a second pass learns the training users' details and breaks more words), and
-  // ci's 2048 tokens.
+  // 4096 tokens, so most story details a reply copies from the user are one token (2048: 95.3% of
+  // replies in real words, 4096: 97.5%; docs/MODEL.md).
   micro: {
     steps: 4000,
     dialogues: 20000,
     corpus: { maxTurns: 10, turnDecay: 0.5 },
-    vocabSize: 2 * DEFAULT_VOCAB,
+    vocabSize: 4 * DEFAULT_VOCAB,
     sft: { ...SFT_DEFAULTS, batchSize: 8, seqLen: 512, lr: 2e-3, warmupSteps: 50, lossOn: 'agent' },
   },
   mini: {
