@@ -52,7 +52,7 @@ test('configure, train, pause, share, reproduce, reload, and a damaged link', as
 
   // Configure through the form: preset, the basic knobs, then the Advanced ones.
   await field(page, 'Preset').selectOption('ci');
-  await expect(field(page, 'Preset').locator('option')).toContainText(['ci (~0.2M parameters)', 'micro (~1M)']);
+  await expect(field(page, 'Preset').locator('option')).toContainText(['ci (~0.2M parameters)', 'micro (~1.4M)']);
   await page.getByText(/^Advanced \(/).click();
   // A bad value is refused with the reason, and Train stays off.
   await field(page, 'Group size').fill('1');

@@ -20,7 +20,7 @@ export const RunConfigSchema = z
     preset: z
       .enum(Object.keys(PRESETS) as [PresetName, ...PresetName[]])
       .describe(
-        'Model size: ci (~0.2M parameters from its 2048-token warm start; CPU-friendly), micro (~1M), mini (~5M), small (~25M).',
+        'Model size: ci (~0.2M parameters from its 2048-token warm start; CPU-friendly), micro (~1.4M from its 4096-token warm start), mini (~5M), small (~25M).',
       ),
     seed: int(0, 2 ** 31 - 1).describe(
       'Seed of everything random in the run: profile order, sampling, minibatch order.',

@@ -82,7 +82,7 @@ export const SHIPPED_STARTS: readonly PresetName[] = ['ci', 'micro'];
 
 export const PRESET_LABELS: Record<PresetName, string> = {
   ci: 'ci (~0.2M parameters)',
-  micro: 'micro (~1M)',
+  micro: 'micro (~1.4M)',
   mini: 'mini (~5M; no warm start yet)',
   small: 'small (~25M; no warm start yet)',
 };

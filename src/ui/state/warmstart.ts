@@ -93,5 +93,5 @@ export const useWarmStart = create<WarmStartState>((set, get) => ({
 
 export const PRESET_CHOICES: { preset: PresetName; label: string }[] = [
   { preset: 'ci', label: 'ci (~0.2M parameters; CPU-friendly)' },
-  { preset: 'micro', label: 'micro (~1M; a laptop GPU)' },
+  { preset: 'micro', label: 'micro (~1.4M; a laptop GPU)' },
 ];
