@@ -231,6 +231,13 @@ export class TrainSession {
       this.state = state;
       this.out.update({ state, phase, step: this.step, live: null, ...extra });
     };
+    // A phase said just before a benchmark goes out at once: the outbox would otherwise hold it for
+    // its interval, the benchmark may not yield to a timer (the CPU backend), and the next phase
+    // would replace it unseen, so the page would show the old phase all through the evaluation.
+    const announce = (phase: string) => {
+      say('running', phase);
+      this.out.flush();
+    };
     const checkLost = () => {
       if (this.lostWhy !== null) throw new Error(this.lostWhy);
     };
@@ -339,7 +346,7 @@ export class TrainSession {
       };
       if (resumeStep === 0) {
         // Before: the starting policy on the benchmark, so the end has something to be compared with.
-        say('running', `Evaluating on ${evalN} benchmark users (before training)`);
+        announce(`Evaluating on ${evalN} benchmark users (before training)`);
         const before = await playBenchmark(trainer, evalN, lm);
         this.out.update({
           benchmarkBefore: before.summary,
@@ -361,7 +368,7 @@ export class TrainSession {
         if (this.evaluateAsked && !this.ending) {
           this.evaluateAsked = false;
           const back = this.state;
-          say('running', `Evaluating the policy of step ${this.step} on ${evalN} benchmark users`);
+          announce(`Evaluating the policy of step ${this.step} on ${evalN} benchmark users`);
           const ev = await playBenchmark(trainer, evalN, lm);
           checkLost();
           this.out.update(afterOf(ev, this.step));
@@ -372,7 +379,7 @@ export class TrainSession {
           const done = this.step >= config.steps;
           let after: Partial<TrainProgress> = {};
           if (done) {
-            say('running', `Evaluating on ${evalN} benchmark users (after training)`);
+            announce(`Evaluating on ${evalN} benchmark users (after training)`);
             const ev = await playBenchmark(trainer, evalN, lm);
             after = afterOf(ev, this.step);
           }
