@@ -231,13 +231,6 @@ export class TrainSession {
       this.state = state;
       this.out.update({ state, phase, step: this.step, live: null, ...extra });
     };
-    // A phase said just before a benchmark goes out at once: the outbox would otherwise hold it for
-    // its interval, the benchmark may not yield to a timer (the CPU backend), and the next phase
-    // would replace it unseen, so the page would show the old phase all through the evaluation.
-    const announce = (phase: string) => {
-      say('running', phase);
-      this.out.flush();
-    };
     const checkLost = () => {
       if (this.lostWhy !== null) throw new Error(this.lostWhy);
     };
@@ -327,6 +320,15 @@ export class TrainSession {
         ...(optimizer ? { optimizer } : {}),
       });
       trainer.stepsDone = resumeStep;
+      const t = trainer;
+      // The phase goes out before the benchmark starts: the outbox would otherwise hold it for its
+      // interval, the benchmark may not yield to a timer (the CPU backend), and the next phase would
+      // replace it unseen, so the page would show the old phase all through the evaluation.
+      const benchmark = (phase: string): Promise<BenchmarkResult> => {
+        say('running', phase);
+        this.out.flush();
+        return playBenchmark(t, evalN, lm);
+      };
       this.step = resumeStep;
       trainer.onRound = (kind, dialogues, live) => {
         const preview =
@@ -346,8 +348,7 @@ export class TrainSession {
       };
       if (resumeStep === 0) {
         // Before: the starting policy on the benchmark, so the end has something to be compared with.
-        announce(`Evaluating on ${evalN} benchmark users (before training)`);
-        const before = await playBenchmark(trainer, evalN, lm);
+        const before = await benchmark(`Evaluating on ${evalN} benchmark users (before training)`);
         this.out.update({
           benchmarkBefore: before.summary,
           breakdownBefore: before.breakdown,
@@ -368,8 +369,7 @@ export class TrainSession {
         if (this.evaluateAsked && !this.ending) {
           this.evaluateAsked = false;
           const back = this.state;
-          announce(`Evaluating the policy of step ${this.step} on ${evalN} benchmark users`);
-          const ev = await playBenchmark(trainer, evalN, lm);
+          const ev = await benchmark(`Evaluating the policy of step ${this.step} on ${evalN} benchmark users`);
           checkLost();
           this.out.update(afterOf(ev, this.step));
           if (back === 'paused') say('paused', `Paused after step ${this.step}; evaluated`);
@@ -379,8 +379,7 @@ export class TrainSession {
           const done = this.step >= config.steps;
           let after: Partial<TrainProgress> = {};
           if (done) {
-            announce(`Evaluating on ${evalN} benchmark users (after training)`);
-            const ev = await playBenchmark(trainer, evalN, lm);
+            const ev = await benchmark(`Evaluating on ${evalN} benchmark users (after training)`);
             after = afterOf(ev, this.step);
           }
           say('running', 'Saving the checkpoint', after);
