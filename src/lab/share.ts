@@ -85,6 +85,9 @@ const BASELINE_V1: Baseline = {
   klEstimator: 'k3',
   ptxCoef: 0, // added after format 1: 0 is what links before it meant
   ptxBatch: 4,
+  imitateCoef: 0, // the three self-imitation fields were added after format 2: none is what links before them meant
+  imitateBatch: 4,
+  imitateKeep: 512,
   gamma: 1,
   lambda: 1,
   valueCoef: 0.1,

@@ -26,6 +26,7 @@ export const CHART_IDS = [
   'entropy',
   'kl',
   'replay',
+  'imitate',
   'clipfrac',
   'gradnorm',
   'throughput',

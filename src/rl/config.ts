@@ -122,6 +122,15 @@ export const RunConfigSchema = z
       'Replay of the warm start\'s own training text: each minibatch adds this weight times the next-token loss on ptxBatch corpus dialogues (InstructGPT\'s "PPO-ptx"; RLVER: 0, none). Keeps the language the warm start learned while RL changes what it says.',
     ),
     ptxBatch: int(1, 64).describe('Corpus dialogues per minibatch in the replay loss (with ptxCoef above 0).'),
+    imitateCoef: num(0, 10).describe(
+      "Self-imitation: each minibatch adds this weight times the next-token loss on imitateBatch of the run's own training replies that the user rewarded with the top step (+10), each under the prompt it was sampled from, drawn from the last imitateKeep such replies (RLVER: 0, none). Repeats the rare reply that met the need until the policy writes it unprompted.",
+    ),
+    imitateBatch: int(1, 64).describe(
+      'Own top-rewarded replies per minibatch in the self-imitation loss (with imitateCoef above 0).',
+    ),
+    imitateKeep: int(1, 100000).describe(
+      'How many of the latest top-rewarded training replies self-imitation draws from.',
+    ),
     gamma: num(0, 1).describe(
       "Discount per turn (RLVER: 1): under GRPO / RLOO with turn credit, of the reward-to-go of a turn; under PPO, GAE's, applied between replies (1 inside a reply). 0: each reply is credited with its own change only.",
     ),
@@ -187,6 +196,9 @@ const BASE: Omit<RunConfig, 'preset'> = {
   klEstimator: 'k3',
   ptxCoef: 0,
   ptxBatch: 4,
+  imitateCoef: 0,
+  imitateBatch: 4,
+  imitateKeep: 512,
   gamma: 1,
   lambda: 1,
   valueCoef: 0.1,

@@ -9,7 +9,9 @@ import { TrackingBackend } from '../engine/testing/tracking';
 import { defaultRunConfig, type RunConfig } from './config';
 import { buildCorpus } from '../corpus/build';
 import { FORCED } from './think-grammar';
+import { topRewardedReplies } from './imitation';
 import { REPLAY_CORPUS, Trainer, TrainingStopped } from './trainer';
+import type { DialogueRollout } from './rollout';
 
 const profiles = trainingProfiles().slice(0, 4);
 const tok = Tokenizer.train(
@@ -290,6 +292,45 @@ describe('the RL trainer', () => {
     ).toThrow(/optimizer state has 3 and 3 values; this model needs/);
   });
 
+  it("with self-imitation, goes on from a checkpoint's memory exactly as the run that never stopped", async () => {
+    const o = { imitateCoef: 1, imitateBatch: 2, imitateKeep: 3 };
+    const t = trainer(o);
+    t.imitation.add([
+      {
+        turns: [1, 2, 3, 4].map((i) => ({
+          prompt: tok.encode(`It was me ${i}.`),
+          response: [...tok.encode('That is not on you.'), tok.special('<|end|>')],
+          truncated: false,
+          result: { change: 10 },
+        })),
+      },
+    ] as unknown as DialogueRollout[]);
+    await t.step();
+    const ck = loadCheckpoint(await t.checkpoint({}, { optimizer: true }));
+    expect(ck.optimizer?.imitation).toHaveLength(3);
+    expect(ck.optimizer?.imitation).toEqual(t.imitation.records());
+    const a = stable((await t.step()).metrics);
+    const resumed = new Trainer(new CpuBackend(), {
+      config: { ...CONFIG, ...o },
+      start: { ...start, weights: ck.weights },
+      trainProfiles: profiles,
+      optimizer: ck.optimizer,
+    });
+    resumed.stepsDone = 1;
+    expect(stable((await resumed.step()).metrics)).toEqual(a);
+    expect(Array.from(await resumed.model.readParams())).toEqual(Array.from(await t.model.readParams()));
+    // Without the memory the same resume trains differently: it is part of the run's state.
+    const forgetful = new Trainer(new CpuBackend(), {
+      config: { ...CONFIG, ...o },
+      start: { ...start, weights: ck.weights },
+      trainProfiles: profiles,
+      optimizer: { ...ck.optimizer!, imitation: [] },
+    });
+    forgetful.stepsDone = 1;
+    await forgetful.step();
+    expect(Array.from(await forgetful.model.readParams())).not.toEqual(Array.from(await t.model.readParams()));
+  });
+
   it('with replay (ptxCoef), reports the replay loss, stays deterministic, and moves the weights differently', async () => {
     const replay = Array.from({ length: 4 }, (_, i) => ({
       ids: tok.encode(`I hear you ${i}, that sounds hard.`),
@@ -312,6 +353,44 @@ describe('the RL trainer', () => {
     expect(off.m['losses/ptx_loss']).toBe(0);
     expect(off.weights).not.toBe(a.weights);
     expect(off.m['reward/mean']).toBe(a.m['reward/mean']); // the rollout is the same; only the update differs
+  });
+
+  it('with self-imitation (imitateCoef), keeps every top-rewarded reply of each step, trains on its memory, and stays deterministic', async () => {
+    // A reply a user rewarded with +10, as a rollout records it (a random model rarely writes one).
+    const top = (i: number) => ({
+      turns: [
+        {
+          prompt: tok.encode(`I keep going over it ${i}.`),
+          response: [...tok.encode('That sounds hard.'), tok.special('<|end|>')],
+          truncated: false,
+          result: { change: 10 },
+        },
+      ],
+    });
+    const run = async (imitateCoef: number) => {
+      const t = trainer({ imitateCoef, imitateBatch: 2 });
+      t.imitation.add([top(1), top(2)] as unknown as DialogueRollout[]);
+      const steps = [];
+      for (let k = 0; k < 2; k++) steps.push(await t.step());
+      return { steps, weights: digest(Array.from(await t.model.readParams()).join(',')) };
+    };
+    const a = await run(1);
+    let kept = 2;
+    for (const r of a.steps) {
+      // Kept before the update, so a step's own top replies already count.
+      kept += topRewardedReplies(r.dialogues).length;
+      expect(r.metrics['imitate/kept']).toBe(kept);
+      expect(r.metrics['losses/imitate_loss']).toBeGreaterThan(0);
+    }
+    const again = await run(1);
+    expect(again.weights).toBe(a.weights);
+    expect(again.steps.map((r) => stable(r.metrics))).toEqual(a.steps.map((r) => stable(r.metrics)));
+    const off = await run(0);
+    expect('imitate/kept' in off.steps[0].metrics).toBe(false);
+    expect('losses/imitate_loss' in off.steps[0].metrics).toBe(false);
+    // The first rollout is the same; the memory changes the update.
+    expect(off.steps[0].metrics['reward/mean']).toBe(a.steps[0].metrics['reward/mean']);
+    expect(off.weights).not.toBe(a.weights);
   });
 
   it('savedAttention f16: the same rollouts as f32, losses within rounding (each minibatch after the first sees weights its update moved), deterministic', async () => {

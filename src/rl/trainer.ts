@@ -26,6 +26,7 @@ import type { Profile } from '../persona/profile';
 import { computeCredit } from './advantages';
 import { buildSequences, grammarMask, truncationMask, type TokenStream } from './batch';
 import { learningRate, type RunConfig } from './config';
+import { ImitationMemory } from './imitation';
 import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
 import type { TrainSample } from './samples';
 import { NonFiniteError, policyUpdate, scoreSamples, updateOptions } from './update';
@@ -102,6 +103,8 @@ export class Trainer {
   private order: number[];
   private optimizerStep = { value: 0 };
   private readonly ptxData: readonly Encoded[];
+  /** Self-imitation's replies (imitateCoef > 0): the latest training replies the users rewarded with the top step. */
+  readonly imitation: ImitationMemory;
   /**
    * PPO: the value head has never been trained (a warm start's head is initialisation noise): the
    * first step sets it to predict the mean return (zero weights, bias at the mean).
@@ -139,6 +142,7 @@ export class Trainer {
     }
     this.tokenizer = Tokenizer.fromJSON(init.start.tokenizer);
     this.ptxData = c.ptxCoef > 0 ? (init.ptxData ?? replayData(this.tokenizer)) : [];
+    this.imitation = new ImitationMemory(c.imitateKeep, init.optimizer?.imitation);
     this.order = new Rng(`profiles:${c.seed}`).shuffle(init.trainProfiles.map((_, i) => i));
     this.valueHeadUntrained = !hasTrainedCritic(init.start.meta);
     this.model = new Transformer(be, init.start.config, init.start.weights, { savedAttention: c.savedAttention });
@@ -203,6 +207,7 @@ export class Trainer {
       rng,
     );
     const rolloutSeconds = (performance.now() - t0) / 1000;
+    if (c.imitateCoef > 0) this.imitation.add(dialogues);
     const t1 = performance.now();
     const { sequences, stream } = buildSequences(dialogues, this.model.config.vocabSize);
     const scoreBatch = Math.max(1, c.minibatchSize);
@@ -259,6 +264,7 @@ export class Trainer {
         rng,
         this.optimizerStep,
         this.ptxData,
+        this.imitation.examples,
       );
     } catch (e) {
       if (!(e instanceof NonFiniteError)) throw e;
@@ -330,6 +336,9 @@ export class Trainer {
       'speed/rollout_tokens_per_s': turns.reduce((s, t) => s + t.response.length, 0) / Math.max(1e-9, rolloutSeconds),
       'speed/train_tokens_per_s': trainTokens / Math.max(1e-9, trainSeconds),
       'speed/step_seconds': rolloutSeconds + trainSeconds,
+      ...(c.imitateCoef > 0
+        ? { 'losses/imitate_loss': update['losses/imitate_loss'] ?? 0, 'imitate/kept': this.imitation.examples.length }
+        : {}),
     };
     return { step: this.stepsDone, metrics, dialogues };
   }
@@ -357,6 +366,7 @@ export class Trainer {
           step: this.optimizerStep.value,
           m: await this.be.read(this.model.adamM),
           v: await this.be.read(this.model.adamV),
+          ...(this.config.imitateCoef > 0 ? { imitation: this.imitation.records() } : {}),
         }
       : undefined;
     return saveCheckpoint({

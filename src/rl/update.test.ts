@@ -181,6 +181,54 @@ describe('policy-gradient update', () => {
     expect(off.last).toBe(0);
   });
 
+  it('self-imitation raises the kept replies under their prompts, whole, and reports their cross-entropy', async () => {
+    // Two kept replies: after the prompt 1 2 6 7 6 7 6 7 6 7 (a long one, beyond a replay window of
+    // 8), the reply 3 4 5 <end=11>; the prompt itself is never scored (scoredFrom).
+    const prompt = [1, 2, 6, 7, 6, 7, 6, 7, 6, 7];
+    const kept = Array.from({ length: 2 }, () => ({
+      ids: [...prompt, 3, 4, 5, 11],
+      agentMask: [...prompt.map(() => 0), 1, 1, 1, 1],
+      scoredFrom: prompt.length,
+    }));
+    const promptOnly = [{ ids: prompt, agentMask: prompt.map(() => 1) }];
+    const nll = (m: Transformer, ex: typeof kept | typeof promptOnly) =>
+      perplexity(m, ex, { batchSize: 1, seqLen: 15, lossOn: 'agent' });
+    const run = async (imitateCoef: number, data: typeof kept) => {
+      const model = Transformer.create(new CpuBackend(), CONFIG, 7);
+      const rng = new Rng('imitate');
+      const { seqs, rewards } = await sampleGroup(model, rng, 1);
+      const samples = await withOld(model, grpoSamples(seqs, rewards.fill(0.5), 1)); // no policy gradient
+      const before = { reply: await nll(model, kept), prompt: await nll(model, promptOnly) };
+      let last: number | undefined;
+      for (let k = 0; k < 8; k++) {
+        const m = await policyUpdate(
+          model,
+          samples,
+          { ...UPDATE_DEFAULTS, lr: 1e-2, entropyCoef: 0, imitateCoef, imitateBatch: 2, ptxSeqLen: 8 },
+          rng,
+          { value: k },
+          [],
+          data,
+        );
+        last = m['losses/imitate_loss'];
+      }
+      return { before, after: { reply: await nll(model, kept), prompt: await nll(model, promptOnly) }, last };
+    };
+    const on = await run(1, kept);
+    expect(on.after.reply, `kept replies' perplexity ${on.before.reply} -> ${on.after.reply}`).toBeLessThan(
+      on.before.reply * 0.5,
+    );
+    expect(Math.log(on.after.reply)).toBeCloseTo(on.last!, 0); // the reported loss is the replies' cross-entropy
+    // The prompt is context: the model is not taught to write it (its perplexity moves far less).
+    expect(Math.abs(Math.log(on.after.prompt / on.before.prompt))).toBeLessThan(
+      Math.abs(Math.log(on.after.reply / on.before.reply)) / 2,
+    );
+    for (const off of [await run(0, kept), await run(1, [])]) {
+      expect(off.after).toEqual(off.before);
+      expect(off.last).toBeUndefined();
+    }
+  });
+
   it("under a grammar's masks, the update is on-policy and moves the weights, on the CPU and on wasm", async () => {
     const cpu = await grammarRun(new CpuBackend());
     const wasm = await grammarRun((await wasmBackends()).one);

@@ -75,6 +75,13 @@ export interface UpdateOptions {
   ptxBatch?: number;
   ptxSeqLen?: number;
   /**
+   * Self-imitation: each minibatch also takes imitateCoef × the mean next-token cross-entropy on the
+   * response tokens of imitateBatch examples drawn from imitateData (the run's own top-rewarded
+   * replies under their prompts), whole. 0 (or no data): none.
+   */
+  imitateCoef?: number;
+  imitateBatch?: number;
+  /**
    * Fit the critic alone (PPO's critic warm-up, verl's critic_warmup): the value loss trains the
    * value head only, the policy and the trunk under it stay as they are (their gradients are
    * zeroed before the step), and there is no policy, entropy, KL or replay term.
@@ -106,6 +113,8 @@ export function updateOptions(c: RunConfig): UpdateOptions {
     temperature: c.temperature,
     ptxCoef: c.ptxCoef,
     ptxBatch: c.ptxBatch,
+    imitateCoef: c.imitateCoef,
+    imitateBatch: c.imitateBatch,
   };
 }
 
@@ -130,6 +139,8 @@ export interface UpdateMetrics extends PolicyLossMetrics {
   'train/minibatches': number;
   /** Mean replay cross-entropy (nats per agent token) before each minibatch's step; 0 without replay. */
   'losses/ptx_loss': number;
+  /** Mean self-imitation cross-entropy (nats per response token); absent without it. */
+  'losses/imitate_loss'?: number;
 }
 
 export interface Scores {
@@ -207,6 +218,7 @@ export async function policyUpdate(
   rng: Rng,
   step: { value: number },
   ptxData: readonly Encoded[] = [],
+  imitateData: readonly Encoded[] = [],
 ): Promise<UpdateMetrics> {
   const be: Backend = model.be;
   const maxT = model.config.contextLength;
@@ -218,6 +230,7 @@ export async function policyUpdate(
   const slabs = new Slabs(be, { ladder: true }); // the minibatches' shapes differ: one grow-only buffer per role
   // Forked only with replay on, so runs without it draw exactly the numbers they always did.
   const ptxRng = (o.ptxCoef ?? 0) > 0 && ptxData.length > 0 ? rng.fork('ptx') : null;
+  const imitateRng = (o.imitateCoef ?? 0) > 0 && imitateData.length > 0 ? rng.fork('imitate') : null;
   try {
     for (let epoch = 0; epoch < o.epochs; epoch++) {
       const order = rng.shuffle(samples.map((_, i) => i));
@@ -274,7 +287,14 @@ export async function policyUpdate(
         model.zeroGrads();
         model.backwardRows(t.ids, dLogits, dValues);
         if (criticOnly) keepOnlyValueHeadGrads(model, slabs);
-        const ptxLoss = ptxRng && !criticOnly ? replayGradients(model, ptxData, ptxRng, o) : null;
+        const ptxLoss =
+          ptxRng && !criticOnly
+            ? replayGradients(model, ptxData, ptxRng, o.ptxCoef ?? 0, o.ptxBatch ?? 4, o.ptxSeqLen ?? 128)
+            : null;
+        const imitateLoss =
+          imitateRng && !criticOnly
+            ? replayGradients(model, imitateData, imitateRng, o.imitateCoef ?? 0, o.imitateBatch ?? 4, 0)
+            : null;
         be.clipGradNorm(norm, model.grads, o.maxGradNorm);
         model.optimizerStep(
           {
@@ -289,11 +309,12 @@ export async function policyUpdate(
           criticOnly ? { trunk: 0 } : {}, // the critic warm-up leaves the policy where it is
         );
         // The step is queued; now its figures, read together (one wait for the device, not five).
-        const [normH, st, vs, ptx, skipped] = await Promise.all([
+        const [normH, st, vs, ptx, imitate, skipped] = await Promise.all([
           be.read(norm),
           be.read(stats),
           vStats ? be.read(vStats) : null,
           ptxLoss ? ptxLoss() : 0,
+          imitateLoss ? imitateLoss() : 0,
           model.stepSkipped(),
         ]);
         const g = normH[0];
@@ -310,6 +331,7 @@ export async function policyUpdate(
         add('losses/value_clipfrac', v.clipped);
         add('train/grad_norm', g);
         add('losses/ptx_loss', ptx);
+        if (imitateLoss) add('losses/imitate_loss', imitate);
         add('train/tokens', mb.trained);
         count++;
       }
@@ -362,18 +384,18 @@ function replayGradients(
   model: Transformer,
   data: readonly Encoded[],
   rng: Rng,
-  o: UpdateOptions,
+  coef: number,
+  batchSize: number,
+  seqLen: number,
 ): () => Promise<number> {
   const be = model.be;
-  const B = Math.max(1, o.ptxBatch ?? 4);
-  const T = Math.min(o.ptxSeqLen ?? 128, model.config.contextLength);
-  const batch = makeBatch(
-    Array.from({ length: B }, () => data[rng.int(0, data.length - 1)]),
-    T,
-    'agent',
-  );
+  const B = Math.max(1, batchSize);
+  const drawn = Array.from({ length: B }, () => data[rng.int(0, data.length - 1)]);
+  // seqLen 0: as long as the longest drawn example (each is a whole prompt and reply).
+  const T = Math.min(seqLen > 0 ? seqLen : Math.max(...drawn.map((e) => e.ids.length - 1)), model.config.contextLength);
+  const batch = makeBatch(drawn, T, 'agent');
   if (batch.count === 0) return async () => 0;
-  const scale = (o.ptxCoef ?? 0) / batch.count;
+  const scale = coef / batch.count;
   const ids = be.fromArray(batch.ids, [B * T]);
   const targets = be.fromArray(batch.targets, [B * T]);
   const dLosses = be.fromArray(

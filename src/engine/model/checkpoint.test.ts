@@ -119,6 +119,47 @@ describe('checkpoint format', () => {
     ).toThrow(/step count/);
   });
 
+  it("keeps a resumable run's self-imitation memory beside AdamW's state, and refuses a damaged one", () => {
+    const weights = initParams(CONFIG, 1);
+    const m = initParams(CONFIG, 2);
+    const v = initParams(CONFIG, 3).map(Math.abs);
+    const imitation = [
+      { ids: [1, 2, 3, 4], scoredFrom: 2 },
+      { ids: [5, 6, 299], scoredFrom: 1 },
+    ];
+    const save = (memory: unknown) =>
+      saveCheckpoint({
+        config: CONFIG,
+        tokenizer,
+        weights,
+        meta: {},
+        optimizer: { step: 3, m, v, imitation: memory as typeof imitation },
+      });
+    const back = loadCheckpoint(save(imitation));
+    expect(back.optimizer?.imitation).toEqual(imitation);
+    expect(readCheckpointHeader(save(imitation)).imitation).toEqual(imitation);
+    expect(back.optimizer?.m).toEqual(m);
+    const none = loadCheckpoint(save(undefined)).optimizer!;
+    expect('imitation' in none).toBe(false);
+    for (const bad of [
+      [{ ids: [1, 300], scoredFrom: 1 }], // a token outside the vocabulary
+      [{ ids: [1, 2], scoredFrom: 2 }], // no reply
+      [{ ids: [1, 2], scoredFrom: 0 }], // no prompt
+      [{ ids: [1, 2.5], scoredFrom: 1 }],
+      [null],
+    ])
+      expect(() => save(bad)).toThrow(/self-imitation memory is damaged at reply 1/);
+    expect(() => save({})).toThrow(/self-imitation memory is not a list/);
+    // The same checks on load: a memory edited in the header (same length, so the file still parses).
+    const bytes = save(imitation);
+    const text = new TextDecoder().decode(bytes);
+    const at = text.indexOf('"ids":[5,6,299]');
+    expect(at).toBeGreaterThan(0);
+    const edited = bytes.slice();
+    edited.set(new TextEncoder().encode('"ids":[5,6,999]'), at);
+    expect(() => readCheckpointHeader(edited)).toThrow(/self-imitation memory is damaged at reply 2/);
+  });
+
   it('rejects a truncated file', () => {
     const b = sample();
     expect(() => loadCheckpoint(b.subarray(0, b.length - 100))).toThrow(/truncated/);

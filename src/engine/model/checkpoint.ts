@@ -34,11 +34,22 @@ interface CheckpointHeader {
   meta: Record<string, unknown>;
 }
 
-/** AdamW's state: the steps taken (its bias correction) and both moments, arenas like the weights. */
+/**
+ * What a resumed run needs beyond the weights: AdamW's state (the steps taken, its bias correction,
+ * and both moments, arenas like the weights) and, with self-imitation on, the replies it draws
+ * from (src/rl/imitation.ts: each a prompt and response as token ids, scored from `scoredFrom`).
+ */
 export interface OptimizerState {
   step: number;
   m: Float32Array;
   v: Float32Array;
+  imitation?: ImitationRecord[];
+}
+
+/** One kept reply: its prompt and response token ids; the tokens from `scoredFrom` on are the reply. */
+export interface ImitationRecord {
+  ids: number[];
+  scoredFrom: number;
 }
 
 export interface Checkpoint extends CheckpointHeader {
@@ -89,12 +100,13 @@ export function saveCheckpoint(ck: Omit<Checkpoint, 'layout'>): Uint8Array {
       );
     }
   }
-  const header: CheckpointHeader & { optimizer?: { step: number } } = {
+  if (opt?.imitation) checkImitation(opt.imitation, ck.config.vocabSize);
+  const header: CheckpointHeader & { optimizer?: { step: number; imitation?: ImitationRecord[] } } = {
     config: ck.config,
     layout: layout.entries.map((e) => ({ name: e.name, shape: e.shape, offset: e.offset })),
     tokenizer: ck.tokenizer,
     meta: ck.meta,
-    ...(opt ? { optimizer: { step: opt.step } } : {}),
+    ...(opt ? { optimizer: { step: opt.step, ...(opt.imitation ? { imitation: opt.imitation } : {}) } } : {}),
   };
   let json = new TextEncoder().encode(JSON.stringify(header));
   const padded = Math.ceil(json.length / 4) * 4;
@@ -126,6 +138,8 @@ export interface CheckpointInfo extends CheckpointHeader {
   version: number;
   /** AdamW's steps taken (version 2 only). */
   optimizerStep?: number;
+  /** The self-imitation memory of a resumable run that had one (version 2 only). */
+  imitation?: ImitationRecord[];
   /** Byte offset of the parameter arena. */
   arenaOffset: number;
 }
@@ -157,7 +171,7 @@ export function readCheckpointHeader(bytes: Uint8Array): CheckpointInfo {
     fail(
       `the checkpoint is truncated: its header alone needs ${PREFIX + headerLength + 4} bytes, the file has ${bytes.length}`,
     );
-  let header: CheckpointHeader & { optimizer?: { step?: unknown } };
+  let header: CheckpointHeader & { optimizer?: { step?: unknown; imitation?: unknown } };
   try {
     header = JSON.parse(
       new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX, PREFIX + headerLength)),
@@ -185,6 +199,8 @@ export function readCheckpointHeader(bytes: Uint8Array): CheckpointInfo {
   if (withOptimizer && (typeof optStep !== 'number' || !Number.isInteger(optStep) || optStep < 0)) {
     fail('the checkpoint (version 2) has no valid optimizer step count in its header');
   }
+  const imitation = withOptimizer ? header.optimizer?.imitation : undefined;
+  if (imitation !== undefined) checkImitation(imitation, header.config.vocabSize);
   const arenas = withOptimizer ? 3 : 1;
   const expected = PREFIX + headerLength + arenas * layout.total * 4 + 4;
   if (bytes.length < expected) fail(`the checkpoint is truncated: expected ${expected} bytes, got ${bytes.length}`);
@@ -195,11 +211,32 @@ export function readCheckpointHeader(bytes: Uint8Array): CheckpointInfo {
     version,
     arenaOffset: PREFIX + headerLength,
     ...(withOptimizer ? { optimizerStep: optStep as number } : {}),
+    ...(imitation !== undefined ? { imitation: imitation as ImitationRecord[] } : {}),
   };
 }
 
+/** Throws a CheckpointError unless `x` is a list of kept replies of token ids below `vocabSize`. */
+function checkImitation(x: unknown, vocabSize: number): void {
+  if (!Array.isArray(x)) fail("the checkpoint's self-imitation memory is not a list");
+  x.forEach((r: unknown, i) => {
+    const rec = r as Partial<ImitationRecord> | null;
+    const ids = rec?.ids;
+    const from = rec?.scoredFrom;
+    if (
+      !Array.isArray(ids) ||
+      !ids.every((t) => Number.isInteger(t) && t >= 0 && t < vocabSize) ||
+      !Number.isInteger(from) ||
+      (from as number) < 1 ||
+      (from as number) >= ids.length
+    )
+      fail(
+        `the checkpoint's self-imitation memory is damaged at reply ${i + 1}: it needs token ids below ${vocabSize} and a reply start inside them`,
+      );
+  });
+}
+
 export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
-  const { version, optimizerStep, arenaOffset, ...header } = readCheckpointHeader(bytes);
+  const { version, optimizerStep, imitation, arenaOffset, ...header } = readCheckpointHeader(bytes);
   const total = paramLayout(header.config).total;
   const withOptimizer = version === CHECKPOINT_VERSION;
   const crcAt = arenaOffset + (withOptimizer ? 3 : 1) * total * 4;
@@ -208,7 +245,8 @@ export function loadCheckpoint(bytes: Uint8Array): Checkpoint {
     fail('the checkpoint is damaged: its checksum does not match its contents');
   const read = (a: number): Float32Array => readArena(bytes, arenaOffset + a * total * 4, total);
   const ck: Checkpoint = { ...header, weights: read(0) };
-  if (withOptimizer) ck.optimizer = { step: optimizerStep as number, m: read(1), v: read(2) };
+  if (withOptimizer)
+    ck.optimizer = { step: optimizerStep as number, m: read(1), v: read(2), ...(imitation ? { imitation } : {}) };
   return ck;
 }
 

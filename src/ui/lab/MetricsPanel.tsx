@@ -105,6 +105,13 @@ const CHARTS: ChartSpec[] = [
     when: (c) => !!c && c.ptxCoef > 0,
   },
   {
+    id: 'imitate',
+    title: 'Self-imitation',
+    help: "Next-token loss (nats per reply token) on the run's own replies that the users rewarded with +10, each under the lines it answered: low when the policy would write them again unprompted.",
+    keys: [['losses/imitate_loss', 'self-imitation loss']],
+    when: (c) => !!c && c.imitateCoef > 0,
+  },
+  {
     id: 'clipfrac',
     title: 'Clip fraction',
     yMin: 0,
