@@ -261,7 +261,7 @@ test("the micro preset's default recipe trains on the CPU", async ({ page }) => 
   await field(page, 'Preset').selectOption('micro');
   await page.getByText(/^Advanced \(/).click();
   // The recipe of docs/ALGORITHMS.md: each reply credited with its own change, under a KL leash
-  // and replay of the warm start's text.
+  // and replay of the warm start's text, imitating its own top-rewarded replies.
   for (const [label, value] of [
     ['Steps', '80'],
     ['Profiles per step', '4'],
@@ -270,6 +270,7 @@ test("the micro preset's default recipe trains on the CPU", async ({ page }) => 
     ['Gamma', '0'],
     ['KL coefficient', '0.1'],
     ['Replay weight', '0.3'],
+    ['Self-imitation weight', '0.1'],
     ['Epochs', '2'],
   ] as const)
     await expect(field(page, label)).toHaveValue(value);
@@ -282,6 +283,8 @@ test("the micro preset's default recipe trains on the CPU", async ({ page }) => 
   expect(await rewardRows(page).count()).toBeGreaterThanOrEqual(2);
   // The chart says what the run credits: each reply's own change, not the final emotion alone.
   await expect(page.getByRole('region', { name: 'Reward' })).toContainText('each reply with its own emotion change');
+  // Self-imitation is on: its loss has a chart of its own (a ci run without it has none).
+  await expect(page.getByRole('figure', { name: 'Self-imitation' })).toBeVisible();
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
   await expect(status(page)).toContainText(/Paused after step \d+/, { timeout: 120_000 });
   await page.screenshot({ path: `${SHOTS}lab-micro-default.png` });

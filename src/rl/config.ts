@@ -230,7 +230,7 @@ const RUN_PRESET_OVERRIDES: Record<PresetName, Partial<RunConfig>> = {
   // The lab's default: ci's leash (rollouts at 0.7, KL 0.1, replay 0.3, two passes, lr 5e-4 after
   // a 3-step warm-up) with each reply credited with its own emotion change (turn reward, γ = 0),
   // 4 profiles × 8 dialogues, 80 steps, and self-imitation of the replies users rewarded with +10
-  // at 0.1 (33.1 → 37.5 over three seeds: the policy learns to meet a third need). RLVER's plain
+  // at 0.1 (33.1 → 37.5 over three seeds: two of them learn to meet a third need). RLVER's plain
   // recipe (final reward at temperature 1, no leash) raised the score as far but lost the
   // language: a quarter of replies flagged, perplexity 1.63 → 3.1 (docs/RESULTS.md, "The micro
   // preset's default recipe").

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/backend';
-import { loadCheckpoint } from '../engine/model/checkpoint';
+import { loadCheckpoint, type OptimizerState } from '../engine/model/checkpoint';
 import { Tokenizer } from '../engine/model/tokenizer';
 import { initParams } from '../engine/model/transformer';
 import { digest } from '../engine/rng';
@@ -45,6 +45,33 @@ const trainer = (o: Partial<RunConfig> = {}) =>
   new Trainer(new CpuBackend(), { config: { ...CONFIG, ...o }, start, trainProfiles: profiles });
 const stable = (m: Record<string, number>) =>
   Object.fromEntries(Object.entries(m).filter(([k]) => !k.startsWith('speed/')));
+/** A trainer resumed after step 1 from a checkpoint's weights and the given run state. */
+const resumedAfterStep1 = (
+  ck: { weights: Float32Array },
+  optimizer: OptimizerState | undefined,
+  o: Partial<RunConfig> = {},
+) => {
+  const t = new Trainer(new CpuBackend(), {
+    config: { ...CONFIG, ...o },
+    start: { ...start, weights: ck.weights },
+    trainProfiles: profiles,
+    ...(optimizer ? { optimizer } : {}),
+  });
+  t.stepsDone = 1;
+  return t;
+};
+/** Training replies a user rewarded with +10, as a rollout records them: `reply` to each prompt. */
+const topRewarded = (prompts: string[], reply: string) =>
+  [
+    {
+      turns: prompts.map((p) => ({
+        prompt: tok.encode(p),
+        response: [...tok.encode(reply), tok.special('<|end|>')],
+        truncated: false,
+        result: { change: 10 },
+      })),
+    },
+  ] as unknown as DialogueRollout[];
 
 describe('the RL trainer', () => {
   it('plays groups that share their opening line, and reports finite, consistent metrics', async () => {
@@ -277,13 +304,7 @@ describe('the RL trainer', () => {
     await t.step();
     const ck = loadCheckpoint(await t.checkpoint({}, { optimizer: true }));
     const a = stable((await t.step()).metrics);
-    const resumed = new Trainer(new CpuBackend(), {
-      config: CONFIG,
-      start: { ...start, weights: ck.weights },
-      trainProfiles: profiles,
-      optimizer: ck.optimizer,
-    });
-    resumed.stepsDone = 1;
+    const resumed = resumedAfterStep1(ck, ck.optimizer);
     expect(stable((await resumed.step()).metrics)).toEqual(a);
     expect(Array.from(await resumed.model.readParams())).toEqual(Array.from(await t.model.readParams()));
     const bad = { step: 1, m: new Float32Array(3), v: new Float32Array(3) };
@@ -295,38 +316,22 @@ describe('the RL trainer', () => {
   it("with self-imitation, goes on from a checkpoint's memory exactly as the run that never stopped", async () => {
     const o = { imitateCoef: 1, imitateBatch: 2, imitateKeep: 3 };
     const t = trainer(o);
-    t.imitation.add([
-      {
-        turns: [1, 2, 3, 4].map((i) => ({
-          prompt: tok.encode(`It was me ${i}.`),
-          response: [...tok.encode('That is not on you.'), tok.special('<|end|>')],
-          truncated: false,
-          result: { change: 10 },
-        })),
-      },
-    ] as unknown as DialogueRollout[]);
+    t.imitation.add(
+      topRewarded(
+        [1, 2, 3, 4].map((i) => `It was me ${i}.`),
+        'That is not on you.',
+      ),
+    );
     await t.step();
     const ck = loadCheckpoint(await t.checkpoint({}, { optimizer: true }));
     expect(ck.optimizer?.imitation).toHaveLength(3);
     expect(ck.optimizer?.imitation).toEqual(t.imitation.records());
     const a = stable((await t.step()).metrics);
-    const resumed = new Trainer(new CpuBackend(), {
-      config: { ...CONFIG, ...o },
-      start: { ...start, weights: ck.weights },
-      trainProfiles: profiles,
-      optimizer: ck.optimizer,
-    });
-    resumed.stepsDone = 1;
+    const resumed = resumedAfterStep1(ck, ck.optimizer, o);
     expect(stable((await resumed.step()).metrics)).toEqual(a);
     expect(Array.from(await resumed.model.readParams())).toEqual(Array.from(await t.model.readParams()));
     // Without the memory the same resume trains differently: it is part of the run's state.
-    const forgetful = new Trainer(new CpuBackend(), {
-      config: { ...CONFIG, ...o },
-      start: { ...start, weights: ck.weights },
-      trainProfiles: profiles,
-      optimizer: { ...ck.optimizer!, imitation: [] },
-    });
-    forgetful.stepsDone = 1;
+    const forgetful = resumedAfterStep1(ck, { ...ck.optimizer!, imitation: [] }, o);
     await forgetful.step();
     expect(Array.from(await forgetful.model.readParams())).not.toEqual(Array.from(await t.model.readParams()));
   });
@@ -356,20 +361,11 @@ describe('the RL trainer', () => {
   });
 
   it('with self-imitation (imitateCoef), keeps every top-rewarded reply of each step, trains on its memory, and stays deterministic', async () => {
-    // A reply a user rewarded with +10, as a rollout records it (a random model rarely writes one).
-    const top = (i: number) => ({
-      turns: [
-        {
-          prompt: tok.encode(`I keep going over it ${i}.`),
-          response: [...tok.encode('That sounds hard.'), tok.special('<|end|>')],
-          truncated: false,
-          result: { change: 10 },
-        },
-      ],
-    });
+    // Replies a user rewarded with +10, as a rollout records them (a random model rarely writes one).
+    const top = topRewarded(['I keep going over it 1.', 'I keep going over it 2.'], 'That sounds hard.');
     const run = async (imitateCoef: number) => {
       const t = trainer({ imitateCoef, imitateBatch: 2 });
-      t.imitation.add([top(1), top(2)] as unknown as DialogueRollout[]);
+      t.imitation.add(top);
       const steps = [];
       for (let k = 0; k < 2; k++) steps.push(await t.step());
       return { steps, weights: digest(Array.from(await t.model.readParams()).join(',')) };

@@ -10,7 +10,8 @@ import type { Backend } from '../engine/backend';
 import { compare } from '../engine/testing/compare';
 import { grammarRun, grammarSamples, GRAMMAR_UPDATE, guardRun } from './update.gputest';
 import { packSamples, responseSample, type TrainSample } from './samples';
-import { policyUpdate, scoreSamples, UPDATE_DEFAULTS } from './update';
+import type { Encoded } from '../engine/model/format';
+import { policyUpdate, scoreSamples, UPDATE_DEFAULTS, type UpdateMetrics, type UpdateOptions } from './update';
 
 const CONFIG = { vocabSize: 12, contextLength: 16, channels: 16, layers: 1, heads: 2 };
 const TARGET = 5;
@@ -51,6 +52,36 @@ function grpoSamples(
   const adv = new Float32Array(rewards.length);
   groupAdvantagesRef(adv, rewards, fixedGroups(groups * G, G), { estimator: 'grpo' }, groups * G);
   return seqs.map((s, i) => responseSample([...PROMPT, ...s], PROMPT.length, adv[i]));
+}
+
+/**
+ * Eight updates whose policy loss has no gradient (equal rewards, so zero advantages, and no
+ * entropy bonus): only the replay and self-imitation terms move the weights. `measure` before and
+ * after, and the last update's metrics.
+ */
+async function extraTermsOnly<T>(
+  o: Partial<UpdateOptions>,
+  data: { ptx?: readonly Encoded[]; imitate?: readonly Encoded[] },
+  measure: (m: Transformer) => Promise<T>,
+  seed: string,
+): Promise<{ before: T; after: T; last: UpdateMetrics }> {
+  const model = Transformer.create(new CpuBackend(), CONFIG, 7);
+  const rng = new Rng(seed);
+  const { seqs, rewards } = await sampleGroup(model, rng, 1);
+  const samples = await withOld(model, grpoSamples(seqs, rewards.fill(0.5), 1));
+  const before = await measure(model);
+  let last: UpdateMetrics | undefined;
+  for (let k = 0; k < 8; k++)
+    last = await policyUpdate(
+      model,
+      samples,
+      { ...UPDATE_DEFAULTS, lr: 1e-2, entropyCoef: 0, ...o },
+      rng,
+      { value: k },
+      data.ptx,
+      data.imitate,
+    );
+  return { before, after: await measure(model), last: last! };
 }
 
 describe('policy-gradient update', () => {
@@ -151,25 +182,8 @@ describe('policy-gradient update', () => {
     }));
     const ppl = (m: Transformer) => perplexity(m, replay, { batchSize: 2, seqLen: 10, lossOn: 'agent' });
     const run = async (ptxCoef: number) => {
-      const model = Transformer.create(new CpuBackend(), CONFIG, 7);
-      const rng = new Rng('ptx');
-      const { seqs, rewards } = await sampleGroup(model, rng, 1);
-      // Zero advantages and no entropy bonus: the policy loss has no gradient, only the replay term moves the weights.
-      const samples = await withOld(model, grpoSamples(seqs, rewards.fill(0.5), 1));
-      const before = await ppl(model);
-      let last = 0;
-      for (let k = 0; k < 8; k++) {
-        const m = await policyUpdate(
-          model,
-          samples,
-          { ...UPDATE_DEFAULTS, lr: 1e-2, entropyCoef: 0, ptxCoef, ptxBatch: 2, ptxSeqLen: 10 },
-          rng,
-          { value: k },
-          replay,
-        );
-        last = m['losses/ptx_loss'];
-      }
-      return { before, after: await ppl(model), last };
+      const r = await extraTermsOnly({ ptxCoef, ptxBatch: 2, ptxSeqLen: 10 }, { ptx: replay }, ppl, 'ptx');
+      return { ...r, last: r.last['losses/ptx_loss'] };
     };
     const on = await run(1);
     const off = await run(0);
@@ -193,26 +207,12 @@ describe('policy-gradient update', () => {
     const promptOnly = [{ ids: prompt, agentMask: prompt.map(() => 1) }];
     const nll = (m: Transformer, ex: typeof kept | typeof promptOnly) =>
       perplexity(m, ex, { batchSize: 1, seqLen: 15, lossOn: 'agent' });
+    const measure = async (m: Transformer) => ({ reply: await nll(m, kept), prompt: await nll(m, promptOnly) });
     const run = async (imitateCoef: number, data: typeof kept) => {
-      const model = Transformer.create(new CpuBackend(), CONFIG, 7);
-      const rng = new Rng('imitate');
-      const { seqs, rewards } = await sampleGroup(model, rng, 1);
-      const samples = await withOld(model, grpoSamples(seqs, rewards.fill(0.5), 1)); // no policy gradient
-      const before = { reply: await nll(model, kept), prompt: await nll(model, promptOnly) };
-      let last: number | undefined;
-      for (let k = 0; k < 8; k++) {
-        const m = await policyUpdate(
-          model,
-          samples,
-          { ...UPDATE_DEFAULTS, lr: 1e-2, entropyCoef: 0, imitateCoef, imitateBatch: 2, ptxSeqLen: 8 },
-          rng,
-          { value: k },
-          [],
-          data,
-        );
-        last = m['losses/imitate_loss'];
-      }
-      return { before, after: { reply: await nll(model, kept), prompt: await nll(model, promptOnly) }, last };
+      // ptxSeqLen 8: replay's window, which self-imitation does not use (its examples are whole).
+      const o = { imitateCoef, imitateBatch: 2, ptxSeqLen: 8 };
+      const r = await extraTermsOnly(o, { imitate: data }, measure, 'imitate');
+      return { ...r, last: r.last['losses/imitate_loss'] };
     };
     const on = await run(1, kept);
     expect(on.after.reply, `kept replies' perplexity ${on.before.reply} -> ${on.after.reply}`).toBeLessThan(
