@@ -15,6 +15,11 @@ import type { DialogueRollout } from './rollout';
 /** The top step a reply can move a user by: the replies self-imitation keeps. */
 export const TOP_CHANGE = CHANGES[CHANGES.length - 1];
 
+/** A kept reply as a training example: `ids` scored from `scoredFrom` on (the reply), the prompt context only. */
+function example(ids: number[], scoredFrom: number): Encoded {
+  return { ids, agentMask: ids.map((_, i) => (i >= scoredFrom ? 1 : 0)), scoredFrom };
+}
+
 /**
  * The replies of `dialogues` the user rewarded with the top step, in order, as examples: the
  * prompt the policy saw and its response, with only the response scored. A reply cut at the token
@@ -24,11 +29,7 @@ export function topRewardedReplies(dialogues: readonly DialogueRollout[]): Encod
   return dialogues.flatMap((d) =>
     d.turns
       .filter((t) => t.result.change >= TOP_CHANGE && !t.truncated && t.response.length > 0)
-      .map((t) => ({
-        ids: [...t.prompt, ...t.response],
-        agentMask: [...t.prompt.map(() => 0), ...t.response.map(() => 1)],
-        scoredFrom: t.prompt.length,
-      })),
+      .map((t) => example([...t.prompt, ...t.response], t.prompt.length)),
   );
 }
 
@@ -42,16 +43,12 @@ export class ImitationMemory {
     saved: readonly ImitationRecord[] = [],
   ) {
     if (!(Number.isInteger(keep) && keep >= 1)) throw new Error(`imitateKeep must be a whole number ≥ 1, not ${keep}`);
-    this.items = saved.slice(-keep).map((r) => ({
-      ids: r.ids.slice(),
-      agentMask: r.ids.map((_, i) => (i >= r.scoredFrom ? 1 : 0)),
-      scoredFrom: r.scoredFrom,
-    }));
+    this.items = saved.slice(-keep).map((r) => example(r.ids.slice(), r.scoredFrom));
   }
 
   /** The memory as a checkpoint stores it. */
   records(): ImitationRecord[] {
-    return this.items.map((e) => ({ ids: e.ids.slice(), scoredFrom: e.scoredFrom ?? 0 }));
+    return this.items.map((e) => ({ ids: e.ids.slice(), scoredFrom: e.scoredFrom! }));
   }
 
   /** Add a step's top-rewarded replies; the oldest drop past `keep`. */
