@@ -58,6 +58,7 @@ const BASELINE_V1: Baseline = {
   thinkFormatPenalty: 0, // the three fields below were added after format 1, with the behaviour from before them
   truncation: 'train',
   truncationPenalty: 0,
+  repeatPenalty: 0,
   difficulty: 'moderate',
   groupAt: 'dialogue', // added after format 2: groups of whole dialogues, as before it
   steps: 100,

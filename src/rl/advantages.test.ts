@@ -3,9 +3,15 @@ import { CpuBackend } from '../engine/cpu/backend';
 import type { TurnResult } from '../persona/user';
 import { computeCredit, dialogueRewards, explained, type CreditOptions } from './advantages';
 import { buildSequences } from './batch';
+import { checkRewardHacking } from './hacking';
 import type { AgentTurnSample, DialogueRollout } from './rollout';
 
 const be = new CpuBackend();
+/** An appraisal in which no detector the hacking report reads fired. */
+const QUIET = [
+  { id: 'scorer', score: 0, reason: '' },
+  { id: 'nonLanguage', score: 0, reason: '' },
+];
 /** A dialogue of turns with the given (response length, emotion change) pairs, starting at 30. */
 function dialogue(turns: [number, number][], wellFormed = true, truncated = false): DialogueRollout {
   let emotion = 30;
@@ -45,6 +51,7 @@ const OPTS: CreditOptions = {
   zeroRewardOnBrokenThink: false,
   thinkFormatPenalty: 0,
   truncationPenalty: 0,
+  repeatPenalty: 0,
   gamma: 1,
   lambda: 1,
   normalizeAdvantages: false,
@@ -272,6 +279,7 @@ describe('rewards and advantages', () => {
       zeroRewardOnBrokenThink: true,
       thinkFormatPenalty: 0,
       truncationPenalty: 0,
+      repeatPenalty: 0,
     });
     expect(on.emotion[0]).toBe(0);
     expect(on.changes[0]).toEqual([0, -0.05]);
@@ -280,6 +288,7 @@ describe('rewards and advantages', () => {
       zeroRewardOnBrokenThink: false,
       thinkFormatPenalty: 0.1,
       truncationPenalty: 0,
+      repeatPenalty: 0,
     });
     expect(penalty.emotion[0]).toBeCloseTo(0.35, 6);
     expect(penalty.changes[0]).toEqual([0.1, -0.05]);
@@ -290,6 +299,7 @@ describe('rewards and advantages', () => {
       zeroRewardOnBrokenThink: false,
       thinkFormatPenalty: 0.1,
       truncationPenalty: 0,
+      repeatPenalty: 0,
     });
     expect(plain.penalties[0]).toEqual([0, 0]);
     // Final credit only: the penalties come off the dialogue's reward; so a group of a well-formed and
@@ -321,12 +331,41 @@ describe('rewards and advantages', () => {
       zeroRewardOnBrokenThink: false,
       thinkFormatPenalty: 0.1,
       truncationPenalty: 0.05,
+      repeatPenalty: 0,
     });
     expect(r.penalties[0]).toEqual([-0.05, -0.05]);
     const values = new Float32Array(4);
     const { c } = await credit([cut], { algo: 'ppo', groupSize: 1, truncationPenalty: 0.05 }, values);
     // Rewards: −0.05 on token 1, 0.5 − 0.05 on token 3: returns 0.4, 0.4, 0.45, 0.45.
     expect(Array.from(c.returns).map((x) => +x.toFixed(5))).toEqual([0.4, 0.4, 0.45, 0.45]);
+  });
+
+  it('a reply that repeats an earlier one of its dialogue costs the repeat penalty, as the hacking report counts it', async () => {
+    const d = dialogue([
+      [2, 5],
+      [2, 5],
+      [2, 0],
+      [2, -5],
+      [2, 0],
+    ]);
+    const replies = [
+      'That sounds really hard, and it makes sense you feel hurt.',
+      'What part of it weighs on you the most right now?',
+      'That sounds really hard, and it makes sense you feel so hurt.',
+      '',
+      'What part of it weighs on you most right now?',
+    ];
+    d.turns.forEach((t, k) => (t.reply = replies[k]));
+    const o = { think: false, zeroRewardOnBrokenThink: false, thinkFormatPenalty: 0, truncationPenalty: 0 };
+    expect(dialogueRewards([d], { ...o, repeatPenalty: 0.1 }).penalties[0]).toEqual([0, 0, -0.1, 0, -0.1]);
+    expect(dialogueRewards([d], { ...o, repeatPenalty: 0 }).penalties[0]).toEqual([0, 0, 0, 0, 0]);
+    const report = checkRewardHacking([
+      { profileId: 'p', turns: d.turns.map((t) => ({ reply: t.reply, result: { appraisal: { detectors: QUIET } } })) },
+    ] as unknown as Parameters<typeof checkRewardHacking>[0]);
+    expect(report.repeats).toBe(2);
+    // Turn credit at γ = 0: each repeat's own reward carries it.
+    const { c } = await credit([d], { algo: 'ppo', groupSize: 1, reward: 'turn', gamma: 0, repeatPenalty: 0.1 });
+    expect(c.turnRewards[0].map((x) => +x.toFixed(5))).toEqual([0.05, 0.05, -0.1, -0.05, -0.1]);
   });
 
   it('one-turn dialogues and groups of one get finite advantages (zero for a lone dialogue)', async () => {

@@ -9,7 +9,8 @@
  *   turn    c_{d,k} = the emotion change of turn k / 100, on turn k's last token;
  *   both    the two.
  *   Penalties p_{d,k} ≤ 0 per turn: −thinkFormatPenalty for a broken think block (think mode),
- *   −truncationPenalty for a turn cut at maxTurnTokens. Each is counted once: with turn credit it is
+ *   −truncationPenalty for a turn cut at maxTurnTokens, −repeatPenalty for a reply that repeats an
+ *   earlier reply of its dialogue (hacking.ts `repeatedTurns`). Each is counted once: with turn credit it is
  *   part of the turn's reward, with final credit only it is added to r_d. (The legacy
  *   zeroRewardOnBrokenThink still zeroes the whole dialogue's r_d and caps a broken turn at 0.)
  *
@@ -37,6 +38,7 @@
 import type { Backend } from '../engine/backend';
 import { ADV_EPS, fixedGroups } from '../engine/ops/advantage';
 import { turnSpans, type TokenStream } from './batch';
+import { repeatedTurns } from './hacking';
 import type { DialogueRollout } from './rollout';
 
 export interface CreditOptions {
@@ -54,6 +56,8 @@ export interface CreditOptions {
   thinkFormatPenalty: number;
   /** Subtracted from the reward of a turn cut at maxTurnTokens. */
   truncationPenalty: number;
+  /** Subtracted from the reward of a reply that repeats an earlier reply of its dialogue. */
+  repeatPenalty: number;
   gamma: number;
   lambda: number;
   normalizeAdvantages: boolean;
@@ -74,14 +78,14 @@ export interface Credit {
 
 type RewardOptions = Pick<
   CreditOptions,
-  'think' | 'zeroRewardOnBrokenThink' | 'thinkFormatPenalty' | 'truncationPenalty'
+  'think' | 'zeroRewardOnBrokenThink' | 'thinkFormatPenalty' | 'truncationPenalty' | 'repeatPenalty'
 >;
 
 /**
  * The parts of each dialogue's reward: `emotion` the final emotion / 100 (0 for a dialogue with a
  * broken think block under the legacy zeroing rule), `changes` each turn's emotion change / 100
- * (capped at 0 for a broken turn under that rule), `penalties` each turn's format and truncation
- * penalties (≤ 0).
+ * (capped at 0 for a broken turn under that rule), `penalties` each turn's format, truncation and
+ * repeat penalties (≤ 0).
  */
 export function dialogueRewards(
   dialogues: readonly DialogueRollout[],
@@ -97,9 +101,15 @@ export function dialogueRewards(
         return zero && broken(t) ? Math.min(0, r) : r;
       }),
     ),
-    penalties: dialogues.map((d) =>
-      d.turns.map((t) => (broken(t) ? -o.thinkFormatPenalty : 0) + (t.truncated ? -o.truncationPenalty : 0) || 0),
-    ),
+    penalties: dialogues.map((d) => {
+      const repeated = o.repeatPenalty > 0 ? repeatedTurns(d.turns.map((t) => t.reply)) : null;
+      return d.turns.map(
+        (t, k) =>
+          (broken(t) ? -o.thinkFormatPenalty : 0) +
+            (t.truncated ? -o.truncationPenalty : 0) +
+            (repeated && repeated[k] >= 0 ? -o.repeatPenalty : 0) || 0,
+      );
+    }),
   };
 }
 

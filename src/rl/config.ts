@@ -55,6 +55,9 @@ export const RunConfigSchema = z
         'A reply cut at the token cap ends in a forced <|end|> the policy did not sample. mask-end leaves that token out of the losses; mask-turn leaves the whole cut reply out (TRL mask_truncated_completions); train trains it as if sampled.',
       ),
     truncationPenalty: num(0, 1).describe('Subtracted from the reward of each reply cut at the token cap (0: none).'),
+    repeatPenalty: num(0, 1).describe(
+      'Subtracted from the reward of each reply that repeats an earlier reply of its dialogue (0: none).',
+    ),
     difficulty: z
       .enum(['moderate', 'strict'])
       .describe('Training users: moderate accepts more strategies, strict needs a better fit to the hidden need.'),
@@ -169,6 +172,7 @@ const BASE: Omit<RunConfig, 'preset'> = {
   thinkFormatPenalty: 0.1,
   truncation: 'mask-end',
   truncationPenalty: 0,
+  repeatPenalty: 0,
   difficulty: 'moderate',
   groupAt: 'dialogue',
   steps: 100,

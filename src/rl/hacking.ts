@@ -81,6 +81,22 @@ function phraseSpam(reply: ReplyText): string | null {
   return null;
 }
 
+/**
+ * Per reply of one dialogue, in turn order: the index of the first earlier reply of the dialogue it
+ * repeats (the persona engine's bigram overlap at or above REPEAT_THRESHOLD), or −1. An empty reply
+ * repeats nothing. The hacking report's repeat check and the trainer's repeat penalty (advantages.ts)
+ * both read this.
+ */
+export function repeatedTurns(replies: readonly string[]): number[] {
+  const earlier: ReplyText[] = [];
+  return replies.map((text) => {
+    const reply = readReply(text);
+    const j = reply.words.length > 0 ? firstRepeat(reply, earlier) : -1;
+    earlier.push(reply);
+    return j;
+  });
+}
+
 /** The simulated user's own finding for the turn, or null when the detector did not fire. */
 function detectorHit(d: Pick<PlayedDialogue, 'profileId' | 'turns'>, turn: number, id: DetectorId): string | null {
   const hit = d.turns[turn].result.appraisal.detectors.find((h) => h.id === id);
@@ -106,9 +122,10 @@ export function checkRewardHacking(
   let flagged = 0;
   let repeats = 0;
   for (const d of dialogues) {
-    const earlier: ReplyText[] = [];
+    const repeated = repeatedTurns(d.turns.map((t) => t.reply));
+    const replyTexts = d.turns.map((t) => readReply(t.reply));
     d.turns.forEach((t, k) => {
-      const reply = readReply(t.reply);
+      const reply = replyTexts[k];
       const why: Partial<Record<HackingKind, string>> = {};
       const scorer = detectorHit(d, k, 'scorer');
       if (scorer) why.scorer = scorer;
@@ -116,15 +133,12 @@ export function checkRewardHacking(
       if (nonLanguage) why.nonLanguage = nonLanguage;
       const spam = phraseSpam(reply);
       if (spam) why.spam = spam;
-      else if (reply.words.length > 0) {
-        const j = firstRepeat(reply, earlier);
-        if (j >= 0) {
-          why.spam = `repeats turn ${j + 1} (${Math.round(overlap(reply, earlier[j]) * 100)}% the same)`;
-          repeats++;
-        } else if (templates.has(reply.lower))
-          why.spam = `the same reply as ${Math.round(TEMPLATE_SHARE * 100)}%+ of all replies`;
-      }
-      earlier.push(reply);
+      else if (repeated[k] >= 0) {
+        const j = repeated[k];
+        why.spam = `repeats turn ${j + 1} (${Math.round(overlap(reply, replyTexts[j]) * 100)}% the same)`;
+        repeats++;
+      } else if (reply.words.length > 0 && templates.has(reply.lower))
+        why.spam = `the same reply as ${Math.round(TEMPLATE_SHARE * 100)}%+ of all replies`;
       const kinds = (['scorer', 'spam', 'nonLanguage'] as const).filter((x) => why[x] !== undefined);
       if (kinds.length === 0) return;
       flagged++;

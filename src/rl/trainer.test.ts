@@ -9,6 +9,7 @@ import { TrackingBackend } from '../engine/testing/tracking';
 import { defaultRunConfig, type RunConfig } from './config';
 import { buildCorpus } from '../corpus/build';
 import { FORCED } from './think-grammar';
+import { repeatedTurns } from './hacking';
 import { topRewardedReplies } from './imitation';
 import { REPLAY_CORPUS, Trainer, TrainingStopped } from './trainer';
 import type { DialogueRollout } from './rollout';
@@ -92,6 +93,9 @@ describe('the RL trainer', () => {
     expect(cut).toBeGreaterThan(0);
     expect(r.metrics['train/tokens']).toBe(turns.reduce((s, x) => s + x.response.length, 0) - cut);
     expect(r.metrics['dialogue/truncated']).toBeCloseTo(cut / turns.length, 6);
+    // The share of replies that repeat an earlier reply of their dialogue (what the repeat penalty charges).
+    const repeats = r.dialogues.flatMap((d) => repeatedTurns(d.turns.map((x) => x.reply)).filter((j) => j >= 0));
+    expect(r.metrics['dialogue/repeats']).toBeCloseTo(repeats.length / turns.length, 6);
     const all = await trainer({ truncation: 'train' }).step();
     expect(all.metrics['train/tokens']).toBe(
       all.dialogues.flatMap((d) => d.turns).reduce((s, x) => s + x.response.length, 0),

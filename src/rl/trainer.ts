@@ -25,6 +25,7 @@ import { Rng } from '../engine/rng';
 import type { Profile } from '../persona/profile';
 import { computeCredit } from './advantages';
 import { buildSequences, grammarMask, truncationMask, type TokenStream } from './batch';
+import { repeatedTurns } from './hacking';
 import { learningRate, type RunConfig } from './config';
 import { ImitationMemory } from './imitation';
 import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
@@ -222,6 +223,7 @@ export class Trainer {
       zeroRewardOnBrokenThink: c.zeroRewardOnBrokenThink,
       thinkFormatPenalty: c.thinkFormatPenalty,
       truncationPenalty: c.truncationPenalty,
+      repeatPenalty: c.repeatPenalty,
       gamma: c.gamma,
       lambda: c.lambda,
       normalizeAdvantages: c.normalizeAdvantages,
@@ -326,6 +328,9 @@ export class Trainer {
         c.algo === 'ppo' && Number.isFinite(credit.explainedVariance) ? credit.explainedVariance : 0,
       'advantages/rms': Math.sqrt(mean(Array.from(credit.advantages, (a) => a * a))),
       'dialogue/truncated': mean(turns.map((t) => (t.truncated ? 1 : 0))),
+      'dialogue/repeats': mean(
+        dialogues.flatMap((d) => repeatedTurns(d.turns.map((t) => t.reply)).map((j) => (j >= 0 ? 1 : 0))),
+      ),
       'dialogue/forced_tokens': stream.N ? forced.reduce((a, x) => a + 1 - x, 0) / stream.N : 0,
       'rollout/logprob_diff': logprobDiff,
       'train/lr': lr,

@@ -39,6 +39,7 @@ const LABELS: Record<FieldKey, string> = {
   thinkFormatPenalty: 'Broken think penalty',
   truncation: 'Cut replies',
   truncationPenalty: 'Cut reply penalty',
+  repeatPenalty: 'Repeated reply penalty',
   difficulty: 'User difficulty',
   groupAt: 'Group at',
   steps: 'Steps',
