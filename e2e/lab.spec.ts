@@ -261,9 +261,10 @@ test("the micro preset's default recipe trains on the CPU", async ({ page }) => 
   await field(page, 'Preset').selectOption('micro');
   await page.getByText(/^Advanced \(/).click();
   // The recipe of docs/ALGORITHMS.md: each reply credited with its own change, under a KL leash
-  // and replay of the warm start's text, imitating its own top-rewarded replies.
+  // and replay of the warm start's text, imitating its own top-rewarded replies, charged for a
+  // reply that repeats an earlier one.
   for (const [label, value] of [
-    ['Steps', '80'],
+    ['Steps', '160'],
     ['Profiles per step', '4'],
     ['Group size', '8'],
     ['Temperature', '0.7'],
@@ -271,6 +272,7 @@ test("the micro preset's default recipe trains on the CPU", async ({ page }) => 
     ['KL coefficient', '0.1'],
     ['Replay weight', '0.3'],
     ['Self-imitation weight', '0.1'],
+    ['Repeated reply penalty', '0.1'],
     ['Epochs', '2'],
   ] as const)
     await expect(field(page, label)).toHaveValue(value);
@@ -278,7 +280,7 @@ test("the micro preset's default recipe trains on the CPU", async ({ page }) => 
   // Only the benchmark played before step 1 is cut to one user: the steps are the recipe's own.
   await field(page, 'Benchmark users').fill('1');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(status(page)).toContainText(/Step [2-9] of 80/, { timeout: 240_000 });
+  await expect(status(page)).toContainText(/Step [2-9] of 160/, { timeout: 240_000 });
   await expect(status(page)).toContainText('CPU');
   expect(await rewardRows(page).count()).toBeGreaterThanOrEqual(2);
   // The chart says what the run credits: each reply's own change, not the final emotion alone.

@@ -71,7 +71,14 @@ describe('share links', () => {
           ([k, v]) => (LINK_BASELINES[2][preset] as Record<string, unknown>)[k] !== v && k !== 'seed',
         ),
       );
-    expect(moved('micro')).toMatchObject({ thinkGrammar: true, reward: 'turn', gamma: 0, steps: 80, klCoef: 0.1 });
+    expect(moved('micro')).toMatchObject({
+      thinkGrammar: true,
+      reward: 'turn',
+      gamma: 0,
+      steps: 160,
+      klCoef: 0.1,
+      repeatPenalty: 0.1,
+    });
     expect(compactConfig(defaultRunConfig('micro'))).toEqual({
       ...moved('micro'),
       version: 1,
