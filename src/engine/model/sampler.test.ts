@@ -3,7 +3,15 @@ import { CpuBackend } from '../cpu/backend';
 import { Rng } from '../rng';
 import { compare } from '../testing/compare';
 import type { ModelConfig } from './config';
-import { candidateOrder, candidateOrderRef, generate, GREEDY, KvSession, sampleToken } from './sampler';
+import {
+  candidateOrder,
+  candidateOrderRef,
+  generate,
+  GREEDY,
+  KvSession,
+  sampleToken,
+  type SamplingOptions,
+} from './sampler';
 import { Transformer } from './transformer';
 import { halfBits, halfValue } from '../ops/half';
 import { WasmBackend } from '../wasm/backend';
@@ -163,6 +171,52 @@ describe('sampleToken', () => {
     }
     expect(candidateOrder(Float32Array.of(1, NaN, 2, -Infinity))).toEqual([2, 0, 3, 1]); // NaN last
     expect(candidateOrder([0.5, 2, 0.5])).toEqual([1, 0, 2]); // not f32: the comparator's path
+  });
+
+  it('draws exactly the token of the spec (every candidate sorted by the comparator, weights summed in that order)', () => {
+    // The spec, written plainly: what sampleToken must equal draw for draw, with the same generator.
+    const spec = (logits: Float32Array, o: SamplingOptions, rng: Rng): number => {
+      let idx = candidateOrderRef(logits);
+      if (o.topK > 0 && o.topK < logits.length) idx = idx.slice(0, o.topK);
+      const max = logits[idx[0]];
+      const w = idx.map((i) => Math.exp((logits[i] - max) / o.temperature));
+      let total = w.reduce((a, b) => a + b, 0);
+      if (o.topP < 1) {
+        let acc = 0;
+        let keep = 0;
+        while (keep < w.length && acc < o.topP * total) acc += w[keep++];
+        idx = idx.slice(0, Math.max(1, keep));
+        w.length = idx.length;
+        total = w.reduce((a, b) => a + b, 0);
+      }
+      let r = rng.next() * total;
+      for (let k = 0; k < idx.length; k++) {
+        r -= w[k];
+        if (r < 0) return idx[k];
+      }
+      return idx[idx.length - 1];
+    };
+    const gen = new Rng('rows');
+    let draws = 0;
+    for (const V of [1, 7, 300, 4096, 5000]) {
+      for (const o of [
+        { temperature: 0.7, topK: 0, topP: 1 },
+        { temperature: 1, topK: 0, topP: 0.9 },
+        { temperature: 1.5, topK: 40, topP: 1 },
+        { temperature: 0.3, topK: 5, topP: 0.5 },
+      ]) {
+        const a = new Rng(`draw|${V}|${o.temperature}`);
+        const b = new Rng(`draw|${V}|${o.temperature}`);
+        for (let row = 0; row < 12; row++) {
+          // Peaked rows like a trained model's, and rows with many ties.
+          const logits = Float32Array.from({ length: V }, () =>
+            row % 3 === 0 ? Math.round(gen.normal() * 2) : gen.normal() * 4,
+          );
+          for (let d = 0; d < 4; d++, draws++) expect(sampleToken(logits, o, a)).toBe(spec(logits, o, b));
+        }
+      }
+    }
+    expect(draws).toBe(5 * 4 * 12 * 4);
   });
 
   const logits = Float32Array.of(1, 3, 2, -1, 3);

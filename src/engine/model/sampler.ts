@@ -30,38 +30,71 @@ export function candidateOrderRef(logits: ArrayLike<number>): number[] {
 
 const keyF32 = new Float32Array(1);
 const keyU32 = new Uint32Array(keyF32.buffer);
-let keys = new Float64Array(0);
+// Scratch of the radix sort and of sampleToken, grown on demand (one sampling at a time per thread).
+let keysA = new Uint32Array(0);
+let keysB = new Uint32Array(0);
+let orderA = new Uint32Array(0);
+let orderB = new Uint32Array(0);
+let probs = new Float64Array(0);
+const counts = new Uint32Array(256);
 
 /**
- * candidateOrderRef's order, fast for f32 logits (what every backend and onnxruntime hand back):
- * each candidate becomes one integer key, (the logit's bits mapped so that a larger logit is a
- * smaller number) · 2^idBits + id, below 2^53 so exact in a double, and a Float64Array sorts the
- * keys natively, without a comparator call per pair: the same order exactly, ties by id. ±0 are one
- * key (as 0 − (−0) = 0 ties in the comparator); a NaN goes last. Other arrays take the spec's path.
+ * candidateOrderRef's order for f32 logits (what every backend and onnxruntime hand back), into
+ * shared scratch that the next call overwrites. Each logit's bits become one 32-bit key that is
+ * smaller for a larger logit (±0 one key, as 0 − (−0) = 0 ties in the comparator; a NaN the largest,
+ * so last), and an LSD radix sort of the ids 0..V−1 by their keys, a byte a pass and stable, keeps
+ * ties in id order: the comparator's order exactly, in O(V) without a comparison. A pass whose byte
+ * is the same for every key moves nothing and is skipped.
  */
-export function candidateOrder(logits: ArrayLike<number>): number[] {
+function candidateOrderF32(logits: Float32Array): Uint32Array {
   const V = logits.length;
-  const idBits = Math.max(1, Math.ceil(Math.log2(V)));
-  if (!(logits instanceof Float32Array) || idBits > 21) return candidateOrderRef(logits);
-  if (keys.length < V) keys = new Float64Array(V);
-  const k = keys.subarray(0, V);
-  const scale = 2 ** idBits;
+  if (keysA.length < V) {
+    keysA = new Uint32Array(V);
+    keysB = new Uint32Array(V);
+    orderA = new Uint32Array(V);
+    orderB = new Uint32Array(V);
+  }
+  let k = keysA;
+  let o = orderA;
+  let k2 = keysB;
+  let o2 = orderB;
   for (let i = 0; i < V; i++) {
     const x = logits[i];
-    let desc: number;
-    if (Number.isNaN(x)) desc = 0xffffffff;
+    if (Number.isNaN(x)) k[i] = 0xffffffff;
     else {
       keyF32[0] = x + 0; // −0 → +0
       const b = keyU32[0];
       const asc = b & 0x80000000 ? ~b >>> 0 : (b | 0x80000000) >>> 0; // increasing with the value
-      desc = 0xfffffffe - asc; // decreasing with the value, below the NaN key
+      k[i] = 0xfffffffe - asc; // decreasing with the value, below the NaN key
     }
-    k[i] = desc * scale + i;
+    o[i] = i;
   }
-  k.sort();
-  const out = new Array<number>(V);
-  for (let i = 0; i < V; i++) out[i] = k[i] % scale;
-  return out;
+  for (let shift = 0; shift < 32; shift += 8) {
+    counts.fill(0);
+    for (let i = 0; i < V; i++) counts[(k[i] >>> shift) & 255]++;
+    if (counts[(k[0] >>> shift) & 255] === V) continue;
+    let at = 0;
+    for (let d = 0; d < 256; d++) {
+      const c = counts[d];
+      counts[d] = at;
+      at += c;
+    }
+    for (let i = 0; i < V; i++) {
+      const key = k[i];
+      const to = counts[(key >>> shift) & 255]++;
+      k2[to] = key;
+      o2[to] = o[i];
+    }
+    [k, k2] = [k2, k];
+    [o, o2] = [o2, o];
+  }
+  return o.subarray(0, V);
+}
+
+/** candidateOrderRef's order, fast for f32 logits (candidateOrderF32); other arrays take the spec's path. */
+export function candidateOrder(logits: ArrayLike<number>): number[] {
+  if (!(logits instanceof Float32Array)) return candidateOrderRef(logits);
+  return Array.from(candidateOrderF32(logits));
 }
 
 /** One token from one row of logits. Deterministic given the generator's state. */
@@ -72,25 +105,27 @@ export function sampleToken(logits: ArrayLike<number>, opts: SamplingOptions, rn
     for (let i = 1; i < V; i++) if (logits[i] > logits[best]) best = i;
     return best;
   }
-  let idx = candidateOrder(logits);
-  if (opts.topK > 0 && opts.topK < V) idx = idx.slice(0, opts.topK);
+  // The candidates by logit, largest first; their weights summed in that order, then walked.
+  const idx: ArrayLike<number> = logits instanceof Float32Array ? candidateOrderF32(logits) : candidateOrderRef(logits);
+  let n = opts.topK > 0 && opts.topK < V ? opts.topK : V;
+  if (probs.length < n) probs = new Float64Array(Math.max(n, V));
   const max = logits[idx[0]];
-  const probs = idx.map((i) => Math.exp((logits[i] - max) / opts.temperature));
-  let total = probs.reduce((a, b) => a + b, 0);
+  let total = 0;
+  for (let k = 0; k < n; k++) total += probs[k] = Math.exp((logits[idx[k]] - max) / opts.temperature);
   if (opts.topP < 1) {
     let acc = 0;
     let keep = 0;
-    while (keep < probs.length && acc < opts.topP * total) acc += probs[keep++];
-    idx = idx.slice(0, Math.max(1, keep));
-    probs.length = idx.length;
-    total = probs.reduce((a, b) => a + b, 0);
+    while (keep < n && acc < opts.topP * total) acc += probs[keep++];
+    n = Math.max(1, keep);
+    total = 0;
+    for (let k = 0; k < n; k++) total += probs[k];
   }
   let r = rng.next() * total;
-  for (let k = 0; k < idx.length; k++) {
+  for (let k = 0; k < n; k++) {
     r -= probs[k];
     if (r < 0) return idx[k];
   }
-  return idx[idx.length - 1];
+  return idx[n - 1];
 }
 
 /** How a decoding session stores its caches and reads and multiplies its weights (each by default as the backend prefers; `math`: 'f32'). */
