@@ -65,12 +65,17 @@ export function quantise(total: number, difficulty: Difficulty): Change {
 
 export type EndReason = 'success' | 'failure' | 'cap';
 
-/** Why the dialogue ends after this turn, or null if it goes on. */
-export function endReasonAfter(emotion: number, scoredTurns: number, mode: Mode): EndReason | null {
+/** Why the dialogue ends after this turn, or null if it goes on (cap: the mode's, unless given). */
+export function endReasonAfter(
+  emotion: number,
+  scoredTurns: number,
+  mode: Mode,
+  cap: number = TURN_CAP[mode],
+): EndReason | null {
   const band = bandOf(emotion);
   if (band === 'S') return 'success';
   if (band === 'F') return 'failure';
-  if (scoredTurns >= TURN_CAP[mode]) return 'cap';
+  if (scoredTurns >= cap) return 'cap';
   return null;
 }
 

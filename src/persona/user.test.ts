@@ -9,7 +9,13 @@ import { digest } from '../engine/rng.ts';
 import { CHANGES, START_EMOTION, TURN_CAP } from './dynamics.ts';
 import { FIXTURE_BENCHMARK_PROFILES, FIXTURE_PROFILES } from './fixtures.ts';
 import { INTENTIONS } from './profile.ts';
-import { createSimulatedUser, replayDialogue, restoreSimulatedUser } from './user.ts';
+import {
+  createSimulatedUser,
+  replayDialogue,
+  restoreSimulatedUser,
+  type TranscriptEntry,
+  type TurnResult,
+} from './user.ts';
 import { makePolicy } from './policies.ts';
 import { playDialogue } from './benchmark.ts';
 
@@ -91,6 +97,46 @@ describe('simulated user', () => {
       else expect(results.length).toBeLessThanOrEqual(TURN_CAP[mode]);
       expect(last.over).toBe(true);
     }
+  });
+
+  it('a training user can be given the benchmark cap: the same dialogue, talking on to 10 replies', () => {
+    const p = FIXTURE_PROFILES[1];
+    const play = (turnCap?: number) => {
+      const user = createSimulatedUser(p, { seed: 1, mode: 'train', ...(turnCap ? { turnCap } : {}) });
+      const policy = makePolicy('reflective', { seed: 0 });
+      const transcript: TranscriptEntry[] = [{ role: 'user', text: user.opening }];
+      const results: TurnResult[] = [];
+      while (!user.over) {
+        const reply = policy(transcript);
+        const r = user.respond(reply);
+        transcript.push({ role: 'agent', text: reply }, { role: 'user', text: r.line });
+        results.push(r);
+      }
+      return { user, results };
+    };
+    const eight = play();
+    const ten = play(10);
+    expect(eight.results.map((r) => r.endReason).at(-1)).toBe('cap');
+    expect(eight.results.length).toBe(TURN_CAP.train);
+    expect(ten.results.length).toBe(10);
+    expect(ten.results.at(-1)?.endReason).toBe('cap');
+    // Up to the 8th reply it is the same dialogue; only the 8th's line changes (no goodbye there).
+    expect(ten.results.slice(0, 7)).toEqual(eight.results.slice(0, 7));
+    expect(ten.results[7].emotion).toBe(eight.results[7].emotion);
+    expect(ten.results[7].over).toBe(false);
+    // The cap travels with the state (and only when it is not the mode's), and restores.
+    expect(eight.user.state).not.toHaveProperty('turnCap');
+    expect(ten.user.state.turnCap).toBe(10);
+    const again = createSimulatedUser(p, { seed: 1, mode: 'train', turnCap: 10 });
+    const restored = restoreSimulatedUser(p, JSON.parse(JSON.stringify(again.state)));
+    expect(restored.state.turnCap).toBe(10);
+    for (const bad of [0, 11, 2.5, Number.NaN])
+      expect(() => createSimulatedUser(p, { seed: 1, mode: 'train', turnCap: bad })).toThrow(
+        /turn cap must be a whole number from 1 to 10/,
+      );
+    expect(() => restoreSimulatedUser(p, { ...JSON.parse(JSON.stringify(ten.user.state)), turnCap: 9 })).toThrow(
+      /more than its cap of 9/,
+    );
   });
 
   it('in S or F the user says goodbye and the dialogue ends; replying after the end throws', () => {

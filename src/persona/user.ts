@@ -40,6 +40,8 @@ export interface UserState {
   seed: number;
   difficulty: Difficulty;
   mode: Mode;
+  /** Scored replies that end the dialogue when it set one other than its mode's TURN_CAP. */
+  turnCap?: number;
   emotion: number;
   /** Agent replies scored so far. */
   turns: number;
@@ -69,6 +71,12 @@ export interface UserOptions {
   seed: number;
   difficulty?: Difficulty;
   mode: Mode;
+  /**
+   * Scored replies that end the dialogue, 1..TURN_CAP.benchmark (default: the mode's TURN_CAP, 8
+   * in training, 10 in the benchmark). A trainer that trains as many replies as the benchmark
+   * scores sets 10 in training.
+   */
+  turnCap?: number;
 }
 
 export interface SimulatedUser {
@@ -136,7 +144,7 @@ class User implements SimulatedUser {
     });
     const emotion = applyChange(s.emotion, appraisal.change);
     const turns = s.turns + 1;
-    const endReason = endReasonAfter(emotion, turns, s.mode);
+    const endReason = endReasonAfter(emotion, turns, s.mode, s.turnCap ?? TURN_CAP[s.mode]);
     const band = bandOf(emotion);
     const rng = turnRng(s.seed, this.profile.id, turns);
     const acted = act({
@@ -173,6 +181,11 @@ class User implements SimulatedUser {
   }
 }
 
+function checkTurnCap(cap: unknown): void {
+  if (typeof cap !== 'number' || !Number.isInteger(cap) || cap < 1 || cap > TURN_CAP.benchmark)
+    throw new Error(`A user's turn cap must be a whole number from 1 to ${TURN_CAP.benchmark}, got ${String(cap)}.`);
+}
+
 function structuredCloneJson<T>(x: T): T {
   return JSON.parse(JSON.stringify(x)) as T;
 }
@@ -184,6 +197,8 @@ function structuredCloneJson<T>(x: T): T {
 export function createSimulatedUser(profile: Profile, options: UserOptions): SimulatedUser {
   const difficulty = options.difficulty ?? 'moderate';
   const seed = Number.isFinite(options.seed) ? Math.trunc(options.seed) >>> 0 : 0;
+  const turnCap = options.turnCap ?? TURN_CAP[options.mode];
+  checkTurnCap(turnCap);
   let opening: string;
   let memory: ActorMemory = emptyMemory();
   let cue = false;
@@ -205,6 +220,8 @@ export function createSimulatedUser(profile: Profile, options: UserOptions): Sim
     seed,
     difficulty,
     mode: options.mode,
+    // Kept only when it differs, so a default dialogue's state is what it always was.
+    ...(turnCap !== TURN_CAP[options.mode] ? { turnCap } : {}),
     emotion: START_EMOTION[options.mode],
     turns: 0,
     over: false,
@@ -225,8 +242,9 @@ export function restoreSimulatedUser(profile: Profile, state: UserState): Simula
     throw new Error(`This state belongs to profile "${state.profileId}", not "${profile.id}".`);
   if (!Array.isArray(state.transcript) || state.transcript.length === 0)
     throw new Error('User state has no transcript.');
-  if (state.turns > TURN_CAP[state.mode])
-    throw new Error(`User state has ${state.turns} turns, more than the ${state.mode} cap.`);
+  const cap = state.turnCap ?? TURN_CAP[state.mode];
+  checkTurnCap(cap);
+  if (state.turns > cap) throw new Error(`User state has ${state.turns} turns, more than its cap of ${cap}.`);
   return new User(profile, structuredCloneJson(state));
 }
 

@@ -74,8 +74,8 @@ export const RunConfigSchema = z
       'Dialogues per profile sharing the profile, seed and opening line (RLVER: 4). PPO uses it too, so the batches match.',
     ),
     maxTurnTokens: int(4, 256).describe('Cap on tokens per agent turn (the turn is cut and closed there).'),
-    maxAgentTurns: int(1, 8).describe(
-      'Agent replies per training dialogue at most (the training users end at 8 anyway).',
+    maxAgentTurns: int(1, 10).describe(
+      "Agent replies per training dialogue at most. The training users end at 8 (RLVER's max_turns); above 8 they talk on to this many, up to the benchmark's 10.",
     ),
     temperature: num(0.05, 2).describe(
       'Sampling temperature of training rollouts; the loss scores the same tempered policy, so updates stay on-policy.',

@@ -214,6 +214,29 @@ describe('multi-turn rollouts', () => {
     }
   });
 
+  it("the training users talk on past their 8 replies to userTurnCap, each turn the user's own reaction", async () => {
+    const ck = loadCheckpoint(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
+    const wtok = Tokenizer.fromJSON(ck.tokenizer);
+    const warm = new Transformer(new CpuBackend(), ck.config, ck.weights, { frozen: true });
+    const ps = trainingProfiles().slice(0, 6);
+    const opts: RolloutOptions = { ...OPTS, maxTurnTokens: 24, maxAgentTurns: 10 };
+    const eight = await rollout(warm, wtok, ps, opts, new Rng(3));
+    const ten = await rollout(warm, wtok, ps, { ...opts, userTurnCap: 10 }, new Rng(3));
+    expect(Math.max(...eight.map((r) => r.turns.length))).toBe(8);
+    expect(eight.filter((r) => r.turns.length === 8).every((r) => r.endReason === 'cap')).toBe(true);
+    expect(Math.max(...ten.map((r) => r.turns.length))).toBe(10);
+    ten.forEach((r, i) => {
+      if (r.turns.length === 10) expect(r.endReason).toBe('cap');
+      const replies = r.turns.map((t) => t.reply);
+      const replay = replayDialogue(
+        ps[i],
+        { seed: opts.userSeed, difficulty: 'moderate', mode: 'train', turnCap: 10 },
+        replies,
+      );
+      expect(r.turns.map((t) => t.result)).toEqual(replay.results);
+    });
+  });
+
   it('says clearly when the opening alone does not fit the context', async () => {
     const small = Transformer.create(new CpuBackend(), { ...config, contextLength: 16 }, 5);
     await expect(rollout(small, tok, profiles, OPTS, new Rng(1))).rejects.toThrow(/leaves no room for a reply/);

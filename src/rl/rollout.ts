@@ -35,6 +35,8 @@ export interface RolloutOptions {
   difficulty: Difficulty;
   /** Seed of the simulated users (the opening lines and their phrasing). */
   userSeed: number;
+  /** The users' own cap on scored replies (default: their mode's TURN_CAP, 8 in training). */
+  userTurnCap?: number;
   think: boolean;
   /**
    * Think mode only: sample under the turn format's grammar (think-grammar.ts: `<think>` written
@@ -145,7 +147,12 @@ export async function rollout(
   };
   const agentOpen = tok.special('<|agent|>');
   const users: SimulatedUser[] = profiles.map((p) =>
-    createSimulatedUser(p, { seed: opts.userSeed, difficulty: opts.difficulty, mode: opts.mode }),
+    createSimulatedUser(p, {
+      seed: opts.userSeed,
+      difficulty: opts.difficulty,
+      mode: opts.mode,
+      ...(opts.userTurnCap !== undefined ? { turnCap: opts.userTurnCap } : {}),
+    }),
   );
   const system: Turn = { role: 'system', text: opts.think ? SYSTEM_LINE_THINK : SYSTEM_LINE };
   // The first row of each dialogue; its siblings share its transcript and window (one object each).

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/backend';
 import { loadCheckpoint, type OptimizerState } from '../engine/model/checkpoint';
@@ -182,6 +183,24 @@ describe('the RL trainer', () => {
     expect(r.metrics['train/grad_norm']).toBeGreaterThan(0);
     const again = await trainer(o).step();
     expect(stable(again.metrics)).toEqual(stable(r.metrics));
+  });
+
+  it('maxAgentTurns above 8 trains as many replies as the benchmark scores: the users talk on to it', async () => {
+    const ck = loadCheckpoint(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
+    const warm = { config: ck.config, tokenizer: ck.tokenizer, weights: ck.weights, meta: ck.meta };
+    const play = async (maxAgentTurns: number) => {
+      const t = new Trainer(new CpuBackend(), {
+        config: { ...CONFIG, maxAgentTurns, maxTurnTokens: 24, temperature: 0.7, profilesPerStep: 3, groupSize: 2 },
+        start: warm,
+        trainProfiles: trainingProfiles().slice(0, 3),
+      });
+      const r = await t.step();
+      const turns = r.dialogues.map((d) => d.turns.length);
+      expect(r.metrics['dialogue/turns']).toBeCloseTo(turns.reduce((a, b) => a + b, 0) / turns.length, 6);
+      return Math.max(...turns);
+    };
+    expect(await play(8)).toBe(8);
+    expect(await play(10)).toBe(10);
   });
 
   it('PPO trains the value head; GRPO leaves it alone', async () => {

@@ -23,6 +23,7 @@ import { Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
 import type { Profile } from '../persona/profile';
+import { TURN_CAP } from '../persona/dynamics';
 import { computeCredit } from './advantages';
 import { buildSequences, grammarMask, truncationMask, type TokenStream } from './batch';
 import { repeatedTurns } from './hacking';
@@ -202,6 +203,8 @@ export class Trainer {
         sampling: { temperature: c.temperature, topK: 0, topP: c.topP },
         maxTurnTokens: c.maxTurnTokens,
         maxAgentTurns: c.maxAgentTurns,
+        // Past the training users' 8 replies, they talk on to the replies asked for (the benchmark's 10).
+        ...(c.maxAgentTurns > TURN_CAP.train ? { userTurnCap: c.maxAgentTurns } : {}),
         siblings,
         ...(this.onRound ? { onRound: (d, live) => this.onRound?.('train', d, live) } : {}),
       },
