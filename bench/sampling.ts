@@ -48,14 +48,21 @@ function previousSampleToken(logits: Float32Array, temperature: number, rng: Rng
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-function time(rows: Float32Array[], f: (r: Float32Array) => unknown): number {
-  const ms: number[] = [];
+/** Median ms of each method over the rows, the methods taking turns each repetition (drift hits all alike). */
+function timeAll<K extends string>(
+  rows: Float32Array[],
+  fs: Record<K, (r: Float32Array) => unknown>,
+): Record<K, number> {
+  const names = Object.keys(fs) as K[];
+  const ms = Object.fromEntries(names.map((k) => [k, [] as number[]])) as Record<K, number[]>;
   for (let rep = 0; rep < REPS + 1; rep++) {
-    const t0 = performance.now();
-    for (const r of rows) f(r);
-    if (rep > 0) ms.push(performance.now() - t0); // the first is a warm-up
+    for (const k of names) {
+      const t0 = performance.now();
+      for (const r of rows) fs[k](r);
+      if (rep > 0) ms[k].push(performance.now() - t0); // the first is a warm-up
+    }
   }
-  return median(ms);
+  return Object.fromEntries(names.map((k) => [k, median(ms[k])])) as Record<K, number>;
 }
 
 function main(): void {
@@ -71,15 +78,14 @@ function main(): void {
     }
     const rng = new Rng(1);
     const rng2 = new Rng(1);
-    const row = {
-      V,
-      rows: ROWS,
-      comparatorMs: time(rows, candidateOrderRef),
-      keySortMs: time(rows, keySortOrder),
-      radixMs: time(rows, candidateOrder),
-      sampleTokenMs: time(rows, (r) => sampleToken(r, { temperature: 0.7, topK: 0, topP: 1 }, rng)),
-      previousSampleTokenMs: time(rows, (r) => previousSampleToken(r, 0.7, rng2)),
-    };
+    const t = timeAll(rows, {
+      comparatorMs: candidateOrderRef,
+      keySortMs: keySortOrder,
+      radixMs: candidateOrder,
+      sampleTokenMs: (r) => sampleToken(r, { temperature: 0.7, topK: 0, topP: 1 }, rng),
+      previousSampleTokenMs: (r) => previousSampleToken(r, 0.7, rng2),
+    });
+    const row = { V, rows: ROWS, ...t };
     results.push(row);
     console.error(
       `V ${V}, ${ROWS} rows: comparator ${row.comparatorMs.toFixed(2)} ms, key sort ${row.keySortMs.toFixed(2)} ms, ` +
