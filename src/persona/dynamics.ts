@@ -4,7 +4,8 @@
  * otherwise. Also the reward. Pure numbers; no text, no profile.
  *
  * Turn cap, precisely: the cap is the number of agent replies that are scored. In training the
- * 8th scored reply ends the dialogue (if S or F did not end it before); in the benchmark the 10th.
+ * 8th scored reply ends the dialogue (if S or F did not end it before); in the benchmark the 10th
+ * (a user given its own `turnCap`, user.ts, ends at that instead).
  * Every agent reply is scored (unlike SAGE's quirk where the 10th is never scored), and the user
  * still answers the last one, so a transcript always ends on a user line.
  */
