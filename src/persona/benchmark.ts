@@ -35,6 +35,8 @@ export interface RunOptions {
   seed?: number;
   difficulty?: Difficulty;
   mode?: Mode;
+  /** The user's cap on scored replies (default: the mode's, user.ts). */
+  turnCap?: number;
 }
 
 /** One dialogue: the policy sees only the visible transcript. */
@@ -44,6 +46,7 @@ export function playDialogue(profile: Profile, policy: Policy, options: RunOptio
     seed: options.seed ?? 0,
     difficulty: options.difficulty ?? 'moderate',
     mode,
+    ...(options.turnCap !== undefined ? { turnCap: options.turnCap } : {}),
   });
   const transcript: TranscriptEntry[] = [{ role: 'user', text: user.opening }];
   const results: TurnResult[] = [];

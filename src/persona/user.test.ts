@@ -9,13 +9,7 @@ import { digest } from '../engine/rng.ts';
 import { CHANGES, START_EMOTION, TURN_CAP } from './dynamics.ts';
 import { FIXTURE_BENCHMARK_PROFILES, FIXTURE_PROFILES } from './fixtures.ts';
 import { INTENTIONS } from './profile.ts';
-import {
-  createSimulatedUser,
-  replayDialogue,
-  restoreSimulatedUser,
-  type TranscriptEntry,
-  type TurnResult,
-} from './user.ts';
+import { createSimulatedUser, replayDialogue, restoreSimulatedUser } from './user.ts';
 import { makePolicy } from './policies.ts';
 import { playDialogue } from './benchmark.ts';
 
@@ -101,19 +95,12 @@ describe('simulated user', () => {
 
   it('a training user can be given the benchmark cap: the same dialogue, talking on to 10 replies', () => {
     const p = FIXTURE_PROFILES[1];
-    const play = (turnCap?: number) => {
-      const user = createSimulatedUser(p, { seed: 1, mode: 'train', ...(turnCap ? { turnCap } : {}) });
-      const policy = makePolicy('reflective', { seed: 0 });
-      const transcript: TranscriptEntry[] = [{ role: 'user', text: user.opening }];
-      const results: TurnResult[] = [];
-      while (!user.over) {
-        const reply = policy(transcript);
-        const r = user.respond(reply);
-        transcript.push({ role: 'agent', text: reply }, { role: 'user', text: r.line });
-        results.push(r);
-      }
-      return { user, results };
-    };
+    const play = (turnCap?: number) =>
+      playDialogue(p, makePolicy('reflective', { seed: 0 }), {
+        seed: 1,
+        mode: 'train',
+        ...(turnCap ? { turnCap } : {}),
+      });
     const eight = play();
     const ten = play(10);
     expect(eight.results.map((r) => r.endReason).at(-1)).toBe('cap');
@@ -125,18 +112,19 @@ describe('simulated user', () => {
     expect(ten.results[7].emotion).toBe(eight.results[7].emotion);
     expect(ten.results[7].over).toBe(false);
     // The cap travels with the state (and only when it is not the mode's), and restores.
-    expect(eight.user.state).not.toHaveProperty('turnCap');
-    expect(ten.user.state.turnCap).toBe(10);
+    expect(createSimulatedUser(p, { seed: 1, mode: 'train' }).state).not.toHaveProperty('turnCap');
     const again = createSimulatedUser(p, { seed: 1, mode: 'train', turnCap: 10 });
+    expect(again.state.turnCap).toBe(10);
     const restored = restoreSimulatedUser(p, JSON.parse(JSON.stringify(again.state)));
     expect(restored.state.turnCap).toBe(10);
     for (const bad of [0, 11, 2.5, Number.NaN])
       expect(() => createSimulatedUser(p, { seed: 1, mode: 'train', turnCap: bad })).toThrow(
         /turn cap must be a whole number from 1 to 10/,
       );
-    expect(() => restoreSimulatedUser(p, { ...JSON.parse(JSON.stringify(ten.user.state)), turnCap: 9 })).toThrow(
-      /more than its cap of 9/,
-    );
+    const tenReplies = ten.transcript.filter((e) => e.role === 'agent').map((e) => e.text);
+    const tenState = replayDialogue(p, { seed: 1, mode: 'train', turnCap: 10 }, tenReplies).user.state;
+    expect(tenState.turnCap).toBe(10);
+    expect(() => restoreSimulatedUser(p, { ...tenState, turnCap: 9 })).toThrow(/more than its cap of 9/);
   });
 
   it('in S or F the user says goodbye and the dialogue ends; replying after the end throws', () => {
