@@ -359,6 +359,9 @@ describe('rewards and advantages', () => {
     const o = { think: false, zeroRewardOnBrokenThink: false, thinkFormatPenalty: 0, truncationPenalty: 0 };
     expect(dialogueRewards([d], { ...o, repeatPenalty: 0.1 }).penalties[0]).toEqual([0, 0, -0.1, 0, -0.1]);
     expect(dialogueRewards([d], { ...o, repeatPenalty: 0 }).penalties[0]).toEqual([0, 0, 0, 0, 0]);
+    // Found whether or not they cost anything (the trainer's dialogue/repeats reads them).
+    const flags = [false, false, true, false, true];
+    expect(dialogueRewards([d], { ...o, repeatPenalty: 0 }).repeats[0]).toEqual(flags);
     const report = checkRewardHacking([
       { profileId: 'p', turns: d.turns.map((t) => ({ reply: t.reply, result: { appraisal: { detectors: QUIET } } })) },
     ] as unknown as Parameters<typeof checkRewardHacking>[0]);
@@ -366,6 +369,7 @@ describe('rewards and advantages', () => {
     // Turn credit at γ = 0: each repeat's own reward carries it.
     const { c } = await credit([d], { algo: 'ppo', groupSize: 1, reward: 'turn', gamma: 0, repeatPenalty: 0.1 });
     expect(c.turnRewards[0].map((x) => +x.toFixed(5))).toEqual([0.05, 0.05, -0.1, -0.05, -0.1]);
+    expect(c.repeats[0]).toEqual(flags);
   });
 
   it('one-turn dialogues and groups of one get finite advantages (zero for a lone dialogue)', async () => {

@@ -68,6 +68,8 @@ export interface Credit {
   dialogueRewards: Float32Array;
   /** Per dialogue, per turn: the turn's reward, change / 100 plus its penalties. */
   turnRewards: number[][];
+  /** Per dialogue, per turn: whether the reply repeats an earlier reply of its dialogue (penalised or not). */
+  repeats: boolean[][];
   /** Over the stream. */
   advantages: Float32Array;
   /** Over the stream (PPO's value targets; zeros otherwise). */
@@ -85,14 +87,16 @@ type RewardOptions = Pick<
  * The parts of each dialogue's reward: `emotion` the final emotion / 100 (0 for a dialogue with a
  * broken think block under the legacy zeroing rule), `changes` each turn's emotion change / 100
  * (capped at 0 for a broken turn under that rule), `penalties` each turn's format, truncation and
- * repeat penalties (≤ 0).
+ * repeat penalties (≤ 0), `repeats` whether each reply repeats an earlier reply of its dialogue
+ * (hacking.ts `repeatedTurns`), found whether or not it is penalised.
  */
 export function dialogueRewards(
   dialogues: readonly DialogueRollout[],
   o: RewardOptions,
-): { emotion: Float32Array; changes: number[][]; penalties: number[][] } {
+): { emotion: Float32Array; changes: number[][]; penalties: number[][]; repeats: boolean[][] } {
   const broken = (t: DialogueRollout['turns'][number]) => o.think && !t.wellFormed;
   const zero = o.think && o.zeroRewardOnBrokenThink;
+  const repeats = dialogues.map((d) => repeatedTurns(d.turns.map((t) => t.reply)).map((j) => j >= 0));
   return {
     emotion: Float32Array.from(dialogues, (d) => (zero && d.turns.some(broken) ? 0 : d.reward)),
     changes: dialogues.map((d) =>
@@ -101,15 +105,15 @@ export function dialogueRewards(
         return zero && broken(t) ? Math.min(0, r) : r;
       }),
     ),
-    penalties: dialogues.map((d) => {
-      const repeated = o.repeatPenalty > 0 ? repeatedTurns(d.turns.map((t) => t.reply)) : null;
-      return d.turns.map(
+    penalties: dialogues.map((d, i) =>
+      d.turns.map(
         (t, k) =>
           (broken(t) ? -o.thinkFormatPenalty : 0) +
             (t.truncated ? -o.truncationPenalty : 0) +
-            (repeated && repeated[k] >= 0 ? -o.repeatPenalty : 0) || 0,
-      );
-    }),
+            (o.repeatPenalty > 0 && repeats[i][k] ? -o.repeatPenalty : 0) || 0,
+      ),
+    ),
+    repeats,
   };
 }
 
@@ -247,7 +251,7 @@ export async function computeCredit(
 ): Promise<Credit> {
   const D = dialogues.length;
   const N = stream.N;
-  const { emotion, changes, penalties } = dialogueRewards(dialogues, o);
+  const { emotion, changes, penalties, repeats } = dialogueRewards(dialogues, o);
   const useFinal = o.reward !== 'turn';
   const useTurn = o.reward !== 'final';
   const turnRewards = changes.map((cs, d) => cs.map((c, k) => c + penalties[d][k]));
@@ -290,7 +294,7 @@ export async function computeCredit(
       if (rms > 0) for (let i = 0; i < N; i++) advantages[i] /= rms;
     }
   }
-  return { dialogueRewards: earned, turnRewards, advantages, returns, explainedVariance };
+  return { dialogueRewards: earned, turnRewards, repeats, advantages, returns, explainedVariance };
 }
 
 function whiten(x: Float32Array): void {

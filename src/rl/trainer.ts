@@ -26,7 +26,6 @@ import type { Profile } from '../persona/profile';
 import { TURN_CAP } from '../persona/dynamics';
 import { computeCredit } from './advantages';
 import { buildSequences, grammarMask, truncationMask, type TokenStream } from './batch';
-import { repeatedTurns } from './hacking';
 import { learningRate, type RunConfig } from './config';
 import { ImitationMemory } from './imitation';
 import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
@@ -331,9 +330,7 @@ export class Trainer {
         c.algo === 'ppo' && Number.isFinite(credit.explainedVariance) ? credit.explainedVariance : 0,
       'advantages/rms': Math.sqrt(mean(Array.from(credit.advantages, (a) => a * a))),
       'dialogue/truncated': mean(turns.map((t) => (t.truncated ? 1 : 0))),
-      'dialogue/repeats': mean(
-        dialogues.flatMap((d) => repeatedTurns(d.turns.map((t) => t.reply)).map((j) => (j >= 0 ? 1 : 0))),
-      ),
+      'dialogue/repeats': mean(credit.repeats.flatMap((r) => r.map((x) => (x ? 1 : 0)))),
       'dialogue/forced_tokens': stream.N ? forced.reduce((a, x) => a + 1 - x, 0) / stream.N : 0,
       'rollout/logprob_diff': logprobDiff,
       'train/lr': lr,
