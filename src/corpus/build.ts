@@ -33,6 +33,8 @@ export interface CorpusDialogue {
   companions: (CorpusStrategy | null)[];
   /** Per agent turn: whether the strategy followed the need the user's lines show (needShare). */
   needLed: boolean[];
+  /** Per agent turn: how far the reply moved the user's emotion (the step the user took, −10..+10). */
+  changes: number[];
 }
 
 export interface Corpus {
@@ -240,6 +242,7 @@ function buildDialogue(profile: Profile, think: boolean, o: CorpusOptions, rng: 
   const strategies: CorpusStrategy[] = [];
   const companions: (CorpusStrategy | null)[] = [];
   const needLed: boolean[] = [];
+  const changes: number[] = [];
   const userLines = [user.opening];
   const ownLines: string[] = [];
   const target = drawTurns(o.maxTurns, o.turnDecay, rng);
@@ -251,11 +254,12 @@ function buildDialogue(profile: Profile, think: boolean, o: CorpusOptions, rng: 
     needLed.push(plan.needLed);
     ownLines.push(r.reply);
     const result = user.respond(r.reply);
+    changes.push(result.change);
     turns.push({ role: 'user', text: result.line });
     userLines.push(result.line);
     if (result.over) break; // the user said goodbye (band S or F)
   }
-  return { profileId: profile.id, think, turns, strategies, companions, needLed };
+  return { profileId: profile.id, think, turns, strategies, companions, needLed, changes };
 }
 
 /** Build the corpus. Profiles are used round-robin in a seeded order so each gets a fair share. */

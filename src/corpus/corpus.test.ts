@@ -17,6 +17,7 @@ import { inferIntention } from '../persona/policyText.ts';
 import { readReply } from '../persona/detectors/index.ts';
 import { firstRepeat } from '../persona/detectors/repetition.ts';
 import { readVisible } from './extract.ts';
+import { CHANGES } from '../persona/dynamics.ts';
 import { CORPUS_STRATEGIES, expand, renderReply } from './grammar.ts';
 
 const SMALL = { seed: 7, dialogues: 1200, thinkShare: 0.3, maxTurns: 4 };
@@ -51,6 +52,25 @@ describe('warm-start corpus', () => {
     expect(stats.thinkShare).toBeLessThan(0.35);
     for (const d of all)
       expect(d.turns.filter((t) => t.role === 'agent').every((t) => (t.think !== undefined) === d.think)).toBe(true);
+  });
+
+  it("records each reply's emotion change, the step its user took: need-led replies are paid more", () => {
+    const c = buildCorpus({ seed: 3, dialogues: 300, maxTurns: 6, needShare: 0.5 });
+    const led: number[] = [];
+    const other: number[] = [];
+    for (const d of [...c.train, ...c.heldOut]) {
+      expect(d.changes).toHaveLength(d.strategies.length);
+      for (const [k, x] of d.changes.entries()) {
+        expect(CHANGES).toContain(x);
+        (d.needLed[k] ? led : other).push(x);
+      }
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(led.length).toBeGreaterThan(100);
+    expect(mean(led)).toBeGreaterThan(mean(other) + 1);
+    expect(led.filter((x) => x === 10).length / led.length).toBeGreaterThan(
+      other.filter((x) => x === 10).length / other.length,
+    );
   });
 
   it('is deterministic: the same seed gives the same corpus, another seed a different one', () => {

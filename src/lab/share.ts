@@ -89,6 +89,7 @@ const BASELINE_V1: Baseline = {
   imitateCoef: 0, // the three self-imitation fields were added after format 2: none is what links before them meant
   imitateBatch: 4,
   imitateKeep: 512,
+  imitateDemos: 0, // added after format 2: no demonstrations is what links before it meant
   gamma: 1,
   lambda: 1,
   valueCoef: 0.1,

@@ -134,6 +134,9 @@ export const RunConfigSchema = z
     imitateKeep: int(1, 100000).describe(
       'How many of the latest top-rewarded training replies self-imitation draws from.',
     ),
+    imitateDemos: int(0, 4096).describe(
+      "Self-imitation starts with this many demonstrations in its memory: replies of the generated corpus (training users only, half of its replies led by the need the user's lines show) that their simulated user rewarded with the top step, each under the prompt a rollout would show; the run's own top-rewarded replies displace them as they come (RLVER: 0, none). With imitateCoef above 0.",
+    ),
     gamma: num(0, 1).describe(
       "Discount per turn (RLVER: 1): under GRPO / RLOO with turn credit, of the reward-to-go of a turn; under PPO, GAE's, applied between replies (1 inside a reply). 0: each reply is credited with its own change only.",
     ),
@@ -203,6 +206,7 @@ const BASE: Omit<RunConfig, 'preset'> = {
   imitateCoef: 0,
   imitateBatch: 4,
   imitateKeep: 512,
+  imitateDemos: 0,
   gamma: 1,
   lambda: 1,
   valueCoef: 0.1,

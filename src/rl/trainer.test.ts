@@ -11,7 +11,7 @@ import { defaultRunConfig, type RunConfig } from './config';
 import { buildCorpus } from '../corpus/build';
 import { FORCED } from './think-grammar';
 import { repeatedTurns } from './hacking';
-import { topRewardedReplies } from './imitation';
+import { corpusDemonstrations, topRewardedReplies } from './imitation';
 import { REPLAY_CORPUS, Trainer, TrainingStopped } from './trainer';
 import type { DialogueRollout } from './rollout';
 
@@ -357,6 +357,23 @@ describe('the RL trainer', () => {
     const forgetful = resumedAfterStep1(ck, { ...ck.optimizer!, imitation: [] }, o);
     await forgetful.step();
     expect(Array.from(await forgetful.model.readParams())).not.toEqual(Array.from(await t.model.readParams()));
+  });
+
+  it('with imitateDemos, a new run starts its self-imitation memory with the corpus demonstrations; a resumed one keeps its own', async () => {
+    const o = { imitateCoef: 0.5, imitateBatch: 2, imitateDemos: 3, maxTurnTokens: 40 };
+    const t = trainer(o);
+    const demos = corpusDemonstrations(tok, 3, modelConfig.contextLength, 40);
+    expect(demos).toHaveLength(3);
+    expect(t.imitation.examples).toEqual(demos);
+    expect(trainer({ ...o, imitateCoef: 0 }).imitation.examples).toEqual([]);
+    const a = stable((await t.step()).metrics);
+    expect(a['losses/imitate_loss']).toBeGreaterThan(0);
+    expect(stable((await trainer(o).step()).metrics)).toEqual(a);
+    const none = stable((await trainer({ ...o, imitateDemos: 0 }).step()).metrics);
+    expect(none['losses/imitate_loss']).toBe(0);
+    const ck = loadCheckpoint(await t.checkpoint({}, { optimizer: true }));
+    const resumed = resumedAfterStep1(ck, { ...ck.optimizer!, imitation: [] }, o);
+    expect(resumed.imitation.examples).toEqual([]);
   });
 
   it('with replay (ptxCoef), reports the replay loss, stays deterministic, and moves the weights differently', async () => {

@@ -27,7 +27,7 @@ import { TURN_CAP } from '../persona/dynamics';
 import { computeCredit } from './advantages';
 import { buildSequences, grammarMask, truncationMask, type TokenStream } from './batch';
 import { learningRate, type RunConfig } from './config';
-import { ImitationMemory } from './imitation';
+import { corpusDemonstrations, ImitationMemory } from './imitation';
 import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutSummary } from './rollout';
 import type { TrainSample } from './samples';
 import { NonFiniteError, policyUpdate, scoreSamples, updateOptions } from './update';
@@ -143,7 +143,14 @@ export class Trainer {
     }
     this.tokenizer = Tokenizer.fromJSON(init.start.tokenizer);
     this.ptxData = c.ptxCoef > 0 ? (init.ptxData ?? replayData(this.tokenizer)) : [];
-    this.imitation = new ImitationMemory(c.imitateKeep, init.optimizer?.imitation);
+    // A new run's memory may start with the corpus's demonstrations; a resumed one keeps its own.
+    this.imitation = new ImitationMemory(
+      c.imitateKeep,
+      init.optimizer?.imitation,
+      !init.optimizer && c.imitateCoef > 0
+        ? corpusDemonstrations(this.tokenizer, c.imitateDemos, init.start.config.contextLength, c.maxTurnTokens)
+        : [],
+    );
     this.order = new Rng(`profiles:${c.seed}`).shuffle(init.trainProfiles.map((_, i) => i));
     this.valueHeadUntrained = !hasTrainedCritic(init.start.meta);
     this.model = new Transformer(be, init.start.config, init.start.weights, { savedAttention: c.savedAttention });

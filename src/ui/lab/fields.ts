@@ -70,6 +70,7 @@ const LABELS: Record<FieldKey, string> = {
   imitateCoef: 'Self-imitation weight',
   imitateBatch: 'Self-imitation replies',
   imitateKeep: 'Self-imitation memory',
+  imitateDemos: 'Self-imitation demonstrations',
   gamma: 'Gamma',
   lambda: 'Lambda',
   valueCoef: 'Value loss weight',
