@@ -190,8 +190,11 @@ class EmpathyUserInteraction(BaseInteraction):
     `set` (profile set to look ids up in; default any), `turn_score_scale` (default 0.01: the
     change of -10..+10 becomes -0.1..+0.1, the same unit as the final reward), `batch_window_ms`
     (default 5: turns that arrive within this many ms of each other go to the server as one
-    POST /v1/turns, at most `max_batch_turns`, default 256; 0 sends a request per turn).
-    interaction_kwargs per sample: `profile_id`, `seed`, `difficulty`, `mode` (as make_dataset.py writes).
+    POST /v1/turns, at most `max_batch_turns`, default 256; 0 sends a request per turn), `turn_cap`
+    (replies before the user ends the dialogue, 1..10; default the mode's: train 8, benchmark 10;
+    set it to verl's max_assistant_turns when that is above 8).
+    interaction_kwargs per sample: `profile_id`, `seed`, `difficulty`, `mode` (as make_dataset.py writes),
+    and `turn_cap` to override the config's.
     """
 
     def __init__(self, config: dict[str, Any]):
@@ -204,6 +207,10 @@ class EmpathyUserInteraction(BaseInteraction):
         self.max_batch_turns = int(config.get("max_batch_turns", 256))
         if self.batch_window < 0 or not 1 <= self.max_batch_turns <= 1024:
             raise ValueError("batch_window_ms must be >= 0 and max_batch_turns 1..1024")
+        cap = config.get("turn_cap")
+        self.turn_cap = None if cap is None else int(cap)
+        if self.turn_cap is not None and not 1 <= self.turn_cap <= 10:
+            raise ValueError("turn_cap must be 1..10")
         self._dialogues: dict[str, dict[str, Any]] = {}
         # One batcher per event loop (a batch's futures belong to the loop that made them).
         self._batchers: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Batcher]" = weakref.WeakKeyDictionary()
@@ -232,6 +239,9 @@ class EmpathyUserInteraction(BaseInteraction):
         }
         if kwargs.get("mode") is not None:
             body["mode"] = kwargs["mode"]
+        cap = kwargs.get("turn_cap", self.turn_cap)
+        if cap is not None:
+            body["turnCap"] = int(cap)
         if self.set is not None:
             body["set"] = self.set
         started = await self._call(self.client.start, **body)

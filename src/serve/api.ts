@@ -122,7 +122,7 @@ function summaryOf(id: string, user: SimulatedUser, s: UserState = user.state): 
     emotion: s.emotion,
     band: bandOf(s.emotion),
     turns: s.turns,
-    turnCap: TURN_CAP[s.mode],
+    turnCap: s.turnCap ?? TURN_CAP[s.mode],
     over: s.over,
     endReason: s.endReason,
     reward: user.reward(),
@@ -260,12 +260,17 @@ export class UsersService {
 
   private userOf(
     profile: Profile,
-    b: { seed: number; difficulty: string; mode?: 'train' | 'benchmark' },
+    b: { seed: number; difficulty: string; mode?: 'train' | 'benchmark'; turnCap?: number },
   ): SimulatedUser | Answer {
     const mode = b.mode ?? (profile.openingLine ? 'benchmark' : 'train');
     if (mode === 'benchmark' && !profile.openingLine)
       return fail(400, [`mode: profile "${profile.id}" has no openingLine; benchmark mode needs one (use "train")`]);
-    return createSimulatedUser(profile, { seed: b.seed, difficulty: b.difficulty as 'moderate' | 'strict', mode });
+    return createSimulatedUser(profile, {
+      seed: b.seed,
+      difficulty: b.difficulty as 'moderate' | 'strict',
+      mode,
+      ...(b.turnCap !== undefined ? { turnCap: b.turnCap } : {}),
+    });
   }
 
   // ---------------------------------------------------------------- endpoints
@@ -376,7 +381,7 @@ export class UsersService {
     if ('status' in profile) return profile;
     if (profile.id !== state.profileId)
       return fail(400, [`state.profileId: "${state.profileId}" but the profile given is "${profile.id}"`]);
-    const cap = TURN_CAP[state.mode];
+    const cap = state.turnCap ?? TURN_CAP[state.mode];
     const replies = state.transcript.filter((e) => e.role === 'agent').map((e) => e.text);
     if (replies.length > cap)
       return fail(400, [`state.transcript: ${replies.length} agent replies, more than the cap ${cap}`]);
@@ -389,7 +394,12 @@ export class UsersService {
       return fail(400, [`state.mode: profile "${profile.id}" has no openingLine`]);
     const replayed = replayDialogue(
       profile,
-      { seed: state.seed, difficulty: state.difficulty as 'moderate' | 'strict', mode: state.mode },
+      {
+        seed: state.seed,
+        difficulty: state.difficulty as 'moderate' | 'strict',
+        mode: state.mode,
+        ...(state.turnCap !== undefined ? { turnCap: state.turnCap } : {}),
+      },
       replies,
     );
     if (replayed.results.length !== replies.length)
@@ -415,7 +425,12 @@ export class UsersService {
     const s = probe.state;
     const { user, results } = replayDialogue(
       profile,
-      { seed: s.seed, difficulty: s.difficulty, mode: s.mode },
+      {
+        seed: s.seed,
+        difficulty: s.difficulty,
+        mode: s.mode,
+        ...(s.turnCap !== undefined ? { turnCap: s.turnCap } : {}),
+      },
       v.replies,
     );
     this.counters.replays++;

@@ -12,6 +12,13 @@ export const DIALOGUE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const Seed = z.number().int().min(0).max(0xffffffff).describe('Seed of the user (0 .. 2^32-1).');
 const Difficulty = z.enum(DIFFICULTIES as [string, ...string[]]).describe('moderate or strict.');
 const Mode = z.enum(['train', 'benchmark']).describe('train: start 30, cap 8, own opening; benchmark: 40, 10, preset.');
+const TurnCap = z
+  .number()
+  .int()
+  .min(1)
+  .max(10)
+  .optional()
+  .describe("Replies before the user ends the dialogue (1 .. 10; default the mode's: train 8, benchmark 10).");
 
 /** Who the user is: a profile id (in `set`, or any set) or a whole profile checked by the schema. */
 const Who = {
@@ -27,6 +34,7 @@ export const StartBody = z
     seed: Seed.default(0),
     difficulty: Difficulty.default('moderate'),
     mode: Mode.optional(),
+    turnCap: TurnCap,
   })
   .strict();
 
@@ -61,6 +69,7 @@ export const ReplayBody = z
     seed: Seed.default(0),
     difficulty: Difficulty.default('moderate'),
     mode: Mode.optional(),
+    turnCap: TurnCap,
     replies: z.array(z.string()).max(16),
   })
   .strict();
@@ -73,6 +82,7 @@ const StateShape = z
     seed: Seed,
     difficulty: Difficulty,
     mode: Mode,
+    turnCap: TurnCap,
     transcript: z
       .array(z.object({ role: z.enum(['user', 'agent']), text: z.string() }).strict())
       .min(1)

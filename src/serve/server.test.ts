@@ -208,6 +208,50 @@ describe('users server', () => {
     expect((await call('GET', '/v1/turns')).status).toBe(405);
   });
 
+  it('plays to a turn cap of its own (turnCap), restores and replays it, and refuses a cap out of range', async () => {
+    const p = sets.find((x) => x.name === 'train')!.profiles.find((x) => x.id === 'train-0011')!;
+    const local = createSimulatedUser(p, { seed: 3, difficulty: 'moderate', mode: 'train', turnCap: 10 });
+    const started = await call('POST', '/v1/dialogues', { profileId: p.id, seed: 3, mode: 'train', turnCap: 10 });
+    expect(started.status).toBe(201);
+    expect(started.json).toMatchObject({ opening: local.opening, turnCap: 10, mode: 'train' });
+    const id = started.json.id as string;
+    const replies = Array.from({ length: 10 }, (_, t) =>
+      t % 2 ? 'That sounds so hard. What happened next?' : `It makes sense you feel that way ${t}.`,
+    );
+    const changes: number[] = [];
+    for (const reply of replies) {
+      if (local.over) break;
+      const want = local.respond(reply);
+      const got = (await call('POST', `/v1/dialogues/${id}/reply`, { reply, appraisal: false })).json;
+      expect(got).toMatchObject({ line: want.line, change: want.change, over: want.over, endReason: want.endReason });
+      changes.push(want.change);
+    }
+    expect(changes).toHaveLength(10); // past the train mode's own cap of 8, to its own
+    expect(local.state.endReason).toBe('cap');
+    const state = (await call('GET', `/v1/dialogues/${id}`)).json.state;
+    expect(state).toEqual(local.state);
+    expect(state.turnCap).toBe(10);
+    const copy = await call('PUT', '/v1/dialogues/capped-copy', { state });
+    expect(copy.status).toBe(200);
+    expect(copy.json.turnCap).toBe(10);
+    const r = await call('POST', '/v1/replay', { profileId: p.id, seed: 3, mode: 'train', turnCap: 10, replies });
+    expect(r.status).toBe(200);
+    expect(r.json.results.map((x: { change: number }) => x.change)).toEqual(changes);
+    expect(r.json.state).toEqual(local.state);
+    // Without the cap the same replies stop at the mode's 8.
+    const plain = await call('POST', '/v1/replay', { profileId: p.id, seed: 3, mode: 'train', replies });
+    expect(plain.json.turnCap).toBe(8);
+    expect(plain.json.results.length).toBeLessThanOrEqual(8);
+    for (const bad of [0, 11, 2.5, '10']) {
+      const b = await call('POST', '/v1/dialogues', { profileId: p.id, turnCap: bad });
+      expect(b.status).toBe(400);
+      expect(b.json.error).toMatch(/^turnCap: /);
+    }
+    const short = await call('PUT', '/v1/dialogues/capped-short', { state: { ...state, turnCap: 3 } });
+    expect(short.status).toBe(400);
+    expect(short.json.error).toMatch(/more than the cap 3/);
+  });
+
   it('replays statelessly: the same numbers as a held dialogue', async () => {
     const replies = ['That sounds awful.', 'What was the hardest part?', 'It makes sense you feel hurt.'];
     const held = (await call('POST', '/v1/dialogues', { profileId: 'bench-010', seed: 4 })).json;

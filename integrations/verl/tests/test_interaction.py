@@ -143,6 +143,23 @@ class InteractionTest(ServerCase):
 
         asyncio.run(run())
 
+    def test_turn_cap_reaches_the_server(self) -> None:
+        async def run() -> None:
+            d = FIXTURE["dialogues"][0]
+            client = UsersClient(self.url)
+            for config, kwargs, want in (({}, {}, None), ({"turn_cap": 10}, {}, 10), ({"turn_cap": 10}, {"turn_cap": 9}, 9)):
+                interaction = EmpathyUserInteraction({"name": "empathy_users", "base_url": self.url, **config})
+                iid = await interaction.start_interaction(
+                    None, profile_id=d["profileId"], seed=d["seed"], mode="train", **kwargs
+                )
+                got = client.get(iid)
+                self.assertEqual(got["turnCap"], want or 8)
+                await interaction.finalize_interaction(iid)
+            with self.assertRaises(ValueError):
+                EmpathyUserInteraction({"name": "empathy_users", "base_url": self.url, "turn_cap": 11})
+
+        asyncio.run(run())
+
     def test_errors_name_the_field(self) -> None:
         c = UsersClient(self.url)
         with self.assertRaises(UsersError) as e:
