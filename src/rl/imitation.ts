@@ -50,7 +50,7 @@ export const DEMO_CORPUS: Partial<CorpusOptions> = {
   pairShare: 0.5,
 };
 
-/** Corpus dialogues first built per demonstration asked for (about one in four holds one), doubled while too few. */
+/** Corpus dialogues first built per demonstration asked for (about one dialogue in two holds one), doubled while too few. */
 const DEMO_DIALOGUES_PER = 4;
 /** The most corpus dialogues built per demonstration asked for. */
 const DEMO_DIALOGUES_MAX_PER = 64;
