@@ -13,7 +13,7 @@ import type { Tokenizer } from '../engine/model/tokenizer';
 import { buildCorpus, type CorpusOptions } from '../corpus/build';
 import { CHANGES } from '../persona/dynamics';
 import type { DialogueRollout } from './rollout';
-import { DEFAULT_WINDOW, slideWindow } from './window';
+import { DEFAULT_WINDOW, windowPrompt } from './window';
 
 /** The top step a reply can move a user by: the replies self-imitation keeps. */
 export const TOP_CHANGE = CHANGES[CHANGES.length - 1];
@@ -96,17 +96,11 @@ function demonstrationsOf(
     const dropped = new Set<number>();
     // Agent turn k is chunk 2k + 2 (system, opening, agent, user, …); its prompt ends at chunk 2k + 1.
     for (let k = 0; k < d.changes.length && out.length < n; k++) {
-      const shown = chunks.slice(0, 2 * k + 2);
-      slideWindow(
-        shown.map((c) => c.length),
-        dropped,
-        budget,
-        DEFAULT_WINDOW,
-      );
+      // Every turn, as a rollout does: the window slides with the dialogue, taken or not.
+      const prompt = windowPrompt(chunks.slice(0, 2 * k + 2), dropped, budget, DEFAULT_WINDOW, agentOpen).ids;
       if (d.changes[k] < TOP_CHANGE) continue;
       const reply = chunks[2 * k + 2].slice(1); // without its <|agent|>: the prompt ends with it
       if (reply.length > maxTurnTokens) continue;
-      const prompt = [...shown[0], ...shown.slice(1).flatMap((c, j) => (dropped.has(j + 1) ? [] : c)), agentOpen];
       if (prompt.length > budget + 1) continue;
       out.push(example([...prompt, ...reply], prompt.length));
     }

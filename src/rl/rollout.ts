@@ -27,7 +27,7 @@ import {
 import { KvSession, sampleToken, type SamplingOptions } from '../engine/model/sampler';
 import type { Tokenizer } from '../engine/model/tokenizer';
 import type { Transformer } from '../engine/model/transformer';
-import { DEFAULT_WINDOW, repliesOutOfView, slideWindow, type WindowPolicy } from './window';
+import { DEFAULT_WINDOW, repliesOutOfView, windowPrompt, type WindowPolicy } from './window';
 import { banLogits, thinkGrammar, traceStep, type GrammarTrace } from './think-grammar';
 
 export interface RolloutOptions {
@@ -179,10 +179,9 @@ export async function rollout(
   const policy = opts.window ?? DEFAULT_WINDOW;
   const dropped = lead.map(() => new Set<number>());
   const prompt = (i: number): number[] => {
-    const c = chunks[i];
-    const sizes = c.map((x) => x.length);
-    if (slideWindow(sizes, dropped[i], budget, policy)) lead[i].window.slides++;
-    return [...c[0], ...c.slice(1).flatMap((x, k) => (dropped[i].has(k + 1) ? [] : x)), agentOpen];
+    const { ids, slid } = windowPrompt(chunks[i], dropped[i], budget, policy, agentOpen);
+    if (slid) lead[i].window.slides++;
+    return ids;
   };
   const history: number[][] = lead.map((_, i) => prompt(i));
   history.forEach((h, i) => {

@@ -113,6 +113,29 @@ export function slideWindow(
   return true;
 }
 
+/**
+ * The prompt for the next agent turn of a history given as whole chunks ([bos + system, user
+ * opening, agent turn, user line, …], the last a user line): slide the window if it overflows
+ * (slideWindow, `dropped` updated in place), then the system chunk, the chunks still in view, and
+ * `<|agent|>`. What a rollout shows the policy, and what self-imitation's demonstrations stand under.
+ */
+export function windowPrompt(
+  chunks: readonly (readonly number[])[],
+  dropped: Set<number>,
+  budget: number,
+  policy: WindowPolicy,
+  agentOpen: number,
+): { ids: number[]; slid: boolean } {
+  const slid = slideWindow(
+    chunks.map((x) => x.length),
+    dropped,
+    budget,
+    policy,
+  );
+  const ids = [...chunks[0], ...chunks.slice(1).flatMap((x, k) => (dropped.has(k + 1) ? [] : x)), agentOpen];
+  return { ids, slid };
+}
+
 /** How many of the oldest agent turns are out of view (the window drops replies oldest first). */
 export function repliesOutOfView(chunks: number, dropped: ReadonlySet<number>): number {
   let k = 0;
