@@ -46,7 +46,7 @@ export function playDialogue(profile: Profile, policy: Policy, options: RunOptio
     seed: options.seed ?? 0,
     difficulty: options.difficulty ?? 'moderate',
     mode,
-    ...(options.turnCap !== undefined ? { turnCap: options.turnCap } : {}),
+    turnCap: options.turnCap,
   });
   const transcript: TranscriptEntry[] = [{ role: 'user', text: user.opening }];
   const results: TurnResult[] = [];

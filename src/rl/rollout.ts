@@ -151,7 +151,7 @@ export async function rollout(
       seed: opts.userSeed,
       difficulty: opts.difficulty,
       mode: opts.mode,
-      ...(opts.userTurnCap !== undefined ? { turnCap: opts.userTurnCap } : {}),
+      turnCap: opts.userTurnCap,
     }),
   );
   const system: Turn = { role: 'system', text: opts.think ? SYSTEM_LINE_THINK : SYSTEM_LINE };

@@ -269,7 +269,7 @@ export class UsersService {
       seed: b.seed,
       difficulty: b.difficulty as 'moderate' | 'strict',
       mode,
-      ...(b.turnCap !== undefined ? { turnCap: b.turnCap } : {}),
+      turnCap: b.turnCap,
     });
   }
 
@@ -398,7 +398,7 @@ export class UsersService {
         seed: state.seed,
         difficulty: state.difficulty as 'moderate' | 'strict',
         mode: state.mode,
-        ...(state.turnCap !== undefined ? { turnCap: state.turnCap } : {}),
+        turnCap: state.turnCap,
       },
       replies,
     );
@@ -429,7 +429,7 @@ export class UsersService {
         seed: s.seed,
         difficulty: s.difficulty,
         mode: s.mode,
-        ...(s.turnCap !== undefined ? { turnCap: s.turnCap } : {}),
+        turnCap: s.turnCap,
       },
       v.replies,
     );
