@@ -55,6 +55,30 @@ describe('sampling with a KV cache', () => {
     expect(Array.from(session.lengths)).toEqual([11, 5, 1]);
   });
 
+  it('rewind cuts one sequence back: what follows is read as if the cut tokens never were', async () => {
+    const model = noisyModel('rewind');
+    const rng = new Rng('rewind-seqs');
+    const seq = () => Array.from({ length: 6 }, () => rng.int(0, TINY.vocabSize - 1));
+    const [a, b, other] = [seq(), seq(), seq()];
+    const session = new KvSession(model, 2);
+    await session.step([a.slice(0, 3), other.slice(0, 4)]);
+    await session.step([a.slice(3), other.slice(4)]); // sequence 0 now holds all of a
+    session.rewind(0, 2);
+    expect(Array.from(session.lengths)).toEqual([2, 6]);
+    // Sequence 0 goes on as a[0..2] + b; sequence 1 is untouched by the cut.
+    const logits = await session.step([b.slice(0, 3), [b[5]]]);
+    for (const [got, want, what] of [
+      [logits[0], await fullLogits(model, [...a.slice(0, 2), ...b.slice(0, 3)]), 'the rewound sequence'],
+      [logits[1], await fullLogits(model, [...other, b[5]]), 'the other sequence'],
+    ] as const) {
+      const r = compare(what, got, want);
+      expect(r.ok, r.summary).toBe(true);
+    }
+    expect(() => session.rewind(0, 6)).toThrow(/holds 5 tokens; it cannot be cut back to 6/);
+    expect(() => session.rewind(1, -1)).toThrow(/cannot be cut back/);
+    session.release();
+  });
+
   it('a prefill holds logits for the last position of each sequence only', async () => {
     // 4 prompts of 120 tokens, 2,000 tokens of vocabulary: logits for every position would be
     // 4·120·2000 floats (3.8 MB); the step needs 4·2000 of them.

@@ -310,6 +310,16 @@ export class KvSession {
     return out;
   }
 
+  /**
+   * Cut sequence b back to its first `length` tokens: its next step appends at `length`, over what
+   * followed (cache rows past a sequence's length are never read).
+   */
+  rewind(b: number, length: number): void {
+    if (!(Number.isInteger(length) && length >= 0 && length <= this.lengths[b]))
+      throw new Error(`rewind: sequence ${b} holds ${this.lengths[b]} tokens; it cannot be cut back to ${length}`);
+    this.lengths[b] = length;
+  }
+
   /** Forget sequence b: its next step starts again at position 0 (old cache rows are never read). */
   reset(b: number): void {
     this.lengths[b] = 0;
