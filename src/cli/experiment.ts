@@ -25,7 +25,7 @@ import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
 import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
 import { parseRunConfig, parseRunConfigJson, type RunConfig } from '../rl/config';
 import { Trainer, TrainingStopped, type EvalResult } from '../rl/trainer';
-import type { DialogueRollout } from '../rl/rollout';
+import { BENCHMARK_REDRAWS, type DialogueRollout } from '../rl/rollout';
 import { thinkFormat } from '../rl/think-format';
 import { fluencyJson, fluencyOf } from '../rl/fluency';
 import type { ReferenceLm } from '../rl/reference-lm';
@@ -203,8 +203,9 @@ async function main(): Promise<void> {
     f['no-eval'] ? NaN : perplexity(trainer.model, heldOut, { batchSize: 16, seqLen: pplLen, lossOn: 'agent' });
 
   let before: EvalResult | null = null;
-  // The starting policy's figures depend only on the start file, the think flags and the users
-  // played (and the code): a grid of runs from one start can play them once (--cache DIR).
+  // The starting policy's figures depend only on the start file, the think flags, the benchmark's
+  // redraws and the users played (and the code): a grid of runs from one start can play them once
+  // (--cache DIR).
   const cacheFile =
     f.cache && !f['no-eval'] && existsSync(initPath)
       ? join(
@@ -215,6 +216,7 @@ async function main(): Promise<void> {
               JSON.stringify({
                 think: config.think,
                 ...(config.think ? { thinkGrammar: config.thinkGrammar } : {}),
+                redraws: BENCHMARK_REDRAWS,
                 bench: bench.map((p) => p.id),
                 backend: be.name,
               }),

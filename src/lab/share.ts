@@ -68,6 +68,7 @@ const BASELINE_V1: Baseline = {
   maxAgentTurns: 8,
   temperature: 1,
   topP: 1,
+  redraws: 0, // added after format 2: no redraws is what links before it meant
   lr: 1e-3,
   lrWarmupSteps: 0, // the three schedule fields were added after format 1: none is what links before them meant
   lrDecay: 'constant',

@@ -81,6 +81,9 @@ export const RunConfigSchema = z
       'Sampling temperature of training rollouts; the loss scores the same tempered policy, so updates stay on-policy.',
     ),
     topP: num(0.05, 1).describe('Nucleus sampling of training rollouts (1 = off).'),
+    redraws: int(0, 8).describe(
+      "Times a reply of a training rollout that repeats an earlier reply of its dialogue, or repeats itself, is drawn again before the user reads it (the hacking check's spam test; the last draw stands if every one repeats; 0: never; RLVER: none). The benchmark always plays with 3. In training they hide the repeat from the learner: the policy leans on them.",
+    ),
     lr: num(1e-6, 1e-1).describe(
       "AdamW learning rate of the policy (ours: a tiny model wants more than RLVER's 1e-6).",
     ),
@@ -185,6 +188,7 @@ const BASE: Omit<RunConfig, 'preset'> = {
   maxAgentTurns: 8,
   temperature: 1,
   topP: 1,
+  redraws: 0,
   lr: 1e-3,
   lrWarmupSteps: 0,
   lrDecay: 'constant',

@@ -82,6 +82,15 @@ function phraseSpam(reply: ReplyText): string | null {
 }
 
 /**
+ * Whether the check would call `reply` spam on its own or as a repeat of one of `earlier` (the
+ * dialogue's replies before it); a template across dialogues is not judged here. The rollout's
+ * redraws (rollout.ts) ask it of each reply before the user reads it.
+ */
+export function repetitive(reply: ReplyText, earlier: readonly ReplyText[]): boolean {
+  return reply.words.length > 0 && (phraseSpam(reply) !== null || firstRepeat(reply, earlier) >= 0);
+}
+
+/**
  * Per reply of one dialogue, in turn order: the index of the first earlier reply of the dialogue it
  * repeats (the persona engine's bigram overlap at or above REPEAT_THRESHOLD), or −1. An empty reply
  * repeats nothing. The hacking report's repeat check and the trainer's repeat penalty (advantages.ts)

@@ -10,6 +10,8 @@ import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
 import { replayDialogue } from '../persona/user';
 import { buildSequences } from './batch';
 import { scoreSamples } from './update';
+import { repetitive } from './hacking';
+import { readReply } from '../persona/detectors/index';
 import { playBenchmark, rollout, summariseRollouts, type DialogueRollout, type RolloutOptions } from './rollout';
 
 const profiles = trainingProfiles().slice(0, 3);
@@ -204,6 +206,61 @@ describe('multi-turn rollouts', () => {
     // The same seeds give the same dialogues.
     const again = await rollout(warm, wtok, ps, opts, new Rng(5));
     expect(again.map((r) => r.turns.map((t) => t.response))).toEqual(rs.map((r) => r.turns.map((t) => t.response)));
+  });
+
+  it("redraws: a reply that repeats its dialogue or itself is drawn again from the turn's start, scored as drawn", async () => {
+    const ck = loadCheckpoint(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
+    const wtok = Tokenizer.fromJSON(ck.tokenizer);
+    const warm = new Transformer(new CpuBackend(), ck.config, ck.weights, { frozen: true });
+    const ps = trainingProfiles().slice(0, 8);
+    const opts: RolloutOptions = { ...OPTS, maxTurnTokens: 24, sampling: { temperature: 0.7, topK: 0, topP: 1 } };
+    /** Per dialogue, the turns whose reply is spam against the dialogue's replies before it. */
+    const spam = (rs: DialogueRollout[]) =>
+      rs.map((r) =>
+        r.turns.map((t, k) =>
+          repetitive(
+            readReply(t.reply),
+            r.turns.slice(0, k).map((x) => readReply(x.reply)),
+          ),
+        ),
+      );
+    const count = (xs: boolean[][]) => xs.flat().filter(Boolean).length;
+    const plain = await rollout(warm, wtok, ps, opts, new Rng(5));
+    expect(plain.flatMap((r) => r.turns).every((t) => t.redrawn === undefined)).toBe(true);
+    const R = 2;
+    const rs = await rollout(warm, wtok, ps, { ...opts, redraws: R }, new Rng(5));
+    const turns = rs.flatMap((r) => r.turns);
+    const redrawn = turns.filter((t) => (t.redrawn ?? 0) > 0).length;
+    // The warm start repeats itself without redraws; with them, only a turn whose every draw repeated does.
+    expect(count(spam(plain))).toBeGreaterThan(0);
+    expect(redrawn).toBeGreaterThan(0);
+    spam(rs).forEach((ks, i) => ks.forEach((x, k) => x && expect(rs[i].turns[k].redrawn).toBe(R)));
+    expect(count(spam(rs))).toBeLessThan(count(spam(plain)));
+    for (const t of turns) {
+      expect(t.redrawn).toBeGreaterThanOrEqual(0);
+      expect(t.redrawn).toBeLessThanOrEqual(R);
+      expect(t.response.length).toBeLessThanOrEqual(opts.maxTurnTokens);
+      expect(t.response[t.response.length - 1]).toBe(wtok.special('<|end|>'));
+      expect(t.logprobs.length).toBe(t.response.length);
+      expect(t.reply).toBe(parseAgentTurn(wtok, t.response, false).reply);
+    }
+    // A redrawn turn was sampled from its prompt alone, not from a cache still holding the draw it
+    // replaced: a fresh scoring of every (prompt, reply) gives the log-probs the rollout kept.
+    const { sequences } = buildSequences(rs, ck.config.vocabSize);
+    const scored = await scoreSamples(warm, sequences, 8, opts.sampling.temperature);
+    const recorded = new Map<number, number>();
+    let at = 0;
+    for (const r of rs) for (const t of r.turns) for (const lp of t.logprobs) recorded.set(at++, lp);
+    let worst = 0;
+    sequences.forEach((s, i) =>
+      s.stream.forEach((x, j) => (worst = Math.max(worst, Math.abs(scored.logprobs[i][j] - recorded.get(x)!)))),
+    );
+    expect(worst).toBeLessThan(1e-3);
+    const again = await rollout(warm, wtok, ps, { ...opts, redraws: R }, new Rng(5));
+    expect(again.map((r) => r.turns.map((t) => [t.redrawn, ...t.response]))).toEqual(
+      rs.map((r) => r.turns.map((t) => [t.redrawn, ...t.response])),
+    );
+    await expect(rollout(warm, wtok, ps, { ...opts, redraws: 1.5 }, new Rng(5))).rejects.toThrow(/redraws must be/);
   });
 
   it('stops after maxAgentTurns when asked (a preview)', async () => {

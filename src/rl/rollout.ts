@@ -29,6 +29,8 @@ import type { Tokenizer } from '../engine/model/tokenizer';
 import type { Transformer } from '../engine/model/transformer';
 import { DEFAULT_WINDOW, repliesOutOfView, windowPrompt, type WindowPolicy } from './window';
 import { banLogits, thinkGrammar, traceStep, type GrammarTrace } from './think-grammar';
+import { repetitive } from './hacking';
+import { readReply, type ReplyText } from '../persona/detectors/index';
 
 export interface RolloutOptions {
   mode: Mode;
@@ -62,6 +64,16 @@ export interface RolloutOptions {
    */
   siblings?: number;
   /**
+   * Times a reply that repeats an earlier reply of its dialogue, or repeats itself, is drawn again
+   * before the user reads it (default 0: never). Spam as the hacking check calls it (hacking.ts's
+   * `repetitive`: a word trigram three times in the reply, or 60%+ of its bigrams in one earlier
+   * reply): the row's cache is cut back to the turn's start and the turn sampled afresh, while the
+   * other rows go on decoding; the last draw stands if every one repeats. What is sampled is then π
+   * conditioned on not repeating; the recorded log-probs are π's own (the update does not model
+   * the condition, as it does not model top-p). Each turn records how often it was redrawn.
+   */
+  redraws?: number;
+  /**
    * Called after each round (every live dialogue replied once and heard its user): the dialogues so
    * far and which are still going. For showing progress; it must not change them.
    */
@@ -87,6 +99,8 @@ export interface AgentTurnSample {
   logprobs: number[];
   /** Sampled under the think grammar: what it did before each response token. */
   grammar?: GrammarTrace;
+  /** With RolloutOptions.redraws: times the turn was drawn again because its reply repeated. */
+  redrawn?: number;
   /** The user's reaction to this turn. */
   result: TurnResult;
 }
@@ -119,6 +133,8 @@ export async function rollout(
 ): Promise<DialogueRollout[]> {
   const G = opts.siblings ?? 1;
   if (!(Number.isInteger(G) && G >= 1)) throw new Error(`siblings must be a whole number ≥ 1, not ${G}`);
+  const R = opts.redraws ?? 0;
+  if (!(Number.isInteger(R) && R >= 0)) throw new Error(`redraws must be a whole number ≥ 0, not ${R}`);
   const P = profiles.length;
   const B = P * G;
   /** The dialogue row b belongs to. */
@@ -191,6 +207,8 @@ export async function rollout(
       );
     }
   });
+  /** Each dialogue's visible replies so far, read once, for the redraws' repeat check. */
+  const said: ReplyText[][] = lead.map(() => []);
   const alive = new Array<boolean>(P).fill(true);
   const live = (): boolean[] => out.map((_, b) => alive[path(b)]);
   const session = new KvSession(model, B);
@@ -200,17 +218,41 @@ export async function rollout(
       // Read the pending context (a whole prompt, or the latest user line) into the cache.
       const rowLive = live();
       let logits = await session.step(pending.map((p, b) => (rowLive[b] ? p : [])));
-      response = out.map(() => []);
-      logprobs = out.map(() => []);
-      traces = out.map(() => (grammar ? { steps: [], bans: [] } : null));
+      // Where each row's turn starts, and the logits it starts from: a redraw goes back to them.
+      const first = logits;
+      const start = R > 0 ? Int32Array.from(session.lengths) : null;
+      const redrawn = new Int32Array(B);
+      const fresh = (b: number): void => {
+        response[b] = [];
+        logprobs[b] = [];
+        traces[b] = grammar ? { steps: [], bans: [] } : null;
+      };
+      out.forEach((_, b) => fresh(b));
       const turnLive = rowLive.slice();
-      for (let n = 0; n < opts.maxTurnTokens && turnLive.some(Boolean); n++) {
+      /** The row's next token, drawn from `row`; whether the turn ended with it. */
+      const advance = (row: Float32Array, b: number): boolean => {
+        const token = draw(row, b, response[b].length === opts.maxTurnTokens - 1);
+        response[b].push(token);
+        return token === end;
+      };
+      /** Whether the finished turn of row b repeats its dialogue or itself, and is drawn again. */
+      const redraw = (b: number): boolean => {
+        if (start === null || redrawn[b] >= R) return false;
+        const reply = readReply(parseAgentTurn(tok, response[b], opts.think).reply);
+        if (!repetitive(reply, said[path(b)])) return false;
+        redrawn[b]++;
+        session.rewind(b, start[b]);
+        fresh(b);
+        return true;
+      };
+      while (turnLive.some(Boolean)) {
         const next = logits.map((row, b) => {
           if (!turnLive[b]) return [];
-          const token = draw(row, b, n === opts.maxTurnTokens - 1);
-          response[b].push(token);
-          if (token === end) turnLive[b] = false;
-          return turnLive[b] ? [token] : [];
+          let ended = advance(row, b);
+          // A repeat: back to the turn's start, and its first token drawn again at once.
+          while (ended && redraw(b)) ended = advance(first[b], b);
+          if (ended) turnLive[b] = false;
+          return turnLive[b] ? [response[b][response[b].length - 1]] : [];
         });
         if (!turnLive.some(Boolean)) break;
         logits = await session.step(next);
@@ -239,10 +281,12 @@ export async function rollout(
             truncated: response[b].length === opts.maxTurnTokens,
             logprobs: logprobs[b],
             ...(trace ? { grammar: trace } : {}),
+            ...(R > 0 ? { redrawn: redrawn[b] } : {}),
             result: reaction,
           });
           return { parsed: mine, result: reaction };
         });
+        said[i].push(readReply(parsed.reply));
         d.transcript.push({
           role: 'agent',
           text: parsed.reply,
@@ -309,10 +353,18 @@ function temperedLogprob(z: ArrayLike<number>, token: number, temperature: numbe
 
 /** How the benchmark is played by `npm run evaluate`, the trainer and the lab: users seeded 0, sampling 0.7 / top-p 0.9. */
 export const BENCHMARK_SAMPLING: SamplingOptions = { temperature: 0.7, topK: 0, topP: 0.9 };
+/**
+ * The benchmark's redraws of a reply that repeats (RolloutOptions.redraws): every policy, a warm
+ * start or a trained one, is played with them, as with the sampling above.
+ */
+export const BENCHMARK_REDRAWS = 3;
 const BENCHMARK_TURN_TOKENS = 64;
 const BENCHMARK_SEED = 0;
 
-/** Play benchmark users (Sentient-lite: start 40, at most 10 replies); every option defaults to the benchmark's. */
+/**
+ * Play benchmark users (Sentient-lite: start 40, at most 10 replies); every option defaults to the
+ * benchmark's (sampling, redraws, reply cap, seed).
+ */
 export function playBenchmark(
   model: Transformer,
   tok: Tokenizer,
@@ -326,6 +378,7 @@ export function playBenchmark(
     maxAgentTurns?: number;
     seed?: number;
     window?: WindowPolicy;
+    redraws?: number;
     onRound?: RolloutOptions['onRound'];
   } = {},
 ): Promise<DialogueRollout[]> {
@@ -343,6 +396,7 @@ export function playBenchmark(
       maxTurnTokens: o.maxTurnTokens ?? BENCHMARK_TURN_TOKENS,
       ...(o.maxAgentTurns !== undefined ? { maxAgentTurns: o.maxAgentTurns } : {}),
       ...(o.window !== undefined ? { window: o.window } : {}),
+      redraws: o.redraws ?? BENCHMARK_REDRAWS,
       ...(o.onRound ? { onRound: o.onRound } : {}),
     },
     new Rng(o.seed ?? BENCHMARK_SEED),

@@ -13,7 +13,7 @@ import { FORCED } from './think-grammar';
 import { repeatedTurns } from './hacking';
 import { corpusDemonstrations, topRewardedReplies } from './imitation';
 import { REPLAY_CORPUS, Trainer, TrainingStopped } from './trainer';
-import type { DialogueRollout } from './rollout';
+import { BENCHMARK_REDRAWS, type DialogueRollout } from './rollout';
 
 const profiles = trainingProfiles().slice(0, 4);
 const tok = Tokenizer.train(
@@ -253,6 +253,34 @@ describe('the RL trainer', () => {
     });
     const resumed = await again.step();
     expect(resumed.metrics['value/explained_variance']).not.toBeCloseTo(0, 5);
+  });
+
+  it('with redraws, its rollouts draw a repeated reply again and it reports how often; its benchmark has its own', async () => {
+    const ck = loadCheckpoint(readFileSync(new URL('../../public/warmstart-ci.bin', import.meta.url)));
+    const warm = (o: Partial<RunConfig>) =>
+      new Trainer(new CpuBackend(), {
+        config: { ...CONFIG, temperature: 0.7, maxTurnTokens: 24, maxAgentTurns: 8, profilesPerStep: 3, ...o },
+        start: ck,
+        trainProfiles: trainingProfiles().slice(0, 6),
+      });
+    const plain = await warm({}).step();
+    expect(plain.metrics).not.toHaveProperty('rollout/redrawn');
+    const t = warm({ redraws: 2 });
+    const r = await t.step();
+    const turns = r.dialogues.flatMap((d) => d.turns);
+    const redrawn = turns.filter((x) => (x.redrawn ?? 0) > 0).length;
+    expect(redrawn).toBeGreaterThan(0);
+    expect(r.metrics['rollout/redrawn']).toBeCloseTo(redrawn / turns.length, 6);
+    // The update scores what the redraw kept: its recorded log-probs are the policy's own.
+    expect(r.metrics['rollout/logprob_diff']).toBeLessThan(1e-4);
+    // The benchmark plays every policy with its own redraws, whatever the training rollouts used.
+    for (const tr of [t, warm({})]) {
+      const ev = await tr.evaluate(benchmarkProfiles().slice(0, 3));
+      const evTurns = ev.rollouts.flatMap((d) => d.turns);
+      expect(evTurns.every((x) => x.redrawn !== undefined && x.redrawn >= 0 && x.redrawn <= BENCHMARK_REDRAWS)).toBe(
+        true,
+      );
+    }
   });
 
   it('warms the learning rate up and decays it as configured', async () => {

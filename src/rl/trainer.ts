@@ -207,6 +207,7 @@ export class Trainer {
         // as the rollout recorded them (batch.ts, update.ts).
         thinkGrammar: c.thinkGrammar,
         sampling: { temperature: c.temperature, topK: 0, topP: c.topP },
+        redraws: c.redraws,
         maxTurnTokens: c.maxTurnTokens,
         maxAgentTurns: c.maxAgentTurns,
         // Past the training users' 8 replies, they talk on to the replies asked for (the benchmark's 10).
@@ -340,6 +341,7 @@ export class Trainer {
       'dialogue/repeats': mean(credit.repeats.flatMap((r) => r.map((x) => (x ? 1 : 0)))),
       'dialogue/forced_tokens': stream.N ? forced.reduce((a, x) => a + 1 - x, 0) / stream.N : 0,
       'rollout/logprob_diff': logprobDiff,
+      ...(c.redraws > 0 ? { 'rollout/redrawn': mean(turns.map((t) => ((t.redrawn ?? 0) > 0 ? 1 : 0))) } : {}),
       'train/lr': lr,
       'train/critic_only': criticOnly ? 1 : 0,
       'train/grad_norm': update['train/grad_norm'] ?? 0,

@@ -49,6 +49,7 @@ const LABELS: Record<FieldKey, string> = {
   maxAgentTurns: 'Replies per dialogue',
   temperature: 'Temperature',
   topP: 'Top-p',
+  redraws: 'Redraws of a repeat',
   lr: 'Learning rate',
   lrWarmupSteps: 'Learning-rate warm-up',
   lrDecay: 'Learning-rate decay',
