@@ -35,5 +35,11 @@ describe('npm run evaluate', () => {
     expect(run('--policy', 'oracle', '--temperature', '1').stderr).toContain(
       '--temperature applies to a checkpoint, not to --policy',
     );
+    expect(run('--policy', 'oracle', '--redraws', '2').stderr).toContain(
+      '--redraws applies to a checkpoint, not to --policy',
+    );
+    const many = run('--checkpoint', 'public/warmstart-ci.bin', '--redraws', '9');
+    expect(many.status).toBe(2);
+    expect(many.stderr).toContain('--redraws must be a whole number from 0 to 8');
   }, 120_000);
 });

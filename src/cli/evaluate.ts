@@ -2,7 +2,8 @@
  * `npm run evaluate -- --checkpoint FILE [--profiles FILE] [--difficulty D] [--think] [--json]`:
  * plays a checkpoint against the benchmark profiles (Sentient-lite: start 40, cap 10 replies) and
  * reports {score, success, failure, dialogues, meanTurns, realWords, hacking, surprisal,
- * surprisalCorpus, oov, distinct2, meanReplyTokens, meanReplyWords, perplexity, repeats, window},
+ * surprisalCorpus, oov, distinct2, meanReplyTokens, meanReplyWords, perplexity, repeats, window,
+ * redraws},
  * and with --think the share of well-formed think turns (all, first and later turns;
  * src/rl/think-format.ts). `--policy NAME|all` plays a reference policy (src/persona/policies.ts)
  * instead, for the same figures without perplexity. The fluency figures (real words, hacking,
@@ -11,7 +12,8 @@
  * dialogue is scored turn by turn on the history rollouts show, see encodeTrainingExamples);
  * repeats, the share of replies the user found repeating an earlier one (and how many repeated one
  * that had left the policy's context window); window, how often the context window slid
- * (src/rl/window.ts). `--backend wasm|cpu|webgpu` (./backend.ts; default: WebGPU on a hardware GPU,
+ * (src/rl/window.ts); redraws, how many replies were drawn again for repeating (the benchmark's
+ * 3 each at most, or --redraws; src/rl/rollout.ts). `--backend wasm|cpu|webgpu` (./backend.ts; default: WebGPU on a hardware GPU,
  * else wasm).
  */
 import { readFileSync } from 'node:fs';
@@ -25,7 +27,7 @@ import { REFERENCE_POLICIES, type PolicyName } from '../persona/policies';
 import { benchmarkProfiles } from '../persona/sets';
 import { parseProfilesJson } from '../persona/validate';
 import type { Profile } from '../persona/profile';
-import { BENCHMARK_SAMPLING, playBenchmark, summariseRollouts } from '../rl/rollout';
+import { BENCHMARK_REDRAWS, BENCHMARK_SAMPLING, playBenchmark, summariseRollouts } from '../rl/rollout';
 import { fluencyJson, fluencyOf, playedFromRecord, type FluencyReport } from '../rl/fluency';
 import { DEFAULT_WINDOW, summariseRepeats, summariseWindow } from '../rl/window';
 import { thinkFormat, type ThinkFormat } from '../rl/think-format';
@@ -53,6 +55,10 @@ const SPEC = {
   temperature: { type: 'number', help: 'sampling temperature (default 0.7)' },
   'top-p': { type: 'number', help: 'nucleus sampling (default 0.9)' },
   'max-turn-tokens': { type: 'number', help: 'cap on tokens per reply (default 64)' },
+  redraws: {
+    type: 'number',
+    help: `times a reply that repeats an earlier one of its dialogue, or itself, is drawn again (default ${BENCHMARK_REDRAWS}, the benchmark's; 0: never)`,
+  },
   limit: { type: 'number', help: 'only the first N profiles' },
   window: {
     type: 'string',
@@ -192,6 +198,7 @@ async function main(): Promise<void> {
         'temperature',
         'top-p',
         'max-turn-tokens',
+        'redraws',
         'window',
         'show',
         'backend',
@@ -209,6 +216,8 @@ async function main(): Promise<void> {
   if (f['top-p'] !== undefined && !(f['top-p'] > 0 && f['top-p'] <= 1)) die('--top-p must be in (0, 1]', 2);
   if (f['max-turn-tokens'] !== undefined && !(Number.isInteger(f['max-turn-tokens']) && f['max-turn-tokens'] >= 2))
     die('--max-turn-tokens must be an integer >= 2', 2);
+  if (f.redraws !== undefined && !(Number.isInteger(f.redraws) && f.redraws >= 0 && f.redraws <= 8))
+    die('--redraws must be a whole number from 0 to 8', 2);
   if (f['free-think'] && !f.think) die('--free-think needs --think', 2);
   const window = f.window ?? DEFAULT_WINDOW;
   if (window !== 'pairs' && window !== 'replies') die(`--window must be pairs or replies, got "${window}"`, 2);
@@ -218,6 +227,7 @@ async function main(): Promise<void> {
   const be = chosen.be;
   console.error(`${chosen.line}; ${profiles.length} dialogues, ${difficulty}${f.think ? ', think mode' : ''}`);
   const tok = Tokenizer.fromJSON(ck.tokenizer);
+  const redraws = f.redraws ?? BENCHMARK_REDRAWS;
   const model = new Transformer(be, ck.config, ck.weights, { frozen: true });
   const t0 = performance.now();
   const dialogues = await playBenchmark(model, tok, profiles, {
@@ -231,6 +241,7 @@ async function main(): Promise<void> {
       topP: f['top-p'] ?? BENCHMARK_SAMPLING.topP,
     },
     maxTurnTokens: f['max-turn-tokens'],
+    redraws,
     window,
   });
   const pplLen = Math.min(256, ck.config.contextLength);
@@ -251,6 +262,7 @@ async function main(): Promise<void> {
     perplexity: round(ppl, 2),
     repeats: { share: round(rep.share, 3), flagged: rep.flagged, unseen: rep.unseen, hacking: rep.hacking },
     window: { policy: window, slides: win.slides, perDialogue: round(win.perDialogue, 2) },
+    redraws: { allowed: redraws, turns: dialogues.flatMap((d) => d.turns).filter((t) => (t.redrawn ?? 0) > 0).length },
     ...(f.think ? { think: { ...thinkFigures(dialogues), grammar: !f['free-think'] } } : {}),
     truncated: dialogues.flatMap((d) => d.turns).filter((t) => t.truncated).length,
   };
@@ -266,6 +278,11 @@ async function main(): Promise<void> {
     );
     const w = figures.window;
     console.log(`${'window'.padEnd(16)} ${w.perDialogue} slides a dialogue (${w.slides} in all, ${w.policy})`);
+    const rd = figures.redraws;
+    if (rd.allowed > 0)
+      console.log(
+        `${'redraws'.padEnd(16)} ${rd.turns} of ${rep.turns} replies drawn again (up to ${rd.allowed} times each)`,
+      );
     if (figures.think) {
       const t = figures.think;
       console.log(
