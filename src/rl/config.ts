@@ -11,6 +11,12 @@ import { PRESETS, type PresetName } from '../engine/model/config';
 
 export const RUN_CONFIG_VERSION = 1;
 
+/**
+ * The benchmark's redraws of a reply that repeats (`redraws`, rollout.ts): every policy it plays, a
+ * warm start or a trained one, has them, as it has its temperature 0.7 and top-p 0.9.
+ */
+export const BENCHMARK_REDRAWS = 3;
+
 const int = (lo: number, hi: number) => z.number().int().min(lo).max(hi);
 const num = (lo: number, hi: number) => z.number().min(lo).max(hi);
 
@@ -82,7 +88,7 @@ export const RunConfigSchema = z
     ),
     topP: num(0.05, 1).describe('Nucleus sampling of training rollouts (1 = off).'),
     redraws: int(0, 8).describe(
-      "Times a reply of a training rollout that repeats an earlier reply of its dialogue, or repeats itself, is drawn again before the user reads it (the hacking check's spam test; the last draw stands if every one repeats; 0: never; RLVER: none). The benchmark always plays with 3. In training they hide the repeat from the learner: the policy leans on them.",
+      `Times a reply of a training rollout that repeats an earlier reply of its dialogue, or repeats itself, is drawn again before the user reads it (the hacking check's spam test; the last draw stands if every one repeats; 0: never; RLVER: none). The benchmark always plays with ${BENCHMARK_REDRAWS}. In training they hide the repeat from the learner: the policy leans on them.`,
     ),
     lr: num(1e-6, 1e-1).describe(
       "AdamW learning rate of the policy (ours: a tiny model wants more than RLVER's 1e-6).",

@@ -31,6 +31,7 @@ import { DEFAULT_WINDOW, repliesOutOfView, windowPrompt, type WindowPolicy } fro
 import { banLogits, thinkGrammar, traceStep, type GrammarTrace } from './think-grammar';
 import { repetitive } from './hacking';
 import { readReply, type ReplyText } from '../persona/detectors/index';
+import { BENCHMARK_REDRAWS } from './config';
 
 export interface RolloutOptions {
   mode: Mode;
@@ -353,11 +354,6 @@ function temperedLogprob(z: ArrayLike<number>, token: number, temperature: numbe
 
 /** How the benchmark is played by `npm run evaluate`, the trainer and the lab: users seeded 0, sampling 0.7 / top-p 0.9. */
 export const BENCHMARK_SAMPLING: SamplingOptions = { temperature: 0.7, topK: 0, topP: 0.9 };
-/**
- * The benchmark's redraws of a reply that repeats (RolloutOptions.redraws): every policy, a warm
- * start or a trained one, is played with them, as with the sampling above.
- */
-export const BENCHMARK_REDRAWS = 3;
 const BENCHMARK_TURN_TOKENS = 64;
 const BENCHMARK_SEED = 0;
 

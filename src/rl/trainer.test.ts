@@ -7,13 +7,13 @@ import { initParams } from '../engine/model/transformer';
 import { digest } from '../engine/rng';
 import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
 import { TrackingBackend } from '../engine/testing/tracking';
-import { defaultRunConfig, type RunConfig } from './config';
+import { BENCHMARK_REDRAWS, defaultRunConfig, type RunConfig } from './config';
 import { buildCorpus } from '../corpus/build';
 import { FORCED } from './think-grammar';
 import { repeatedTurns } from './hacking';
 import { corpusDemonstrations, topRewardedReplies } from './imitation';
 import { REPLAY_CORPUS, Trainer, TrainingStopped } from './trainer';
-import { BENCHMARK_REDRAWS, type DialogueRollout } from './rollout';
+import type { DialogueRollout } from './rollout';
 
 const profiles = trainingProfiles().slice(0, 4);
 const tok = Tokenizer.train(

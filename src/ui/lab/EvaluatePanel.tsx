@@ -11,6 +11,7 @@ import { referenceRows, type FluencyFigures } from '../../lab/reference';
 import { REFERENCE_SURPRISAL_CORPUS } from '../../lab/referenceFluency';
 import { INTENTIONS, type IntentionId } from '../../persona/profile';
 import { BENCHMARK_COUNT } from '../../persona/sets';
+import { BENCHMARK_REDRAWS } from '../../rl/config';
 import { useTraining } from '../state/training';
 import { BenchmarkComparison } from './BenchmarkComparison';
 
@@ -141,11 +142,12 @@ export function EvaluatePanel() {
       <p className="muted">
         The first {n} of the {BENCHMARK_COUNT} held-out benchmark users (moderate difficulty), played by the starting
         policy before step 1 and by the trained policy after the last step, next to the scripted reference policies on
-        the same users. Score: mean final emotion (0 to 100); success: the emotion reached 100; failure: it fell below
-        10. Then how the replies read: real words, the share whose every word the user can read; flagged, the share the
-        reward-hacking check flags; surprisal, bits per word under a fixed model of the warm-start corpus's replies (the
-        corpus row: its own held-out replies); distinct-2, the share of distinct word pairs; words per reply. Hover a
-        column's name for more.
+        the same users. The policies sample at temperature 0.7, and a reply that repeats an earlier one is drawn again
+        up to {BENCHMARK_REDRAWS} times. Score: mean final emotion (0 to 100); success: the emotion reached 100;
+        failure: it fell below 10. Then how the replies read: real words, the share whose every word the user can read;
+        flagged, the share the reward-hacking check flags; surprisal, bits per word under a fixed model of the
+        warm-start corpus's replies (the corpus row: its own held-out replies); distinct-2, the share of distinct word
+        pairs; words per reply. Hover a column's name for more.
         {!hasRun && ' Train a run to fill in before and after.'}
       </p>
       <div className="table-wrap">
