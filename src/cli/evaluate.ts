@@ -86,7 +86,9 @@ const NOTES = `Figures (the benchmark as SAGE scores it, then the replies' fluen
                    against; oov, the share of words outside the model's vocabulary
   distinct2        distinct word bigrams / all word bigrams, bigrams within each reply, over all replies
   meanReplyTokens  tokens per reply, think block and closing <|end|> included (--policy: counted with
-                   the micro warm start's tokenizer); meanReplyWords, words per reply`;
+                   the micro warm start's tokenizer); meanReplyWords, words per reply
+  redraws          replies drawn again because they repeated an earlier reply of their dialogue, or
+                   themselves (turns), each at most \`allowed\` times (the benchmark's 3, or --redraws)`;
 
 const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
 
