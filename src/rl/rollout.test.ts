@@ -30,6 +30,20 @@ const OPTS: RolloutOptions = {
   maxTurnTokens: 6,
 };
 
+/** The largest gap between the log-probs a rollout recorded and a fresh scoring of each (prompt, response). */
+async function worstLogprobGap(m: Transformer, rs: DialogueRollout[], temperature: number): Promise<number> {
+  const { sequences } = buildSequences(rs, m.config.vocabSize);
+  const scored = await scoreSamples(m, sequences, 8, temperature);
+  const recorded = new Map<number, number>();
+  let at = 0;
+  for (const r of rs) for (const t of r.turns) for (const lp of t.logprobs) recorded.set(at++, lp);
+  let worst = 0;
+  sequences.forEach((s, i) =>
+    s.stream.forEach((x, j) => (worst = Math.max(worst, Math.abs(scored.logprobs[i][j] - recorded.get(x)!)))),
+  );
+  return worst;
+}
+
 describe('multi-turn rollouts', () => {
   it('plays every dialogue to an end, keeping what the policy saw and did', async () => {
     const rs = await rollout(model, tok, profiles, OPTS, new Rng(1));
@@ -193,16 +207,7 @@ describe('multi-turn rollouts', () => {
     expect(differing).toBeGreaterThan(0);
     // Each reply was drawn from the prompt it records, not from a cache still holding a sibling's own
     // earlier reply: a fresh scoring of every (prompt, reply) gives the log-probs the rollout kept.
-    const { sequences } = buildSequences(rs, ck.config.vocabSize);
-    const scored = await scoreSamples(warm, sequences, 8, 1);
-    const recorded = new Map<number, number>();
-    let at = 0;
-    for (const r of rs) for (const t of r.turns) for (const lp of t.logprobs) recorded.set(at++, lp);
-    let worst = 0;
-    sequences.forEach((s, i) =>
-      s.stream.forEach((x, j) => (worst = Math.max(worst, Math.abs(scored.logprobs[i][j] - recorded.get(x)!)))),
-    );
-    expect(worst).toBeLessThan(1e-3);
+    expect(await worstLogprobGap(warm, rs, 1)).toBeLessThan(1e-3);
     // The same seeds give the same dialogues.
     const again = await rollout(warm, wtok, ps, opts, new Rng(5));
     expect(again.map((r) => r.turns.map((t) => t.response))).toEqual(rs.map((r) => r.turns.map((t) => t.response)));
@@ -246,16 +251,7 @@ describe('multi-turn rollouts', () => {
     }
     // A redrawn turn was sampled from its prompt alone, not from a cache still holding the draw it
     // replaced: a fresh scoring of every (prompt, reply) gives the log-probs the rollout kept.
-    const { sequences } = buildSequences(rs, ck.config.vocabSize);
-    const scored = await scoreSamples(warm, sequences, 8, opts.sampling.temperature);
-    const recorded = new Map<number, number>();
-    let at = 0;
-    for (const r of rs) for (const t of r.turns) for (const lp of t.logprobs) recorded.set(at++, lp);
-    let worst = 0;
-    sequences.forEach((s, i) =>
-      s.stream.forEach((x, j) => (worst = Math.max(worst, Math.abs(scored.logprobs[i][j] - recorded.get(x)!)))),
-    );
-    expect(worst).toBeLessThan(1e-3);
+    expect(await worstLogprobGap(warm, rs, opts.sampling.temperature)).toBeLessThan(1e-3);
     const again = await rollout(warm, wtok, ps, { ...opts, redraws: R }, new Rng(5));
     expect(again.map((r) => r.turns.map((t) => [t.redrawn, ...t.response]))).toEqual(
       rs.map((r) => r.turns.map((t) => [t.redrawn, ...t.response])),
