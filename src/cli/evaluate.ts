@@ -88,7 +88,7 @@ const NOTES = `Figures (the benchmark as SAGE scores it, then the replies' fluen
   meanReplyTokens  tokens per reply, think block and closing <|end|> included (--policy: counted with
                    the micro warm start's tokenizer); meanReplyWords, words per reply
   redraws          replies drawn again because they repeated an earlier reply of their dialogue, or
-                   themselves (turns), each at most \`allowed\` times (the benchmark's 3, or --redraws)`;
+                   themselves (turns), each at most \`allowed\` times (the benchmark's ${BENCHMARK_REDRAWS}, or --redraws)`;
 
 const round = (x: number, k: number) => Math.round(x * 10 ** k) / 10 ** k;
 
