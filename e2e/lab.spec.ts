@@ -272,7 +272,7 @@ test("the micro preset's default recipe trains on the CPU", async ({ page }) => 
     ['KL coefficient', '0.1'],
     ['Replay weight', '0.3'],
     ['Self-imitation weight', '0.1'],
-    ['Repeated reply penalty', '0.1'],
+    ['Repeated reply penalty', '0.05'],
     ['Epochs', '2'],
   ] as const)
     await expect(field(page, label)).toHaveValue(value);

@@ -77,7 +77,7 @@ describe('share links', () => {
       gamma: 0,
       steps: 160,
       klCoef: 0.1,
-      repeatPenalty: 0.1,
+      repeatPenalty: 0.05,
     });
     expect(compactConfig(defaultRunConfig('micro'))).toEqual({
       ...moved('micro'),
