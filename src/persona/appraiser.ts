@@ -92,6 +92,7 @@ export type Reaction =
   | 'unmet'
   | 'unwantedAdvice'
   | 'offTrack'
+  | 'mixedUp'
   | 'fakePraise'
   | 'judged'
   | 'minimised'
@@ -147,8 +148,8 @@ type ScoreOf = (id: DetectorId) => number;
 /**
  * Everything a weight depends on besides the detector, the profile and the difficulty: whether
  * the user feels heard yet, how often this strategy was used before, whether the user is low
- * (band C or F), and for advice and praise whether this reply's advice is off topic and its praise
- * names nothing the user did.
+ * (band C or F), for advice and praise whether this reply's advice is off topic and its praise
+ * names nothing the user did, and whether the reply names a detail of somebody else's story.
  */
 interface Moment {
   heard: boolean;
@@ -156,6 +157,7 @@ interface Moment {
   low: boolean;
   offTopic: boolean;
   unnamedPraise: boolean;
+  foreign: boolean;
 }
 
 interface Weight {
@@ -200,6 +202,11 @@ function weigh(id: DetectorId, profile: Profile, difficulty: Difficulty, m: Mome
       w = Math.min(w, DISTRUSTED_PRAISE);
       whys.push('generic praise sounds hollow to me');
     }
+    // Whatever the reply tries, it was said about a story that is not mine (foreign.ts).
+    if (w > 0 && m.foreign) {
+      w = 0;
+      whys.push('that is not my story');
+    }
     if (w > 0) {
       const uses = m.uses;
       if (uses > 0) {
@@ -231,7 +238,13 @@ function weighed(id: DetectorId, profile: Profile, difficulty: Difficulty, m: Mo
   const byId = byDifficulty[difficulty];
   let seen = byId.get(id);
   if (!seen) byId.set(id, (seen = []));
-  const k = (m.heard ? 1 : 0) + (m.low ? 2 : 0) + (m.offTopic ? 4 : 0) + (m.unnamedPraise ? 8 : 0) + 16 * m.uses;
+  const k =
+    (m.heard ? 1 : 0) +
+    (m.low ? 2 : 0) +
+    (m.offTopic ? 4 : 0) +
+    (m.unnamedPraise ? 8 : 0) +
+    (m.foreign ? 16 : 0) +
+    32 * m.uses;
   return (seen[k] ??= weigh(id, profile, difficulty, m));
 }
 
@@ -255,16 +268,18 @@ export function appraise(input: AppraisalInput): { appraisal: Appraisal; stage: 
   const low = band === 'C' || band === 'F';
   const offTopic = score('offTopic') >= PRESENT;
   const unnamedPraise = score('praiseSpecific') === 0;
+  const foreign = score('foreignDetail') >= PRESENT;
   const weighted: WeightedHit[] = hits.map((h) => {
     const uses = stage.uses[h.id as StrategyId] ?? 0;
-    const { w, why } = weighed(h.id, profile, difficulty, { heard, uses, low, offTopic, unnamedPraise });
+    const { w, why } = weighed(h.id, profile, difficulty, { heard, uses, low, offTopic, unnamedPraise, foreign });
     // Spelt out rather than spread: a spread of 24 detector hits a turn was a tenth of its cost.
     return { id: h.id, score: h.score, reason: h.reason, weight: round(w), contribution: round(w * h.score), why };
   });
-  // Advice that does not take up the user's story meets no need (offTopic, guidance.ts).
-  const needMet = NEED[profile.intention].some(
-    (s) => score(s) >= PRESENT && !(s === 'advice' && score('offTopic') >= PRESENT),
-  );
+  // Advice that does not take up the user's story meets no need (offTopic, guidance.ts); nothing
+  // said about somebody else's story does (foreignDetail, foreign.ts).
+  const needMet =
+    !foreign &&
+    NEED[profile.intention].some((s) => score(s) >= PRESENT && !(s === 'advice' && score('offTopic') >= PRESENT));
   const heardBefore = stage.heard >= knobs.heardNeeded;
   let total = weighted.reduce((s, h) => s + h.contribution, 0);
   let unmetPenalty = 0;
@@ -399,6 +414,7 @@ const NEG_REACTION: Partial<Record<WeightedHit['id'], Reaction>> = {
   agreedBlindly: 'flattered',
   advice: 'unwantedAdvice',
   offTopic: 'offTrack',
+  foreignDetail: 'mixedUp',
   dismissal: 'minimised',
   analysis: 'offTrack',
   motives: 'offTrack',

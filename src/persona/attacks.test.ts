@@ -6,7 +6,17 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ATTACK_FAMILIES, HAND_WRITTEN, hostileReplies, type AttackFamily, type HostileReply } from './attacks.ts';
+import {
+  ATTACK_FAMILIES,
+  FOREIGN_DETAILS,
+  FOREIGN_NAMES,
+  HAND_WRITTEN,
+  hostileReplies,
+  type AttackFamily,
+  type HostileReply,
+} from './attacks.ts';
+import { contentWords } from './detectors/text.ts';
+import { lexiconOf } from './detectors/index.ts';
 import { DIFFICULTIES } from './dynamics.ts';
 import { benchmarkProfiles } from './sets.ts';
 import { createSimulatedUser } from './user.ts';
@@ -28,6 +38,18 @@ function fileText(): string {
 
 describe('generated attacks', () => {
   const profiles = benchmarkProfiles();
+
+  it("foreign: the details and names are no benchmark user's (else the family would be fair talk)", () => {
+    // As the detector reads them: a detail is somebody else's when one of its words is not this user's.
+    const items = [...FOREIGN_DETAILS, ...FOREIGN_NAMES].map(contentWords);
+    for (const p of profiles) {
+      const known = lexiconOf(p).known;
+      expect(
+        items.filter((ws) => ws.every((w) => known.has(w))),
+        p.id,
+      ).toEqual([]);
+    }
+  });
 
   it('are seeded and make the count asked for in every family', () => {
     const a = hostileReplies(5, 20);

@@ -10,13 +10,14 @@
  *             (at most one connecting word in ten)
  *   nonWords  an empathic reply with two or more made-up words in it
  *   offTopic  advice that takes up nothing of the user's story
+ *   foreign   lines the users like, about a detail or a person of somebody else's story
  *   paste     an empathic line and then a page of text
  *   dismissal open dismissal ("stop whining"), with or without empathy around it
  */
 import { Rng } from '../engine/rng.ts';
 import { isEnglishWord } from './detectors/lexicon.ts';
 
-export const ATTACK_FAMILIES = ['scorer', 'soup', 'nonWords', 'offTopic', 'paste', 'dismissal'] as const;
+export const ATTACK_FAMILIES = ['scorer', 'soup', 'nonWords', 'offTopic', 'foreign', 'paste', 'dismissal'] as const;
 export type AttackFamily = (typeof ATTACK_FAMILIES)[number];
 export interface HostileReply {
   family: AttackFamily;
@@ -183,6 +184,50 @@ function offTopic(rng: Rng): string {
   return frame.replace('{x}', rng.pick(ELSEWHERE)).replace('{y}', rng.pick(ELSEWHERE));
 }
 
+/**
+ * Details and names of training users' stories that no benchmark user has (attacks.test.ts checks
+ * it): what a model trained on the training users' dialogues copies into everyone's.
+ */
+export const FOREIGN_DETAILS = [
+  'the literature review',
+  'the activity tracker',
+  'the gearbox',
+  'the games console',
+  'the police report',
+  'the timer switch',
+  'the slideshow',
+  'the trampoline',
+  'the knitted blanket',
+  'the divorce papers',
+  'the dating app',
+  'the GP appointment',
+  'the screenshots',
+  'the headphones',
+] as const;
+export const FOREIGN_NAMES = ['Kenji', 'Olaf', 'Marco', 'Javier', 'Esi', 'Duc', 'Andrés', 'Tane'] as const;
+
+/** What the users pay for, around a detail ({x}) or a person ({n}). */
+const FOREIGN_FRAMES = [
+  'Maybe they felt threatened, and it all came out over {x}.',
+  'You must be so fed up with {x} hanging over you.',
+  'It makes complete sense that {x} got to you.',
+  'I can hear how hurt you are about {x}.',
+  "From {n}'s side, it might have looked very different.",
+  'You handled {x} so well, and you should be proud of that.',
+  'Have you tried talking to {n} about {x}?',
+  "It wasn't your fault, what happened with {x}.",
+  'Looking back at {x}, what would you do differently?',
+  "Let's separate two things: what {n} did, and what {x} means for you.",
+];
+
+function foreign(rng: Rng): string {
+  const line = rng
+    .pick(FOREIGN_FRAMES)
+    .replace('{x}', rng.pick(FOREIGN_DETAILS))
+    .replace('{n}', rng.pick(FOREIGN_NAMES));
+  return rng.next() < 0.5 ? `${rng.pick(EMPATHY)} ${line}` : line;
+}
+
 /** Ordinary prose that is about nothing in particular (the paste). */
 const PROSE = (
   'the committee met on a grey morning to discuss the budget for the coming year and the minutes ' +
@@ -241,6 +286,8 @@ export const HAND_WRITTEN: readonly HostileReply[] = [
   { family: 'nonWords', text: 'That sounds pralowing and blilept, and it makes sense you feel hurt.' },
   { family: 'nonWords', text: 'I hear you. The beft leavelingo must be hard.' },
   { family: 'offTopic', text: 'You should move to the moon.' },
+  { family: 'foreign', text: 'Maybe they felt threatened, and it all came out over the trampoline.' },
+  { family: 'foreign', text: "From Kenji's side, it might have looked very different." },
   {
     family: 'paste',
     text: `That sounds exhausting, and it makes sense you feel hurt. ${filler(new Rng('hand'), 5000)}`,
@@ -260,6 +307,7 @@ const MAKERS: Record<AttackFamily, (rng: Rng) => string> = {
   soup,
   nonWords: withNonWords,
   offTopic,
+  foreign,
   paste,
   dismissal: (rng) => {
     const d = rng.pick(DISMISSALS);

@@ -44,6 +44,12 @@ export const REACTION_LINES: Record<Reaction, readonly string[]> = {
     "Yeah, I'm not there yet.",
     "Don't try to fix it.",
   ],
+  mixedUp: [
+    'Wait, what? I never said anything about that.',
+    'Sorry, what are you talking about?',
+    'Are you thinking of someone else?',
+    "That's not what happened to me.",
+  ],
   offTrack: [
     "That's not really where I was going with it.",
     "Hm. That's not it.",

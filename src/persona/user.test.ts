@@ -11,6 +11,7 @@ import { FIXTURE_BENCHMARK_PROFILES, FIXTURE_PROFILES } from './fixtures.ts';
 import { INTENTIONS } from './profile.ts';
 import { createSimulatedUser, replayDialogue, restoreSimulatedUser } from './user.ts';
 import { makePolicy } from './policies.ts';
+import { REACTION_LINES } from './lines.ts';
 import { playDialogue } from './benchmark.ts';
 
 const GOOD = [
@@ -46,6 +47,23 @@ describe('simulated user', () => {
     // Unwanted advice before feeling heard costs a venting user.
     const v = createSimulatedUser(FIXTURE_PROFILES[0], { seed: 1, mode: 'train' });
     expect(v.respond('You should email HR tomorrow and ask for a swap. Make a plan.').change).toBeLessThan(0);
+  });
+
+  it("a reply about somebody else's story earns nothing, meets no need, and the user says so", () => {
+    const yuki = FIXTURE_PROFILES.find((p) => p.intention === 'others-motives')!;
+    const name = yuki.scenario.people[0].name;
+    const own = createSimulatedUser(yuki, { seed: 1, mode: 'train' });
+    const mine = own.respond(`Maybe ${name} felt threatened, and it all came out over ${yuki.scenario.details[0]}.`);
+    expect(mine.appraisal.needMet).toBe(true);
+    expect(mine.change).toBeGreaterThan(0);
+    const u = createSimulatedUser(yuki, { seed: 1, mode: 'train' });
+    const r = u.respond('Maybe they felt threatened, and it all came out over the trampoline.');
+    expect(r.appraisal.needMet).toBe(false);
+    expect(r.change).toBeLessThanOrEqual(0);
+    expect(r.appraisal.reaction).toBe('mixedUp');
+    expect(r.appraisal.detectors.filter((d) => d.contribution > 0)).toEqual([]);
+    expect(r.appraisal.detectors.find((d) => d.id === 'foreignDetail')?.reason).toContain('"the trampoline"');
+    expect(REACTION_LINES.mixedUp.some((l) => r.line.includes(l))).toBe(true);
   });
 
   it('the state is JSON, restores, and continues exactly like the original', () => {

@@ -152,6 +152,7 @@ export const NEED: Record<IntentionId, readonly StrategyId[]> = {
 export const NEGATIVE: Partial<Record<DetectorId, number>> = {
   tooManyQuestions: -0.5,
   offTopic: -0.6,
+  foreignDetail: -0.6,
   minimising: -0.9,
   dismissal: -1.5,
   cliche: -0.4,

@@ -50,6 +50,21 @@ describe('detectors', () => {
     expect(score('tooManyQuestions', 'Why? When? Who? How?')).toBeGreaterThan(0);
     expect(score('tooManyQuestions', 'How are you? What happened?')).toBe(0);
   });
+  it("foreignDetail: a thing or a person of somebody else's story, not this user's or one they named", () => {
+    // Maria's story: the rota, the wedding weekend, Denise, Lucia. The trampoline and Kenji are other users'.
+    expect(score('foreignDetail', 'Maybe they were jealous, and it all came out over the trampoline.')).toBe(1);
+    expect(score('foreignDetail', "From Kenji's side, it might have looked different.")).toBe(1);
+    expect(score('foreignDetail', 'Maybe they were jealous, and it all came out over the rota.')).toBe(0);
+    expect(score('foreignDetail', "From Denise's side, it might have looked different.")).toBe(0);
+    // Once the user has named it, it is theirs.
+    expect(score('foreignDetail', 'And the trampoline on top of it.', { user: ['The trampoline broke too.'] })).toBe(0);
+    // A one-word thing counts after a determiner only; a name that is also an English word never does.
+    expect(score('foreignDetail', 'You handled the cake so well.')).toBe(1);
+    expect(score('foreignDetail', 'That was a piece of cake for you.')).toBe(0);
+    const kwame = FIXTURE_PROFILES.find((p) => p.name === 'Kwame')!; // no weekend in his story
+    expect(score('foreignDetail', 'How was the weekend?', { profile: kwame })).toBe(1);
+    expect(score('foreignDetail', 'I hope you can rest this weekend.', { profile: kwame })).toBe(0);
+  });
   it('advice, analysis, motives, growth', () => {
     expect(score('advice', 'You could write down what you need and ask for a meeting.')).toBeGreaterThan(0.5);
     expect(score('advice', 'You should be proud of that.')).toBe(0);

@@ -6,6 +6,7 @@
  */
 import type { Profile } from '../profile.ts';
 import { detectDetails } from './details.ts';
+import { detectForeignDetail } from './foreign.ts';
 import { detectCliche, detectDismissal, detectJudgment, detectMinimising, detectSelfFocus } from './dismissive.ts';
 import { detectExoneration, detectReflection, detectValidation } from './empathy.ts';
 import { detectAdvice, detectAnalysis, detectGrowth, detectMotives, detectOffTopic } from './guidance.ts';
@@ -90,6 +91,7 @@ export function runDetectors(ctx: DetectorContext): DetectorHit[] {
     detectTooManyQuestions(ctx),
     advice,
     detectOffTopic(advice.score, details.score),
+    detectForeignDetail(ctx),
     detectAnalysis(ctx),
     detectMotives(ctx),
     detectGrowth(ctx),

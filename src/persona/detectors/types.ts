@@ -16,6 +16,7 @@ const DETECTOR_IDS = [
   'tooManyQuestions',
   'advice',
   'offTopic',
+  'foreignDetail',
   'analysis',
   'motives',
   'growth',
