@@ -252,7 +252,8 @@ const RUN_PRESET_OVERRIDES: Record<PresetName, Partial<RunConfig>> = {
   // training users' emotion still rises past 80), and a penalty of 0.05 on a reply that repeats an
   // earlier one of its dialogue (without one a quarter of the 160-step policy's replies did; 0.05
   // against 0.1, benchmark with redraws, three seeds: GRPO 50.0 against 46.4, PPO 48.6 against
-  // 48.2, every seed at or under 3% flagged). RLVER's plain
+  // 48.2, every seed at or under 3% flagged; all four measured by users that paid for details of
+  // other users' stories, which they no longer do: docs/RESULTS.md, hole 8). RLVER's plain
   // recipe (final reward at temperature 1, no leash) raised the score as far but lost the
   // language: a quarter of replies flagged, perplexity 1.63 → 3.1 (docs/RESULTS.md, "The micro
   // preset's default recipe").
