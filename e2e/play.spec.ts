@@ -2,7 +2,8 @@
  * Play end to end in headless Chromium: a person talks with benchmark user bench-001 (the user runs
  * in the page), sees each change with its appraisal and the user's next line, is brushed off for a
  * bare backchannel, keeps a draft across a tab switch, then watches the shipped warm start play the
- * same user through the engine worker (SwiftShader or the CPU here). Screenshot: e2e/screenshots/play.png.
+ * same user through the engine worker (SwiftShader or the CPU here). Screenshot: e2e/screenshots/play.png;
+ * a reply about another user's story: e2e/screenshots/play-foreign.png.
  */
 import { test, expect } from '@playwright/test';
 import { onWebGpu } from './chromium';
@@ -130,6 +131,25 @@ const TINY: [label: string, value: string][] = [
   ['Minibatch size', '4'],
   ['Benchmark users', '1'],
 ];
+
+test("a reply about somebody else's story: the user earns it nothing and says so", async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Play' }).click();
+  await expect(page.getByRole('combobox', { name: 'Profile' })).toHaveValue('bench-001');
+  await page.getByTestId('play-start').click();
+  const reply = page.getByRole('textbox', { name: 'Your reply' });
+  await expect(reply).toBeFocused();
+  // bench-001's story is a school's call about her daughter; the trampoline is another user's.
+  await reply.fill('It makes complete sense that the trampoline got to you. That sounds exhausting.');
+  await reply.press('Enter');
+  const turn = page.getByTestId('play-transcript-turn').first();
+  expect(Number(await turn.getByTestId('change').textContent())).toBeLessThanOrEqual(0);
+  await expect(turn.getByTestId('play-transcript-appraisal')).toContainText('mixed up with someone else');
+  await expect(turn.locator('.line-user .text')).toContainText(
+    /I never said anything about that|what are you talking about|thinking of someone else|not what happened to me/,
+  );
+  await page.screenshot({ path: `${SHOTS}play-foreign.png`, fullPage: true });
+});
 
 test('a user written in Play is used for training: the run trains on them, and the share link carries them', async ({
   page,

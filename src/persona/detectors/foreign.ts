@@ -76,6 +76,7 @@ function knownDetails(): Map<string, Known[]> {
     if (list) list.push(k);
     else index.set(k.tokens[0], [k]);
   }
+  for (const list of index.values()) list.sort((a, b) => b.tokens.length - a.tokens.length); // the longest match first
   return index;
 }
 
@@ -101,6 +102,7 @@ export function detectForeignDetail(ctx: DetectorContext): DetectorHit {
       if (j < k.tokens.length) continue;
       if (k.words.every((w) => userKnows(ctx, w))) continue;
       if (!found.includes(k.label)) found.push(k.label);
+      i += k.tokens.length - 1; // "the Monday video call" is not also "the video call"
       break;
     }
   }

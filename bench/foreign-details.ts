@@ -1,0 +1,79 @@
+/**
+ * `npx tsx bench/foreign-details.ts --transcripts A.jsonl[,B.jsonl...] [--json]`: how many of a run's
+ * benchmark replies (`experiment`'s transcripts, before and after training) name a detail or a
+ * person of somebody else's story, as today's users read it (`foreignDetail`,
+ * src/persona/detectors/foreign.ts), each reply read with the user's lines up to it. Works on
+ * transcripts played by any version of the users: it reads what the policy wrote, not what the
+ * users answered. Prints per file and phase the share and the details named most often.
+ */
+import { readFileSync } from 'node:fs';
+import { commandFlags, die } from '../src/cli/args';
+import { detectForeignDetail } from '../src/persona/detectors/foreign';
+import { lexiconOf, readReply, readUserLine } from '../src/persona/detectors/index';
+import { benchmarkProfiles } from '../src/persona/sets';
+
+const f = commandFlags(
+  'npx tsx bench/foreign-details.ts',
+  {
+    transcripts: { type: 'string', help: "comma-separated transcripts.jsonl files (experiment's --out folders)" },
+    json: { type: 'boolean', help: 'print the figures as JSON' },
+    help: { type: 'boolean', help: 'this message' },
+  },
+  ['transcripts'],
+);
+const files = f.transcripts.split(',').filter(Boolean);
+
+interface Row {
+  phase?: string;
+  profileId: string;
+  opening: string;
+  turns: { reply: string; line: string }[];
+}
+
+const profiles = new Map(benchmarkProfiles().map((p) => [p.id, p]));
+const out = [];
+for (const file of files) {
+  let rows: Row[];
+  try {
+    rows = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as Row);
+  } catch (e) {
+    die(`${file}: ${(e as Error).message}`, 1);
+  }
+  for (const phase of ['before', 'after']) {
+    let replies = 0;
+    let foreign = 0;
+    const named = new Map<string, number>();
+    for (const r of rows.filter((x) => (x.phase ?? 'before') === phase)) {
+      const profile = profiles.get(r.profileId);
+      if (!profile) die(`${file}: ${r.profileId} is not a benchmark user`, 1);
+      const userLines = [readUserLine(r.opening)];
+      for (const t of r.turns) {
+        replies++;
+        const hit = detectForeignDetail({
+          profile,
+          lexicon: lexiconOf(profile),
+          reply: readReply(t.reply),
+          previousReplies: [],
+          userLines,
+        });
+        if (hit.score > 0) {
+          foreign++;
+          for (const m of hit.reason.matchAll(/"([^"]+)"/g)) named.set(m[1], (named.get(m[1]) ?? 0) + 1);
+        }
+        userLines.push(readUserLine(t.line));
+      }
+    }
+    if (replies === 0) continue;
+    const top = [...named].sort((a, b) => b[1] - a[1]).slice(0, 5);
+    out.push({ file, phase, replies, foreign, share: Math.round((1000 * foreign) / replies) / 1000, top });
+  }
+}
+if (f.json) console.log(JSON.stringify(out));
+else
+  for (const o of out)
+    console.log(
+      `${o.file} ${o.phase}: ${o.foreign} of ${o.replies} replies (${(100 * o.share).toFixed(1)}%) name somebody else's detail; most: ${o.top.map(([d, n]) => `${d} ${n}`).join(', ')}`,
+    );
