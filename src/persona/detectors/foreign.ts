@@ -31,6 +31,7 @@ interface Known {
 }
 
 const LEADING = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their']);
+const LEADING_WORD = new RegExp(`^(?:${[...LEADING].join('|')})\\s+`, 'i');
 // Not "this" or "that": "this weekend" is a time, "the weekend" an event.
 const DETERMINERS = new Set(['the', 'your']);
 
@@ -56,7 +57,7 @@ function knownDetails(): Map<string, Known[]> {
       const tokens = read(d);
       while (tokens.length > 1 && LEADING.has(tokens[0])) tokens.shift();
       // As the user hears it: "my good camera" is "the good camera" in someone else's mouth.
-      const bare = d.replace(/^(?:the|a|an|my|our|your|his|her|their)\s+/i, '');
+      const bare = d.replace(LEADING_WORD, '');
       const label = bare === d ? d : `the ${bare}`;
       add({
         tokens,
