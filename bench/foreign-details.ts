@@ -4,12 +4,16 @@
  * person of somebody else's story, as today's users read it (`foreignDetail`,
  * src/persona/detectors/foreign.ts), each reply read with the user's lines up to it. Works on
  * transcripts played by any version of the users: it reads what the policy wrote, not what the
- * users answered. Prints per file and phase the share and the details named most often.
+ * users answered. Prints per file and phase the share and the details named most often, and beside
+ * it the share that name one of the user's own details or people (a detail of their story without
+ * its determiner, or a name, as whole words): what a policy that copies from the user's lines does.
  */
 import { readFileSync } from 'node:fs';
 import { commandFlags, die } from '../src/cli/args';
 import { detectForeignDetail } from '../src/persona/detectors/foreign';
 import { lexiconOf, readReply, readUserLine } from '../src/persona/detectors/index';
+import { detailCore } from '../src/corpus/swap';
+import type { Profile } from '../src/persona/profile';
 import { benchmarkProfiles } from '../src/persona/sets';
 
 const f = commandFlags(
@@ -31,6 +35,19 @@ interface Row {
 }
 
 const profiles = new Map(benchmarkProfiles().map((p) => [p.id, p]));
+
+/** Each user's own details (cores) and names, as one whole-word expression. */
+const ownExpr = new Map<string, RegExp>();
+function ownDetails(p: Profile): RegExp {
+  let re = ownExpr.get(p.id);
+  if (!re) {
+    const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const items = [...p.scenario.details.map(detailCore), ...p.scenario.people.map((x) => x.name)].filter(Boolean);
+    re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${items.map(escape).join('|')})(?![\\p{L}\\p{N}])`, 'iu');
+    ownExpr.set(p.id, re);
+  }
+  return re;
+}
 const out = [];
 for (const file of files) {
   let rows: Row[];
@@ -45,6 +62,7 @@ for (const file of files) {
   for (const phase of ['before', 'after']) {
     let replies = 0;
     let foreign = 0;
+    let own = 0;
     const named = new Map<string, number>();
     for (const r of rows.filter((x) => (x.phase ?? 'before') === phase)) {
       const profile = profiles.get(r.profileId);
@@ -59,6 +77,7 @@ for (const file of files) {
           previousReplies: [],
           userLines,
         });
+        if (ownDetails(profile).test(t.reply)) own++;
         if (hit.score > 0) {
           foreign++;
           for (const m of hit.reason.matchAll(/"([^"]+)"/g)) named.set(m[1], (named.get(m[1]) ?? 0) + 1);
@@ -68,12 +87,13 @@ for (const file of files) {
     }
     if (replies === 0) continue;
     const top = [...named].sort((a, b) => b[1] - a[1]).slice(0, 5);
-    out.push({ file, phase, replies, foreign, share: Math.round((1000 * foreign) / replies) / 1000, top });
+    const share = (n: number) => Math.round((1000 * n) / replies) / 1000;
+    out.push({ file, phase, replies, foreign, share: share(foreign), own, ownShare: share(own), top });
   }
 }
 if (f.json) console.log(JSON.stringify(out));
 else
   for (const o of out)
     console.log(
-      `${o.file} ${o.phase}: ${o.foreign} of ${o.replies} replies (${(100 * o.share).toFixed(1)}%) name somebody else's detail; most: ${o.top.map(([d, n]) => `${d} ${n}`).join(', ')}`,
+      `${o.file} ${o.phase}: ${o.foreign} of ${o.replies} replies (${(100 * o.share).toFixed(1)}%) name somebody else's detail, ${o.own} (${(100 * o.ownShare).toFixed(1)}%) one of the user's own; most foreign: ${o.top.map(([d, n]) => `${d} ${n}`).join(', ')}`,
     );

@@ -34,6 +34,10 @@ const SPEC = {
     type: 'string',
     help: "on: the corpus redraws a reply that repeats the agent's earlier one in the dialogue; off: keeps first draws (default: the preset's)",
   },
+  'swap-share': {
+    type: 'number',
+    help: "share of the training dialogues whose story details and names are swapped for another story's, 0..1 (default: the preset's)",
+  },
   out: { type: 'string', help: 'checkpoint file to write (default public/warmstart-<preset>.bin)' },
   ...BACKEND_FLAGS,
   json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
@@ -87,6 +91,11 @@ async function main(): Promise<void> {
     if (fresh === 'on') corpus.freshReplies = true;
     else delete corpus.freshReplies;
   }
+  const swapShare = flags['swap-share'] ?? defaults.swapShare ?? 0;
+  if (!(swapShare >= 0 && swapShare <= 1)) {
+    console.error('--swap-share must be between 0 and 1');
+    process.exit(2);
+  }
   const seed = flags.seed ?? 1;
   const out = flags.out ?? `public/warmstart-${preset}.bin`;
   const chosen = await chooseBackend(flags);
@@ -104,6 +113,7 @@ async function main(): Promise<void> {
       vocabSize,
       sft: defaults.sft,
       evalEvery,
+      ...(swapShare > 0 ? { swapShare } : {}),
     },
     (p) => {
       if (p.phase === 'held-out' && p.heldOut)

@@ -12,6 +12,7 @@ import { perplexity, SFT_DEFAULTS, SftTrainer, type SftOptions, type SftStepMetr
 import { DEFAULT_VOCAB, Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { buildCorpus, corpusTexts, type CorpusOptions } from '../corpus/build';
+import { swapCorpus } from '../corpus/swap';
 
 export interface WarmStartOptions {
   preset: PresetName;
@@ -29,6 +30,12 @@ export interface WarmStartOptions {
    * same bytes with or without it.
    */
   evalEvery?: number;
+  /**
+   * Share of the training dialogues whose story details and names are swapped for another training
+   * story's (src/corpus/swap.ts), so that a reply's detail can only be predicted by copying it from
+   * the user's lines (0 or absent: none; the held-out slice is never swapped).
+   */
+  swapShare?: number;
 }
 
 /** Held-out examples the periodic perplexity reads (the final figure reads them all). */
@@ -106,7 +113,11 @@ export async function runWarmStart(
   afterFirstStep?: () => Promise<void>,
 ): Promise<WarmStartResult> {
   onProgress({ phase: 'corpus' });
-  const corpus = buildCorpus({ ...opts.corpus, seed: opts.seed, dialogues: opts.dialogues });
+  const corpus = swapCorpus(
+    buildCorpus({ ...opts.corpus, seed: opts.seed, dialogues: opts.dialogues }),
+    opts.seed,
+    opts.swapShare ?? 0,
+  );
   onProgress({ phase: 'tokenizer' });
   const tokenizer = Tokenizer.train(corpusTexts(corpus), opts.vocabSize);
   const config = { ...PRESETS[opts.preset], vocabSize: tokenizer.vocabSize };
@@ -161,6 +172,7 @@ export async function runWarmStart(
         steps: opts.steps,
         dialogues: opts.dialogues,
         ...(opts.corpus ? { corpus: opts.corpus } : {}),
+        ...(opts.swapShare ? { swapShare: opts.swapShare } : {}),
         lossOn: sft.lossOn,
         backend: be.name,
         perplexityBefore,
