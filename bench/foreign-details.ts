@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { commandFlags, die } from '../src/cli/args';
 import { detectForeignDetail } from '../src/persona/detectors/foreign';
 import { lexiconOf, readReply, readUserLine } from '../src/persona/detectors/index';
-import { detailCore } from '../src/corpus/swap';
+import { detailCore, wholeWords } from '../src/corpus/swap';
 import type { Profile } from '../src/persona/profile';
 import { benchmarkProfiles } from '../src/persona/sets';
 
@@ -41,9 +41,8 @@ const ownExpr = new Map<string, RegExp>();
 function ownDetails(p: Profile): RegExp {
   let re = ownExpr.get(p.id);
   if (!re) {
-    const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const items = [...p.scenario.details.map(detailCore), ...p.scenario.people.map((x) => x.name)].filter(Boolean);
-    re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${items.map(escape).join('|')})(?![\\p{L}\\p{N}])`, 'iu');
+    re = wholeWords(items, 'iu');
     ownExpr.set(p.id, re);
   }
   return re;

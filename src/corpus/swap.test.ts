@@ -9,13 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { Rng } from '../engine/rng.ts';
 import { benchmarkProfiles, trainingProfiles } from '../persona/sets.ts';
 import { buildCorpus, type Corpus } from './build.ts';
-import { applySwap, detailCore, swapCorpus, swapPlan, swapPool } from './swap.ts';
+import { applySwap, detailCore, dialoguePlan, swapCorpus, swapPlan, swapPool, wholeWords } from './swap.ts';
 
 let cached: Corpus | undefined;
 const corpus = (): Corpus => (cached ??= buildCorpus({ seed: 3, dialogues: 400, maxTurns: 10, turnDecay: 0.5 }));
 const byId = new Map(trainingProfiles().map((p) => [p.id, p]));
-const words = (s: string) =>
-  new RegExp(`(?<![\\p{L}\\p{N}])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
+const words = (s: string) => wholeWords([s], 'iu');
 
 describe('swapped story details', () => {
   it('draws from training stories only, never a benchmark story', () => {
@@ -76,18 +75,10 @@ describe('swapped story details', () => {
     const pool = swapPool(trainingProfiles());
     swapped.train.forEach((d, i) => {
       const p = byId.get(d.profileId)!;
-      const plan = swapPlan(
-        p,
-        pool,
-        (() => {
-          const rng = new Rng(`swap|3|${i}`);
-          rng.next();
-          return rng;
-        })(),
-      );
+      const plan = dialoguePlan(p, pool, 3, i, 1)!;
       // What is left once the replacements are taken out (one may hold a word of a detail it replaced).
       const text = plan.reduce(
-        (s, [, to]) => s.replace(new RegExp(words(to).source, 'giu'), ' '),
+        (s, [, to]) => s.replace(wholeWords([to], 'giu'), ' '),
         d.turns.map((t) => t.text).join('\n'),
       );
       for (const [from] of plan) expect(words(from).test(text), `${d.profileId}: "${from}" left in`).toBe(false);

@@ -65,8 +65,10 @@ function nameList(pool: SwapPool, name: string): string[] {
   return pool.names.neutral;
 }
 
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** One expression matching any of the phrases as whole words (no letter or digit either side). */
+export function wholeWords(phrases: readonly string[], flags: string): RegExp {
+  const alt = phrases.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alt})(?![\\p{L}\\p{N}])`, flags);
 }
 
 /**
@@ -106,12 +108,17 @@ export function swapPlan(profile: Profile, pool: SwapPool, rng: Rng): [string, s
 export function applySwap(text: string, plan: readonly [string, string][]): string {
   if (plan.length === 0) return text;
   const to = new Map(plan.map(([a, b]) => [a.toLowerCase(), b]));
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${plan.map(([a]) => escape(a)).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
-  return text.replace(re, (m) => {
-    const r = to.get(m.toLowerCase()) ?? m;
-    // Keep a capital where the text had one (a sentence that opens on the detail).
-    return m[0] !== m[0].toLowerCase() && r[0] === r[0].toLowerCase() ? r[0].toUpperCase() + r.slice(1) : r;
-  });
+  return text.replace(
+    wholeWords(
+      plan.map(([a]) => a),
+      'giu',
+    ),
+    (m) => {
+      const r = to.get(m.toLowerCase()) ?? m;
+      // Keep a capital where the text had one (a sentence that opens on the detail).
+      return m[0] !== m[0].toLowerCase() && r[0] === r[0].toLowerCase() ? r[0].toUpperCase() + r.slice(1) : r;
+    },
+  );
 }
 
 /** The dialogue with the plan applied to every line and plan; the other fields as they were. */
@@ -136,11 +143,25 @@ export function swapCorpus(corpus: Corpus, seed: number, share: number): Corpus 
   const byId = new Map(profiles.map((p) => [p.id, p]));
   const pool = swapPool(profiles);
   const train = corpus.train.map((d, i) => {
-    const rng = new Rng(`swap|${seed >>> 0}|${i}`);
-    if (rng.next() >= share) return d;
     const profile = byId.get(d.profileId);
     if (!profile) throw new Error(`swapCorpus: ${d.profileId} is not a training profile`);
-    return swapDialogue(d, swapPlan(profile, pool, rng));
+    const plan = dialoguePlan(profile, pool, seed, i, share);
+    return plan ? swapDialogue(d, plan) : d;
   });
   return { train, heldOut: corpus.heldOut };
+}
+
+/**
+ * The plan swapCorpus applies to training dialogue `index` of `profile`, or null when that
+ * dialogue is not among the `share` swapped: drawn by a generator of the seed and the index alone.
+ */
+export function dialoguePlan(
+  profile: Profile,
+  pool: SwapPool,
+  seed: number,
+  index: number,
+  share: number,
+): [string, string][] | null {
+  const rng = new Rng(`swap|${seed >>> 0}|${index}`);
+  return rng.next() < share ? swapPlan(profile, pool, rng) : null;
 }
