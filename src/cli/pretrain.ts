@@ -38,6 +38,10 @@ const SPEC = {
     type: 'number',
     help: "share of the training dialogues whose story details and names are swapped for another story's, 0..1 (default: the preset's)",
   },
+  'copy-share': {
+    type: 'number',
+    help: "share of the training examples that are the copying task (a span of random tokens said again), 0..0.9 (default: the preset's)",
+  },
   out: { type: 'string', help: 'checkpoint file to write (default public/warmstart-<preset>.bin)' },
   ...BACKEND_FLAGS,
   json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
@@ -96,6 +100,11 @@ async function main(): Promise<void> {
     console.error('--swap-share must be between 0 and 1');
     process.exit(2);
   }
+  const copyShare = flags['copy-share'] ?? defaults.copyShare ?? 0;
+  if (!(copyShare >= 0 && copyShare <= 0.9)) {
+    console.error('--copy-share must be between 0 and 0.9');
+    process.exit(2);
+  }
   const seed = flags.seed ?? 1;
   const out = flags.out ?? `public/warmstart-${preset}.bin`;
   const chosen = await chooseBackend(flags);
@@ -114,10 +123,13 @@ async function main(): Promise<void> {
       sft: defaults.sft,
       evalEvery,
       ...(swapShare > 0 ? { swapShare } : {}),
+      ...(copyShare > 0 ? { copyShare } : {}),
     },
     (p) => {
       if (p.phase === 'held-out' && p.heldOut)
-        console.error(`step ${p.heldOut.step}  held-out perplexity ${p.heldOut.perplexity.toFixed(3)}`);
+        console.error(
+          `step ${p.heldOut.step}  held-out perplexity ${p.heldOut.perplexity.toFixed(3)}  copy perplexity ${p.heldOut.copyPerplexity.toFixed(1)}`,
+        );
       else if (p.phase !== 'training') console.error(`… ${p.phase}`);
       else if (p.step && (p.step.step % 10 === 0 || p.step.step === steps)) {
         const s = (performance.now() - t0) / 1000;

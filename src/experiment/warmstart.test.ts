@@ -5,10 +5,13 @@ import { loadCheckpoint } from '../engine/model/checkpoint';
 import { runWarmStart, WARM_START_DEFAULTS, type WarmStartOptions } from './warmstart';
 
 const base: WarmStartOptions = { preset: 'ci', seed: 1, ...WARM_START_DEFAULTS.ci, steps: 4, dialogues: 300 };
+let plainRun: ReturnType<typeof runWarmStart> | undefined;
+/** The base run, made once for the tests that compare with it. */
+const plain = () => (plainRun ??= runWarmStart(new CpuBackend(), base));
 
 describe('warm start (ci preset, CPU backend)', () => {
   it('reproduces its checkpoint byte for byte', async () => {
-    const a = await runWarmStart(new CpuBackend(), base);
+    const a = await plain();
     // The hook (the worker's matmul tuning on WebGPU) runs once, after the first step, and moves no number.
     const seen: number[] = [];
     const b = await runWarmStart(
@@ -39,6 +42,24 @@ describe('warm start (ci preset, CPU backend)', () => {
     );
     expect(be.live.size, `still held after the failure:\n${be.report()}`).toBe(0);
     expect(be.doubleReleases).toBe(0);
+  }, 120_000);
+
+  it('mixes in the copying task when asked, records it, and probes copying on the way', async () => {
+    await expect(runWarmStart(new CpuBackend(), { ...base, copyShare: 1 })).rejects.toThrow(
+      /copyShare must be in \[0, 1\)/,
+    );
+    const { checkpoint } = await plain();
+    const probes: { step: number; perplexity: number; copyPerplexity: number }[] = [];
+    const copy = await runWarmStart(new CpuBackend(), { ...base, copyShare: 0.5, evalEvery: 2 }, (p) => {
+      if (p.heldOut) probes.push(p.heldOut);
+    });
+    expect(copy.checkpoint).not.toEqual(checkpoint);
+    expect(loadCheckpoint(copy.checkpoint).meta).toMatchObject({ copyShare: 0.5 });
+    expect(loadCheckpoint(checkpoint).meta).not.toHaveProperty('copyShare');
+    // An untrained model cannot copy: the repeats are about as unlikely as any token.
+    expect(probes).toHaveLength(1);
+    expect(probes[0].step).toBe(2);
+    expect(probes[0].copyPerplexity).toBeGreaterThan(copy.uniformPerplexity / 4);
   }, 120_000);
 
   it('learns: held-out perplexity falls far below the uniform baseline', async () => {

@@ -7,9 +7,10 @@
 import type { Backend } from '../engine/backend';
 import { saveCheckpoint } from '../engine/model/checkpoint';
 import { PRESETS, type PresetName } from '../engine/model/config';
+import { copyExamples, copyProbe } from '../engine/model/copying';
 import { encodeTrainingExamples, type Encoded } from '../engine/model/format';
 import { perplexity, SFT_DEFAULTS, SftTrainer, type SftOptions, type SftStepMetrics } from '../engine/model/sft';
-import { DEFAULT_VOCAB, Tokenizer } from '../engine/model/tokenizer';
+import { DEFAULT_VOCAB, N_BYTES, SPECIALS, Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { buildCorpus, corpusTexts, type CorpusOptions } from '../corpus/build';
 import { swapCorpus } from '../corpus/swap';
@@ -36,6 +37,12 @@ export interface WarmStartOptions {
    * the user's lines (0 or absent: none; the held-out slice is never swapped).
    */
   swapShare?: number;
+  /**
+   * Share of the training examples that are the copying task instead of dialogues
+   * (src/engine/model/copying.ts: a span of random tokens said again after a gap), added beside the
+   * corpus's so that the model learns to copy (0 or absent: none).
+   */
+  copyShare?: number;
 }
 
 /** Held-out examples the periodic perplexity reads (the final figure reads them all). */
@@ -86,8 +93,12 @@ export interface WarmStartProgress {
   phase:
     'corpus' | 'tokenizer' | 'init' | 'perplexity-before' | 'training' | 'held-out' | 'perplexity-after' | 'saving';
   step?: SftStepMetrics;
-  /** With phase 'held-out': the step just taken and the held-out perplexity after it. */
-  heldOut?: { step: number; perplexity: number };
+  /**
+   * With phase 'held-out': the step just taken, the held-out perplexity after it, and the perplexity
+   * of the copies in the copying probe (copying.ts): near 1 once the model copies, in the thousands
+   * while it does not.
+   */
+  heldOut?: { step: number; perplexity: number; copyPerplexity: number };
 }
 
 export interface WarmStartResult {
@@ -112,6 +123,8 @@ export async function runWarmStart(
   onProgress: (p: WarmStartProgress) => void | Promise<void> = () => {},
   afterFirstStep?: () => Promise<void>,
 ): Promise<WarmStartResult> {
+  const copyShare = opts.copyShare ?? 0;
+  if (!(copyShare >= 0 && copyShare < 1)) throw new Error(`copyShare must be in [0, 1), got ${copyShare}`);
   onProgress({ phase: 'corpus' });
   const corpus = swapCorpus(
     buildCorpus({ ...opts.corpus, seed: opts.seed, dialogues: opts.dialogues }),
@@ -126,8 +139,13 @@ export async function runWarmStart(
   // thoughts), fitted to the training window of seqLen + 1 tokens.
   const encode = (ds: typeof corpus.train): Encoded[] =>
     ds.flatMap((d) => encodeTrainingExamples(tokenizer, d.turns, seqLen + 1));
-  const train = encode(corpus.train);
+  const copyTask = { window: seqLen + 1, firstId: N_BYTES + SPECIALS.length, vocabSize: tokenizer.vocabSize };
+  const dialogues = encode(corpus.train);
+  const train = copyShare
+    ? [...dialogues, ...copyExamples(Math.round((dialogues.length * copyShare) / (1 - copyShare)), opts.seed, copyTask)]
+    : dialogues;
   const heldOut = encode(corpus.heldOut);
+  const probe = copyProbe(copyTask);
   onProgress({ phase: 'init' });
   const model = Transformer.create(be, config, opts.seed);
   // Its device memory, and the trainer's, go back to the pool for the run that follows, whatever happens.
@@ -155,7 +173,8 @@ export async function runWarmStart(
       if (i === 0 && afterFirstStep) await afterFirstStep();
       if (opts.evalEvery && (i + 1) % opts.evalEvery === 0 && i + 1 < opts.steps) {
         const ppl = await perplexity(model, heldOut.slice(0, HELDOUT_PROBE), evalOpts);
-        onProgress({ phase: 'held-out', heldOut: { step: i + 1, perplexity: ppl } });
+        const copyPerplexity = await perplexity(model, probe, evalOpts);
+        onProgress({ phase: 'held-out', heldOut: { step: i + 1, perplexity: ppl, copyPerplexity } });
       }
     }
     onProgress({ phase: 'perplexity-after' });
@@ -173,6 +192,7 @@ export async function runWarmStart(
         dialogues: opts.dialogues,
         ...(opts.corpus ? { corpus: opts.corpus } : {}),
         ...(opts.swapShare ? { swapShare: opts.swapShare } : {}),
+        ...(copyShare ? { copyShare } : {}),
         lossOn: sft.lossOn,
         backend: be.name,
         perplexityBefore,
