@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/copying.ts --checkpoint A.bin[,B.bin...] [--json]`: can a checkpoint copy? Scores
- * the copying probe (src/engine/model/copying.ts: 64 spans of random tokens, each said again after
- * a gap) and prints the perplexity of the repeats, beside the uniform guess (the vocabulary size).
+ * the copying probe (src/engine/model/copying.ts: 64 rows of random tokens whose spans are each said
+ * again after a gap) and prints the perplexity of the repeats, beside the uniform guess (the vocabulary size).
  * A model with an induction head reads a repeat off its first copy (perplexity near 1); one without
  * guesses it like any token (near or above the vocabulary size, since a language model is sure of
  * the wrong tokens). The warm start's `--eval-every` prints the same figure as it trains. The wasm
@@ -11,9 +11,8 @@ import { readFileSync } from 'node:fs';
 import { commandFlags } from '../src/cli/args';
 import { WasmBackend } from '../src/engine/wasm/backend';
 import { loadCheckpoint } from '../src/engine/model/checkpoint';
-import { copyProbe } from '../src/engine/model/copying';
+import { copyProbe, copyTask } from '../src/engine/model/copying';
 import { perplexity } from '../src/engine/model/sft';
-import { N_BYTES, SPECIALS } from '../src/engine/model/tokenizer';
 import { Transformer } from '../src/engine/model/transformer';
 
 const f = commandFlags(
@@ -26,17 +25,16 @@ const f = commandFlags(
   ['checkpoint'],
 );
 
+const be = await WasmBackend.create({ threads: 1 });
 const rows: { checkpoint: string; copyPerplexity: number; uniformPerplexity: number; steps?: number }[] = [];
 for (const file of f.checkpoint.split(',').filter(Boolean)) {
   const ck = loadCheckpoint(new Uint8Array(readFileSync(file)));
-  const be = await WasmBackend.create({ threads: 1 });
   const model = new Transformer(be, ck.config, ck.weights, { frozen: true });
   // Rows of the whole context and one token more, as the `micro` warm start's training windows.
   const window = ck.config.contextLength + 1;
-  const probe = copyProbe({ window, firstId: N_BYTES + SPECIALS.length, vocabSize: ck.config.vocabSize });
+  const probe = copyProbe(copyTask(window, ck.config.vocabSize));
   const copyPerplexity = await perplexity(model, probe, { batchSize: 8, seqLen: window - 1, lossOn: 'agent' });
   model.release();
-  be.dispose();
   const steps = typeof ck.meta?.steps === 'number' ? ck.meta.steps : undefined;
   rows.push({ checkpoint: file, copyPerplexity, uniformPerplexity: ck.config.vocabSize, steps });
   if (!f.json)
@@ -44,4 +42,5 @@ for (const file of f.checkpoint.split(',').filter(Boolean)) {
       `${file}: copy perplexity ${copyPerplexity.toFixed(1)} (uniform ${ck.config.vocabSize}${steps ? `; ${steps} steps` : ''})`,
     );
 }
+be.dispose();
 if (f.json) console.log(JSON.stringify(rows, null, 2));

@@ -7,10 +7,10 @@
 import type { Backend } from '../engine/backend';
 import { saveCheckpoint } from '../engine/model/checkpoint';
 import { PRESETS, type PresetName } from '../engine/model/config';
-import { copyExamples, copyProbe } from '../engine/model/copying';
+import { copyExamples, copyProbe, copyTask } from '../engine/model/copying';
 import { encodeTrainingExamples, type Encoded } from '../engine/model/format';
 import { perplexity, SFT_DEFAULTS, SftTrainer, type SftOptions, type SftStepMetrics } from '../engine/model/sft';
-import { DEFAULT_VOCAB, N_BYTES, SPECIALS, Tokenizer } from '../engine/model/tokenizer';
+import { DEFAULT_VOCAB, Tokenizer } from '../engine/model/tokenizer';
 import { Transformer } from '../engine/model/transformer';
 import { buildCorpus, corpusTexts, type CorpusOptions } from '../corpus/build';
 import { swapCorpus } from '../corpus/swap';
@@ -139,13 +139,13 @@ export async function runWarmStart(
   // thoughts), fitted to the training window of seqLen + 1 tokens.
   const encode = (ds: typeof corpus.train): Encoded[] =>
     ds.flatMap((d) => encodeTrainingExamples(tokenizer, d.turns, seqLen + 1));
-  const copyTask = { window: seqLen + 1, firstId: N_BYTES + SPECIALS.length, vocabSize: tokenizer.vocabSize };
+  const task = copyTask(seqLen + 1, tokenizer.vocabSize);
   const dialogues = encode(corpus.train);
   const train = copyShare
-    ? [...dialogues, ...copyExamples(Math.round((dialogues.length * copyShare) / (1 - copyShare)), opts.seed, copyTask)]
+    ? [...dialogues, ...copyExamples(Math.round((dialogues.length * copyShare) / (1 - copyShare)), opts.seed, task)]
     : dialogues;
   const heldOut = encode(corpus.heldOut);
-  const probe = copyProbe(copyTask);
+  const probe = copyProbe(task);
   onProgress({ phase: 'init' });
   const model = Transformer.create(be, config, opts.seed);
   // Its device memory, and the trainer's, go back to the pool for the run that follows, whatever happens.

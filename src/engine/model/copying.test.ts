@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { copyExamples, copyProbe } from './copying';
+import { copyExamples, copyProbe, copyTask } from './copying';
 
-const task = { window: 513, firstId: 264, vocabSize: 4096 };
+const task = copyTask(513, 4096);
 
 describe('the copying task', () => {
   /** The maximal runs of scored positions of an example, as [first, last]. */

@@ -14,6 +14,7 @@
  */
 import { Rng } from '../rng';
 import type { Encoded } from './format';
+import { N_BYTES, SPECIALS } from './tokenizer';
 
 /** Shortest and longest copied span, and the longest gap between its copies. */
 const MIN_SPAN = 4;
@@ -57,6 +58,11 @@ export function copyExamples(n: number, seed: string | number, o: CopyTaskOption
     out.push({ ids, agentMask });
   }
   return out;
+}
+
+/** The task for rows of `window` tokens over a tokenizer of `vocabSize` ids: its merges are drawn. */
+export function copyTask(window: number, vocabSize: number): CopyTaskOptions {
+  return { window, firstId: N_BYTES + SPECIALS.length, vocabSize };
 }
 
 /** Copying examples a probe reads: fixed, and drawn from a seed no training run uses. */
