@@ -42,6 +42,14 @@ const SPEC = {
     type: 'number',
     help: "share of the training examples that are the copying task (a span of random tokens said again), 0..0.9 (default: the preset's)",
   },
+  'copy-window': {
+    type: 'number',
+    help: 'tokens per copying row in training, 16.. (default: the whole window; shorter rows are a curriculum, the probe keeps whole windows)',
+  },
+  'previous-token': {
+    type: 'boolean',
+    help: "the model also reads the previous token's embedding through a learned map (a copying aid; default off)",
+  },
   out: { type: 'string', help: 'checkpoint file to write (default public/warmstart-<preset>.bin)' },
   ...BACKEND_FLAGS,
   json: { type: 'boolean', help: 'print a JSON summary last on stdout' },
@@ -105,6 +113,11 @@ async function main(): Promise<void> {
     console.error('--copy-share must be between 0 and 0.9');
     process.exit(2);
   }
+  const copyWindow = flags['copy-window'];
+  if (copyWindow !== undefined && !(Number.isInteger(copyWindow) && copyWindow >= 16)) {
+    console.error('--copy-window must be a whole number of at least 16');
+    process.exit(2);
+  }
   const seed = flags.seed ?? 1;
   const out = flags.out ?? `public/warmstart-${preset}.bin`;
   const chosen = await chooseBackend(flags);
@@ -124,6 +137,8 @@ async function main(): Promise<void> {
       evalEvery,
       ...(swapShare > 0 ? { swapShare } : {}),
       ...(copyShare > 0 ? { copyShare } : {}),
+      ...(copyWindow !== undefined ? { copyWindow } : {}),
+      ...(flags['previous-token'] ? { previousToken: true } : {}),
     },
     (p) => {
       if (p.phase === 'held-out' && p.heldOut)

@@ -62,6 +62,27 @@ describe('warm start (ci preset, CPU backend)', () => {
     expect(probes[0].copyPerplexity).toBeGreaterThan(copy.uniformPerplexity / 4);
   }, 120_000);
 
+  it('shortens the copying rows when asked (a curriculum), records it, and refuses rows under 16 tokens', async () => {
+    await expect(runWarmStart(new CpuBackend(), { ...base, copyShare: 0.5, copyWindow: 8 })).rejects.toThrow(
+      /copyWindow must be a whole number of at least 16 tokens, got 8/,
+    );
+    const whole = await runWarmStart(new CpuBackend(), { ...base, steps: 2, copyShare: 0.5 });
+    const short = await runWarmStart(new CpuBackend(), { ...base, steps: 2, copyShare: 0.5, copyWindow: 32 });
+    expect(loadCheckpoint(short.checkpoint).meta).toMatchObject({ copyShare: 0.5, copyWindow: 32 });
+    expect(loadCheckpoint(whole.checkpoint).meta).not.toHaveProperty('copyWindow');
+    expect(short.checkpoint).not.toEqual(whole.checkpoint);
+  }, 120_000);
+
+  it('makes a model that reads the previous token when asked, and its config says so', async () => {
+    const { checkpoint } = await plain();
+    const prev = await runWarmStart(new CpuBackend(), { ...base, steps: 2, previousToken: true });
+    const ck = loadCheckpoint(prev.checkpoint);
+    expect(ck.config.previousToken).toBe(true);
+    expect(loadCheckpoint(checkpoint).config).not.toHaveProperty('previousToken');
+    expect(ck.weights.length).toBeGreaterThan(loadCheckpoint(checkpoint).weights.length);
+    expect(prev.perplexityAfter).toBeLessThan(prev.perplexityBefore);
+  }, 120_000);
+
   it('learns: held-out perplexity falls far below the uniform baseline', async () => {
     const r = await runWarmStart(new CpuBackend(), { ...base, steps: 60, dialogues: 1000 });
     expect(r.perplexityBefore).toBeGreaterThan(r.uniformPerplexity * 0.5);

@@ -6,7 +6,7 @@
  */
 import type { Backend } from '../engine/backend';
 import { saveCheckpoint } from '../engine/model/checkpoint';
-import { PRESETS, type PresetName } from '../engine/model/config';
+import { PRESETS, type ModelConfig, type PresetName } from '../engine/model/config';
 import { copyExamples, copyProbe, copyTask } from '../engine/model/copying';
 import { encodeTrainingExamples, type Encoded } from '../engine/model/format';
 import { perplexity, SFT_DEFAULTS, SftTrainer, type SftOptions, type SftStepMetrics } from '../engine/model/sft';
@@ -43,6 +43,14 @@ export interface WarmStartOptions {
    * corpus's so that the model learns to copy (0 or absent: none).
    */
   copyShare?: number;
+  /**
+   * Tokens per copying row in training (absent: the training window, seqLen + 1). Shorter rows
+   * are padded: a head then looks for the first copy among a few dozen tokens, not hundreds (a
+   * curriculum); the probe keeps rows of the whole window.
+   */
+  copyWindow?: number;
+  /** The model also reads the previous token's embedding (ModelConfig.previousToken; absent: false). */
+  previousToken?: boolean;
 }
 
 /** Held-out examples the periodic perplexity reads (the final figure reads them all). */
@@ -125,6 +133,8 @@ export async function runWarmStart(
 ): Promise<WarmStartResult> {
   const copyShare = opts.copyShare ?? 0;
   if (!(copyShare >= 0 && copyShare < 1)) throw new Error(`copyShare must be in [0, 1), got ${copyShare}`);
+  if (opts.copyWindow !== undefined && !(Number.isInteger(opts.copyWindow) && opts.copyWindow >= 16))
+    throw new Error(`copyWindow must be a whole number of at least 16 tokens, got ${opts.copyWindow}`);
   onProgress({ phase: 'corpus' });
   const corpus = swapCorpus(
     buildCorpus({ ...opts.corpus, seed: opts.seed, dialogues: opts.dialogues }),
@@ -133,16 +143,24 @@ export async function runWarmStart(
   );
   onProgress({ phase: 'tokenizer' });
   const tokenizer = Tokenizer.train(corpusTexts(corpus), opts.vocabSize);
-  const config = { ...PRESETS[opts.preset], vocabSize: tokenizer.vocabSize };
+  const config: ModelConfig = {
+    ...PRESETS[opts.preset],
+    vocabSize: tokenizer.vocabSize,
+    ...(opts.previousToken ? { previousToken: true } : {}),
+  };
   const seqLen = Math.min(opts.sft.seqLen, config.contextLength);
   // Think-mode dialogues become one example per turn, its history as rollouts show it (no earlier
   // thoughts), fitted to the training window of seqLen + 1 tokens.
   const encode = (ds: typeof corpus.train): Encoded[] =>
     ds.flatMap((d) => encodeTrainingExamples(tokenizer, d.turns, seqLen + 1));
   const task = copyTask(seqLen + 1, tokenizer.vocabSize);
+  const trainTask = copyTask(Math.min(opts.copyWindow ?? seqLen + 1, seqLen + 1), tokenizer.vocabSize);
   const dialogues = encode(corpus.train);
   const train = copyShare
-    ? [...dialogues, ...copyExamples(Math.round((dialogues.length * copyShare) / (1 - copyShare)), opts.seed, task)]
+    ? [
+        ...dialogues,
+        ...copyExamples(Math.round((dialogues.length * copyShare) / (1 - copyShare)), opts.seed, trainTask),
+      ]
     : dialogues;
   const heldOut = encode(corpus.heldOut);
   const probe = copyProbe(task);
@@ -193,6 +211,7 @@ export async function runWarmStart(
         ...(opts.corpus ? { corpus: opts.corpus } : {}),
         ...(opts.swapShare ? { swapShare: opts.swapShare } : {}),
         ...(copyShare ? { copyShare } : {}),
+        ...(copyShare && opts.copyWindow ? { copyWindow: trainTask.window } : {}),
         lossOn: sft.lossOn,
         backend: be.name,
         perplexityBefore,

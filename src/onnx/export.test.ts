@@ -190,6 +190,8 @@ describe('exportOnnx: parity with the engine under onnxruntime-web (wasm, in Nod
     ['micro', PRESETS.micro, 2, 12],
     ['mini', PRESETS.mini, 1, 8],
     ['small', PRESETS.small, 1, 6],
+    ['tiny reading the previous token', { ...TINY, previousToken: true }, 2, 12],
+    ['micro reading the previous token', { ...PRESETS.micro, previousToken: true }, 2, 12],
   ] as const;
   for (const [name, config, B, T] of cases) {
     it(`${name}: logits and values match the CPU engine to 1e-4, with and without the KV cache`, async () => {
@@ -253,6 +255,22 @@ describe('generateOnnx: decoding through the exported model', () => {
       rng: new Rng(0),
     });
     expect(engine.length).toBeGreaterThan(3);
+    expect(onnx).toEqual(engine);
+    await ps.session.release();
+  });
+
+  it("sampled decoding of a model reading the previous token draws the engine sampler's tokens (same seed)", async () => {
+    const config = { ...TINY, previousToken: true };
+    const weights = randomWeights(config, 5);
+    const prompt = Array.from(randomIds(config.vocabSize, 6, 6));
+    const opts = { maxNewTokens: 10, stop: [] as number[], sampling: { temperature: 1, topK: 0, topP: 1 } };
+    const [engine] = await generate(new Transformer(new CpuBackend(), config, weights), [prompt], {
+      ...opts,
+      rng: new Rng(0),
+    });
+    const ps = await createPolicySession(ort, exportOnnx({ config, weights }, { kvCache: true }), ['wasm']);
+    const onnx = await generateOnnx(ort, ps, config, prompt, { ...opts, rng: new Rng(0) });
+    expect(new Set(engine).size).toBeGreaterThan(2); // not one token over and over
     expect(onnx).toEqual(engine);
     await ps.session.release();
   });

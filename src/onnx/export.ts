@@ -3,19 +3,23 @@
  * src/engine/model/transformer.ts computes, written as a standard ONNX graph (default domain,
  * opset 17, IR version 8) with the checkpoint's weights as initializers. Pure TS: Node and browser.
  *
- *   x = wte[input_ids] + wpe[past_len + t]
+ *   x = wte[input_ids] + wpe[past_len + t]  (+ wte[the token before] · wprev with config.previousToken)
  *   per block l:  x = x + proj(attn(LayerNorm1(x)));  x = x + proj(gelu_tanh(fc(LayerNorm2(x))))
  *   h = LayerNormF(x);  logits = h · wteᵀ (tied);  values = h · value.w + value.b
  *
  * Inputs:   input_ids int64 [batch, seq]
  *           with kvCache: past_key_l / past_value_l float32 [batch, H, past_seq, hs] for each layer l
  *           (past_seq may be 0 for the first call)
+ *           with kvCache and config.previousToken: previous_id int64 [batch, 1], the token before
+ *           input_ids[:, 0] (the last one fed), -1 where there is none (an empty past); without the
+ *           cache a sequence starts at input_ids[:, 0], which has none
  * Outputs:  logits float32 [batch, seq, V]; values float32 [batch, seq, 1] (unless values: false);
  *           with kvCache: present_key_l / present_value_l [batch, H, past_seq + seq, hs]
  *
  * Ops used: Gather, Add, Mul, MatMul, LayerNormalization (eps 1e-5, as the engine), Split, Reshape,
  * Transpose, Concat, Softmax, Where, LessOrEqual, Range, Shape, Squeeze, Unsqueeze, Tanh (GELU's
- * tanh form, decomposed: the engine's GELU is not the erf one). The causal mask is built from
+ * tanh form, decomposed: the engine's GELU is not the erf one); with config.previousToken also
+ * Slice, Sub, GreaterOrEqual and Cast. The causal mask is built from
  * positions (key position ≤ query position), so one graph serves any length up to the context.
  * A sequence longer than the context fails in Gather on wpe, as the engine refuses it.
  *
@@ -56,6 +60,7 @@ export class OnnxExportError extends Error {
 /** Names of the graph's inputs and outputs for a config and options (the runtime side uses these). */
 export function onnxIoNames(config: ModelConfig, options: ExportOptions = {}): { inputs: string[]; outputs: string[] } {
   const inputs = ['input_ids'];
+  if (options.kvCache && config.previousToken) inputs.push('previous_id');
   const outputs = ['logits'];
   if (options.values !== false) outputs.push('values');
   if (options.kvCache) {
@@ -180,6 +185,29 @@ export function exportOnnx(checkpoint: ExportableCheckpoint, options: ExportOpti
     g.node('Gather', ['wte', 'input_ids'], { axis: { kind: 'int', v: 0 } }),
     g.node('Gather', ['wpe', qPos], { axis: { kind: 'int', v: 0 } }),
   ]);
+  if (config.previousToken) {
+    // The token before each input: previous_id (or -1), then input_ids but its last; -1 gives a
+    // zero row, as the engine's gather outside the table does (ONNX Gather would wrap it).
+    const sliceCols = (from: number, to: number, tag: string) =>
+      g.node('Slice', [
+        'input_ids',
+        g.i64(`const_prev_from_${tag}`, [from]),
+        g.i64(`const_prev_to_${tag}`, [to]),
+        axis1,
+      ]);
+    const first = kv ? 'previous_id' : g.node('Sub', [g.node('Mul', [sliceCols(0, 1, 'first'), zero]), one]); // (batch, 1) of -1
+    const prevIds = g.node('Concat', [first, sliceCols(0, -1, 'rest')], { axis: { kind: 'int', v: 1 } });
+    const has = g.node('GreaterOrEqual', [prevIds, zero]);
+    const emb = g.node('Gather', ['wte', g.node('Where', [has, prevIds, zero])], { axis: { kind: 'int', v: 0 } });
+    const kept = g.node('Mul', [
+      emb,
+      g.node('Unsqueeze', [
+        g.node('Cast', [has], { to: { kind: 'int', v: DataType.FLOAT } }),
+        g.i64('const_axes_last', [-1]),
+      ]),
+    ]);
+    x = g.node('Add', [x, g.node('MatMul', [kept, 'wprev'])]);
+  }
 
   const layerNorm = (input: string, w: string, b: string) =>
     g.node('LayerNormalization', [input, w, b], {
@@ -222,6 +250,7 @@ export function exportOnnx(checkpoint: ExportableCheckpoint, options: ExportOpti
   if (withValues) g.node('Add', [g.node('MatMul', [h, 'value.w']), 'value.b'], undefined, ['values']);
 
   const inputs: ValueInfo[] = [{ name: 'input_ids', dataType: DataType.INT64, dims: ['batch', 'seq'] }];
+  if (kv && config.previousToken) inputs.push({ name: 'previous_id', dataType: DataType.INT64, dims: ['batch', 1] });
   const outputs: ValueInfo[] = [{ name: 'logits', dataType: DataType.FLOAT, dims: ['batch', 'seq', V] }];
   if (withValues) outputs.push({ name: 'values', dataType: DataType.FLOAT, dims: ['batch', 'seq', 1] });
   if (kv) {

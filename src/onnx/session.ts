@@ -68,6 +68,11 @@ function presentAsPast(config: ModelConfig, out: Ort.InferenceSession.OnnxValueM
   return feeds;
 }
 
+/** config.previousToken: the previous_id input, the token before each row's first new one (-1: none). */
+function previousId(ort: OrtModule, config: ModelConfig, before: readonly number[]): Record<string, Ort.Tensor> {
+  return config.previousToken ? { previous_id: ids64(ort, before, [before.length, 1]) } : {};
+}
+
 const ids64 = (ort: OrtModule, ids: ArrayLike<number>, dims: number[]) =>
   new ort.Tensor(
     'int64',
@@ -97,7 +102,12 @@ export async function runLogits(
   for (const n of chunks) {
     const chunk = new Int32Array(B * n);
     for (let b = 0; b < B; b++) for (let k = 0; k < n; k++) chunk[b * n + k] = ids[b * T + pos + k];
-    const out = await ps.session.run({ ...past, input_ids: ids64(ort, chunk, [B, n]) });
+    const before = Array.from({ length: B }, (_, b) => (pos > 0 ? ids[b * T + pos - 1] : -1));
+    const out = await ps.session.run({
+      ...past,
+      ...previousId(ort, config, before),
+      input_ids: ids64(ort, chunk, [B, n]),
+    });
     const lg = out.logits.data as Float32Array;
     for (let b = 0; b < B; b++) all.set(lg.subarray(b * n * V, (b + 1) * n * V), (b * T + pos) * V);
     past = presentAsPast(config, out);
@@ -129,7 +139,12 @@ export async function generateOnnx(
   if (prompt.length >= config.contextLength)
     throw new Error(`the prompt has ${prompt.length} tokens; the context holds ${config.contextLength}`);
   const V = config.vocabSize;
-  let out = await ps.session.run({ ...emptyPast(ort, config, 1), input_ids: ids64(ort, prompt, [1, prompt.length]) });
+  let out = await ps.session.run({
+    ...emptyPast(ort, config, 1),
+    ...previousId(ort, config, [-1]),
+    input_ids: ids64(ort, prompt, [1, prompt.length]),
+  });
+  let previous = prompt[prompt.length - 1];
   let length = prompt.length;
   const generated: number[] = [];
   for (let n = 0; n < opts.maxNewTokens; n++) {
@@ -138,7 +153,12 @@ export async function generateOnnx(
     const tok = sampleToken(last, opts.sampling, opts.rng);
     generated.push(tok);
     if (opts.stop.includes(tok) || length + 1 >= config.contextLength) break;
-    out = await ps.session.run({ ...presentAsPast(config, out), input_ids: ids64(ort, [tok], [1, 1]) });
+    out = await ps.session.run({
+      ...presentAsPast(config, out),
+      ...previousId(ort, config, [previous]),
+      input_ids: ids64(ort, [tok], [1, 1]),
+    });
+    previous = tok;
     length++;
   }
   return generated;

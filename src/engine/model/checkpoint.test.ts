@@ -28,6 +28,17 @@ describe('checkpoint format', () => {
     expect(back.weights).toEqual(weights);
   });
 
+  it('round-trips a model that reads the previous token (wprev in its layout); a bad previousToken is refused by name', () => {
+    const config: ModelConfig = { ...CONFIG, previousToken: true };
+    const weights = initParams(config, 2);
+    const back = loadCheckpoint(saveCheckpoint({ config, tokenizer, weights, meta: {} }));
+    expect(back.config).toEqual(config);
+    expect(back.weights).toEqual(weights);
+    expect(() =>
+      saveCheckpoint({ config: { ...config, previousToken: 1 as unknown as boolean }, tokenizer, weights, meta: {} }),
+    ).toThrow(/previousToken: must be true or false/);
+  });
+
   it('is byte-for-byte deterministic', () => {
     expect(sample()).toEqual(sample());
   });

@@ -18,6 +18,13 @@ export interface ModelConfig {
   layers: number;
   /** Attention heads; channels % heads === 0. */
   heads: number;
+  /**
+   * Each position also reads the previous token's embedding through a learned C × C map (`wprev`):
+   * x[t] += wte[ids[t−1]] · wprev. A head that copies (an induction head) then needs one rule, "attend
+   * where the previous token is the current one", instead of a previous-token head learned position
+   * by position. Absent or false: the GPT-2 embeddings alone.
+   */
+  previousToken?: boolean;
 }
 
 export type PresetName = 'ci' | 'micro' | 'mini' | 'small';
@@ -53,10 +60,12 @@ export interface ParamLayout {
 
 export function validateConfig(c: ModelConfig): string[] {
   const errors: string[] = [];
-  const posInt = (k: keyof ModelConfig) => {
+  const posInt = (k: Exclude<keyof ModelConfig, 'previousToken'>) => {
     if (!Number.isInteger(c[k]) || c[k] < 1) errors.push(`${k}: must be a positive integer (got ${String(c[k])})`);
   };
   (['vocabSize', 'contextLength', 'channels', 'layers', 'heads'] as const).forEach(posInt);
+  if (c.previousToken !== undefined && typeof c.previousToken !== 'boolean')
+    errors.push(`previousToken: must be true or false (got ${String(c.previousToken)})`);
   if (errors.length === 0 && c.channels % c.heads !== 0)
     errors.push(`heads: channels (${c.channels}) must be divisible by heads (${c.heads})`);
   return errors;
@@ -69,6 +78,7 @@ function paramShapes(c: ModelConfig): [string, number[]][] {
     ['wte', [V, C]], // token embedding, tied with the output head
     ['wpe', [T, C]], // learned positions
   ];
+  if (c.previousToken) out.push(['wprev', [C, C]]); // the previous token's embedding, mapped
   for (let l = 0; l < L; l++) {
     out.push(
       [`h${l}.ln1.w`, [C]],

@@ -13,7 +13,7 @@ import { tuneMatmuls } from '../ops/matmul';
 import { Rng } from '../rng';
 import { compare, type CompareReport } from '../testing/compare';
 import type { GpuTest } from '../testing/gpu-test';
-import { PRESETS, type ModelConfig } from './config';
+import { paramLayout, PRESETS, type ModelConfig } from './config';
 import { loadCheckpoint, saveCheckpoint } from './checkpoint';
 import { generate, GREEDY, KvSession } from './sampler';
 import { Tokenizer } from './tokenizer';
@@ -166,6 +166,41 @@ export const modelGpuTests: GpuTest[] = [
         compare("savedAttention f16: logits = the f32 run's bits", gotHalf.logits, got.logits, { abs: 0, rel: 0 }),
         compare("savedAttention f16: values = the f32 run's bits", gotHalf.values, got.values, { abs: 0, rel: 0 }),
         compare('savedAttention f16: gradient arena vs cpu', gotHalf.grads, wantHalf.grads, { abs: 1e-5, rel: 1e-3 }),
+      ];
+    },
+  },
+  {
+    name: 'transformer reading the previous token (previousToken): forward, full backward and cached decoding agree on both backends',
+    async run(env) {
+      const config: ModelConfig = { ...TINY, previousToken: true };
+      const B = 3;
+      const T = 7;
+      const N = B * T;
+      const rng = new Rng('model-gpu-prev');
+      const ids = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
+      const targets = Int32Array.from({ length: N }, (_, n) => (n % 5 === 0 ? -1 : rng.int(0, TINY.vocabSize - 1)));
+      const dValues = Float32Array.from({ length: N }, () => rng.normal());
+      const weights = initParams(config, 'model-gpu-prev');
+      for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.05;
+      const want = await forwardBackward(env.cpu, config, weights, B, T, ids, targets, dValues);
+      const got = await forwardBackward(env.gpu, config, weights, B, T, ids, targets, dValues);
+      const wprev = paramLayout(config).byName.wprev;
+      if (want.grads.subarray(wprev.offset, wprev.offset + wprev.size).every((g) => g === 0))
+        throw new Error("wprev's gradient is all zero on the CPU: is the previous token read?");
+      const decode = async (be: Backend) => {
+        const session = new KvSession(new Transformer(be, config, weights), 3);
+        const a = await session.step([[1, 2, 3, 4, 5], [6], [7, 8, 9]]);
+        const b = await session.step([[10], [11], []]);
+        session.release();
+        return [...a, ...b];
+      };
+      const wantKv = await decode(env.cpu);
+      const gotKv = await decode(env.gpu);
+      return [
+        compare('logits', got.logits, want.logits),
+        compare('values', got.values, want.values),
+        compare('gradient arena', got.grads, want.grads, { abs: 1e-5, rel: 1e-3 }),
+        ...wantKv.map((w, i) => compare(`cached decoding: logits row ${i}`, gotKv[i], w)),
       ];
     },
   },

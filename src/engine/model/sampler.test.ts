@@ -18,8 +18,14 @@ import { WasmBackend } from '../wasm/backend';
 
 const TINY: ModelConfig = { vocabSize: 29, contextLength: 16, channels: 8, layers: 2, heads: 2 };
 
-function noisyModel(seed: string): Transformer {
-  const m = Transformer.create(new CpuBackend(), TINY, seed);
+/** TINY, and TINY reading the previous token too (ModelConfig.previousToken). */
+const EMBEDDINGS = [
+  ['token and position', TINY],
+  ['and the previous token', { ...TINY, previousToken: true }],
+] as const;
+
+function noisyModel(seed: string, config: ModelConfig = TINY): Transformer {
+  const m = Transformer.create(new CpuBackend(), config, seed);
   return m;
 }
 
@@ -31,53 +37,59 @@ async function fullLogits(model: Transformer, seq: number[]): Promise<Float32Arr
 }
 
 describe('sampling with a KV cache', () => {
-  it('logits from cached decoding equal a full recompute, for ragged batches', async () => {
-    const model = noisyModel('kv');
-    const rng = new Rng('kv-seqs');
-    const seqs = [11, 5, 1].map((n) => Array.from({ length: n }, () => rng.int(0, TINY.vocabSize - 1)));
-    const session = new KvSession(model, seqs.length);
-    // Prefill ragged prompts of 4, 2 and 1 tokens, then feed the rest one token at a time.
-    const prompt = [4, 2, 1];
-    let logits = await session.step(seqs.map((s, b) => s.slice(0, prompt[b])));
-    const fed = [...prompt];
-    for (let guard = 0; guard < 20; guard++) {
-      for (let b = 0; b < seqs.length; b++) {
-        if (fed[b] === 0) continue;
-        const want = await fullLogits(model, seqs[b].slice(0, fed[b]));
-        const r = compare(`seq ${b} after ${fed[b]} tokens`, logits[b], want);
+  it.each(EMBEDDINGS)(
+    'logits from cached decoding equal a full recompute, for ragged batches (embeddings: %s)',
+    async (_, config) => {
+      const model = noisyModel('kv', config);
+      const rng = new Rng('kv-seqs');
+      const seqs = [11, 5, 1].map((n) => Array.from({ length: n }, () => rng.int(0, TINY.vocabSize - 1)));
+      const session = new KvSession(model, seqs.length);
+      // Prefill ragged prompts of 4, 2 and 1 tokens, then feed the rest one token at a time.
+      const prompt = [4, 2, 1];
+      let logits = await session.step(seqs.map((s, b) => s.slice(0, prompt[b])));
+      const fed = [...prompt];
+      for (let guard = 0; guard < 20; guard++) {
+        for (let b = 0; b < seqs.length; b++) {
+          if (fed[b] === 0) continue;
+          const want = await fullLogits(model, seqs[b].slice(0, fed[b]));
+          const r = compare(`seq ${b} after ${fed[b]} tokens`, logits[b], want);
+          expect(r.ok, r.summary).toBe(true);
+        }
+        const next = seqs.map((s, b) => (fed[b] > 0 && fed[b] < s.length ? [s[fed[b]]] : []));
+        if (next.every((n) => n.length === 0)) break;
+        logits = await session.step(next);
+        next.forEach((n, b) => (fed[b] = n.length > 0 ? fed[b] + 1 : 0));
+      }
+      expect(Array.from(session.lengths)).toEqual([11, 5, 1]);
+    },
+  );
+
+  it.each(EMBEDDINGS)(
+    'rewind cuts one sequence back: what follows is read as if the cut tokens never were (embeddings: %s)',
+    async (_, config) => {
+      const model = noisyModel('rewind', config);
+      const rng = new Rng('rewind-seqs');
+      const seq = () => Array.from({ length: 6 }, () => rng.int(0, TINY.vocabSize - 1));
+      const [a, b, other] = [seq(), seq(), seq()];
+      const session = new KvSession(model, 2);
+      await session.step([a.slice(0, 3), other.slice(0, 4)]);
+      await session.step([a.slice(3), other.slice(4)]); // sequence 0 now holds all of a
+      session.rewind(0, 2);
+      expect(Array.from(session.lengths)).toEqual([2, 6]);
+      // Sequence 0 goes on as a[0..2] + b; sequence 1 is untouched by the cut.
+      const logits = await session.step([b.slice(0, 3), [b[5]]]);
+      for (const [got, want, what] of [
+        [logits[0], await fullLogits(model, [...a.slice(0, 2), ...b.slice(0, 3)]), 'the rewound sequence'],
+        [logits[1], await fullLogits(model, [...other, b[5]]), 'the other sequence'],
+      ] as const) {
+        const r = compare(what, got, want);
         expect(r.ok, r.summary).toBe(true);
       }
-      const next = seqs.map((s, b) => (fed[b] > 0 && fed[b] < s.length ? [s[fed[b]]] : []));
-      if (next.every((n) => n.length === 0)) break;
-      logits = await session.step(next);
-      next.forEach((n, b) => (fed[b] = n.length > 0 ? fed[b] + 1 : 0));
-    }
-    expect(Array.from(session.lengths)).toEqual([11, 5, 1]);
-  });
-
-  it('rewind cuts one sequence back: what follows is read as if the cut tokens never were', async () => {
-    const model = noisyModel('rewind');
-    const rng = new Rng('rewind-seqs');
-    const seq = () => Array.from({ length: 6 }, () => rng.int(0, TINY.vocabSize - 1));
-    const [a, b, other] = [seq(), seq(), seq()];
-    const session = new KvSession(model, 2);
-    await session.step([a.slice(0, 3), other.slice(0, 4)]);
-    await session.step([a.slice(3), other.slice(4)]); // sequence 0 now holds all of a
-    session.rewind(0, 2);
-    expect(Array.from(session.lengths)).toEqual([2, 6]);
-    // Sequence 0 goes on as a[0..2] + b; sequence 1 is untouched by the cut.
-    const logits = await session.step([b.slice(0, 3), [b[5]]]);
-    for (const [got, want, what] of [
-      [logits[0], await fullLogits(model, [...a.slice(0, 2), ...b.slice(0, 3)]), 'the rewound sequence'],
-      [logits[1], await fullLogits(model, [...other, b[5]]), 'the other sequence'],
-    ] as const) {
-      const r = compare(what, got, want);
-      expect(r.ok, r.summary).toBe(true);
-    }
-    expect(() => session.rewind(0, 6)).toThrow(/holds 5 tokens; it cannot be cut back to 6/);
-    expect(() => session.rewind(1, -1)).toThrow(/cannot be cut back/);
-    session.release();
-  });
+      expect(() => session.rewind(0, 6)).toThrow(/holds 5 tokens; it cannot be cut back to 6/);
+      expect(() => session.rewind(1, -1)).toThrow(/cannot be cut back/);
+      session.release();
+    },
+  );
 
   it('a prefill holds logits for the last position of each sequence only', async () => {
     // 4 prompts of 120 tokens, 2,000 tokens of vocabulary: logits for every position would be

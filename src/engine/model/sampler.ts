@@ -165,6 +165,8 @@ export class KvSession {
   private readonly read: WeightRead;
   /** Tokens already in each sequence's cache. */
   readonly lengths: Int32Array;
+  /** config.previousToken: each sequence's tokens so far (a step reads the one before its first). */
+  private readonly history: Int32Array[] | null;
   private stepActs: { S: number; t: Record<string, Tensor> } | null = null;
   /** The steps' activations: grow-only buffers (a prefill's S differs from a decoding step's). */
   private readonly slabs: Slabs;
@@ -210,6 +212,7 @@ export class KvSession {
     this.k = Array.from({ length: layers }, () => this.be.zeros(shape));
     this.v = Array.from({ length: layers }, () => this.be.zeros(shape));
     this.lengths = new Int32Array(B);
+    this.history = model.config.previousToken ? Array.from({ length: B }, () => new Int32Array(T)) : null;
     this.slabs = new Slabs(this.be, { ladder: true });
   }
 
@@ -234,6 +237,7 @@ export class KvSession {
       fc: z('fc', [N, 4 * C]),
       fcGelu: z('fcGelu', [N, 4 * C]),
       last: z('last', [this.B], 'i32'),
+      ...(this.history ? { prevIds: z('prevIds', [N], 'i32'), prevEmb: z('prevEmb', [N, C]) } : {}),
       lnLast: z('lnLast', [this.B, C]),
       logits: z('logits', [this.B, V]),
     };
@@ -257,6 +261,8 @@ export class KvSession {
     const len = new Int32Array(this.B);
     // The row of each sequence's last appended token; -1 (a zero row) where it appends nothing.
     const last = new Int32Array(this.B);
+    // config.previousToken: the token before each appended one (-1, a zero row, before the first).
+    const prevIds = this.history ? new Int32Array(this.B * S).fill(-1) : null;
     for (let b = 0; b < this.B; b++) {
       if (this.lengths[b] + tokens[b].length > maxT) {
         throw new Error(
@@ -269,6 +275,14 @@ export class KvSession {
         ids[b * S + s] = s < len[b] ? tokens[b][s] : 0;
         pos[b * S + s] = Math.min(this.lengths[b] + s, maxT - 1);
       }
+      if (prevIds && this.history) {
+        const h = this.history[b];
+        for (let s = 0; s < len[b]; s++) {
+          const at = this.lengths[b] + s;
+          if (at > 0) prevIds[b * S + s] = s > 0 ? tokens[b][s - 1] : h[at - 1];
+          h[at] = tokens[b][s];
+        }
+      }
     }
     be.write(a.ids, ids);
     be.write(a.pos, pos);
@@ -280,6 +294,12 @@ export class KvSession {
     be.embedding(a.tok, m.p.wte, a.ids); // the f32 table: p.wte may be the LM head's half copy
     be.embedding(a.posEmb, p.wpe, a.pos);
     be.add(a.x, a.tok, a.posEmb);
+    if (prevIds) {
+      // As the training forward: x += wte[previous token] · wprev (f32 tables, residual epilogue).
+      be.write(a.prevIds, prevIds);
+      be.embedding(a.prevEmb, m.p.wte, a.prevIds);
+      be.matmul(a.x, a.prevEmb, m.p.wprev, { residual: a.x });
+    }
     for (let l = 0; l < m.config.layers; l++) {
       const param = (n: string) => p[`h${l}.${n}`]; // layer l's parameter n
       be.layerNorm(a.ln, a.mean, a.rstd, a.x, param('ln1.w'), param('ln1.b'));

@@ -51,6 +51,41 @@ describe('transformer', () => {
   it('rejects a bad config with the field named', () => {
     expect(() => paramLayout({ ...TINY, heads: 3 })).toThrow(/heads: channels \(8\) must be divisible by heads \(3\)/);
     expect(() => paramLayout({ ...TINY, layers: 0 })).toThrow(/layers: must be a positive integer/);
+    expect(() => paramLayout({ ...TINY, previousToken: 'yes' as unknown as boolean })).toThrow(
+      /previousToken: must be true or false \(got yes\)/,
+    );
+  });
+
+  it('previousToken adds one C × C map (wprev) that changes what a position reads from its second token on', async () => {
+    const prev = { ...TINY, previousToken: true };
+    const layout = paramLayout(prev);
+    expect(layout.count - paramLayout(TINY).count).toBe(TINY.channels * TINY.channels);
+    expect(layout.byName.wprev.shape).toEqual([TINY.channels, TINY.channels]);
+    const weights = initParams(prev, 'prev');
+    const e = layout.byName.wprev;
+    for (let i = 0; i < e.size; i++) weights[e.offset + i] = Math.sin(i) * 0.5; // a visible map
+    const zeroed = weights.slice();
+    zeroed.fill(0, e.offset, e.offset + e.size);
+    // The plain model with the same weights: the arena without wprev's slot.
+    const plainWeights = new Float32Array(paramLayout(TINY).total);
+    for (const p of paramLayout(TINY).entries) {
+      const q = layout.byName[p.name];
+      plainWeights.set(weights.subarray(q.offset, q.offset + q.size), p.offset);
+    }
+    const logits = async (config: ModelConfig, w: Float32Array) => {
+      const be = new CpuBackend();
+      const seq = Int32Array.of(3, 5, 7);
+      const out = new Transformer(be, config, w, { frozen: true }).forward(be.fromArray(seq, [3]), 1, 3);
+      const all = Array.from(await be.read(out.logits));
+      return [0, 1, 2].map((t) => all.slice(t * TINY.vocabSize, (t + 1) * TINY.vocabSize));
+    };
+    const withMap = await logits(prev, weights);
+    const withZero = await logits(prev, zeroed);
+    const plain = await logits(TINY, plainWeights);
+    expect(withZero).toEqual(plain); // a zero map is the plain model, bit for bit
+    expect(withMap[0]).toEqual(plain[0]); // the first token has no previous one
+    expect(withMap[1]).not.toEqual(plain[1]);
+    expect(withMap[2]).not.toEqual(plain[2]);
   });
 
   it('initialises deterministically from the seed', () => {
@@ -58,42 +93,48 @@ describe('transformer', () => {
     expect(initParams(TINY, 7)).not.toEqual(initParams(TINY, 8));
   });
 
-  it('backward matches finite differences of the whole model (f32, sampled parameters)', async () => {
-    const B = 2;
-    const T = 5;
-    const rng = new Rng('model-fd');
-    const ids = Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1));
-    const targets = Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1));
-    const w = Float32Array.from({ length: B * T }, () => rng.normal());
-    const weights = initParams(TINY, 'fd');
-    // Larger weights than GPT-2 init so every path carries a visible gradient.
-    for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.2;
-    const model = new Transformer(new CpuBackend(), TINY, weights);
-    const { grads } = await lossAndGrads(model, ids, targets, w, B, T);
-    const layout = model.layout;
-    const h = 1e-2;
-    const analytic: number[] = [];
-    const numeric: number[] = [];
-    for (const e of layout.entries) {
-      // Three elements of every parameter tensor.
-      for (let k = 0; k < 3; k++) {
-        const i = e.offset + rng.int(0, e.size - 1);
-        const perturbed = (delta: number) => {
-          const wts = weights.slice();
-          wts[i] += delta;
-          return lossAndGrads(new Transformer(new CpuBackend(), TINY, wts), ids, targets, w, B, T);
-        };
-        const up = (await perturbed(h)).loss;
-        const down = (await perturbed(-h)).loss;
-        numeric.push((up - down) / (2 * h));
-        analytic.push(grads[i]);
+  it.each([
+    ['token and position', TINY],
+    ['and the previous token', { ...TINY, previousToken: true }],
+  ] as const)(
+    'backward matches finite differences of the whole model (f32, sampled parameters; embeddings: %s)',
+    async (_, config) => {
+      const B = 2;
+      const T = 5;
+      const rng = new Rng('model-fd');
+      const ids = Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1));
+      const targets = Int32Array.from({ length: B * T }, () => rng.int(0, TINY.vocabSize - 1));
+      const w = Float32Array.from({ length: B * T }, () => rng.normal());
+      const weights = initParams(config, 'fd');
+      // Larger weights than GPT-2 init so every path carries a visible gradient.
+      for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.2;
+      const model = new Transformer(new CpuBackend(), config, weights);
+      const { grads } = await lossAndGrads(model, ids, targets, w, B, T);
+      const layout = model.layout;
+      const h = 1e-2;
+      const analytic: number[] = [];
+      const numeric: number[] = [];
+      for (const e of layout.entries) {
+        // Three elements of every parameter tensor.
+        for (let k = 0; k < 3; k++) {
+          const i = e.offset + rng.int(0, e.size - 1);
+          const perturbed = (delta: number) => {
+            const wts = weights.slice();
+            wts[i] += delta;
+            return lossAndGrads(new Transformer(new CpuBackend(), config, wts), ids, targets, w, B, T);
+          };
+          const up = (await perturbed(h)).loss;
+          const down = (await perturbed(-h)).loss;
+          numeric.push((up - down) / (2 * h));
+          analytic.push(grads[i]);
+        }
       }
-    }
-    const report = compare('model gradient vs finite differences', analytic, numeric, { abs: 2e-3, rel: 2e-2 });
-    expect(report.ok, report.summary).toBe(true);
-    // Not vacuous: most sampled gradients are clearly non-zero.
-    expect(numeric.filter((x) => Math.abs(x) > 1e-2).length).toBeGreaterThan(numeric.length / 2);
-  });
+      const report = compare('model gradient vs finite differences', analytic, numeric, { abs: 2e-3, rel: 2e-2 });
+      expect(report.ok, report.summary).toBe(true);
+      // Not vacuous: most sampled gradients are clearly non-zero.
+      expect(numeric.filter((x) => Math.abs(x) > 1e-2).length).toBeGreaterThan(numeric.length / 2);
+    },
+  );
 
   it('forwardRows/backwardRows equal the full head at the chosen rows (gather, then scatter back)', async () => {
     const be = new CpuBackend();

@@ -4,7 +4,7 @@
  * forward and backward). Parameters, gradients and Adam moments each live in one arena laid out by
  * paramLayout(); every parameter is a view into it.
  *
- *   x = wte[ids] + wpe[pos]
+ *   x = wte[ids] + wpe[pos]  (+ wte[ids shifted by one] · wprev with config.previousToken)
  *   for each block:  x = x + proj(attn(LN1(x)));  x = x + mlp(LN2(x))
  *   h = LNf(x);  logits = h · wteᵀ;  values = h · value.w + value.b
  *
@@ -147,6 +147,8 @@ class Activations {
   readonly resid0: Tensor; // (N, C) embeddings
   readonly tokEmb: Tensor; // (N, C)
   readonly posEmb: Tensor; // (N, C)
+  /** config.previousToken: row n − 1's token embedding at row n (a zero row at t = 0), and the gathers' indices. */
+  readonly prev: { emb: Tensor; shift: Tensor; unshift: Tensor } | null;
   readonly layers: LayerActs[];
   readonly lnf: Tensor;
   readonly lnfMean: Tensor;
@@ -191,6 +193,20 @@ class Activations {
     this.resid0 = z('resid0', [N, C]);
     this.tokEmb = z('tokEmb', [N, C]);
     this.posEmb = z('posEmb', [N, C]);
+    if (c.previousToken) {
+      // Gathers of rows within each sequence: an index outside [0, N) gives a zero row.
+      const shift = slabs.take('prevShift', [N], 'i32');
+      be.write(
+        shift,
+        Int32Array.from({ length: N }, (_, n) => (n % T === 0 ? -1 : n - 1)),
+      );
+      const unshift = slabs.take('prevUnshift', [N], 'i32');
+      be.write(
+        unshift,
+        Int32Array.from({ length: N }, (_, n) => (n % T === T - 1 ? -1 : n + 1)),
+      );
+      this.prev = { emb: z('prevEmb', [N, C]), shift, unshift };
+    } else this.prev = null;
     const layer = (l: string): LayerActs => ({
       ln1: z(`${l}.ln1`, [N, C]),
       ln1Mean: z(`${l}.ln1Mean`, [N]),
@@ -409,6 +425,10 @@ export class Transformer {
     be.embedding(a.tokEmb, p.wte, ids);
     be.embedding(a.posEmb, p.wpe, a.posIds);
     be.add(a.resid0, a.tokEmb, a.posEmb);
+    if (a.prev) {
+      be.embedding(a.prev.emb, a.tokEmb, a.prev.shift); // wte[ids[t − 1]], zero at t = 0
+      be.matmul(a.resid0, a.prev.emb, p.wprev, { residual: a.resid0 });
+    }
     let x = a.resid0;
     // f16 saved attention: the probabilities go to one f32 scratch (the layers take turns; attention
     // writes every entry, so it is not cleared) and each layer keeps its packed copy; the scratch
@@ -502,6 +522,12 @@ export class Transformer {
     }
     be.embeddingBackward(g.wte, d.dResid, ids);
     be.embeddingBackward(g.wpe, d.dResid, a.posIds);
+    if (a.prev) {
+      // dPrev = dResid0 · wprevᵀ (into dLn), moved back one row (into dAtty), scattered to wte.
+      matmulBackward(be, d.dLn, g.wprev, d.dResid, a.prev.emb, p.wprev, {}, { overwrite: true });
+      be.embedding(d.dAtty, d.dLn, a.prev.unshift);
+      be.embeddingBackward(g.wte, d.dAtty, ids);
+    }
   }
 
   zeroGrads(): void {
