@@ -25,6 +25,17 @@ describe('npm run pretrain: the corpus mix flags', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it.each([
+    ['--copy-share', '2', '--copy-share must be between 0 and 0.9'],
+    ['--copy-window', '8', '--copy-window must be a whole number of at least 16'],
+  ])('refuses %s %s with exit 2 and writes nothing', (flag, value, message) => {
+    const out = join(mkdtempSync(join(tmpdir(), 'pretrain-')), 'w.bin');
+    const r = pretrain('--preset', 'ci', flag, value, '--out', out, '--steps', '1');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('refuses --fresh-replies other than on or off with exit 2 and writes nothing', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'pretrain-')), 'w.bin');
     const r = pretrain('--preset', 'ci', '--fresh-replies', 'yes', '--out', out, '--steps', '1');
