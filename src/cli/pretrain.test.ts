@@ -1,10 +1,11 @@
 /**
  * `npm run pretrain` as a person uses it (real spawns of the entry point): a corpus share outside
- * 0..1, a --fresh-replies other than on/off, or a --vocab outside 300..16384, is refused with a message
+ * 0..1, a --fresh-replies other than on/off, a --vocab outside 300..16384, a bad copy share or copy
+ * window, or a --from that is not a checkpoint, is refused with a message
  * naming the flag, before any corpus is built or file written; a --vocab in range sizes the tokenizer.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +34,17 @@ describe('npm run pretrain: the corpus mix flags', () => {
     const r = pretrain('--preset', 'ci', flag, value, '--out', out, '--steps', '1');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(message);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses --from a file that is not a checkpoint with exit 2, naming it, and writes nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pretrain-'));
+    const bad = join(dir, 'not-a-checkpoint.bin');
+    writeFileSync(bad, 'hello');
+    const out = join(dir, 'w.bin');
+    const r = pretrain('--preset', 'ci', '--from', bad, '--out', out, '--steps', '1');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`--from ${bad}:`);
     expect(existsSync(out)).toBe(false);
   });
 

@@ -5,7 +5,9 @@
  * which. On one backend (and machine) the same flags give the same checkpoint, byte for byte;
  * the shipped warm starts were made on wasm, whose bits do not depend on the machine or the thread count.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { crc32, loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { WasmBackend } from '../engine/wasm/backend';
 import { PRESETS, type PresetName } from '../engine/model/config';
 import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
@@ -45,6 +47,10 @@ const SPEC = {
   'copy-window': {
     type: 'number',
     help: 'tokens per copying row in training, 16.. (default: the whole window; shorter rows are a curriculum, the probe keeps whole windows)',
+  },
+  from: {
+    type: 'string',
+    help: 'go on from this checkpoint (its model and tokenizer) instead of fresh weights: a second phase after a first',
   },
   'previous-token': {
     type: 'boolean',
@@ -118,6 +124,20 @@ async function main(): Promise<void> {
     console.error('--copy-window must be a whole number of at least 16');
     process.exit(2);
   }
+  let from: { checkpoint: Checkpoint; label: string; crc32: number } | undefined;
+  if (flags.from !== undefined) {
+    try {
+      const bytes = new Uint8Array(readFileSync(flags.from));
+      from = { checkpoint: loadCheckpoint(bytes), label: basename(flags.from), crc32: crc32(bytes) };
+    } catch (e) {
+      console.error(`--from ${flags.from}: ${e instanceof Error ? e.message : String(e)}`);
+      process.exit(2);
+    }
+    if (flags['previous-token'] && !from.checkpoint.config.previousToken) {
+      console.error(`--previous-token: the model of ${flags.from} does not read the previous token`);
+      process.exit(2);
+    }
+  }
   const seed = flags.seed ?? 1;
   const out = flags.out ?? `public/warmstart-${preset}.bin`;
   const chosen = await chooseBackend(flags);
@@ -139,6 +159,7 @@ async function main(): Promise<void> {
       ...(copyShare > 0 ? { copyShare } : {}),
       ...(copyWindow !== undefined ? { copyWindow } : {}),
       ...(flags['previous-token'] ? { previousToken: true } : {}),
+      ...(from ? { from } : {}),
     },
     (p) => {
       if (p.phase === 'held-out' && p.heldOut)

@@ -83,6 +83,22 @@ describe('warm start (ci preset, CPU backend)', () => {
     expect(prev.perplexityAfter).toBeLessThan(prev.perplexityBefore);
   }, 120_000);
 
+  it('goes on from a checkpoint: its model and tokenizer, recorded in the meta; a contradicting option is refused', async () => {
+    const first = loadCheckpoint((await plain()).checkpoint);
+    const from = { checkpoint: first, label: 'first.bin', crc32: 1234 };
+    await expect(runWarmStart(new CpuBackend(), { ...base, steps: 2, from, previousToken: true })).rejects.toThrow(
+      /previousToken true contradicts the checkpoint gone on from, whose model does not read the previous token/,
+    );
+    const second = await runWarmStart(new CpuBackend(), { ...base, steps: 2, from });
+    const ck = loadCheckpoint(second.checkpoint);
+    expect(ck.config).toEqual(first.config);
+    expect(ck.tokenizer).toEqual(first.tokenizer);
+    expect(ck.meta).toMatchObject({ from: { label: 'first.bin', crc32: 1234, meta: { steps: 4 } } });
+    // It starts where the first phase ended, not from fresh weights.
+    expect(second.perplexityBefore).toBeCloseTo(first.meta.perplexityAfter as number, 6);
+    expect(ck.weights).not.toEqual(first.weights);
+  }, 120_000);
+
   it('learns: held-out perplexity falls far below the uniform baseline', async () => {
     const r = await runWarmStart(new CpuBackend(), { ...base, steps: 60, dialogues: 1000 });
     expect(r.perplexityBefore).toBeGreaterThan(r.uniformPerplexity * 0.5);

@@ -5,7 +5,7 @@
  * Deterministic: the same options on the same backend give the same checkpoint, byte for byte.
  */
 import type { Backend } from '../engine/backend';
-import { saveCheckpoint } from '../engine/model/checkpoint';
+import { saveCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { PRESETS, type ModelConfig, type PresetName } from '../engine/model/config';
 import { copyExamples, copyProbe, copyTask } from '../engine/model/copying';
 import { encodeTrainingExamples, type Encoded } from '../engine/model/format';
@@ -51,6 +51,13 @@ export interface WarmStartOptions {
   copyWindow?: number;
   /** The model also reads the previous token's embedding (ModelConfig.previousToken; absent: false). */
   previousToken?: boolean;
+  /**
+   * Go on from this checkpoint instead of fresh weights: its model (config and weights) and its
+   * tokenizer, which must encode this corpus (the same preset's, made on the same corpus options).
+   * A second phase after a first: a copying-heavy start that grew an induction head, then the
+   * dialogues. `label` is recorded in the meta (with the file's CRC-32) so the result can be remade.
+   */
+  from?: { checkpoint: Checkpoint; label: string; crc32: number };
 }
 
 /** Held-out examples the periodic perplexity reads (the final figure reads them all). */
@@ -141,13 +148,20 @@ export async function runWarmStart(
     opts.seed,
     opts.swapShare ?? 0,
   );
+  const from = opts.from?.checkpoint;
+  if (from && opts.previousToken !== undefined && opts.previousToken !== (from.config.previousToken ?? false))
+    throw new Error(
+      `previousToken ${String(opts.previousToken)} contradicts the checkpoint gone on from, whose model ${from.config.previousToken ? 'reads' : 'does not read'} the previous token`,
+    );
   onProgress({ phase: 'tokenizer' });
-  const tokenizer = Tokenizer.train(corpusTexts(corpus), opts.vocabSize);
-  const config: ModelConfig = {
-    ...PRESETS[opts.preset],
-    vocabSize: tokenizer.vocabSize,
-    ...(opts.previousToken ? { previousToken: true } : {}),
-  };
+  const tokenizer = from ? Tokenizer.fromJSON(from.tokenizer) : Tokenizer.train(corpusTexts(corpus), opts.vocabSize);
+  const config: ModelConfig = from
+    ? from.config
+    : {
+        ...PRESETS[opts.preset],
+        vocabSize: tokenizer.vocabSize,
+        ...(opts.previousToken ? { previousToken: true } : {}),
+      };
   const seqLen = Math.min(opts.sft.seqLen, config.contextLength);
   // Think-mode dialogues become one example per turn, its history as rollouts show it (no earlier
   // thoughts), fitted to the training window of seqLen + 1 tokens.
@@ -165,7 +179,7 @@ export async function runWarmStart(
   const heldOut = encode(corpus.heldOut);
   const probe = copyProbe(task);
   onProgress({ phase: 'init' });
-  const model = Transformer.create(be, config, opts.seed);
+  const model = from ? new Transformer(be, config, from.weights) : Transformer.create(be, config, opts.seed);
   // Its device memory, and the trainer's, go back to the pool for the run that follows, whatever happens.
   let trainer: SftTrainer | null = null;
   try {
@@ -212,6 +226,7 @@ export async function runWarmStart(
         ...(opts.swapShare ? { swapShare: opts.swapShare } : {}),
         ...(copyShare ? { copyShare } : {}),
         ...(copyShare && opts.copyWindow ? { copyWindow: trainTask.window } : {}),
+        ...(opts.from ? { from: { label: opts.from.label, crc32: opts.from.crc32, meta: from?.meta ?? {} } } : {}),
         lossOn: sft.lossOn,
         backend: be.name,
         perplexityBefore,
