@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Backend } from '../engine/backend';
 import { WasmBackend } from '../engine/wasm/backend';
 import { CheckpointError, loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
-import { PRESETS, type PresetName } from '../engine/model/config';
+import { hasPresetShape, PRESETS, type PresetName } from '../engine/model/config';
 import { encodeTrainingExamples } from '../engine/model/format';
 import { perplexity } from '../engine/model/sft';
 import { createHash } from 'node:crypto';
@@ -160,9 +160,7 @@ async function main(): Promise<void> {
       if (e instanceof CheckpointError) die(`${initPath}: ${e.message}`);
       throw e;
     }
-    if (
-      JSON.stringify({ ...start.config, vocabSize: 0 }) !== JSON.stringify({ ...PRESETS[config.preset], vocabSize: 0 })
-    ) {
+    if (!hasPresetShape(start.config, config.preset)) {
       die(
         `${initPath} holds a model of another shape than the ${config.preset} preset (${JSON.stringify(start.config)})`,
       );

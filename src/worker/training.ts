@@ -22,7 +22,7 @@ import type { Backend } from '../engine/backend';
 import type { BenchmarkDialogue } from '../lab/benchmarkDialogues';
 import { benchmarkBreakdown, type Breakdown } from '../lab/breakdown';
 import { loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
-import { PRESETS } from '../engine/model/config';
+import { hasPresetShape, type ModelConfig } from '../engine/model/config';
 import { WebGpuBackend } from '../engine/gpu/backend';
 import { LAB_MATMUL_TUNING, tuneMatmuls } from '../engine/ops/matmul';
 import { ProfileSchema, type Profile } from '../persona/profile';
@@ -240,9 +240,7 @@ export class TrainSession {
     let checkpointed = Boolean(this.req.resumeFrom);
     try {
       this.out.update({});
-      const want = PRESETS[config.preset];
-      const sameShape = (c: typeof want) =>
-        JSON.stringify({ ...c, vocabSize: 0 }) === JSON.stringify({ ...want, vocabSize: 0 });
+      const sameShape = (c: ModelConfig) => hasPresetShape(c, config.preset);
       let warm: Checkpoint | null;
       try {
         warm = loadCheckpoint(await this.io.load(this.req.start));

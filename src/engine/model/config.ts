@@ -58,6 +58,15 @@ export interface ParamLayout {
   count: number;
 }
 
+/**
+ * Whether a model is one of a preset's: its layers, channels, heads and context. The vocabulary is
+ * its tokenizer's and reading the previous token an option of the embeddings, so neither counts.
+ */
+export function hasPresetShape(c: ModelConfig, preset: PresetName): boolean {
+  const want = PRESETS[preset];
+  return (['contextLength', 'channels', 'layers', 'heads'] as const).every((k) => c[k] === want[k]);
+}
+
 export function validateConfig(c: ModelConfig): string[] {
   const errors: string[] = [];
   const posInt = (k: Exclude<keyof ModelConfig, 'previousToken'>) => {

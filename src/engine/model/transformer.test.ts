@@ -3,7 +3,7 @@ import type { Tensor } from '../backend';
 import { CpuBackend } from '../cpu/backend';
 import { Rng } from '../rng';
 import { compare } from '../testing/compare';
-import { paramLayout, PRESETS, type ModelConfig } from './config';
+import { hasPresetShape, paramLayout, PRESETS, type ModelConfig } from './config';
 import { initParams, Transformer } from './transformer';
 
 const TINY: ModelConfig = { vocabSize: 13, contextLength: 8, channels: 8, layers: 2, heads: 2 };
@@ -46,6 +46,12 @@ describe('transformer', () => {
     expect(count(PRESETS.mini)).toBeLessThan(6e6);
     expect(count(PRESETS.small)).toBeGreaterThan(20e6);
     expect(count(PRESETS.small)).toBeLessThan(30e6);
+  });
+
+  it("a preset's shape ignores the vocabulary and the previous-token option, not the rest", () => {
+    expect(hasPresetShape({ ...PRESETS.ci, vocabSize: 2048, previousToken: true }, 'ci')).toBe(true);
+    expect(hasPresetShape(PRESETS.ci, 'micro')).toBe(false);
+    expect(hasPresetShape({ ...PRESETS.micro, heads: 8 }, 'micro')).toBe(false);
   });
 
   it('rejects a bad config with the field named', () => {
