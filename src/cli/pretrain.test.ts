@@ -37,7 +37,7 @@ describe('npm run pretrain: the corpus mix flags', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('refuses --from a file that is not a checkpoint with exit 2, naming it, and writes nothing', () => {
+  it('refuses --from a file that is not a checkpoint, or one of another preset, with exit 2, and writes nothing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pretrain-'));
     const bad = join(dir, 'not-a-checkpoint.bin');
     writeFileSync(bad, 'hello');
@@ -45,6 +45,11 @@ describe('npm run pretrain: the corpus mix flags', () => {
     const r = pretrain('--preset', 'ci', '--from', bad, '--out', out, '--steps', '1');
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`--from ${bad}:`);
+    expect(existsSync(out)).toBe(false);
+    // A checkpoint of another preset's shape: the ci warm start under the default micro preset.
+    const other = pretrain('--from', 'public/warmstart-ci.bin', '--out', out, '--steps', '1');
+    expect(other.status).toBe(2);
+    expect(other.stderr).toContain("its model is not of the micro preset's shape");
     expect(existsSync(out)).toBe(false);
   });
 

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { crc32, loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { WasmBackend } from '../engine/wasm/backend';
-import { PRESETS, type PresetName } from '../engine/model/config';
+import { hasPresetShape, PRESETS, type PresetName } from '../engine/model/config';
 import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
 import { commandFlags } from './args';
 import { BACKEND_FLAGS, chooseBackend } from './backend';
@@ -131,6 +131,12 @@ async function main(): Promise<void> {
       from = { checkpoint: loadCheckpoint(bytes), label: basename(flags.from), crc32: crc32(bytes) };
     } catch (e) {
       console.error(`--from ${flags.from}: ${e instanceof Error ? e.message : String(e)}`);
+      process.exit(2);
+    }
+    if (!hasPresetShape(from.checkpoint.config, preset)) {
+      console.error(
+        `--from ${flags.from}: its model is not of the ${preset} preset's shape; add --preset with its own`,
+      );
       process.exit(2);
     }
     if (flags['previous-token'] && !from.checkpoint.config.previousToken) {

@@ -89,6 +89,9 @@ describe('warm start (ci preset, CPU backend)', () => {
     await expect(runWarmStart(new CpuBackend(), { ...base, steps: 2, from, previousToken: true })).rejects.toThrow(
       /previousToken true contradicts the checkpoint gone on from, whose model does not read the previous token/,
     );
+    await expect(runWarmStart(new CpuBackend(), { ...base, preset: 'micro', steps: 2, from })).rejects.toThrow(
+      /the checkpoint gone on from holds a model of another shape than the micro preset/,
+    );
     const second = await runWarmStart(new CpuBackend(), { ...base, steps: 2, from });
     const ck = loadCheckpoint(second.checkpoint);
     expect(ck.config).toEqual(first.config);

@@ -6,7 +6,7 @@
  */
 import type { Backend } from '../engine/backend';
 import { saveCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
-import { PRESETS, type ModelConfig, type PresetName } from '../engine/model/config';
+import { hasPresetShape, PRESETS, type ModelConfig, type PresetName } from '../engine/model/config';
 import { copyExamples, copyProbe, copyTask } from '../engine/model/copying';
 import { encodeTrainingExamples, type Encoded } from '../engine/model/format';
 import { perplexity, SFT_DEFAULTS, SftTrainer, type SftOptions, type SftStepMetrics } from '../engine/model/sft';
@@ -52,8 +52,9 @@ export interface WarmStartOptions {
   /** The model also reads the previous token's embedding (ModelConfig.previousToken; absent: false). */
   previousToken?: boolean;
   /**
-   * Go on from this checkpoint instead of fresh weights: its model (config and weights) and its
-   * tokenizer, which must encode this corpus (the same preset's, made on the same corpus options).
+   * Go on from this checkpoint instead of fresh weights: its model (config and weights, of this
+   * preset's shape) and its tokenizer (byte-level, so it encodes any corpus; a first phase made
+   * with the same seed and corpus options learned its merges on this one).
    * A second phase after a first: a copying-heavy start that grew an induction head, then the
    * dialogues. `label` is recorded in the meta (with the file's CRC-32) so the result can be remade.
    */
@@ -142,17 +143,21 @@ export async function runWarmStart(
   if (!(copyShare >= 0 && copyShare < 1)) throw new Error(`copyShare must be in [0, 1), got ${copyShare}`);
   if (opts.copyWindow !== undefined && !(Number.isInteger(opts.copyWindow) && opts.copyWindow >= 16))
     throw new Error(`copyWindow must be a whole number of at least 16 tokens, got ${opts.copyWindow}`);
+  const from = opts.from?.checkpoint;
+  if (from && !hasPresetShape(from.config, opts.preset))
+    throw new Error(
+      `the checkpoint gone on from holds a model of another shape than the ${opts.preset} preset (${JSON.stringify(from.config)}); name its own preset`,
+    );
+  if (from && opts.previousToken !== undefined && opts.previousToken !== (from.config.previousToken ?? false))
+    throw new Error(
+      `previousToken ${String(opts.previousToken)} contradicts the checkpoint gone on from, whose model ${from.config.previousToken ? 'reads' : 'does not read'} the previous token`,
+    );
   onProgress({ phase: 'corpus' });
   const corpus = swapCorpus(
     buildCorpus({ ...opts.corpus, seed: opts.seed, dialogues: opts.dialogues }),
     opts.seed,
     opts.swapShare ?? 0,
   );
-  const from = opts.from?.checkpoint;
-  if (from && opts.previousToken !== undefined && opts.previousToken !== (from.config.previousToken ?? false))
-    throw new Error(
-      `previousToken ${String(opts.previousToken)} contradicts the checkpoint gone on from, whose model ${from.config.previousToken ? 'reads' : 'does not read'} the previous token`,
-    );
   onProgress({ phase: 'tokenizer' });
   const tokenizer = from ? Tokenizer.fromJSON(from.tokenizer) : Tokenizer.train(corpusTexts(corpus), opts.vocabSize);
   const config: ModelConfig = from
