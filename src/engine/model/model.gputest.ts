@@ -33,6 +33,22 @@ function tokenBatch(rng: Rng, N: number): { ids: Int32Array; targets: Int32Array
 }
 
 /**
+ * A batch of B = 3 rows of T = 7 tokens (a fifth of the targets skipped), value-head gradients, and
+ * weights a little off `config`'s init so every path carries a gradient: one draw from `seed`.
+ */
+function modelCase(config: ModelConfig, seed: string) {
+  const [B, T] = [3, 7];
+  const N = B * T;
+  const rng = new Rng(seed);
+  const ids = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
+  const targets = Int32Array.from({ length: N }, (_, n) => (n % 5 === 0 ? -1 : rng.int(0, TINY.vocabSize - 1)));
+  const dValues = Float32Array.from({ length: N }, () => rng.normal());
+  const weights = initParams(config, seed);
+  for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.05;
+  return { B, T, ids, targets, dValues, weights };
+}
+
+/**
  * One forward and full backward of a fresh model: next-token cross-entropy (mean over the N = B·T
  * positions; target -1 is skipped) into the logits, `dValues` into the value head.
  */
@@ -139,15 +155,7 @@ export const modelGpuTests: GpuTest[] = [
   {
     name: 'transformer: forward and full backward agree on both backends',
     async run(env) {
-      const B = 3;
-      const T = 7;
-      const N = B * T;
-      const rng = new Rng('model-gpu');
-      const ids = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
-      const targets = Int32Array.from({ length: N }, (_, n) => (n % 5 === 0 ? -1 : rng.int(0, TINY.vocabSize - 1)));
-      const dValues = Float32Array.from({ length: N }, () => rng.normal());
-      const weights = initParams(TINY, 'model-gpu');
-      for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.05;
+      const { B, T, ids, targets, dValues, weights } = modelCase(TINY, 'model-gpu');
       const run = (be: Backend, opts: TransformerOptions = {}) =>
         forwardBackward(be, TINY, weights, B, T, ids, targets, dValues, opts);
       const want = await run(env.cpu);
@@ -173,15 +181,7 @@ export const modelGpuTests: GpuTest[] = [
     name: 'transformer reading the previous token (previousToken): forward, full backward and cached decoding agree on both backends',
     async run(env) {
       const config: ModelConfig = { ...TINY, previousToken: true };
-      const B = 3;
-      const T = 7;
-      const N = B * T;
-      const rng = new Rng('model-gpu-prev');
-      const ids = Int32Array.from({ length: N }, () => rng.int(0, TINY.vocabSize - 1));
-      const targets = Int32Array.from({ length: N }, (_, n) => (n % 5 === 0 ? -1 : rng.int(0, TINY.vocabSize - 1)));
-      const dValues = Float32Array.from({ length: N }, () => rng.normal());
-      const weights = initParams(config, 'model-gpu-prev');
-      for (let i = 0; i < weights.length; i++) weights[i] += rng.normal() * 0.05;
+      const { B, T, ids, targets, dValues, weights } = modelCase(config, 'model-gpu-prev');
       const want = await forwardBackward(env.cpu, config, weights, B, T, ids, targets, dValues);
       const got = await forwardBackward(env.gpu, config, weights, B, T, ids, targets, dValues);
       const wprev = paramLayout(config).byName.wprev;
