@@ -37,7 +37,7 @@ describe('npm run pretrain: the corpus mix flags', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('refuses --from a file that is not a checkpoint, or one of another preset, with exit 2, and writes nothing', () => {
+  it('refuses --from a file that is not a checkpoint, one of another preset or one that does not read the previous token asked for, with exit 2, and writes nothing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pretrain-'));
     const bad = join(dir, 'not-a-checkpoint.bin');
     writeFileSync(bad, 'hello');
@@ -50,6 +50,13 @@ describe('npm run pretrain: the corpus mix flags', () => {
     const other = pretrain('--from', 'public/warmstart-ci.bin', '--out', out, '--steps', '1');
     expect(other.status).toBe(2);
     expect(other.stderr).toContain("its model is not of the micro preset's shape");
+    expect(existsSync(out)).toBe(false);
+    // --previous-token on a model that does not read it: the shipped ci warm start.
+    const prev = pretrain('--preset', 'ci', '--from', 'public/warmstart-ci.bin', '--previous-token', '--out', out);
+    expect(prev.status).toBe(2);
+    expect(prev.stderr).toContain(
+      '--from public/warmstart-ci.bin: its model does not read the previous token, and the options ask for one that does',
+    );
     expect(existsSync(out)).toBe(false);
   });
 

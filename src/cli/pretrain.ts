@@ -9,8 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { crc32, loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { WasmBackend } from '../engine/wasm/backend';
-import { hasPresetShape, PRESETS, type PresetName } from '../engine/model/config';
-import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
+import { PRESETS, type PresetName } from '../engine/model/config';
+import { fromMismatch, runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
 import { commandFlags } from './args';
 import { BACKEND_FLAGS, chooseBackend } from './backend';
 
@@ -133,14 +133,9 @@ async function main(): Promise<void> {
       console.error(`--from ${flags.from}: ${e instanceof Error ? e.message : String(e)}`);
       process.exit(2);
     }
-    if (!hasPresetShape(from.checkpoint.config, preset)) {
-      console.error(
-        `--from ${flags.from}: its model is not of the ${preset} preset's shape; add --preset with its own`,
-      );
-      process.exit(2);
-    }
-    if (flags['previous-token'] && !from.checkpoint.config.previousToken) {
-      console.error(`--previous-token: the model of ${flags.from} does not read the previous token`);
+    const mismatch = fromMismatch(from.checkpoint.config, preset, flags['previous-token'] ? true : undefined);
+    if (mismatch) {
+      console.error(`--from ${flags.from}: ${mismatch}`);
       process.exit(2);
     }
   }

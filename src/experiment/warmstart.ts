@@ -61,6 +61,20 @@ export interface WarmStartOptions {
   from?: { checkpoint: Checkpoint; label: string; crc32: number };
 }
 
+/**
+ * Why a checkpoint cannot be gone on from (`from`) under these options, or undefined when it can:
+ * its model must be of the preset's shape, and read the previous token exactly when the options
+ * ask for it (undefined: as the checkpoint does). The command line asks before it picks a backend.
+ */
+export function fromMismatch(config: ModelConfig, preset: PresetName, previousToken?: boolean): string | undefined {
+  if (!hasPresetShape(config, preset))
+    return `its model is not of the ${preset} preset's shape (${JSON.stringify(config)}); name its own preset`;
+  const reads = config.previousToken ?? false;
+  if (previousToken !== undefined && previousToken !== reads)
+    return `its model ${reads ? 'reads' : 'does not read'} the previous token, and the options ask for one that ${previousToken ? 'does' : 'does not'}`;
+  return undefined;
+}
+
 /** Held-out examples the periodic perplexity reads (the final figure reads them all). */
 const HELDOUT_PROBE = 256;
 
@@ -144,14 +158,8 @@ export async function runWarmStart(
   if (opts.copyWindow !== undefined && !(Number.isInteger(opts.copyWindow) && opts.copyWindow >= 16))
     throw new Error(`copyWindow must be a whole number of at least 16 tokens, got ${opts.copyWindow}`);
   const from = opts.from?.checkpoint;
-  if (from && !hasPresetShape(from.config, opts.preset))
-    throw new Error(
-      `the checkpoint gone on from holds a model of another shape than the ${opts.preset} preset (${JSON.stringify(from.config)}); name its own preset`,
-    );
-  if (from && opts.previousToken !== undefined && opts.previousToken !== (from.config.previousToken ?? false))
-    throw new Error(
-      `previousToken ${String(opts.previousToken)} contradicts the checkpoint gone on from, whose model ${from.config.previousToken ? 'reads' : 'does not read'} the previous token`,
-    );
+  const mismatch = from && fromMismatch(from.config, opts.preset, opts.previousToken);
+  if (mismatch) throw new Error(`the checkpoint gone on from: ${mismatch}`);
   onProgress({ phase: 'corpus' });
   const corpus = swapCorpus(
     buildCorpus({ ...opts.corpus, seed: opts.seed, dialogues: opts.dialogues }),
