@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CpuBackend } from '../engine/cpu/backend';
 import { WasmBackend } from '../engine/wasm/backend';
 import { TrackingBackend } from '../engine/testing/tracking';
 import { loadCheckpoint } from '../engine/model/checkpoint';
@@ -10,12 +11,14 @@ const base: WarmStartOptions = { preset: 'ci', seed: 1, ...WARM_START_DEFAULTS.c
  * Its kernels are held to the CPU reference in src/engine/wasm; here it is the trainer that is tested.
  */
 const wasm = () => WasmBackend.create({ threads: 1 });
+/** Fewer dialogues and shorter windows than the base, for runs on the slow CPU reference. */
+const small: WarmStartOptions = { ...base, dialogues: 120, sft: { ...base.sft, seqLen: 64 } };
 let plainRun: ReturnType<typeof runWarmStart> | undefined;
 /** The base run, made once for the tests that compare with it. */
 const plain = () => (plainRun ??= wasm().then((be) => runWarmStart(be, base)));
 
 describe('warm start (ci preset, wasm backend)', () => {
-  it('reproduces its checkpoint byte for byte', async () => {
+  it('reproduces its checkpoint byte for byte, on wasm and on the CPU reference', async () => {
     const a = await plain();
     // The hook (the worker's matmul tuning on WebGPU) runs once, after the first step, and moves no number.
     const seen: number[] = [];
@@ -34,13 +37,15 @@ describe('warm start (ci preset, wasm backend)', () => {
     const ck = loadCheckpoint(a.checkpoint);
     expect(ck.meta).toMatchObject({ kind: 'warm-start', preset: 'ci', seed: 1, steps: 4 });
     expect(ck.config.vocabSize).toBe(ck.tokenizer.merges.length + 256 + 8);
+    // The CPU reference (`--backend cpu`) reproduces its own checkpoint too.
+    const [c1, c2] = [await runWarmStart(new CpuBackend(), small), await runWarmStart(new CpuBackend(), small)];
+    expect(c2.checkpoint).toEqual(c1.checkpoint);
+    expect(c1.checkpoint).not.toEqual(a.checkpoint);
   }, 120_000);
 
   it('gives back every tensor it took, also when it fails', async () => {
     const be = new TrackingBackend();
-    // Fewer dialogues and shorter windows than the base: the CPU reference the tracker wraps is slow,
-    // and neither matters to what is held.
-    const small = { ...base, dialogues: 120, sft: { ...base.sft, seqLen: 64 } };
+    // On the small run: neither the dialogues nor the window matters to what is held.
     await runWarmStart(be, { ...small, steps: 2 });
     expect(be.live.size, `still held:\n${be.report()}`).toBe(0);
     // A learning rate that makes the loss non-finite stops the warm start with a message; the memory still comes back.
