@@ -65,6 +65,21 @@ describe('detectors', () => {
     expect(score('foreignDetail', 'How was the weekend?', { profile: kwame })).toBe(1);
     expect(score('foreignDetail', 'I hope you can rest this weekend.', { profile: kwame })).toBe(0);
   });
+  it('foreignDetail: a person by relation whom the user never spoke of', () => {
+    // Maria has a sister (Lucia), a charge nurse over her (Denise) and a partner; no brother, no aunt.
+    expect(score('foreignDetail', 'Have you talked to your brother about it?')).toBe(1);
+    expect(score('foreignDetail', 'Maybe your aunt was under more pressure than she let on.')).toBe(1);
+    expect(score('foreignDetail', 'Have you talked to your sister about it?')).toBe(0);
+    expect(score('foreignDetail', 'What does your partner think?')).toBe(0);
+    // Another word for the same person, and one who is anybody's.
+    const priya = FIXTURE_PROFILES.find((p) => p.name === 'Priya')!; // her manager Tom
+    expect(score('foreignDetail', 'Maybe your boss was under pressure too.', { profile: priya })).toBe(0);
+    expect(score('foreignDetail', 'Maybe your boss was under pressure too.')).toBe(1);
+    expect(score('foreignDetail', 'Could you talk to your friends or your doctor?')).toBe(0);
+    // Once the user has spoken of one, they are theirs; an adjective between changes nothing.
+    expect(score('foreignDetail', 'Your new brother sounds lovely.')).toBe(1);
+    expect(score('foreignDetail', 'How is your brother now?', { user: ['My brother came round last night.'] })).toBe(0);
+  });
   it('advice, analysis, motives, growth', () => {
     expect(score('advice', 'You could write down what you need and ask for a meeting.')).toBeGreaterThan(0.5);
     expect(score('advice', 'You should be proud of that.')).toBe(0);

@@ -11,6 +11,7 @@
  * It is foreign when one of its words is a word this user never used: not in their profile (story,
  * people, facts, voice, opening) and not in anything they said in this dialogue. A thing of one word
  * counts only after a determiner ("the cake", "your cake"; not "a piece of cake" said in passing).
+ * And the people of a story by relation ("your sister"), when the user spoke of no one so called.
  */
 import { TEMPLATES } from '../blocks/index.ts';
 import { FEMALE_NAMES, MALE_NAMES, NEUTRAL_NAMES } from '../blocks/people.ts';
@@ -88,12 +89,73 @@ function userKnows(ctx: DetectorContext, w: string): boolean {
   return false;
 }
 
+/**
+ * The people a story can have, as "your ..." names them: each group one relation by its words
+ * ("your mum" is the mother the user spoke of as "my mother"). Not the ones anybody has or is
+ * told to see ("your friends", "your doctor", "your family").
+ */
+const RELATION_GROUPS: readonly (readonly string[])[] = [
+  ['mother', 'mum', 'mom', 'mam', 'mummy'],
+  ['father', 'dad', 'daddy'],
+  ['sister'],
+  ['brother'],
+  ['daughter'],
+  ['son'],
+  ['husband'],
+  ['wife'],
+  ['partner'],
+  ['boyfriend'],
+  ['girlfriend'],
+  ['fiance', 'fiancee'],
+  ['neighbour', 'neighbor', 'neighbours', 'neighbors'],
+  ['boss', 'manager', 'supervisor', 'director', 'foreman', 'lead'],
+  ['colleague', 'coworker', 'colleagues', 'coworkers'],
+  ['flatmate', 'roommate', 'housemate', 'flatmates', 'roommates', 'housemates'],
+  ['landlord', 'landlady'],
+  ['teacher', 'tutor', 'lecturer'],
+  ['coach'],
+  ['aunt', 'auntie'],
+  ['uncle'],
+  ['cousin'],
+  ['grandmother', 'grandma', 'gran', 'nan', 'nana'],
+  ['grandfather', 'grandad', 'grandpa'],
+  ['niece'],
+  ['nephew'],
+  ['ex'],
+  ['mentor'],
+  ['client', 'customer', 'clients', 'customers'],
+  ['stepdad', 'stepfather'],
+  ['stepmum', 'stepmom', 'stepmother'],
+];
+const RELATION_OF = new Map(RELATION_GROUPS.flatMap((g) => g.map((w) => [w, g] as const)));
+/** Words that may stand between "your" and the relation ("your new manager"). */
+const RELATION_ADJECTIVES = new Set(['new', 'old', 'best', 'late', 'little', 'big', 'older', 'younger', 'own', 'ex']);
+
+/**
+ * "Your sister" said to somebody who never spoke of one: the relation at i (after "your", perhaps
+ * an adjective between), when no word of its group is one the user has used. Returns the label.
+ */
+function foreignRelation(ctx: DetectorContext, words: readonly string[], i: number): string | undefined {
+  if (words[i] !== 'your') return undefined;
+  let j = i + 1;
+  if (RELATION_ADJECTIVES.has(words[j]) && RELATION_OF.has(words[j + 1])) j++;
+  const group = RELATION_OF.get(words[j]);
+  // "My grandmother's ring" is one token to the user's lines: the possessive counts as the word.
+  if (!group || group.some((w) => userKnows(ctx, w) || userKnows(ctx, `${w}'s`))) return undefined;
+  return words.slice(i, j + 1).join(' ');
+}
+
 export function detectForeignDetail(ctx: DetectorContext): DetectorHit {
   // "Kenji's side" names Kenji.
   const words = ctx.reply.words.map((w) => (w.endsWith("'s") ? w.slice(0, -2) : w));
   const details = knownDetails();
   const found: string[] = [];
   for (let i = 0; i < words.length && found.length < 2; i++) {
+    const relation = foreignRelation(ctx, words, i);
+    if (relation !== undefined) {
+      if (!found.includes(relation)) found.push(relation);
+      continue;
+    }
     const candidates = details.get(words[i]);
     if (!candidates) continue;
     for (const k of candidates) {
