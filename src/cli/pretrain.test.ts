@@ -1,6 +1,6 @@
 /**
  * `npm run pretrain` as a person uses it (real spawns of the entry point): a corpus share outside
- * 0..1, a --fresh-replies other than on/off, a --vocab outside 300..16384, a bad copy share or copy
+ * 0..1, a --fresh-replies or --names other than on/off, a --vocab outside 300..16384, a bad copy share or copy
  * window, or a --from that is not a checkpoint, is refused with a message
  * naming the flag, before any corpus is built or file written; a --vocab in range sizes the tokenizer.
  */
@@ -68,6 +68,14 @@ describe('npm run pretrain: the corpus mix flags', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('refuses --names other than on or off with exit 2 and writes nothing', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'pretrain-')), 'w.bin');
+    const r = pretrain('--preset', 'ci', '--names', 'no', '--out', out, '--steps', '1');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--names must be on or off, got "no"');
+    expect(existsSync(out)).toBe(false);
+  });
+
   it.each(['100', '20000', '1000.5'])('refuses --vocab %s with exit 2 and writes nothing', (value) => {
     const out = join(mkdtempSync(join(tmpdir(), 'pretrain-')), 'w.bin');
     const r = pretrain('--preset', 'ci', '--vocab', value, '--out', out, '--steps', '1');
@@ -99,6 +107,8 @@ describe('npm run pretrain: the corpus mix flags', () => {
   it('lists the flags in --help', () => {
     const r = pretrain('--help');
     expect(r.status).toBe(0);
-    expect(r.stdout + r.stderr).toMatch(/--vocab[\s\S]*--pair-share[\s\S]*--need-share[\s\S]*--fresh-replies/);
+    expect(r.stdout + r.stderr).toMatch(
+      /--vocab[\s\S]*--pair-share[\s\S]*--need-share[\s\S]*--fresh-replies[\s\S]*--names/,
+    );
   });
 });

@@ -36,6 +36,10 @@ const SPEC = {
     type: 'string',
     help: "on: the corpus redraws a reply that repeats the agent's earlier one in the dialogue; off: keeps first draws (default: the preset's)",
   },
+  names: {
+    type: 'string',
+    help: 'on: the corpus\'s agent calls people by the names the user gave; off: by the relation the user gave ("your aunt") (default: the preset\'s)',
+  },
   'swap-share': {
     type: 'number',
     help: "share of the training dialogues whose story details and names are swapped for another story's, 0..1 (default: the preset's)",
@@ -108,6 +112,16 @@ async function main(): Promise<void> {
     // made before the option did (same corpus, same bytes).
     if (fresh === 'on') corpus.freshReplies = true;
     else delete corpus.freshReplies;
+  }
+  const names = flags.names;
+  if (names !== undefined) {
+    if (names !== 'on' && names !== 'off') {
+      console.error(`--names must be on or off, got "${names}"`);
+      process.exit(2);
+    }
+    // On is the corpus's default: leave the key out, as for --fresh-replies.
+    if (names === 'off') corpus.names = false;
+    else delete corpus.names;
   }
   const swapShare = flags['swap-share'] ?? defaults.swapShare ?? 0;
   if (!(swapShare >= 0 && swapShare <= 1)) {

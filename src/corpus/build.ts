@@ -78,6 +78,14 @@ export interface CorpusOptions {
    * repeats about 1.4% of its replies in dialogues of up to 10 turns).
    */
   freshReplies: boolean;
+  /**
+   * Whether the agent calls people by the names the user gave ("talk to Olga"). false: by the
+   * relation the user gave ("talk to your aunt"), and a template that needs a person the user named
+   * only by name is skipped (src/corpus/extract.ts, readVisible). A warm start that cannot copy
+   * writes the training users' names to everyone (non-words to the users' lexicon, a stranger in
+   * the story); without names it has none to write.
+   */
+  names: boolean;
 }
 
 /** Draws of one reply under freshReplies before the last is kept whatever it repeats. */
@@ -93,6 +101,7 @@ export const CORPUS_DEFAULTS: CorpusOptions = {
   pairShare: 0,
   needShare: 0,
   freshReplies: false,
+  names: true,
 };
 
 /** The corpus's name for each of the reference policies' strategies. */
@@ -174,7 +183,7 @@ function nextTurn(
 ): { plan: TurnPlan; r: Rendered } {
   for (let k = 1; ; k++) {
     const plan = planTurn(userLines, ownLines, o, rng);
-    const r = renderTurn(plan, readVisible(userLines, ownLines), rng);
+    const r = renderTurn(plan, readVisible(userLines, ownLines, { names: o.names }), rng);
     if (!o.freshReplies || k >= FRESH_TRIES || !repeatsOwn(r.reply, ownLines)) return { plan, r };
   }
 }
@@ -219,7 +228,7 @@ export interface Line {
  */
 export function corpusPolicy(
   seed: number,
-  shares: Partial<Pick<CorpusOptions, 'pairShare' | 'needShare' | 'freshReplies'>> = {},
+  shares: Partial<Pick<CorpusOptions, 'pairShare' | 'needShare' | 'freshReplies' | 'names'>> = {},
 ): (dialogue: readonly Line[]) => string {
   const o = { ...CORPUS_DEFAULTS, ...shares };
   checkShares(o, 'corpusPolicy');

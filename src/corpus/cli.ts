@@ -2,7 +2,7 @@
  * Command line for the warm-start corpus (Node; the library itself is pure):
  *
  *   npx tsx src/corpus/cli.ts stats  [--seed N] [--dialogues N] [--think-share X] [--max-turns N]
- *                                     [--pair-share X] [--need-share X] [--fresh-replies]
+ *                                     [--pair-share X] [--need-share X] [--fresh-replies] [--no-names]
  *   npx tsx src/corpus/cli.ts sample N [--seed N] [--think] [--pair-share X] [--need-share X]
  *   npx tsx src/corpus/cli.ts bench  [--profiles N] [--pair-share X] [--need-share X]
  *                                     the corpus's agent (as a policy) vs the reference policies
@@ -43,6 +43,7 @@ function options(args: readonly string[]): CorpusOptions {
     pairShare: num('--pair-share', CORPUS_DEFAULTS.pairShare),
     needShare: num('--need-share', CORPUS_DEFAULTS.needShare),
     freshReplies: args.includes('--fresh-replies'),
+    names: !args.includes('--no-names'),
   };
 }
 
@@ -103,10 +104,11 @@ function sample(args: readonly string[]): void {
 function bench(args: readonly string[]): void {
   const profiles = benchmarkProfiles().slice(0, Number(flag(args, '--profiles') ?? 100));
   const o = options(args);
-  const shares = { pairShare: o.pairShare, needShare: o.needShare, freshReplies: o.freshReplies };
+  const shares = { pairShare: o.pairShare, needShare: o.needShare, freshReplies: o.freshReplies, names: o.names };
   const name =
     (o.pairShare || o.needShare ? `corpus p${o.pairShare} n${o.needShare}` : 'corpus-uniform') +
-    (o.freshReplies ? ' fresh' : '');
+    (o.freshReplies ? ' fresh' : '') +
+    (o.names ? '' : ' no names');
   const corpus = summarise(
     name,
     'moderate',
@@ -133,7 +135,8 @@ else {
   console.log(
     'usage: npx tsx src/corpus/cli.ts stats [--seed N] | sample N [--seed N] [--think] | bench [--profiles N]\n' +
       "  each also takes --pair-share X and --need-share X (0..1): the corpus agent's replies of two strategies, and led by the need;\n" +
-      "  and --fresh-replies: a reply that repeats the agent's earlier one in the dialogue is drawn again",
+      "  --fresh-replies: a reply that repeats the agent's earlier one in the dialogue is drawn again;\n" +
+      '  and --no-names: the agent calls people by the relation the user gave ("your aunt"), not by name',
   );
   process.exitCode = cmd ? 1 : 0;
 }

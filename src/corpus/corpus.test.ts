@@ -11,7 +11,7 @@ import { encodeDialogue, encodeTrainingExamples, parseAgentTurn, SYSTEM_LINE_THI
 import { makeBatch } from '../engine/model/sft.ts';
 import { Tokenizer } from '../engine/model/tokenizer.ts';
 import { playDialogue, runBenchmark, summarise } from '../persona/benchmark.ts';
-import { benchmarkProfiles } from '../persona/sets.ts';
+import { benchmarkProfiles, trainingProfiles } from '../persona/sets.ts';
 import { buildCorpus, corpusPolicy, corpusStats, corpusTexts, NEED_STRATEGY, type Corpus } from './build.ts';
 import { inferIntention } from '../persona/policyText.ts';
 import { readReply } from '../persona/detectors/index.ts';
@@ -125,6 +125,44 @@ describe('warm-start corpus', () => {
       }
     }
     expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('without names, calls people by the relation the user gave and names nobody', () => {
+    const v = (names: boolean) =>
+      readVisible(['My aunt Olga said I was selfish, and Imran said it too.'], [], { names });
+    expect(v(true).people.map((p) => p.you)).toEqual(['Olga', 'Imran']);
+    expect(v(false).people.map((p) => p.you)).toEqual(['your aunt']);
+    const wedding = (names: boolean) =>
+      readVisible(['We met at the Okafor house.'], [], { names }).details.map((d) => d.you);
+    expect(wedding(true)).toEqual(['the Okafor house']);
+    expect(wedding(false)).toEqual([]);
+    const byId = new Map(trainingProfiles().map((p) => [p.id, p]));
+    const count = (names: boolean) => {
+      let named = 0;
+      let relations = 0;
+      for (const d of buildCorpus({ seed: 5, dialogues: 400, maxTurns: 10, turnDecay: 0.5, names }).train) {
+        const people = byId
+          .get(d.profileId)!
+          .scenario.people.flatMap((p) => p.name.split(' '))
+          .filter((n) => n.length > 2);
+        for (const t of d.turns) {
+          if (t.role !== 'agent') continue;
+          if (people.some((n) => new RegExp(`\\b${n}\\b`).test(t.text))) named++;
+          if (
+            /\byour (?:aunt|mum|mother|sister|brother|manager|boss|neighbour|flatmate|partner|dad|father|friend|colleague)\b/.test(
+              t.text,
+            )
+          )
+            relations++;
+        }
+      }
+      return { named, relations };
+    };
+    const on = count(true);
+    const off = count(false);
+    expect(on.named).toBeGreaterThan(50);
+    expect(off.named).toBe(0);
+    expect(off.relations).toBeGreaterThan(on.relations);
   });
 
   it('think plans round-trip through encodeDialogue and parseAgentTurn', () => {

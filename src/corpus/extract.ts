@@ -205,8 +205,30 @@ function deedOf(line: string): string | null {
   return null;
 }
 
+/** Whether a phrase holds a name past its first word ("my aunt Olga", "the party for Hana"). */
+function holdsName(phrase: string): boolean {
+  return phrase
+    .split(' ')
+    .slice(1)
+    .some((w) => /^\p{Lu}\p{Ll}/u.test(w) && !NOT_NAMES.has(w.replace(/'s$/, '').replace(/'/g, '')));
+}
+
+export interface ReadOptions {
+  /**
+   * false: the listener calls nobody by name. A person is the relation the user gave ("my aunt
+   * Olga" is "your aunt"); a name alone ("Imran said") is no person to fill, and a detail or deed
+   * that holds a name is skipped. Default true: names as the user said them.
+   */
+  names?: boolean;
+}
+
 /** Read the visible dialogue: user lines and the agent's own lines, each oldest first. */
-export function readVisible(userLines: readonly string[], ownLines: readonly string[]): Visible {
+export function readVisible(
+  userLines: readonly string[],
+  ownLines: readonly string[],
+  opts: ReadOptions = {},
+): Visible {
+  const names = opts.names ?? true;
   const details: Span[] = [];
   const people: Span[] = [];
   const addPerson = (raw: string) => {
@@ -217,14 +239,18 @@ export function readVisible(userLines: readonly string[], ownLines: readonly str
   let deed: Span | null = null;
   for (let i = userLines.length - 1; i >= 0; i--) {
     const line = userLines[i];
-    for (const n of namesOf(line)) addPerson(n);
+    if (names) for (const n of namesOf(line)) addPerson(n);
     for (const p of phrasesOf(line)) {
       const words = p.split(' ');
       if (words.some((w) => RELATION_SET.has(w.toLowerCase()))) {
-        // "my aunt Olga" is a person: call her Olga; "my neighbour" stays "your neighbour".
+        // "my aunt Olga" is a person: call her Olga (without names, "your aunt"); "my neighbour"
+        // stays "your neighbour".
         const last = words[words.length - 1];
-        addPerson(/^\p{Lu}/u.test(last) && words.length > 2 ? last : p);
-      } else if (!details.some((d) => d.raw.toLowerCase() === p.toLowerCase())) details.push(span(p));
+        const named = /^\p{Lu}/u.test(last) && words.length > 2;
+        if (!named) addPerson(p);
+        else addPerson(names ? last : words.slice(0, -1).join(' '));
+      } else if (!names && holdsName(p)) continue;
+      else if (!details.some((d) => d.raw.toLowerCase() === p.toLowerCase())) details.push(span(p));
     }
     for (const m of line.matchAll(FEELING_RE)) {
       const f = m[1].toLowerCase();
@@ -232,7 +258,7 @@ export function readVisible(userLines: readonly string[], ownLines: readonly str
     }
     if (!deed) {
       const d = deedOf(line);
-      if (d) deed = span(d);
+      if (d && (names || !holdsName(d))) deed = span(d);
     }
   }
   return { details, people, feelings, deed, ownLines: [...ownLines], userLines: [...userLines] };
