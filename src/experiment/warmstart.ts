@@ -22,7 +22,9 @@ export interface WarmStartOptions {
   /** Dialogues in the generated corpus (train + held out). */
   dialogues: number;
   /** The corpus's dialogue lengths and reply mix (default: CORPUS_DEFAULTS'). */
-  corpus?: Partial<Pick<CorpusOptions, 'maxTurns' | 'turnDecay' | 'pairShare' | 'needShare' | 'freshReplies' | 'names'>>;
+  corpus?: Partial<
+    Pick<CorpusOptions, 'maxTurns' | 'turnDecay' | 'pairShare' | 'needShare' | 'freshReplies' | 'names'>
+  >;
   vocabSize: number;
   sft: Omit<SftOptions, 'steps' | 'seed'>;
   /**
