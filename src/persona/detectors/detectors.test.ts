@@ -87,6 +87,15 @@ describe('detectors', () => {
     expect(score('motives', 'Maybe Denise was under more pressure than she let on.')).toBeGreaterThan(0.5);
     expect(score('growth', 'Looking back, what would you do differently?')).toBeGreaterThan(0.5);
   });
+  it('growth: only a question invites me to look at my part', () => {
+    // What RL wrote with a growth opener: the words without the question.
+    expect(score('growth', 'Looking back, anyone would feel stuck.')).toBe(0);
+    expect(score('growth', "Looking back, what isn't. You sound stuck.")).toBe(0);
+    expect(score('growth', 'What part do you think was yours to sit with. You sound upset.')).toBe(0);
+    // The question after a statement still counts, and so does one without a growth opener.
+    expect(score('growth', 'That was a lot. Looking back, what would you do differently?')).toBeGreaterThan(0.5);
+    expect(score('growth', 'You sound stuck. What part do you think was yours to work on?')).toBeGreaterThan(0.5);
+  });
   it('praise: specific only when it names what the user did', () => {
     expect(score('praise', 'Well done, that took real effort.')).toBeGreaterThan(0.5);
     expect(score('praiseSpecific', 'Well done, that took real effort.', { profile: dmitri })).toBe(0);

@@ -106,8 +106,16 @@ const GROWTH: readonly RegExp[] = [
   /\bwhat(?:'s| is) one thing you\b|\bwhat (?:might|could) you learn\b/,
 ];
 
+/**
+ * Growth is a question: its words count only in a sentence that asks one. "Looking back, what
+ * would you do differently?" invites me to look at my part; "Looking back, anyone would feel
+ * stuck." says nothing of the kind, though it holds the same words (RL found it: a growth opener
+ * with anything after it, docs/RESULTS.md "What RL found in the simulated users", hole 9).
+ */
 export function detectGrowth(ctx: DetectorContext): DetectorHit {
-  const m = countMatches(ctx.reply.lower, GROWTH);
+  const questions = ctx.reply.sentences.filter((s) => s.endsWith('?')).map((s) => s.toLowerCase());
+  if (questions.length === 0) return { id: 'growth', score: 0, reason: 'no invitation to reflect on myself' };
+  const m = countMatches(questions.join('\n'), GROWTH);
   if (m.count === 0) return { id: 'growth', score: 0, reason: 'no invitation to reflect on myself' };
   return { id: 'growth', score: presence(m.count), reason: `invites me to look at my own part (${quote(m.found)})` };
 }
