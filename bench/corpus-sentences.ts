@@ -11,8 +11,8 @@
  * with another user's detail in its slot is one of its own too), so read the replies beside it.
  * Nothing here is a test.
  */
-import { readFileSync } from 'node:fs';
-import { commandFlags, die } from '../src/cli/args';
+import { commandFlags } from '../src/cli/args';
+import { readTranscripts } from './transcripts';
 import { buildCorpus, CORPUS_DEFAULTS } from '../src/corpus/build';
 
 const f = commandFlags(
@@ -48,15 +48,7 @@ const ofCorpus = (reply: string): boolean => {
 const pct = (n: number, of: number): string => (of ? `${((100 * n) / of).toFixed(1)}%` : '-');
 const out = [];
 for (const file of files) {
-  let rows: Row[];
-  try {
-    rows = readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as Row);
-  } catch (e) {
-    die(`${file}: ${(e as Error).message}`, 1);
-  }
+  const rows = readTranscripts<Row>(file);
   for (const phase of ['before', 'after']) {
     const c = { replies: 0, corpus: 0, late: 0, lateCorpus: 0, rewarded: 0, rewardedCorpus: 0 };
     const own = new Map<string, number>();

@@ -8,8 +8,8 @@
  * it the share that name one of the user's own details or people (a detail of their story without
  * its determiner, or a name, as whole words): what a policy that copies from the user's lines does.
  */
-import { readFileSync } from 'node:fs';
 import { commandFlags, die } from '../src/cli/args';
+import { readTranscripts } from './transcripts';
 import { detectForeignDetail } from '../src/persona/detectors/foreign';
 import { lexiconOf, readReply, readUserLine } from '../src/persona/detectors/index';
 import { detailCore, wholeWords } from '../src/corpus/swap';
@@ -49,15 +49,7 @@ function ownDetails(p: Profile): RegExp {
 }
 const out = [];
 for (const file of files) {
-  let rows: Row[];
-  try {
-    rows = readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as Row);
-  } catch (e) {
-    die(`${file}: ${(e as Error).message}`, 1);
-  }
+  const rows = readTranscripts<Row>(file);
   for (const phase of ['before', 'after']) {
     let replies = 0;
     let foreign = 0;
