@@ -113,9 +113,7 @@ const GROWTH: readonly RegExp[] = [
  * with anything after it, docs/RESULTS.md "What RL found in the simulated users", hole 9).
  */
 export function detectGrowth(ctx: DetectorContext): DetectorHit {
-  const questions = ctx.reply.sentences.filter((s) => s.endsWith('?')).map((s) => s.toLowerCase());
-  if (questions.length === 0) return { id: 'growth', score: 0, reason: 'no invitation to reflect on myself' };
-  const m = countMatches(questions.join('\n'), GROWTH);
+  const m = countMatches(ctx.reply.questions.join('\n'), GROWTH);
   if (m.count === 0) return { id: 'growth', score: 0, reason: 'no invitation to reflect on myself' };
   return { id: 'growth', score: presence(m.count), reason: `invites me to look at my own part (${quote(m.found)})` };
 }

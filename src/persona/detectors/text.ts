@@ -36,6 +36,8 @@ export interface ReplyText {
   bigrams: Set<string>;
   /** Sentences of the head (split on . ! ? and newlines), trimmed, non-empty. */
   sentences: string[];
+  /** The sentences that ask a question (end in '?'), lower-cased: what open questions and growth read. */
+  questions: string[];
   /** Number of '?' in the head. */
   questionMarks: number;
   /** The head as the detectors read it (normalised, case kept), for names. */
@@ -169,6 +171,7 @@ function readReplyUncached(raw: string): ReplyText {
   const words = tokenize(lower);
   let questionMarks = 0;
   for (let i = 0; i < lower.length; i++) if (lower.charCodeAt(i) === 63) questionMarks++;
+  const sentences = splitSentences(head);
   return {
     length: raw.length,
     wordCountFull: countWords(raw),
@@ -177,7 +180,8 @@ function readReplyUncached(raw: string): ReplyText {
     words,
     wordSet: new Set(words),
     bigrams: wordBigrams(words),
-    sentences: splitSentences(head),
+    sentences,
+    questions: sentences.filter((s) => s.endsWith('?')).map((s) => s.toLowerCase()),
     questionMarks,
     head,
     rawHead: normalise(typed.normalize('NFKC')),
