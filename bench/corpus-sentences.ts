@@ -11,25 +11,14 @@
  * with another user's detail in its slot is one of its own too), so read the replies beside it.
  * Nothing here is a test.
  */
-import { commandFlags } from '../src/cli/args';
-import { readTranscripts } from './transcripts';
 import { buildCorpus, CORPUS_DEFAULTS } from '../src/corpus/build';
+import { readReply } from '../src/persona/detectors/index';
+import { inPhase, PHASES, readTranscripts, transcriptFlags } from './transcripts';
 
-const f = commandFlags(
-  'npx tsx bench/corpus-sentences.ts',
-  {
-    transcripts: { type: 'string', help: "comma-separated transcripts.jsonl files (experiment's --out folders)" },
-    json: { type: 'boolean', help: 'print the figures as JSON' },
-    help: { type: 'boolean', help: 'this message' },
-  },
-  ['transcripts'],
-);
-const files = f.transcripts.split(',').filter(Boolean);
+const { files, json } = transcriptFlags('npx tsx bench/corpus-sentences.ts');
 
-/** Sentences of a reply: runs up to and including their end marks, trimmed, lower case. */
-function sentencesOf(reply: string): string[] {
-  return (reply.match(/[^.?!]+[.?!]*/g) ?? []).map((s) => s.trim().replace(/\s+/g, ' ').toLowerCase()).filter(Boolean);
-}
+/** A reply's sentences as the users read them (`readReply`: normalised, split at . ! ? and newlines), lower case. */
+const sentencesOf = (reply: string): string[] => readReply(reply).sentences.map((s) => s.toLowerCase());
 
 const corpus = buildCorpus({ seed: CORPUS_DEFAULTS.seed });
 const known = new Set<string>();
@@ -49,10 +38,10 @@ const pct = (n: number, of: number): string => (of ? `${((100 * n) / of).toFixed
 const out = [];
 for (const file of files) {
   const rows = readTranscripts<Row>(file);
-  for (const phase of ['before', 'after']) {
+  for (const phase of PHASES) {
     const c = { replies: 0, corpus: 0, late: 0, lateCorpus: 0, rewarded: 0, rewardedCorpus: 0 };
     const own = new Map<string, number>();
-    for (const r of rows.filter((x) => (x.phase ?? 'before') === phase)) {
+    for (const r of inPhase(rows, phase)) {
       r.turns.forEach((t, i) => {
         const k = ofCorpus(t.reply);
         c.replies++;
@@ -71,7 +60,7 @@ for (const file of files) {
     if (!c.replies) continue;
     const top = [...own].sort((a, b) => b[1] - a[1]).slice(0, 3);
     out.push({ file, phase, ...c, ownMostSaid: top.map(([reply, n]) => ({ reply, n })) });
-    if (!f.json)
+    if (!json)
       console.log(
         `${file} ${phase}: ${pct(c.corpus, c.replies)} of ${c.replies} replies are corpus sentences only; ` +
           `replies 6-10: ${pct(c.lateCorpus, c.late)}; rewarded: ${pct(c.rewardedCorpus, c.rewarded)} of ${c.rewarded}; ` +
@@ -79,4 +68,4 @@ for (const file of files) {
       );
   }
 }
-if (f.json) console.log(JSON.stringify({ corpusSentences: known.size, files: out }, null, 2));
+if (json) console.log(JSON.stringify({ corpusSentences: known.size, files: out }, null, 2));

@@ -8,24 +8,15 @@
  * it the share that name one of the user's own details or people (a detail of their story without
  * its determiner, or a name, as whole words): what a policy that copies from the user's lines does.
  */
-import { commandFlags, die } from '../src/cli/args';
-import { readTranscripts } from './transcripts';
+import { die } from '../src/cli/args';
+import { inPhase, PHASES, readTranscripts, transcriptFlags } from './transcripts';
 import { detectForeignDetail } from '../src/persona/detectors/foreign';
 import { lexiconOf, readReply, readUserLine } from '../src/persona/detectors/index';
 import { detailCore, wholeWords } from '../src/corpus/swap';
 import type { Profile } from '../src/persona/profile';
 import { benchmarkProfiles } from '../src/persona/sets';
 
-const f = commandFlags(
-  'npx tsx bench/foreign-details.ts',
-  {
-    transcripts: { type: 'string', help: "comma-separated transcripts.jsonl files (experiment's --out folders)" },
-    json: { type: 'boolean', help: 'print the figures as JSON' },
-    help: { type: 'boolean', help: 'this message' },
-  },
-  ['transcripts'],
-);
-const files = f.transcripts.split(',').filter(Boolean);
+const { files, json } = transcriptFlags('npx tsx bench/foreign-details.ts');
 
 interface Row {
   phase?: string;
@@ -50,12 +41,12 @@ function ownDetails(p: Profile): RegExp {
 const out = [];
 for (const file of files) {
   const rows = readTranscripts<Row>(file);
-  for (const phase of ['before', 'after']) {
+  for (const phase of PHASES) {
     let replies = 0;
     let foreign = 0;
     let own = 0;
     const named = new Map<string, number>();
-    for (const r of rows.filter((x) => (x.phase ?? 'before') === phase)) {
+    for (const r of inPhase(rows, phase)) {
       const profile = profiles.get(r.profileId);
       if (!profile) die(`${file}: ${r.profileId} is not a benchmark user`, 1);
       const userLines = [readUserLine(r.opening)];
@@ -82,7 +73,7 @@ for (const file of files) {
     out.push({ file, phase, replies, foreign, share: share(foreign), own, ownShare: share(own), top });
   }
 }
-if (f.json) console.log(JSON.stringify(out));
+if (json) console.log(JSON.stringify(out));
 else
   for (const o of out)
     console.log(
