@@ -95,6 +95,10 @@ describe('detectors', () => {
     // The question after a statement still counts, and so does one without a growth opener.
     expect(score('growth', 'That was a lot. Looking back, what would you do differently?')).toBeGreaterThan(0.5);
     expect(score('growth', 'You sound stuck. What part do you think was yours to work on?')).toBeGreaterThan(0.5);
+    expect(score('growth', "What's one thing you want to take from this?")).toBeGreaterThan(0.5);
+    // A question that starts and is lost asks nothing (a modal before a subject and its verb).
+    expect(score('growth', "Looking back, what would you're not that?")).toBe(0);
+    expect(score('growth', "You sound stuck. Looking back, what would you're not to blame for?")).toBe(0);
   });
   it('praise: specific only when it names what the user did', () => {
     expect(score('praise', 'Well done, that took real effort.')).toBeGreaterThan(0.5);
@@ -114,6 +118,10 @@ describe('detectors', () => {
         'When I was your age my boss did the same thing to me, and I quit, and I never looked back, I promise.',
       ),
     ).toBeGreaterThan(0.5);
+    // The helper's own recovery glued to a guess at motives (what RL wrote), not a story detail
+    // the helper is still thinking about.
+    expect(score('selfFocus', "Maybe they were jealous, and I'm fine now.")).toBeGreaterThanOrEqual(0.5);
+    expect(score('selfFocus', "I'm still stuck on the divorce papers, honestly.")).toBe(0);
   });
   it('repetition grows with a streak; parroting catches copied lines', () => {
     const r = 'That sounds so hard with the rota and the wedding.';
@@ -160,6 +168,7 @@ describe('detectors', () => {
       // A phrase looped three times (what RL found next: docs/RESULTS.md, point 6).
       'Okay, found a pattern with a pattern in em, and a pattern with a pattern with a pattern in gred.',
       'You sound that stronger, not know what you know what to work out what you know what you know.',
+      "What could it's the? Looking back, what would you're not that?",
     ])
       expect(score('nonLanguage', g), JSON.stringify(g)).toBe(1);
     for (const ok of [
@@ -171,6 +180,9 @@ describe('detectors', () => {
       'It sounds like McKenzie really let you down.',
       'Honestly, what Lucía did says more about them than about you.',
       "You're right, it's a lot. That's really, really hard. What's the worst part?",
+      // "What's" twice, and beside a word cut short, is English ("caf" is the reference policies' cut of "café").
+      "What's going on for you right now? What's the hardest part?",
+      "You sound exhausted after the station caf. What's been the hardest part of it for you?",
       "I'm sorry. You've been carrying the kids' stuff and the rota, and it's been a long week.",
     ])
       expect(score('nonLanguage', ok), JSON.stringify(ok)).toBe(0);

@@ -113,6 +113,9 @@ const SELF_STORY: readonly RegExp[] = [
   /\bsame (?:thing )?happened to me\b|\bme too\b|\breminds me of (?:my|when)\b/,
   /\bmy (?:ex|boss|mom|mum|dad|wife|husband|sister|brother|friend|cousin)\b/,
   /\blet me tell you about\b|\benough about you\b/,
+  // The helper's own recovery, a piece of a story about themselves even when it stands alone
+  // ("Maybe they were jealous, and I'm fine now.": RL glued it to a guess at motives).
+  /\bi'?m (?:fine|okay|over it) now\b|\bi (?:just )?kept (?:myself )?busy\b/,
 ];
 const FIRST = new Set(['i', 'me', 'my', 'mine', 'myself', "i'm", "i've", "i'd", "i'll"]);
 const SECOND = new Set(['you', 'your', 'yours', 'yourself', "you're", "you've", "you'd", "you'll"]);

@@ -5,6 +5,7 @@
  *
  * Not here: timing. Whether advice comes too early is the appraiser's decision (stage weights).
  */
+import { sentenceSlips } from './nonLanguage.ts';
 import { countMatches, presence, quote } from './text.ts';
 import type { DetectorContext, DetectorHit, ProfileLexicon } from './types.ts';
 
@@ -107,13 +108,16 @@ const GROWTH: readonly RegExp[] = [
 ];
 
 /**
- * Growth is a question: its words count only in a sentence that asks one. "Looking back, what
- * would you do differently?" invites me to look at my part; "Looking back, anyone would feel
- * stuck." says nothing of the kind, though it holds the same words (RL found it: a growth opener
- * with anything after it, docs/RESULTS.md "What RL found in the simulated users", hole 9).
+ * Growth is a question: its words count only in a sentence that asks one, and that parses.
+ * "Looking back, what would you do differently?" invites me to look at my part; "Looking back,
+ * anyone would feel stuck." says nothing of the kind, though it holds the same words, and neither
+ * does "Looking back, what would you're not that?", a question that starts and is lost (RL found
+ * both: a growth opener with anything after it, docs/RESULTS.md "What RL found in the simulated
+ * users", hole 9).
  */
 export function detectGrowth(ctx: DetectorContext): DetectorHit {
-  const m = countMatches(ctx.reply.questions.join('\n'), GROWTH);
+  const asked = ctx.reply.sentences.filter((s) => s.endsWith('?') && sentenceSlips(s).length === 0);
+  const m = countMatches(asked.join('\n').toLowerCase(), GROWTH);
   if (m.count === 0) return { id: 'growth', score: 0, reason: 'no invitation to reflect on myself' };
   return { id: 'growth', score: presence(m.count), reason: `invites me to look at my own part (${quote(m.found)})` };
 }

@@ -51,6 +51,8 @@ const isVowel = (c: string): boolean => 'aeiouy'.includes(c);
  *   - an article or possessive with no noun: before punctuation ("what's the?") or before a word
  *     that cannot follow it ("the been", "a the", "my you");
  *   - two subject pronouns in a row ("I you", "we they");
+ *   - a modal before a subject with its verb ("what would you're", "could it's"): the question
+ *     that starts and is lost;
  *   - a phrase of three words looped: three times or more within 16 words ("a pattern with a
  *     pattern with a pattern in"), each time after the first one slip: the loop of a model that
  *     has found words the reader likes. A topic named three times across a long reply is fine.
@@ -96,7 +98,7 @@ const GARBLE_PATTERNS: readonly [RegExp, string, boolean][] = [
   [/(?:^|[\s,;.!?(])'(?:s|ve|re|ll|d|m|t)(?![\p{L}])/gu, 'a contraction with no word', true],
   [/[a-z]'[a-z]+'[a-z]/gu, 'two contractions in one word', true],
   [
-    /(?<![\p{L}'])(?:i|you|we|they|did|was|were|had|has|have|been|do|does|my|your|the|a|an|not|really|what|would|could)'s(?![\p{L}])/gu,
+    /(?<![\p{L}'])(?:i|you|we|they|did|was|were|had|has|have|been|do|does|my|your|the|a|an|not|really|would|could)'s(?![\p{L}])/gu,
     'a "\'s" where none goes',
     true,
   ],
@@ -113,10 +115,23 @@ const GARBLE_PATTERNS: readonly [RegExp, string, boolean][] = [
     false,
   ],
   [/(?<![\p{L}'])(?:i|we|they|he|she) (?:i|you|we|they|he|she)(?![\p{L}'])/gu, 'two pronouns in a row', false],
+  [
+    /(?<![\p{L}'])(?:would|could|should|might|must) (?:i'm|you're|we're|they're|he's|she's|it's)(?![\p{L}'])/gu,
+    'a modal before a subject and its verb',
+    true,
+  ],
 ];
 
 /** A lower-case letter right before an upper-case one ("theyThe"): words run together. */
 const RUN_TOGETHER = /\p{Ll}\p{Lu}/u;
+
+/**
+ * The garble slips of one sentence, as they are read in a whole reply (no non-word check: that
+ * needs the user's story). A sentence with one does not parse, whatever keyword it holds.
+ */
+export function sentenceSlips(sentence: string): string[] {
+  return garbleSlips(sentence, sentence.toLowerCase(), RUN_TOGETHER.test(sentence));
+}
 
 function garbleSlips(head: string, lower: string, runTogether: boolean): string[] {
   const slips: string[] = [];

@@ -36,7 +36,7 @@ export interface ReplyText {
   bigrams: Set<string>;
   /** Sentences of the head (split on . ! ? and newlines), trimmed, non-empty. */
   sentences: string[];
-  /** The sentences that ask a question (end in '?'), lower-cased: what open questions and growth read. */
+  /** The sentences that ask a question (end in '?'), lower-cased: what open questions read. */
   questions: string[];
   /** Number of '?' in the head. */
   questionMarks: number;
