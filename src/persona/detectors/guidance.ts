@@ -116,7 +116,7 @@ const GROWTH: readonly RegExp[] = [
  * users", hole 9).
  */
 export function detectGrowth(ctx: DetectorContext): DetectorHit {
-  const asked = ctx.reply.sentences.filter((s) => s.endsWith('?') && sentenceSlips(s).length === 0);
+  const asked = ctx.reply.questions.filter((q) => sentenceSlips(q).length === 0);
   const m = countMatches(asked.join('\n').toLowerCase(), GROWTH);
   if (m.count === 0) return { id: 'growth', score: 0, reason: 'no invitation to reflect on myself' };
   return { id: 'growth', score: presence(m.count), reason: `invites me to look at my own part (${quote(m.found)})` };

@@ -14,7 +14,7 @@ const OPEN_ANYWHERE =
   /\b(?:tell me more|what (?:was|is|has been) (?:that|it) like|how (?:are|have) you (?:been|holding|doing)|what (?:part|bit)|what happened)\b/;
 
 export function detectOpenQuestion(ctx: DetectorContext): DetectorHit {
-  const qs = ctx.reply.questions;
+  const qs = ctx.reply.questions.map((q) => q.toLowerCase());
   const open =
     qs.find((q) => OPEN_START.test(q) || OPEN_ANYWHERE.test(q)) ??
     (OPEN_ANYWHERE.test(ctx.reply.lower) ? 'tell me more' : undefined);

@@ -36,7 +36,7 @@ export interface ReplyText {
   bigrams: Set<string>;
   /** Sentences of the head (split on . ! ? and newlines), trimmed, non-empty. */
   sentences: string[];
-  /** The sentences that ask a question (end in '?'), lower-cased: what open questions read. */
+  /** The sentences that ask a question (end in '?'), case kept: what open questions and growth read. */
   questions: string[];
   /** Number of '?' in the head. */
   questionMarks: number;
@@ -181,7 +181,7 @@ function readReplyUncached(raw: string): ReplyText {
     wordSet: new Set(words),
     bigrams: wordBigrams(words),
     sentences,
-    questions: sentences.filter((s) => s.endsWith('?')).map((s) => s.toLowerCase()),
+    questions: sentences.filter((s) => s.endsWith('?')),
     questionMarks,
     head,
     rawHead: normalise(typed.normalize('NFKC')),
