@@ -83,6 +83,12 @@ describe('detectors', () => {
   it('advice, analysis, motives, growth', () => {
     expect(score('advice', 'You could write down what you need and ask for a meeting.')).toBeGreaterThan(0.5);
     expect(score('advice', 'You should be proud of that.')).toBe(0);
+    // What was possible, not what to do: an exoneration and a guess at motives.
+    expect(score('advice', "From what you've said, you did everything you could.")).toBe(0);
+    expect(score('advice', 'You did all you could, and then some.')).toBe(0);
+    expect(score('advice', 'Maybe Tom was under more pressure than you could see.')).toBe(0);
+    expect(score('advice', 'If you could talk to Tom this week, it might clear the air.')).toBeGreaterThan(0.5);
+    expect(score('advice', 'You could ask Tom for a meeting.')).toBeGreaterThan(0.5);
     expect(score('analysis', "Let's separate two things: what's in your control and what isn't.")).toBeGreaterThan(0.5);
     expect(score('motives', 'Maybe Denise was under more pressure than she let on.')).toBeGreaterThan(0.5);
     expect(score('growth', 'Looking back, what would you do differently?')).toBeGreaterThan(0.5);

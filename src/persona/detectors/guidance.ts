@@ -10,7 +10,9 @@ import { countMatches, presence, quote } from './text.ts';
 import type { DetectorContext, DetectorHit, ProfileLexicon } from './types.ts';
 
 const ADVICE: readonly RegExp[] = [
-  /\byou (?:should|could|might want to|need to|ought to|have to)\b(?! have| be proud| feel| know| relax| calm| cheer| not worry| stop worrying| just relax| get over)/,
+  // A modal that tells the user what to do. Not one that ends its clause ("you did everything you
+  // could.") or compares ("more pressure than you could see"): those say what was possible.
+  /(?<!\bthan )\byou (?:should|could(?!\s*(?:[.,;:!?)]|$))|might want to|need to|ought to|have to)\b(?! have| be proud| feel| know| relax| calm| cheer| not worry| stop worrying| just relax| get over)/,
   /\b(?:try|trying) (?!to (?:look on|stay|think positive|be positive|focus on the good))(?:to |talking|asking|writing|saying|putting|setting|telling|booking|calling)\b/,
   /\bwhy don'?t you\b|\bhave you (?:tried|thought about|considered)\b/,
   /\bi'?d (?:suggest|recommend|start|go)\b|\bi (?:suggest|recommend)\b|\bmy advice\b/,
