@@ -1,32 +1,52 @@
 /**
- * Writes public/reference-lm.json, the reference model of src/rl/reference-lm.ts: the trigram
- * counts of the agent replies of the default corpus's training split (`buildCorpus({ seed: 1 })`,
- * whatever corpus size a warm start trains on), and the corpus's own held-out replies scored by it.
- * Deterministic: the same code gives the same bytes (src/rl/reference-lm.test.ts checks the shipped
- * file against a rebuild). Run: npx tsx src/rl/build-reference-lm.ts [--check]
- * (--check writes nothing and fails if the shipped file differs).
+ * The reference model of src/rl/reference-lm.ts against today's corpus. public/reference-lm.json is
+ * frozen (every surprisal figure is read against it), so this script does not overwrite it unless
+ * told to by name.
+ *
+ *   npx tsx src/rl/build-reference-lm.ts --check      compare the shipped file with a count of
+ *                                                     today's corpus (writes nothing)
+ *   npx tsx src/rl/build-reference-lm.ts --out FILE   write a model counted on today's corpus
+ *
+ * Deterministic: the same code gives the same bytes. The shipped file is this script's output on
+ * the corpus as it was when the file was frozen (docs/CORPUS.md says at which commit).
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { referenceLmText } from './reference-lm';
+import { corpusReplies, REFERENCE_LM_SHA256, ReferenceLm, referenceLmText } from './reference-lm';
 
-const path = new URL('../../public/reference-lm.json', import.meta.url);
+const USAGE = 'usage: npx tsx src/rl/build-reference-lm.ts --check | --out FILE';
+const args = process.argv.slice(2);
+const check = args.includes('--check');
+const outAt = args.indexOf('--out');
+const out = outAt >= 0 ? args[outAt + 1] : undefined;
+if (check === (out !== undefined) || (outAt >= 0 && (!out || out.startsWith('--')))) {
+  console.error(USAGE);
+  process.exit(2);
+}
 const text = referenceLmText();
-if (process.argv.includes('--check')) {
-  let shipped = '';
-  try {
-    shipped = readFileSync(path, 'utf8');
-  } catch {
-    // missing: differs
-  }
-  if (shipped !== text) {
-    console.error(`${path.pathname} differs from a rebuild: run npx tsx src/rl/build-reference-lm.ts`);
-    process.exit(1);
-  }
-  console.log(`${path.pathname} is current (${text.length} bytes)`);
-} else {
-  writeFileSync(path, text);
-  const f = JSON.parse(text) as { vocab: unknown[]; trigrams: unknown[]; heldOut: { surprisal: number } };
+const built = ReferenceLm.parse(text, 'the rebuild');
+if (out) {
+  writeFileSync(out, text);
   console.log(
-    `wrote ${path.pathname}: ${text.length} bytes, ${f.vocab.length} tokens, ${f.trigrams.length} trigram contexts; held-out replies ${f.heldOut.surprisal.toFixed(3)} bits/word`,
+    `wrote ${out}: ${text.length} bytes, ${built.vocab.length} tokens; held-out replies ${built.heldOut.surprisal.toFixed(3)} bits/word`,
   );
+  if (/public[/\\]reference-lm\.json$/.test(out))
+    console.log(
+      'this replaces the frozen yardstick: update REFERENCE_LM_SHA256 in src/rl/reference-lm.ts, and every surprisal figure in docs/ no longer compares',
+    );
+} else {
+  const path = new URL('../../public/reference-lm.json', import.meta.url);
+  const shipped = readFileSync(path, 'utf8');
+  const sha = createHash('sha256').update(shipped).digest('hex');
+  const frozen = ReferenceLm.parse(shipped);
+  const today = frozen.surprisal(corpusReplies().heldOut);
+  console.log(
+    `${path.pathname}: ${sha === REFERENCE_LM_SHA256 ? 'the frozen file' : 'NOT the frozen file (its SHA-256 differs)'}; ` +
+      `a count of today's corpus ${shipped === text ? 'gives the same bytes' : 'differs'}`,
+  );
+  console.log(
+    `held-out replies: frozen file's own ${frozen.heldOut.surprisal.toFixed(3)} bits/word; today's under the frozen file ` +
+      `${today.surprisal.toFixed(3)}; today's under a count of today's corpus ${built.heldOut.surprisal.toFixed(3)}`,
+  );
+  if (sha !== REFERENCE_LM_SHA256) process.exit(1);
 }

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ReferenceLm, ReferenceLmError, referenceLmText, type LmText } from './reference-lm';
+import { corpusReplies, REFERENCE_LM_SHA256, ReferenceLm, ReferenceLmError, type LmText } from './reference-lm';
 
 const SHIPPED = readFileSync(new URL('../../public/reference-lm.json', import.meta.url), 'utf8');
 const text = (s: string, story: string[] = []): LmText => ({
@@ -12,14 +13,32 @@ const tiny = () => ReferenceLm.parse(ReferenceLm.build([text('a b'), text('a c')
 const SOURCE = { corpus: 'test', seed: 0, dialogues: 2 };
 
 describe('the reference language model', () => {
-  it('ships as public/reference-lm.json, byte for byte what the build script makes from the corpus', () => {
-    expect(SHIPPED, 'stale: run npx tsx src/rl/build-reference-lm.ts').toBe(referenceLmText());
+  it('ships frozen: the bytes every surprisal figure was read against', () => {
+    expect(createHash('sha256').update(SHIPPED).digest('hex')).toBe(REFERENCE_LM_SHA256);
     const lm = ReferenceLm.parse(SHIPPED);
     expect(lm.source).toMatchObject({ seed: 1, dialogues: 4000 });
     expect(lm.heldOut.replies).toBeGreaterThan(100);
     expect(lm.heldOut.surprisal).toBeGreaterThan(0.5);
     expect(lm.heldOut.surprisal).toBeLessThan(6);
+  });
+
+  it("still describes today's corpus: its held-out replies read as the frozen file's own did", () => {
+    // A change to the users or the templates moves some replies; the yardstick stays, as long as
+    // the corpus's own replies still read within a tenth of a bit of where they read when frozen.
+    const lm = ReferenceLm.parse(SHIPPED);
+    const { heldOut } = corpusReplies();
+    const today = lm.surprisal(heldOut);
+    expect(heldOut.length).toBeGreaterThan(100);
+    expect(Math.abs(today.surprisal - lm.heldOut.surprisal)).toBeLessThan(0.1);
+    expect(today.oov).toBeLessThan(0.01);
   }, 60_000);
+
+  it('builds the same bytes from the same replies', () => {
+    const replies = [text('you sound let down'), text('that is a lot', ['priya']), text('how is priya', ['priya'])];
+    const a = ReferenceLm.build(replies, replies.slice(0, 1), SOURCE);
+    expect(ReferenceLm.build(replies, replies.slice(0, 1), SOURCE)).toBe(a);
+    expect(ReferenceLm.build(replies.slice(1), replies.slice(0, 1), SOURCE)).not.toBe(a);
+  });
 
   it('gives the hand-worked interpolated Kneser-Ney probabilities', () => {
     // Trigrams: (<s> <s> a) 2, (<s> a b), (a b </s>), (<s> a c), (a c </s>) once. Each order has
@@ -66,7 +85,7 @@ describe('the reference language model', () => {
     expect(-Math.log2(lm.prob(lm.idOf('<unk>')!, lm.idOf('you')!, lm.idOf('sound')!))).toBeGreaterThan(11.4);
   });
 
-  it('refuses a damaged or foreign file, saying what is wrong and how to rebuild it', () => {
+  it('refuses a damaged or foreign file, saying what is wrong and how to restore it', () => {
     const f = JSON.parse(SHIPPED) as Record<string, unknown>;
     const bad = (patch: Record<string, unknown>) => JSON.stringify({ ...f, ...patch });
     const rows = f.trigrams as number[][];
@@ -82,7 +101,7 @@ describe('the reference language model', () => {
       ReferenceLm.parse(bad({ version: 2 }), 'x.json');
     } catch (e) {
       expect(e).toBeInstanceOf(ReferenceLmError);
-      expect((e as Error).message).toMatch(/^x\.json: .*npx tsx src\/rl\/build-reference-lm\.ts$/);
+      expect((e as Error).message).toMatch(/^x\.json: .*git checkout public\/reference-lm\.json\)$/);
     }
     expect.assertions(10);
   });

@@ -5,8 +5,10 @@
  * public/reference-lm.json. It scores how surprising a policy's replies are as the corpus's replies
  * (`surprisal`, in bits per word, src/rl/fluency.ts): a reply in the corpus's language scores near
  * the corpus's own held-out replies (`heldOut.surprisal` in the file), salad and non-words far above.
- * Rebuilt by `npx tsx src/rl/build-reference-lm.ts`; src/rl/reference-lm.test.ts holds the shipped
- * file equal to a rebuild.
+ * Frozen: every surprisal figure is read against the same file, so the file does not follow the
+ * corpus when the users or the templates change; src/rl/reference-lm.test.ts pins its bytes and
+ * checks that today's corpus still reads as the corpus it was counted on. `npx tsx
+ * src/rl/build-reference-lm.ts --check` compares it with a count of today's corpus.
  *
  * Why this model. It is a fixed yardstick, so it must not be one of the policies: a neural model
  * would be a policy of its own, with a backend and weights to pin. Words, not the policy's BPE
@@ -337,27 +339,37 @@ export class ReferenceLm {
   }
 }
 
-/**
- * The shipped file's text: the model counted on the default corpus's training split, scored on its
- * held-out split (about 6 s, most of it building the corpus).
- */
-export function referenceLmText(): string {
-  const seed = CORPUS_DEFAULTS.seed;
-  const corpus = buildCorpus({ seed });
+/** SHA-256 of public/reference-lm.json, the frozen yardstick (see the file header). */
+export const REFERENCE_LM_SHA256 = '3da443f838a8265fb65162ec4ca51c09e931131fe7e408b2b76cc120e7273ee5';
+
+/** The agent replies of today's default corpus (`buildCorpus({ seed: 1 })`), split as it splits them. */
+export function corpusReplies(): { train: LmText[]; heldOut: LmText[] } {
+  const corpus = buildCorpus({ seed: CORPUS_DEFAULTS.seed });
   const byId = new Map(trainingProfiles().map((p) => [p.id, p]));
   const replies = (ds: readonly CorpusDialogue[]): LmText[] =>
     ds.flatMap((d) => {
       const story = storyWords(byId.get(d.profileId)!);
       return d.turns.filter((t) => t.role === 'agent').map((t) => ({ words: readReply(t.text).words, story }));
     });
-  return ReferenceLm.build(replies(corpus.train), replies(corpus.heldOut), {
+  return { train: replies(corpus.train), heldOut: replies(corpus.heldOut) };
+}
+
+/**
+ * A model counted on today's corpus's training split and scored on its held-out split, as a file's
+ * text (about 6 s, most of it building the corpus). The shipped file is this text as the corpus
+ * was when it was frozen.
+ */
+export function referenceLmText(): string {
+  const seed = CORPUS_DEFAULTS.seed;
+  const { train, heldOut } = corpusReplies();
+  return ReferenceLm.build(train, heldOut, {
     corpus: `buildCorpus({ seed: ${seed} }), training split, agent replies`,
     seed,
     dialogues: CORPUS_DEFAULTS.dialogues,
   });
 }
 
-const REBUILD = 'rebuild it with npx tsx src/rl/build-reference-lm.ts';
+const REBUILD = 'restore the shipped file (git checkout public/reference-lm.json)';
 
 /** The file's text: the header fields pretty, one trigram context a line (readable diffs). */
 function serialise(f: ReferenceLmFile): string {
