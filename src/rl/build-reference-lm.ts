@@ -12,20 +12,23 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { commandFlags } from '../cli/args';
 import { corpusReplies, REFERENCE_LM_SHA256, ReferenceLm, referenceLmText } from './reference-lm';
 
-const USAGE = 'usage: npx tsx src/rl/build-reference-lm.ts --check | --out FILE';
-const args = process.argv.slice(2);
-const check = args.includes('--check');
-const outAt = args.indexOf('--out');
-const out = outAt >= 0 ? args[outAt + 1] : undefined;
-if (check === (out !== undefined) || (outAt >= 0 && (!out || out.startsWith('--')))) {
-  console.error(USAGE);
+const flags = commandFlags('npx tsx src/rl/build-reference-lm.ts', {
+  check: { type: 'boolean', help: "compare the shipped file with a count of today's corpus (writes nothing)" },
+  out: { type: 'string', help: "write a model counted on today's corpus to FILE" },
+  help: { type: 'boolean', help: 'this message' },
+} as const);
+const out = flags.out;
+if (Boolean(flags.check) === (out !== undefined)) {
+  console.error('give one of --check and --out FILE (--help says what each does)');
   process.exit(2);
 }
-const text = referenceLmText();
+const replies = corpusReplies();
+const text = referenceLmText(replies);
 const built = ReferenceLm.parse(text, 'the rebuild');
-if (out) {
+if (out !== undefined) {
   writeFileSync(out, text);
   console.log(
     `wrote ${out}: ${text.length} bytes, ${built.vocab.length} tokens; held-out replies ${built.heldOut.surprisal.toFixed(3)} bits/word`,
@@ -39,7 +42,7 @@ if (out) {
   const shipped = readFileSync(path, 'utf8');
   const sha = createHash('sha256').update(shipped).digest('hex');
   const frozen = ReferenceLm.parse(shipped);
-  const today = frozen.surprisal(corpusReplies().heldOut);
+  const today = frozen.surprisal(replies.heldOut);
   console.log(
     `${path.pathname}: ${sha === REFERENCE_LM_SHA256 ? 'the frozen file' : 'NOT the frozen file (its SHA-256 differs)'}; ` +
       `a count of today's corpus ${shipped === text ? 'gives the same bytes' : 'differs'}`,
