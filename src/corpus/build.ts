@@ -18,7 +18,7 @@ import { inferIntention } from '../persona/policyText.ts';
 import { readReply } from '../persona/detectors/index.ts';
 import { firstRepeat } from '../persona/detectors/repetition.ts';
 import type { IntentionId, Profile } from '../persona/profile.ts';
-import { readVisible, type Visible } from './extract.ts';
+import { callsByRelation, namesSaid, readVisible, type Visible } from './extract.ts';
 import { CORPUS_STRATEGIES, renderReply, type CorpusStrategy, type Rendered } from './grammar.ts';
 
 export interface CorpusDialogue {
@@ -318,7 +318,15 @@ export interface CorpusStats {
   pairs: number;
   /** Agent turns whose strategy followed the need the user's lines show (needShare). */
   needLed: number;
+  /** Agent replies that repeat an earlier reply of their dialogue, as the users' repetition reading has it. */
+  repeats: number;
+  /** Agent replies that name a person by a name the user gave in the dialogue so far. */
+  named: number;
+  /** Agent replies that call somebody by a relation of the user's ("your aunt"). */
+  byRelation: number;
 }
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function corpusStats(corpus: Corpus): CorpusStats {
   const all = [...corpus.train, ...corpus.heldOut];
@@ -328,7 +336,20 @@ export function corpusStats(corpus: Corpus): CorpusStats {
   let agentTurns = 0;
   let pairs = 0;
   let needLed = 0;
+  let repeats = 0;
+  let named = 0;
+  let byRelation = 0;
   for (const d of all) {
+    const userLines: string[] = [];
+    const ownLines: string[] = [];
+    for (const t of d.turns) {
+      if (t.role === 'user') userLines.push(t.text);
+      if (t.role !== 'agent') continue;
+      if (repeatsOwn(t.text, ownLines)) repeats++;
+      if (namesSaid(userLines).some((n) => new RegExp(`\\b${escapeRe(n)}\\b`, 'u').test(t.text))) named++;
+      if (callsByRelation(t.text)) byRelation++;
+      ownLines.push(t.text);
+    }
     pairs += d.companions.filter((c) => c !== null).length;
     needLed += d.needLed.filter(Boolean).length;
     for (const s of d.strategies) strategies[s]++;
@@ -353,5 +374,8 @@ export function corpusStats(corpus: Corpus): CorpusStats {
     meanReplyChars: agentTurns ? chars.agent / agentTurns : 0,
     pairs,
     needLed,
+    repeats,
+    named,
+    byRelation,
   };
 }

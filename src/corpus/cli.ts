@@ -1,7 +1,7 @@
 /**
  * Command line for the warm-start corpus (Node; the library itself is pure):
  *
- *   npx tsx src/corpus/cli.ts stats  [--seed N] [--dialogues N] [--think-share X] [--max-turns N]
+ *   npx tsx src/corpus/cli.ts stats  [--seed N] [--dialogues N] [--think-share X] [--max-turns N] [--turn-decay X]
  *                                     [--pair-share X] [--need-share X] [--fresh-replies] [--no-names]
  *   npx tsx src/corpus/cli.ts sample N [--seed N] [--think] [--pair-share X] [--need-share X]
  *   npx tsx src/corpus/cli.ts bench  [--profiles N] [--pair-share X] [--need-share X]
@@ -40,6 +40,7 @@ function options(args: readonly string[]): CorpusOptions {
     dialogues: num('--dialogues', CORPUS_DEFAULTS.dialogues),
     thinkShare: num('--think-share', CORPUS_DEFAULTS.thinkShare),
     maxTurns: num('--max-turns', CORPUS_DEFAULTS.maxTurns),
+    turnDecay: num('--turn-decay', CORPUS_DEFAULTS.turnDecay),
     pairShare: num('--pair-share', CORPUS_DEFAULTS.pairShare),
     needShare: num('--need-share', CORPUS_DEFAULTS.needShare),
     freshReplies: args.includes('--fresh-replies'),
@@ -75,6 +76,10 @@ function stats(args: readonly string[]): void {
   console.log(`  max/min ratio ${(Math.max(...counts) / Math.min(...counts)).toFixed(2)}`);
   console.log(
     `replies of two strategies ${pct(s.pairs / s.agentTurns)}; led by the need the user shows ${pct(s.needLed / s.agentTurns)}`,
+  );
+  const share = (n: number): string => `${k(n)} (${pct(n / s.agentTurns)})`;
+  console.log(
+    `replies that repeat an earlier one of their dialogue ${share(s.repeats)}; name a person the user named ${share(s.named)}; say "your" with a relation ${share(s.byRelation)}`,
   );
 }
 

@@ -11,7 +11,7 @@ import { encodeDialogue, encodeTrainingExamples, parseAgentTurn, SYSTEM_LINE_THI
 import { makeBatch } from '../engine/model/sft.ts';
 import { Tokenizer } from '../engine/model/tokenizer.ts';
 import { playDialogue, runBenchmark, summarise } from '../persona/benchmark.ts';
-import { benchmarkProfiles, trainingProfiles } from '../persona/sets.ts';
+import { benchmarkProfiles } from '../persona/sets.ts';
 import { buildCorpus, corpusPolicy, corpusStats, corpusTexts, NEED_STRATEGY, type Corpus } from './build.ts';
 import { inferIntention } from '../persona/policyText.ts';
 import { readReply } from '../persona/detectors/index.ts';
@@ -136,33 +136,13 @@ describe('warm-start corpus', () => {
       readVisible(['We met at the Okafor house.'], [], { names }).details.map((d) => d.you);
     expect(wedding(true)).toEqual(['the Okafor house']);
     expect(wedding(false)).toEqual([]);
-    const byId = new Map(trainingProfiles().map((p) => [p.id, p]));
-    const count = (names: boolean) => {
-      let named = 0;
-      let relations = 0;
-      for (const d of buildCorpus({ seed: 5, dialogues: 400, maxTurns: 10, turnDecay: 0.5, names }).train) {
-        const people = byId
-          .get(d.profileId)!
-          .scenario.people.flatMap((p) => p.name.split(' '))
-          .filter((n) => n.length > 2);
-        for (const t of d.turns) {
-          if (t.role !== 'agent') continue;
-          if (people.some((n) => new RegExp(`\\b${n}\\b`).test(t.text))) named++;
-          if (
-            /\byour (?:aunt|mum|mother|sister|brother|manager|boss|neighbour|flatmate|partner|dad|father|friend|colleague)\b/.test(
-              t.text,
-            )
-          )
-            relations++;
-        }
-      }
-      return { named, relations };
-    };
+    const count = (names: boolean) =>
+      corpusStats(buildCorpus({ seed: 5, dialogues: 400, maxTurns: 10, turnDecay: 0.5, names }));
     const on = count(true);
     const off = count(false);
     expect(on.named).toBeGreaterThan(50);
     expect(off.named).toBe(0);
-    expect(off.relations).toBeGreaterThan(on.relations);
+    expect(off.byRelation).toBeGreaterThan(on.byRelation);
   });
 
   it('think plans round-trip through encodeDialogue and parseAgentTurn', () => {
@@ -350,7 +330,9 @@ describe('fresh replies: an agent that does not say the same thing twice in a di
     expect(plain.replies).toBeGreaterThan(1000);
     expect(plain.repeats).toBeGreaterThan(5);
     expect(repeats(fresh).repeats).toBe(0);
+    expect(corpusStats(buildCorpus(LONG)).repeats).toBe(plain.repeats);
     const s = corpusStats(fresh);
+    expect(s.repeats).toBe(0);
     const counts = Object.values(s.strategies);
     expect(Math.max(...counts) / Math.min(...counts)).toBeLessThan(1.6);
   });

@@ -186,6 +186,20 @@ function namesOf(line: string): string[] {
   return out;
 }
 
+/** The names the user gave people in these lines ("my aunt Olga", "Imran said"), in order. */
+export function namesSaid(userLines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const line of userLines) for (const n of namesOf(line)) if (!out.includes(n)) out.push(n);
+  return out;
+}
+
+const YOUR_RELATION_RE = new RegExp(`\\byour (?:${RELATIONS.split(' ').join('|')})\\b`, 'i');
+
+/** Whether a reply calls somebody by a relation of the user's ("your aunt"). */
+export function callsByRelation(reply: string): boolean {
+  return YOUR_RELATION_RE.test(reply);
+}
+
 function deedOf(line: string): string | null {
   for (const s of line.split(/(?<=[.!?])\s+/)) {
     const t = s
