@@ -20,6 +20,7 @@ import { firstRepeat } from '../persona/detectors/repetition.ts';
 import type { IntentionId, Profile } from '../persona/profile.ts';
 import { callsByRelation, namesSaid, readVisible, type Visible } from './extract.ts';
 import { CORPUS_STRATEGIES, renderReply, type CorpusStrategy, type Rendered } from './grammar.ts';
+import { wholeWords } from './swap.ts';
 
 export interface CorpusDialogue {
   profileId: string;
@@ -326,8 +327,6 @@ export interface CorpusStats {
   byRelation: number;
 }
 
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 export function corpusStats(corpus: Corpus): CorpusStats {
   const all = [...corpus.train, ...corpus.heldOut];
   const strategies = Object.fromEntries(CORPUS_STRATEGIES.map((s) => [s, 0])) as Record<CorpusStrategy, number>;
@@ -342,11 +341,16 @@ export function corpusStats(corpus: Corpus): CorpusStats {
   for (const d of all) {
     const userLines: string[] = [];
     const ownLines: string[] = [];
+    let namesRe: RegExp | null = null;
     for (const t of d.turns) {
-      if (t.role === 'user') userLines.push(t.text);
+      if (t.role === 'user') {
+        userLines.push(t.text);
+        const said = namesSaid(userLines);
+        namesRe = said.length ? wholeWords(said, 'u') : null;
+      }
       if (t.role !== 'agent') continue;
       if (repeatsOwn(t.text, ownLines)) repeats++;
-      if (namesSaid(userLines).some((n) => new RegExp(`\\b${escapeRe(n)}\\b`, 'u').test(t.text))) named++;
+      if (namesRe?.test(t.text)) named++;
       if (callsByRelation(t.text)) byRelation++;
       ownLines.push(t.text);
     }

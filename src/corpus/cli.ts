@@ -133,12 +133,18 @@ function bench(args: readonly string[]): void {
 }
 
 const [cmd, ...rest] = process.argv.slice(2);
-if (cmd === 'stats') stats(rest);
-else if (cmd === 'sample') sample(rest);
-else if (cmd === 'bench') bench(rest);
-else {
+const commands: Record<string, (args: readonly string[]) => void> = { stats, sample, bench };
+if (cmd !== undefined && Object.hasOwn(commands, cmd)) {
+  try {
+    commands[cmd](rest);
+  } catch (e) {
+    // A flag out of range ("--turn-decay -1") is the user's to fix: its message, not a stack.
+    console.error(`corpus ${cmd}: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 2;
+  }
+} else {
   console.log(
-    'usage: npx tsx src/corpus/cli.ts stats [--seed N] | sample N [--seed N] [--think] | bench [--profiles N]\n' +
+    'usage: npx tsx src/corpus/cli.ts stats [--seed N] [--dialogues N] [--max-turns N] [--turn-decay X] | sample N [--seed N] [--think] | bench [--profiles N]\n' +
       "  each also takes --pair-share X and --need-share X (0..1): the corpus agent's replies of two strategies, and led by the need;\n" +
       "  --fresh-replies: a reply that repeats the agent's earlier one in the dialogue is drawn again;\n" +
       '  and --no-names: the agent calls people by the relation the user gave ("your aunt"), not by name',

@@ -66,8 +66,9 @@ const RELATIONS =
   'boss manager colleague coworker co-worker flatmate roommate housemate landlord landlady teacher tutor coach aunt uncle cousin grandma ' +
   'grandmother gran nan grandad grandpa grandfather niece nephew baby ex supervisor mentor doctor client bestie stepdad stepmum stepmom';
 const RELATION_SET = new Set(RELATIONS.split(' '));
+const RELATION_ALT = RELATIONS.split(' ').join('|');
 const RELATION_RE = new RegExp(
-  `\\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) (?:[a-z-]+ )?(?:${RELATIONS.split(' ').join('|')}) (\\p{Lu}\\p{Ll}+(?:-\\p{Ll}+)?)`,
+  `\\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir) (?:[a-z-]+ )?(?:${RELATION_ALT}) (\\p{Lu}\\p{Ll}+(?:-\\p{Ll}+)?)`,
   'gu',
 );
 /** A capitalised word followed by something a person does ("Imran wants", "Hana said"). */
@@ -193,7 +194,7 @@ export function namesSaid(userLines: readonly string[]): string[] {
   return out;
 }
 
-const YOUR_RELATION_RE = new RegExp(`\\byour (?:${RELATIONS.split(' ').join('|')})\\b`, 'i');
+const YOUR_RELATION_RE = new RegExp(`\\byour (?:${RELATION_ALT})\\b`, 'i');
 
 /** Whether a reply calls somebody by a relation of the user's ("your aunt"). */
 export function callsByRelation(reply: string): boolean {

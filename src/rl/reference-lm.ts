@@ -356,8 +356,8 @@ export function corpusReplies(): { train: LmText[]; heldOut: LmText[] } {
 
 /**
  * A model counted on the training split of today's corpus (or of `replies`, its corpusReplies())
- * and scored on the held-out split, as a file's text (about 6 s, most of it building the corpus). The shipped file is this text as the corpus
- * was when it was frozen.
+ * and scored on the held-out split, as a file's text (about 6 s, most of it building the corpus).
+ * The shipped file is this text as the corpus was when it was frozen.
  */
 export function referenceLmText(replies = corpusReplies()): string {
   const seed = CORPUS_DEFAULTS.seed;
