@@ -111,12 +111,12 @@ const GROUPS: { name: string; cases: () => Case[]; hash: string }[] = [
   {
     name: 'every policy, benchmark users, moderate and strict',
     cases: () => policyCases(benchmarkProfiles(), ['moderate', 'strict'], 'benchmark'),
-    hash: '0bea5e0f3965e815',
+    hash: '3327be0e7d5ec8d8',
   },
   {
     name: 'every policy, challenge users',
     cases: () => policyCases(challengeProfiles(), ['moderate'], 'benchmark'),
-    hash: '893f5152242b713d',
+    hash: 'd1c50d484a137886',
   },
   {
     name: 'every policy, training users (own openings), every fifth one',
@@ -126,9 +126,9 @@ const GROUPS: { name: string; cases: () => Case[]; hash: string }[] = [
         ['moderate'],
         'train',
       ),
-    hash: '4f2e5beee8112d1c',
+    hash: '89bfa0cbbde50f4b',
   },
-  { name: 'hostile replies among ordinary ones', cases: hostileCases, hash: '5bc24b2b6d28d2ce' },
+  { name: 'hostile replies among ordinary ones', cases: hostileCases, hash: 'e7708155717bad33' },
 ];
 
 describe('golden transcripts', () => {

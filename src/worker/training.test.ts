@@ -39,11 +39,16 @@ function open(
   lm: Uint8Array = LM,
 ) {
   const got: FromWorker[] = [];
+  /** When each progress message was posted (performance.now()). */
+  const postedAt: number[] = [];
   const s = new TrainSession(
     be,
     { runId: 'r1', config: { ...TINY, ...config }, start: 'ci', mode, ...extra },
     {
-      post: (m) => got.push(m),
+      post: (m) => {
+        if (m.type === 'train-progress') postedAt.push(performance.now());
+        got.push(m);
+      },
       load: async (url) => (url === LM_URL ? lm : CI),
     },
   );
@@ -54,7 +59,7 @@ function open(
     for (let i = 0; i < 2000 && !ok(); i++) await new Promise((r) => setTimeout(r, 5));
     expect(ok()).toBe(true);
   };
-  return { s, got, progress, rows, until };
+  return { s, got, progress, rows, until, postedAt };
 }
 
 const stable = (rows: Record<string, number>[]) =>
@@ -62,7 +67,7 @@ const stable = (rows: Record<string, number>[]) =>
 
 describe('the worker training session', () => {
   it('runs to the end: rows per step, dialogues with the hidden need, the benchmark and a final checkpoint', async () => {
-    const { s, got, progress, rows } = open('run');
+    const { s, got, progress, rows, postedAt } = open('run');
     await s.finished;
     expect(s.state).toBe('done');
     expect(rows().map((r) => r.step)).toEqual([1, 2, 3]);
@@ -113,8 +118,11 @@ describe('the worker training session', () => {
     ]);
     expect(loadCheckpoint(new Uint8Array(ck[1].bytes)).meta).toMatchObject({ kind: 'rl', steps: 3, runId: 'r1' });
     expect(loadCheckpoint(new Uint8Array(ck[0].bytes)).meta).toMatchObject({ kind: 'rl', steps: 1 });
-    // Batched: progress messages are at least OUTBOX_INTERVAL_MS apart, except the final flush.
-    expect(progress().length).toBeLessThanOrEqual(rows().length * 4 + 4);
+    // Batched: progress messages are at least OUTBOX_INTERVAL_MS apart, except the ones the session
+    // sends at once (each benchmark's phase, the starting score, the end). On a loaded machine the
+    // gaps only grow, so this holds however long the steps take.
+    const gaps = postedAt.slice(1).map((t, i) => t - postedAt[i]);
+    expect(gaps.filter((g) => g < OUTBOX_INTERVAL_MS - 1).length).toBeLessThanOrEqual(4);
     expect(OUTBOX_INTERVAL_MS).toBeLessThanOrEqual(100);
   });
 

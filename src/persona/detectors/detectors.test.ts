@@ -106,6 +106,31 @@ describe('detectors', () => {
     expect(score('growth', "Looking back, what would you're not that?")).toBe(0);
     expect(score('growth', "You sound stuck. Looking back, what would you're not to blame for?")).toBe(0);
   });
+  it('growth and analysis: the frame a pattern stands in, not the word', () => {
+    // The corpus's growth and analysis frames count.
+    expect(score('growth', 'Do you notice a pattern in how these things end for you?')).toBeGreaterThan(0.5);
+    expect(score('growth', 'Is this a pattern you recognise?')).toBeGreaterThan(0.5);
+    expect(score('analysis', 'The real question is whether it was a one-off or part of a pattern.')).toBe(
+      score('analysis', 'The real question is whether it was a one-off or a pattern.'),
+    );
+    expect(score('analysis', 'Do you notice a pattern in how these things end for you?')).toBeGreaterThan(0.5);
+    // What RL stitched from them: an exclamation asked as a question, and one frame run into the other.
+    expect(score('growth', 'What a pattern in how these things go for you?')).toBe(0);
+    expect(score('analysis', 'What a pattern in how these things go for you?')).toBe(0);
+    const stitched = "What's one thing you want to take a pattern in how situations like this end for you?";
+    expect(score('growth', stitched)).toBe(0);
+    expect(score('analysis', stitched)).toBe(0);
+    expect(score('growth', 'What do you think was yours to take a pattern in how these things go for you?')).toBe(0);
+    // The frame's own endings still count.
+    expect(score('growth', "What's one thing you want to take away from it?")).toBeGreaterThan(0.5);
+    expect(score('growth', 'What is one thing you could learn from it?')).toBeGreaterThan(0.5);
+  });
+  it('openQuestion: "What a …" is an exclamation, not an open question', () => {
+    expect(score('openQuestion', 'What a pattern in how these things go for you?')).toBeLessThan(1);
+    expect(score('openQuestion', 'What a hard thing to sit with.')).toBe(0);
+    expect(score('openQuestion', 'What a week. How are you holding up?')).toBe(1);
+    expect(score('openQuestion', 'What about him upset you most?')).toBe(1);
+  });
   it('praise: specific only when it names what the user did', () => {
     expect(score('praise', 'Well done, that took real effort.')).toBeGreaterThan(0.5);
     expect(score('praiseSpecific', 'Well done, that took real effort.', { profile: dmitri })).toBe(0);

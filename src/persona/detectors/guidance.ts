@@ -49,7 +49,10 @@ const ANALYSIS: readonly RegExp[] = [
   /\b(?:two|three|a few) (?:separate |different )?(?:things|questions|issues|parts)\b/,
   /\bthe (?:real|core|actual|underlying|key) (?:issue|question|problem|point)\b/,
   /\b(?:in|out of) your control\b|\bwhat you can control\b/,
-  /\b(?:evidence|assumption|pattern|trade-?off|pros and cons|factors?|criteria)\b/,
+  /\b(?:evidence|assumption|trade-?off|pros and cons|factors?|criteria)\b/,
+  // A pattern one sees, is or is part of; not "take a pattern in how", which RL stitched from two
+  // corpus frames and means nothing.
+  /\b(?:part of|or|notice|see|spot|recogni[sz]e|is (?:this|that|it|there)|there'?s|there is|fits?|forms?|breaks?) (?:a |any |the |that |this )?patterns?\b/,
   /\bit depends (?:on|whether)\b|\bif (?:that'?s|it'?s|it was|he|she|they) .{0,40}\bthen\b/,
   /\bstep back\b|\bobjectively\b|\bseparate (?:the|what)\b|\bdistinguish\b/,
   /\bwhat (?:do we|we) (?:actually )?know\b|\bthe facts\b|\bdoesn'?t add up\b/,
@@ -103,10 +106,14 @@ const GROWTH: readonly RegExp[] = [
   /\bwhat would you (?:do|want to do|try) differently\b|\bdo (?:it )?differently\b/,
   /\bwhat (?:does|did) (?:this|that|it) (?:tell|teach|show) you\b/,
   /\bwhat matters (?:most )?to you\b|\bwhat do you (?:really )?want (?:from|for)\b/,
-  /\b(?:a|any) pattern (?:in|you)\b|\bnotice (?:a|any) pattern\b|\bkeeps? happening\b/,
+  // A pattern the user is asked to see, not the words "a pattern in" anywhere: "What a pattern in how
+  // these things go for you?" and "…you want to take a pattern in how…" ask nothing.
+  /\b(?:notice|see|spot|recogni[sz]e) (?:a|any) pattern\b|\bis (?:this|that|it|there) (?:a|any) pattern\b|\bkeeps? happening\b/,
   /\bwhat part (?:did|do) you\b|\byour (?:own )?part in\b/,
   /\bwhat (?:would|might) it (?:look|feel) like (?:if|to)\b|\bwho do you want to be\b/,
-  /\bwhat(?:'s| is) one thing you\b|\bwhat (?:might|could) you learn\b/,
+  // One thing to take from it, learn or do: the frame's own ending, not whatever follows "one thing you".
+  /\bwhat(?:'s| is) one thing you (?:(?:want to|would|'d|could|might|can|will) )?(?:take (?:from|away)|learn|do|change|try|keep|remember)\b/,
+  /\bwhat (?:might|could) you learn\b/,
 ];
 
 /**

@@ -8,8 +8,9 @@ import type { DetectorContext, DetectorHit } from './types.ts';
 /** More than this many question marks in one reply reads as an interrogation. */
 const MAX_COMFORTABLE_QUESTIONS = 2;
 
+// "What a …" opens an exclamation ("What a pattern in how these things go for you?"), not a question.
 const OPEN_START =
-  /^(?:\W*)(?:and |so |but )?(?:what|how|tell me|can you tell me|would you (?:like to |want to )?(?:say|tell)|which part|what's|how's|where do you|in what way)\b/;
+  /^(?:\W*)(?:and |so |but )?(?:what(?! an? )|how|tell me|can you tell me|would you (?:like to |want to )?(?:say|tell)|which part|what's|how's|where do you|in what way)\b/;
 const OPEN_ANYWHERE =
   /\b(?:tell me more|what (?:was|is|has been) (?:that|it) like|how (?:are|have) you (?:been|holding|doing)|what (?:part|bit)|what happened)\b/;
 
