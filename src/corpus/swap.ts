@@ -16,6 +16,7 @@
 import { Rng } from '../engine/rng.ts';
 import type { Turn } from '../engine/model/format.ts';
 import { FEMALE_NAMES, MALE_NAMES, NEUTRAL_NAMES } from '../persona/blocks/people.ts';
+import { escapeRegExp } from '../persona/detectors/text.ts';
 import type { Profile } from '../persona/profile.ts';
 import { trainingProfiles } from '../persona/sets.ts';
 import type { Corpus, CorpusDialogue } from './build.ts';
@@ -67,7 +68,7 @@ function nameList(pool: SwapPool, name: string): string[] {
 
 /** One expression matching any of the phrases as whole words (no letter or digit either side). */
 export function wholeWords(phrases: readonly string[], flags: string): RegExp {
-  const alt = phrases.map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const alt = phrases.map(escapeRegExp).join('|');
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alt})(?![\\p{L}\\p{N}])`, flags);
 }
 

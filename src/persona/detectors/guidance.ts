@@ -6,7 +6,7 @@
  * Not here: timing. Whether advice comes too early is the appraiser's decision (stage weights).
  */
 import { sentenceSlips } from './nonLanguage.ts';
-import { countMatches, presence, quote } from './text.ts';
+import { countMatches, escapeRegExp, presence, quote } from './text.ts';
 import type { DetectorContext, DetectorHit, ProfileLexicon } from './types.ts';
 
 const ADVICE: readonly RegExp[] = [
@@ -64,16 +64,13 @@ export function detectAnalysis(ctx: DetectorContext): DetectorHit {
   return { id: 'analysis', score: presence(m.count), reason: `takes the problem apart (${quote(m.found)})` };
 }
 
-/** Escape a name for use inside a RegExp. */
-const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** The motive patterns name this user's people, so they are built once per profile's lexicon. */
 const motivePatterns = new WeakMap<ProfileLexicon, readonly RegExp[]>();
 
 function motivesOf(lexicon: ProfileLexicon): readonly RegExp[] {
   const cached = motivePatterns.get(lexicon);
   if (cached) return cached;
-  const who = ['he', 'she', 'they', ...lexicon.names.filter((n) => !n.includes(' ')).map(esc)].join('|');
+  const who = ['he', 'she', 'they', ...lexicon.names.filter((n) => !n.includes(' ')).map(escapeRegExp)].join('|');
   const patterns: RegExp[] = [
     new RegExp(`\\b(?:maybe|perhaps|probably) (?:${who})\\b`),
     new RegExp(`\\b(?:${who}) (?:might|may|could|must|probably) (?:have|be|feel|think|not|been|worry)`),

@@ -257,6 +257,9 @@ export function countMatches(text: string, patterns: readonly RegExp[]): { count
   return { count: found.length, found };
 }
 
+/** A literal string (a name, a phrase) escaped for use inside a RegExp. */
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Quote a few matched fragments for a reason string. */
 export function quote(found: readonly string[], max = 2): string {
   return found
