@@ -121,6 +121,11 @@ describe('detectors', () => {
     expect(score('growth', stitched)).toBe(0);
     expect(score('analysis', stitched)).toBe(0);
     expect(score('growth', 'What do you think was yours to take a pattern in how these things go for you?')).toBe(0);
+    // "What would it look like if …" asks about somebody doing something; run into "…, if anything?" it asks nothing.
+    expect(score('growth', 'What would it look like if anything? You sound stuck.')).toBe(0);
+    expect(score('growth', 'What would it look like if you handled the next one differently?')).toBeGreaterThan(0.5);
+    expect(score('growth', 'What would it feel like to let yourself off the hook?')).toBeGreaterThan(0.5);
+    expect(score('growth', 'What might it look like to anything?')).toBe(0);
     // The frame's own endings still count.
     expect(score('growth', "What's one thing you want to take away from it?")).toBeGreaterThan(0.5);
     expect(score('growth', 'What is one thing you could learn from it?')).toBeGreaterThan(0.5);

@@ -107,7 +107,9 @@ const GROWTH: readonly RegExp[] = [
   // these things go for you?" and "…you want to take a pattern in how…" ask nothing.
   /\b(?:notice|see|spot|recogni[sz]e) (?:a|any) pattern\b|\bis (?:this|that|it|there) (?:a|any) pattern\b|\bkeeps? happening\b/,
   /\bwhat part (?:did|do) you\b|\byour (?:own )?part in\b/,
-  /\bwhat (?:would|might) it (?:look|feel) like (?:if|to)\b|\bwho do you want to be\b/,
+  // What it would look like if somebody did something, or to do it: "What would it look like if
+  // anything?", two frames run together, asks nothing.
+  /\bwhat (?:would|might) it (?:look|feel) like (?:if(?= (?:you|we|i|they|it|things|this|that|the|your)\b)|to(?= (?!(?:any|some|no)thing\b)[a-z]))\b|\bwho do you want to be\b/,
   // One thing to take from it, learn or do: the frame's own ending, not whatever follows "one thing you".
   /\bwhat(?:'s| is) one thing you (?:(?:want to|would|'d|could|might|can|will) )?(?:take (?:from|away)|learn|do|change|try|keep|remember)\b/,
   /\bwhat (?:might|could) you learn\b/,
