@@ -21,7 +21,7 @@ import { encodeTrainingExamples } from '../engine/model/format';
 import { perplexity } from '../engine/model/sft';
 import { createHash } from 'node:crypto';
 import { buildCorpus } from '../corpus/build';
-import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
+import { runPresetWarmStart } from '../experiment/warmstart';
 import { benchmarkProfiles, trainingProfiles } from '../persona/sets';
 import { BENCHMARK_REDRAWS, parseRunConfig, parseRunConfigJson, type RunConfig } from '../rl/config';
 import { Trainer, TrainingStopped, type EvalResult } from '../rl/trainer';
@@ -171,16 +171,7 @@ async function main(): Promise<void> {
     console.error(
       `start: no ${initPath}; running the ${config.preset} warm start (npm run pretrain -- --preset ${config.preset})`,
     );
-    const d = WARM_START_DEFAULTS[config.preset];
-    const ws = await runWarmStart(be, {
-      preset: config.preset,
-      seed: 1,
-      steps: d.steps,
-      dialogues: d.dialogues,
-      corpus: d.corpus,
-      vocabSize: d.vocabSize,
-      sft: d.sft,
-    });
+    const ws = await runPresetWarmStart(be, { preset: config.preset, seed: 1 });
     start = loadCheckpoint(ws.checkpoint);
   }
 

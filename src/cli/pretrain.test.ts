@@ -1,7 +1,7 @@
 /**
  * `npm run pretrain` as a person uses it (real spawns of the entry point): a corpus share outside
  * 0..1, a --fresh-replies or --names other than on/off, a --vocab outside 300..16384, a bad copy share or copy
- * window, or a --from that is not a checkpoint, is refused with a message
+ * window, a --from that is not a checkpoint, or --from with --first-phase, is refused with a message
  * naming the flag, before any corpus is built or file written; a --vocab in range sizes the tokenizer.
  */
 import { spawnSync } from 'node:child_process';
@@ -57,6 +57,14 @@ describe('npm run pretrain: the corpus mix flags', () => {
     expect(prev.stderr).toContain(
       '--from public/warmstart-ci.bin: its model does not read the previous token, and the options ask for one that does',
     );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses --first-phase with --from (a run from a checkpoint is one phase already), with exit 2, and writes nothing', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'pretrain-')), 'w.bin');
+    const r = pretrain('--from', 'public/warmstart-micro.bin', '--first-phase', '--out', out, '--steps', '1');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--first-phase and --from');
     expect(existsSync(out)).toBe(false);
   });
 

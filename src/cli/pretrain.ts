@@ -1,6 +1,6 @@
 /**
  * `npm run pretrain -- [--preset P] [--seed S] [--steps N] [--out FILE] [--backend B] [--json]`: the
- * supervised warm start from the command line, on the backend ./backend.ts chooses (WebGPU through
+ * supervised warm start from the command line, every phase of the preset's recipe (micro: two), on the backend ./backend.ts chooses (WebGPU through
  * Dawn on a hardware GPU, else wasm on all cores; `--backend cpu` the JavaScript reference), saying
  * which. On one backend (and machine) the same flags give the same checkpoint, byte for byte;
  * the shipped warm starts were made on wasm, whose bits do not depend on the machine or the thread count.
@@ -10,15 +10,23 @@ import { basename } from 'node:path';
 import { crc32, loadCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { WasmBackend } from '../engine/wasm/backend';
 import { PRESETS, type PresetName } from '../engine/model/config';
-import { fromMismatch, runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
+import {
+  firstPhaseLabel,
+  fromMismatch,
+  runPresetWarmStart,
+  runWarmStart,
+  WARM_START_DEFAULTS,
+  type WarmStartOptions,
+  type WarmStartProgress,
+} from '../experiment/warmstart';
 import { commandFlags } from './args';
 import { BACKEND_FLAGS, chooseBackend } from './backend';
 
 const SPEC = {
   preset: { type: 'string', help: `model preset: ${Object.keys(PRESETS).join(', ')} (default micro)` },
   seed: { type: 'number', help: 'seed for the corpus, the initial weights and the batch order (default 1)' },
-  steps: { type: 'number', help: "training steps (default: the preset's)" },
-  dialogues: { type: 'number', help: "dialogues in the generated corpus (default: the preset's)" },
+  steps: { type: 'number', help: "training steps of the first phase (default: the preset's)" },
+  dialogues: { type: 'number', help: "dialogues in the first phase's generated corpus (default: the preset's)" },
   vocab: { type: 'number', help: "tokenizer vocabulary size, 300..16384 (default: the preset's)" },
   'eval-every': {
     type: 'number',
@@ -54,7 +62,11 @@ const SPEC = {
   },
   from: {
     type: 'string',
-    help: 'go on from this checkpoint (its model and tokenizer) instead of fresh weights: a second phase after a first',
+    help: "go on from this checkpoint (its model and tokenizer) instead of fresh weights, one phase with these flags (the preset's own second phase is not run)",
+  },
+  'first-phase': {
+    type: 'boolean',
+    help: `stop after the first phase of a two-phase recipe (the file its second phase goes on from, ${firstPhaseLabel('micro')} for micro)`,
   },
   'previous-token': {
     type: 'boolean',
@@ -153,49 +165,56 @@ async function main(): Promise<void> {
       process.exit(2);
     }
   }
+  if (from && flags['first-phase']) {
+    console.error('--first-phase and --from: a run from a checkpoint is one phase already; give one of them');
+    process.exit(2);
+  }
   const seed = flags.seed ?? 1;
   const out = flags.out ?? `public/warmstart-${preset}.bin`;
   const chosen = await chooseBackend(flags);
   const be = chosen.be;
   console.error(chosen.line);
   const t0 = performance.now();
-  const result = await runWarmStart(
-    be,
-    {
-      preset,
-      seed,
-      steps,
-      dialogues: flags.dialogues ?? defaults.dialogues,
-      corpus,
-      vocabSize,
-      sft: defaults.sft,
-      evalEvery,
-      ...(swapShare > 0 ? { swapShare } : {}),
-      ...(copyShare > 0 ? { copyShare } : {}),
-      ...(copyWindow !== undefined ? { copyWindow } : {}),
-      ...(flags['previous-token'] ? { previousToken: true } : {}),
-      ...(from ? { from } : {}),
-    },
-    (p) => {
-      if (p.phase === 'held-out' && p.heldOut)
-        console.error(
-          `step ${p.heldOut.step}  held-out perplexity ${p.heldOut.perplexity.toFixed(3)}  copy perplexity ${p.heldOut.copyPerplexity.toFixed(1)}`,
-        );
-      else if (p.phase !== 'training') console.error(`… ${p.phase}`);
-      else if (p.step && (p.step.step % 10 === 0 || p.step.step === steps)) {
-        const s = (performance.now() - t0) / 1000;
-        console.error(
-          `step ${p.step.step}/${steps}  loss ${p.step.loss.toFixed(4)}  lr ${p.step.lr.toExponential(2)}  grad ${p.step.gradNorm.toFixed(3)}  ${s.toFixed(0)} s`,
-        );
-      }
-    },
-  );
+  const first: Omit<WarmStartOptions, 'preset' | 'seed'> = {
+    steps,
+    dialogues: flags.dialogues ?? defaults.dialogues,
+    corpus,
+    vocabSize,
+    sft: defaults.sft,
+    evalEvery,
+    ...(swapShare > 0 ? { swapShare } : {}),
+    ...(copyShare > 0 ? { copyShare } : {}),
+    ...(copyWindow !== undefined ? { copyWindow } : {}),
+    ...(flags['previous-token'] ? { previousToken: true } : {}),
+  };
+  const progress = (p: WarmStartProgress) => {
+    const stage = p.stage && p.stage.count > 1 ? `phase ${p.stage.index}/${p.stage.count}  ` : '';
+    const total = p.stage?.index === 2 && defaults.then ? defaults.then.steps : steps;
+    if (p.phase === 'held-out' && p.heldOut)
+      console.error(
+        `${stage}step ${p.heldOut.step}  held-out perplexity ${p.heldOut.perplexity.toFixed(3)}  copy perplexity ${p.heldOut.copyPerplexity.toFixed(1)}`,
+      );
+    else if (p.phase !== 'training') console.error(`${stage}… ${p.phase}`);
+    else if (p.step && (p.step.step % 10 === 0 || p.step.step === total)) {
+      const s = (performance.now() - t0) / 1000;
+      console.error(
+        `${stage}step ${p.step.step}/${total}  loss ${p.step.loss.toFixed(4)}  lr ${p.step.lr.toExponential(2)}  grad ${p.step.gradNorm.toFixed(3)}  ${s.toFixed(0)} s`,
+      );
+    }
+  };
+  const result = from
+    ? await runWarmStart(be, { ...first, preset, seed, from }, progress).then((r) => ({
+        ...r,
+        phases: [{ steps, perplexityBefore: r.perplexityBefore, perplexityAfter: r.perplexityAfter }],
+      }))
+    : await runPresetWarmStart(be, { preset, seed, first, ...(flags['first-phase'] ? { phases: 1 } : {}) }, progress);
   writeFileSync(out, result.checkpoint);
   const seconds = (performance.now() - t0) / 1000;
   const summary = {
     preset,
     seed,
-    steps,
+    steps: result.phases.reduce((n, p) => n + p.steps, 0),
+    phases: result.phases,
     out,
     bytes: result.checkpoint.length,
     backend: be.name,
@@ -208,7 +227,7 @@ async function main(): Promise<void> {
     trainTokens: result.trainTokens,
   };
   console.error(
-    `wrote ${out} (${(result.checkpoint.length / 1e6).toFixed(2)} MB) in ${seconds.toFixed(0)} s; held-out perplexity ${result.perplexityBefore.toFixed(1)} -> ${result.perplexityAfter.toFixed(2)} (uniform ${result.uniformPerplexity})`,
+    `wrote ${out} (${(result.checkpoint.length / 1e6).toFixed(2)} MB) in ${seconds.toFixed(0)} s; held-out perplexity ${result.phases.map((p) => `${p.perplexityBefore.toFixed(1)} -> ${p.perplexityAfter.toFixed(2)}`).join(', then on the second corpus ')} (uniform ${result.uniformPerplexity})`,
   );
   if (flags.json) console.log(JSON.stringify(summary, null, 2));
   chosen.close();

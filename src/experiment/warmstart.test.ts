@@ -2,8 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { CpuBackend } from '../engine/cpu/backend';
 import { WasmBackend } from '../engine/wasm/backend';
 import { TrackingBackend } from '../engine/testing/tracking';
-import { loadCheckpoint } from '../engine/model/checkpoint';
-import { runWarmStart, WARM_START_DEFAULTS, type WarmStartOptions } from './warmstart';
+import { crc32, loadCheckpoint } from '../engine/model/checkpoint';
+import {
+  runPresetWarmStart,
+  runWarmStart,
+  WARM_START_DEFAULTS,
+  type WarmStartOptions,
+  type WarmStartRecipe,
+} from './warmstart';
 
 const base: WarmStartOptions = { preset: 'ci', seed: 1, ...WARM_START_DEFAULTS.ci, steps: 4, dialogues: 300 };
 /**
@@ -114,6 +120,51 @@ describe('warm start (ci preset, wasm backend)', () => {
     expect(second.perplexityBefore).toBeCloseTo(first.meta.perplexityAfter as number, 6);
     expect(ck.weights).not.toEqual(first.weights);
   }, 120_000);
+
+  it("runs a recipe's two phases: the first, then the second from its bytes, as --from that file would; phases: 1 stops after the first", async () => {
+    const corpus = { pairShare: 0.5, needShare: 0.3 };
+    const recipe: WarmStartRecipe = { ...base, then: { steps: 2, dialogues: 200, corpus } };
+    const seen: string[] = [];
+    const hook: number[] = [];
+    const both = await runPresetWarmStart(
+      await wasm(),
+      { preset: 'ci', seed: 1, recipe },
+      (p) => {
+        if (p.step) seen.push(`${p.stage?.index}/${p.stage?.count}:${p.step.step}`);
+      },
+      async () => void hook.push(seen.length),
+    );
+    expect(seen).toEqual(['1/2:1', '1/2:2', '1/2:3', '1/2:4', '2/2:1', '2/2:2']);
+    expect(hook).toEqual([1]); // after the first step of the first phase only
+    const one = await plain();
+    const two = await runWarmStart(await wasm(), {
+      ...base,
+      steps: 2,
+      dialogues: 200,
+      corpus,
+      from: { checkpoint: loadCheckpoint(one.checkpoint), label: 'warmstart-ci.bin', crc32: crc32(one.checkpoint) },
+    });
+    expect(both.checkpoint).toEqual(two.checkpoint);
+    expect(both.losses).toEqual([...one.losses, ...two.losses]);
+    expect(both.trainTokens).toBe(one.trainTokens + two.trainTokens);
+    expect(both.phases).toEqual([
+      { steps: 4, perplexityBefore: one.perplexityBefore, perplexityAfter: one.perplexityAfter },
+      { steps: 2, perplexityBefore: two.perplexityBefore, perplexityAfter: two.perplexityAfter },
+    ]);
+    expect(loadCheckpoint(both.checkpoint).meta).toMatchObject({
+      steps: 2,
+      dialogues: 200,
+      corpus,
+      from: { label: 'warmstart-ci.bin', crc32: crc32(one.checkpoint), meta: { steps: 4, dialogues: 300 } },
+    });
+    const first = await runPresetWarmStart(await wasm(), { preset: 'ci', seed: 1, recipe, phases: 1 });
+    expect(first.checkpoint).toEqual(one.checkpoint);
+    expect(first.phases).toHaveLength(1);
+    // The first phase's options can be overridden (the lab's steps and dialogues); the second keeps its own.
+    const shorter = await runPresetWarmStart(await wasm(), { preset: 'ci', seed: 1, recipe, first: { steps: 3 } });
+    expect(shorter.phases.map((p) => p.steps)).toEqual([3, 2]);
+    expect(loadCheckpoint(shorter.checkpoint).meta).toMatchObject({ steps: 2, from: { meta: { steps: 3 } } });
+  }, 240_000);
 
   it('learns: held-out perplexity falls far below the uniform baseline', async () => {
     const r = await runWarmStart(await wasm(), { ...base, steps: 60, dialogues: 1000 });

@@ -5,7 +5,7 @@
  * Deterministic: the same options on the same backend give the same checkpoint, byte for byte.
  */
 import type { Backend } from '../engine/backend';
-import { saveCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
+import { crc32, loadCheckpoint, saveCheckpoint, type Checkpoint } from '../engine/model/checkpoint';
 import { hasPresetShape, PRESETS, type ModelConfig, type PresetName } from '../engine/model/config';
 import { copyExamples, copyProbe, copyTask } from '../engine/model/copying';
 import { encodeTrainingExamples, type Encoded } from '../engine/model/format';
@@ -77,6 +77,19 @@ export function fromMismatch(config: ModelConfig, preset: PresetName, previousTo
   return undefined;
 }
 
+/**
+ * A phase a preset's recipe runs after its first, from the first's checkpoint: the same model,
+ * tokenizer and trainer options, on a corpus of its own (its dialogues and reply mix).
+ */
+export interface WarmStartPhase {
+  steps: number;
+  dialogues: number;
+  corpus: NonNullable<WarmStartOptions['corpus']>;
+}
+
+/** A preset's warm-start recipe: its first phase's options, and the phase that follows it, if any. */
+export type WarmStartRecipe = Omit<WarmStartOptions, 'preset' | 'seed'> & { then?: WarmStartPhase };
+
 /** Held-out examples the periodic perplexity reads (the final figure reads them all). */
 const HELDOUT_PROBE = 256;
 
@@ -86,7 +99,7 @@ const HELDOUT_PROBE = 256;
  * learn the agent's lines only (what RL shapes and what the users read); docs/MODEL.md has the
  * recipes' curves and fluency.
  */
-export const WARM_START_DEFAULTS: Record<PresetName, Omit<WarmStartOptions, 'preset' | 'seed'>> = {
+export const WARM_START_DEFAULTS: Record<PresetName, WarmStartRecipe> = {
   // ci: about 5 minutes on 2 wasm threads. Twice the default vocabulary: a story detail the reply
   // copies from the user is then more often one token than three, and breaks less often.
   ci: {
@@ -131,6 +144,8 @@ export interface WarmStartProgress {
    * while it does not.
    */
   heldOut?: { step: number; perplexity: number; copyPerplexity: number };
+  /** Which phase of a recipe this is (runPresetWarmStart; absent from runWarmStart). */
+  stage?: { index: number; count: number };
 }
 
 export interface WarmStartResult {
@@ -260,4 +275,73 @@ export async function runWarmStart(
     trainer?.release();
     model.release();
   }
+}
+
+/** The file a preset's first phase alone makes, and the label its second phase records it by. */
+export const firstPhaseLabel = (preset: PresetName): string => `warmstart-${preset}.bin`;
+
+export interface PresetWarmStartOptions {
+  preset: PresetName;
+  seed: number;
+  /** Over the first phase's options (the lab's steps and dialogues; the command line's flags). */
+  first?: Partial<Omit<WarmStartOptions, 'preset' | 'seed' | 'from'>>;
+  /** 1: the first phase only (default: every phase of the recipe). */
+  phases?: 1 | 2;
+  /** The recipe (default: WARM_START_DEFAULTS[preset]). */
+  recipe?: WarmStartRecipe;
+}
+
+export interface PresetWarmStartResult extends WarmStartResult {
+  /** Each phase run: its steps and held-out perplexity on its own corpus, before and after. */
+  phases: { steps: number; perplexityBefore: number; perplexityAfter: number }[];
+}
+
+/**
+ * A preset's whole warm start: its first phase from fresh weights, then its `then` phase from the
+ * first's checkpoint, recorded as `warmstart-<preset>.bin` with that checkpoint's CRC-32. The same
+ * bytes as the first phase written to that file and then `npm run pretrain -- --from` it with the
+ * second phase's steps and corpus. Progress carries `stage`; the last phase's perplexities and
+ * checkpoint are the result's, the losses and tokens are both phases'.
+ */
+export async function runPresetWarmStart(
+  be: Backend,
+  o: PresetWarmStartOptions,
+  onProgress: (p: WarmStartProgress) => void | Promise<void> = () => {},
+  afterFirstStep?: () => Promise<void>,
+): Promise<PresetWarmStartResult> {
+  const { then, ...recipe } = o.recipe ?? WARM_START_DEFAULTS[o.preset];
+  const first: WarmStartOptions = { ...recipe, ...o.first, preset: o.preset, seed: o.seed };
+  const count = then && o.phases !== 1 ? 2 : 1;
+  const phase = (r: WarmStartResult, steps: number) => ({
+    steps,
+    perplexityBefore: r.perplexityBefore,
+    perplexityAfter: r.perplexityAfter,
+  });
+  const one = await runWarmStart(be, first, (p) => onProgress({ ...p, stage: { index: 1, count } }), afterFirstStep);
+  if (!then || count === 1) return { ...one, phases: [phase(one, first.steps)] };
+  const two = await runWarmStart(
+    be,
+    {
+      preset: o.preset,
+      seed: o.seed,
+      steps: then.steps,
+      dialogues: then.dialogues,
+      corpus: then.corpus,
+      vocabSize: first.vocabSize,
+      sft: first.sft,
+      ...(first.evalEvery ? { evalEvery: first.evalEvery } : {}),
+      from: {
+        checkpoint: loadCheckpoint(one.checkpoint),
+        label: firstPhaseLabel(o.preset),
+        crc32: crc32(one.checkpoint),
+      },
+    },
+    (p) => onProgress({ ...p, stage: { index: 2, count } }),
+  );
+  return {
+    ...two,
+    losses: [...one.losses, ...two.losses],
+    trainTokens: one.trainTokens + two.trainTokens,
+    phases: [phase(one, first.steps), phase(two, then.steps)],
+  };
 }

@@ -20,7 +20,7 @@ import { WasmBackend } from '../engine/wasm/backend';
 import { PRESETS } from '../engine/model/config';
 import { Transformer } from '../engine/model/transformer';
 import { Rng } from '../engine/rng';
-import { runWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
+import { runPresetWarmStart, WARM_START_DEFAULTS } from '../experiment/warmstart';
 import { LAB_MATMUL_TUNING, tuneMatmuls } from '../engine/ops/matmul';
 import type {
   DemoRequest,
@@ -287,19 +287,14 @@ export function createEngine(io: EngineIO): Engine {
       const t0 = performance.now();
       let lastPost = 0;
       let lastYield = performance.now();
-      const defaults = WARM_START_DEFAULTS[req.preset];
+      // The preset's whole recipe: the first phase of the steps and dialogues asked for, then its
+      // second phase (micro's) as the recipe has it; progress counts the steps of both.
+      const then = WARM_START_DEFAULTS[req.preset].then;
+      const totalSteps = req.steps + (then?.steps ?? 0);
       const gpu = backend instanceof WebGpuBackend ? backend : null;
-      const result = await runWarmStart(
+      const result = await runPresetWarmStart(
         backend,
-        {
-          preset: req.preset,
-          seed: req.seed,
-          steps: req.steps,
-          dialogues: req.dialogues,
-          corpus: defaults.corpus,
-          vocabSize: defaults.vocabSize,
-          sft: defaults.sft,
-        },
+        { preset: req.preset, seed: req.seed, first: { steps: req.steps, dialogues: req.dialogues } },
         (p) => {
           // Between steps (and phases): the model and trainer are released by runWarmStart's own finally.
           if (warmCancel) throw new WarmStartCancelled('cancelled');
@@ -312,14 +307,15 @@ export function createEngine(io: EngineIO): Engine {
                   if (warmCancel) throw new WarmStartCancelled('cancelled');
                 })
               : undefined;
-          const last = p.step?.step === req.steps;
+          const step = p.step ? p.step.step + (p.stage?.index === 2 ? req.steps : 0) : 0;
+          const last = step === totalSteps;
           if (p.phase === 'training' && !last && now - lastPost < 100) return yieldTask;
           lastPost = now;
           post({
             type: 'warm-start-progress',
             phase: p.phase,
-            step: p.step?.step ?? 0,
-            steps: req.steps,
+            step,
+            steps: totalSteps,
             loss: p.step?.loss ?? null,
           });
           return yieldTask;

@@ -48,6 +48,7 @@ export function WarmStartPanel() {
     [steps, dialogues, seed],
   );
   const running = ws.status === 'running' || ws.status === 'cancelling';
+  const secondPhase = WARM_START_DEFAULTS[preset].then;
   const download = useMemo(() => (ws.checkpoint ? URL.createObjectURL(ws.checkpoint) : null), [ws.checkpoint]);
 
   return (
@@ -128,6 +129,13 @@ export function WarmStartPanel() {
           </button>
         )}
       </form>
+      {secondPhase && (
+        <p className="muted" data-testid="warm-start-second-phase">
+          Then {secondPhase.steps.toLocaleString('en-US')} steps more on a corpus of its own, where{' '}
+          {Math.round((secondPhase.corpus.needShare ?? 0) * 100)}% of the replies follow the need the user&apos;s lines
+          show: the recipe of the shipped {preset} file.
+        </p>
+      )}
       {errors.length > 0 && (
         <p className="notice notice-bad" role="alert">
           {errors.join('; ')}.
