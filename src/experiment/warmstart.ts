@@ -81,7 +81,7 @@ export function fromMismatch(config: ModelConfig, preset: PresetName, previousTo
  * A phase a preset's recipe runs after its first, from the first's checkpoint: the same model,
  * tokenizer and trainer options, on a corpus of its own (its dialogues and reply mix).
  */
-export interface WarmStartPhase {
+interface WarmStartPhase {
   steps: number;
   dialogues: number;
   corpus: NonNullable<WarmStartOptions['corpus']>;
