@@ -1,8 +1,8 @@
 /**
  * `npm run pretrain -- [--preset P] [--seed S] [--steps N] [--out FILE] [--backend B] [--json]`: the
- * supervised warm start from the command line, every phase of the preset's recipe (micro: two), on the backend ./backend.ts chooses (WebGPU through
- * Dawn on a hardware GPU, else wasm on all cores; `--backend cpu` the JavaScript reference), saying
- * which. On one backend (and machine) the same flags give the same checkpoint, byte for byte;
+ * supervised warm start from the command line, every phase of the preset's recipe (micro: two),
+ * on the backend ./backend.ts chooses (WebGPU through Dawn on a hardware GPU, else wasm on all
+ * cores; `--backend cpu` the JavaScript reference), saying which. On one backend (and machine) the same flags give the same checkpoint, byte for byte;
  * the shipped warm starts were made on wasm, whose bits do not depend on the machine or the thread count.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
